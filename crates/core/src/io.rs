@@ -1,0 +1,275 @@
+//! Reading whole files from memory, and the bounds checks that keep counts honest.
+//!
+//! binrw 0.15's own `count` reserves space for the count before reading a single element,
+//! so a 6-byte file that claims 0xFFFFFFFF elements asks for gigabytes. Every count in
+//! animbin goes through [`check_count`] (or a helper built on it) first.
+
+use std::io::{self, Read, Seek, SeekFrom, Write};
+
+use binrw::{BinRead, BinResult, BinWrite, Endian};
+use zerocopy::{FromBytes, Immutable, IntoBytes};
+
+use crate::error::{Error, ErrorKind};
+
+/// A `Read + Seek` cursor over a byte slice that remembers where a read first ran short.
+///
+/// binrw reports end-of-input as a bare I/O error with no position; this reader supplies
+/// the offset that [`Error::from_binrw`] puts in the message.
+#[derive(Debug, Clone)]
+pub struct SliceReader<'a> {
+    bytes: &'a [u8],
+    pos: u64,
+    short_read_at: Option<u64>,
+}
+
+impl<'a> SliceReader<'a> {
+    /// A reader positioned at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            pos: 0,
+            short_read_at: None,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// Where the first read that ran past the end started, if one did.
+    pub fn short_read_at(&self) -> Option<u64> {
+        self.short_read_at
+    }
+
+    /// The bytes not yet read.
+    pub fn rest(&self) -> &'a [u8] {
+        let start = (self.pos as usize).min(self.bytes.len());
+        &self.bytes[start..]
+    }
+
+    /// The whole input.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+impl Read for SliceReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = self.rest();
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.pos += n as u64;
+        Ok(n)
+    }
+
+    fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
+        let rest = self.rest();
+        if rest.len() < buf.len() {
+            self.short_read_at.get_or_insert(self.pos);
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!("{} bytes wanted, {} left", buf.len(), rest.len()),
+            ));
+        }
+        buf.copy_from_slice(&rest[..buf.len()]);
+        self.pos += buf.len() as u64;
+        Ok(())
+    }
+}
+
+impl Seek for SliceReader<'_> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let target = match to {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(d) => (self.bytes.len() as u64).checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        match target {
+            Some(n) => {
+                self.pos = n;
+                Ok(n)
+            }
+            None => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the start of the input",
+            )),
+        }
+    }
+
+    fn stream_position(&mut self) -> io::Result<u64> {
+        Ok(self.pos)
+    }
+}
+
+/// Reads a `T` from the start of `bytes`, mapping every failure to an [`Error`] of `format`.
+pub fn read_from_slice<T>(format: &'static str, bytes: &[u8], endian: Endian) -> Result<T, Error>
+where
+    T: for<'a> BinRead<Args<'a> = ()>,
+{
+    let mut reader = SliceReader::new(bytes);
+    T::read_options(&mut reader, endian, ()).map_err(|e| {
+        let at = reader.short_read_at().unwrap_or(bytes.len() as u64);
+        Error::from_binrw(format, e, at)
+    })
+}
+
+/// Writes `value` into a new byte vector, mapping failures to an [`Error`] of `format`.
+pub fn write_to_vec<T>(format: &'static str, value: &T, endian: Endian) -> Result<Vec<u8>, Error>
+where
+    T: for<'a> BinWrite<Args<'a> = ()>,
+{
+    let mut out = io::Cursor::new(Vec::new());
+    value
+        .write_options(&mut out, endian, ())
+        .map_err(|e| Error::from_binrw(format, e, out.position()))?;
+    Ok(out.into_inner())
+}
+
+/// Writes `value` into `writer`, mapping failures to an [`Error`] of `format`.
+pub fn write_to<T, W>(format: &'static str, value: &T, endian: Endian, mut writer: W) -> Result<(), Error>
+where
+    T: for<'a> BinWrite<Args<'a> = ()>,
+    W: Write + Seek,
+{
+    value
+        .write_options(&mut writer, endian, ())
+        .map_err(|e| {
+            let at = writer.stream_position().unwrap_or(0);
+            Error::from_binrw(format, e, at)
+        })
+}
+
+/// The bytes between the reader's position and the end of its input.
+pub fn remaining<R: Seek>(reader: &mut R) -> BinResult<u64> {
+    let pos = reader.stream_position()?;
+    let end = reader.seek(SeekFrom::End(0))?;
+    reader.seek(SeekFrom::Start(pos))?;
+    Ok(end.saturating_sub(pos))
+}
+
+/// Checks that `count` elements of at least `min_size` bytes each fit in what is left of
+/// the input, before anything is allocated; returns the count as a `usize`.
+pub fn check_count<R: Seek>(reader: &mut R, what: &str, count: u64, min_size: u64) -> BinResult<usize> {
+    let pos = reader.stream_position()?;
+    let left = remaining(reader)?;
+    let needed = count.checked_mul(min_size).unwrap_or(u64::MAX);
+    if needed > left || usize::try_from(count).is_err() {
+        return Err(ErrorKind::CountTooLarge {
+            what: what.to_string(),
+            count,
+            needed,
+            remaining: left,
+        }
+        .at(pos));
+    }
+    Ok(count as usize)
+}
+
+/// Arguments of [`bounded_vec`]: how many elements, the least bytes each occupies, what
+/// they are (for the error message) and the arguments each element takes.
+#[derive(Debug, Clone)]
+pub struct BoundedArgs<A> {
+    /// The element count as read from the file.
+    pub count: u64,
+    /// The smallest encoded size of one element, in bytes (at least 1 for a real bound).
+    pub min_size: u64,
+    /// What the elements are, for the error message.
+    pub what: &'static str,
+    /// The arguments passed to each element's reader.
+    pub inner: A,
+}
+
+/// Reads `args.count` elements after checking that they can fit in the bytes left.
+///
+/// Use as `#[br(parse_with = bounded_vec, args(BoundedArgs { .. }))]`-style or call directly.
+pub fn bounded_vec<T, R, A>(reader: &mut R, endian: Endian, args: BoundedArgs<A>) -> BinResult<Vec<T>>
+where
+    R: Read + Seek,
+    A: Clone,
+    T: for<'a> BinRead<Args<'a> = A>,
+{
+    let count = check_count(reader, args.what, args.count, args.min_size)?;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        out.push(T::read_options(reader, endian, args.inner.clone())?);
+    }
+    Ok(out)
+}
+
+/// Plain-old-data element types that can be read in bulk: one bounds check, one copy,
+/// then a byte swap of each `SCALAR_SIZE`-byte scalar when the file's byte order differs
+/// from the machine's.
+pub trait Pod: FromBytes + IntoBytes + Immutable + Copy {
+    /// The size of each scalar inside the type (all scalars in a `Pod` have one size).
+    const SCALAR_SIZE: usize;
+}
+
+macro_rules! pod_scalar {
+    ($($t:ty),*) => {$( impl Pod for $t { const SCALAR_SIZE: usize = size_of::<$t>(); } )*};
+}
+pod_scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, half::f16);
+
+impl<T: Pod, const N: usize> Pod for [T; N] {
+    const SCALAR_SIZE: usize = T::SCALAR_SIZE;
+}
+
+fn swap_scalars(bytes: &mut [u8], scalar: usize) {
+    if scalar > 1 {
+        bytes.chunks_exact_mut(scalar).for_each(<[u8]>::reverse);
+    }
+}
+
+/// Reads `count` [`Pod`] values with one bounds check and one copy.
+pub fn read_pod_vec<T: Pod, R: Read + Seek>(reader: &mut R, endian: Endian, count: u64, what: &str) -> BinResult<Vec<T>> {
+    let count = check_count(reader, what, count, size_of::<T>() as u64)?;
+    let mut out = T::new_vec_zeroed(count).map_err(|_| {
+        binrw::Error::Io(io::Error::new(io::ErrorKind::OutOfMemory, "allocation failed"))
+    })?;
+    reader.read_exact(out.as_mut_bytes())?;
+    if endian != Endian::NATIVE {
+        swap_scalars(out.as_mut_bytes(), T::SCALAR_SIZE);
+    }
+    Ok(out)
+}
+
+/// Writes [`Pod`] values in bulk in the given byte order.
+pub fn write_pod_slice<T: Pod, W: Write>(writer: &mut W, endian: Endian, values: &[T]) -> BinResult<()> {
+    if endian == Endian::NATIVE || T::SCALAR_SIZE == 1 {
+        writer.write_all(values.as_bytes())?;
+    } else {
+        let mut bytes = values.as_bytes().to_vec();
+        swap_scalars(&mut bytes, T::SCALAR_SIZE);
+        writer.write_all(&bytes)?;
+    }
+    Ok(())
+}
+
+/// Casts `count` fixed-size records at `offset` in `bytes` to a borrowed slice, checking
+/// the range once with overflow-safe arithmetic. `T` must be `Unaligned`.
+pub fn slice_at<'a, T>(format: &'static str, bytes: &'a [u8], offset: u64, count: u64, what: &str) -> Result<&'a [T], Error>
+where
+    T: FromBytes + Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
+{
+    let size = size_of::<T>() as u64;
+    let len = bytes.len() as u64;
+    let end = count.checked_mul(size).and_then(|n| n.checked_add(offset));
+    match end {
+        Some(end) if end <= len => {
+            let range = &bytes[offset as usize..end as usize];
+            <[T]>::ref_from_bytes_with_elems(range, count as usize).map_err(|_| {
+                Error::new(format, offset, ErrorKind::invalid(format!("{what} records"), "a misaligned run"))
+            })
+        }
+        _ => Err(Error::new(
+            format,
+            offset.min(len),
+            ErrorKind::CountTooLarge {
+                what: what.to_string(),
+                count,
+                needed: count.saturating_mul(size),
+                remaining: len.saturating_sub(offset),
+            },
+        )),
+    }
+}

@@ -1,0 +1,45 @@
+//! # animbin-core
+//!
+//! The pieces every animbin format crate shares, so that each is written once:
+//!
+//! - [`math`]: `Vec2`/`Vec3`/`Vec4`/`Quat`/`Mat4`/`Rgba`, generic over their scalar (`f32`,
+//!   `f64`, [`half::f16`], or `zerocopy::byteorder` types for zero-copy views), readable and
+//!   writable with binrw in either byte order;
+//! - [`fixed`]: the Saturn's 16.16 `FIXED` and the i16 / 16384 rotation component;
+//! - [`index`]: u8 / u16 / u32 indices whose width depends on a count (the SE formats);
+//! - [`strings`]: NUL-terminated and .NET (7-bit varint length) strings;
+//! - [`io`]: a slice reader, bounds checks that refuse impossible counts *before* allocating,
+//!   and bulk reads of plain data with one copy;
+//! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
+//! - [`scene`]: the neutral model that conversions between formats go through.
+//!
+//! ```
+//! use animbin_core::{io::read_from_slice, math::Vec3, Endian};
+//!
+//! let bytes = [0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40];
+//! let v: Vec3<f32> = read_from_slice("example", &bytes, Endian::Little)?;
+//! assert_eq!(v, Vec3::new(1.0, 2.0, 3.0));
+//!
+//! // A count that the remaining bytes cannot hold is an error, not an allocation.
+//! let err = read_from_slice::<Vec3<f32>>("example", &bytes[..5], Endian::Little).unwrap_err();
+//! assert_eq!(err.offset, 0);
+//! # Ok::<(), animbin_core::Error>(())
+//! ```
+
+pub mod error;
+pub mod fixed;
+pub mod index;
+pub mod io;
+pub mod math;
+pub mod scene;
+pub mod strings;
+
+pub use binrw::Endian;
+pub use error::{Error, ErrorKind, Result};
+pub use fixed::{Fixed16, Rot14};
+pub use index::{Index, IndexWidth};
+pub use scene::ConversionReport;
+pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
+
+/// Re-exported so format crates and users name one version of each.
+pub use {binrw, half, zerocopy};

@@ -1,0 +1,417 @@
+//! Vectors, quaternions, matrices and colours, generic over their scalar.
+//!
+//! Every type here is `#[repr(C)]` with no padding, so the same declaration serves three
+//! uses: owned values (`Vec3<f32>`, `Vec3<f64>`, `Vec3<half::f16>`), binrw fields in either
+//! byte order (one bounds check and one copy, see [`crate::io::Pod`]), and zero-copy views
+//! over file bytes with `zerocopy::byteorder` scalars (`Vec3<little_endian::F32>`), turned
+//! into native values with [`Native::native`].
+
+use std::io::{Read, Seek, Write};
+
+use binrw::{BinRead, BinResult, BinWrite, Endian};
+use serde::{Deserialize, Serialize};
+use zerocopy::byteorder::{ByteOrder, F32, F64, I16, I32, I64, U16, U32, U64};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::io::Pod;
+
+/// A value stored with an explicit byte order that converts to its native form.
+pub trait Native: Copy {
+    /// The native type.
+    type Out;
+    /// The value in native form.
+    fn native(self) -> Self::Out;
+}
+
+macro_rules! native_scalar {
+    ($($wrapper:ident => $t:ty),*) => {$(
+        impl<O: ByteOrder> Native for $wrapper<O> {
+            type Out = $t;
+            fn native(self) -> $t { self.get() }
+        }
+    )*};
+}
+native_scalar!(F32 => f32, F64 => f64, I16 => i16, I32 => i32, I64 => i64, U16 => u16, U32 => u32, U64 => u64);
+
+macro_rules! native_plain {
+    ($($t:ty),*) => {$( impl Native for $t { type Out = $t; fn native(self) -> $t { self } } )*};
+}
+native_plain!(u8, i8, f32, f64, half::f16);
+
+/// Declares a `#[repr(C)]` math type with binrw, zerocopy and [`Native`] support.
+macro_rules! math_type {
+    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $field:ident),+ }) => {
+        $(#[$meta])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize,
+            FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+        )]
+        #[repr(C)]
+        pub struct $name<T = f32> {
+            $( $(#[$fmeta])* pub $field: T, )+
+        }
+
+        impl<T: Pod> Pod for $name<T> {
+            const SCALAR_SIZE: usize = T::SCALAR_SIZE;
+        }
+
+        impl<T> $name<T> {
+            /// Builds the value from its components, in declaration order.
+            pub const fn new($($field: T),+) -> Self {
+                Self { $($field),+ }
+            }
+
+            /// Applies `f` to every component.
+            pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> $name<U> {
+                $name { $($field: f(self.$field)),+ }
+            }
+        }
+
+        impl<T: Native> $name<T> {
+            /// The value with native scalars (for views over file bytes).
+            pub fn native(self) -> $name<T::Out> {
+                self.map(Native::native)
+            }
+        }
+
+        impl<T: Pod> BinRead for $name<T> {
+            type Args<'a> = ();
+            fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
+                read_pod(reader, endian)
+            }
+        }
+
+        impl<T: Pod> BinWrite for $name<T> {
+            type Args<'a> = ();
+            fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
+                crate::io::write_pod_slice(writer, endian, std::slice::from_ref(self))
+            }
+        }
+    };
+}
+
+/// Reads one [`Pod`] value in the given byte order.
+pub fn read_pod<T: Pod, R: Read>(reader: &mut R, endian: Endian) -> BinResult<T> {
+    let mut value = T::new_zeroed();
+    reader.read_exact(value.as_mut_bytes())?;
+    if endian != Endian::NATIVE && T::SCALAR_SIZE > 1 {
+        value
+            .as_mut_bytes()
+            .chunks_exact_mut(T::SCALAR_SIZE)
+            .for_each(<[u8]>::reverse);
+    }
+    Ok(value)
+}
+
+math_type!(
+    /// A 2-component vector (UV coordinates, for one).
+    Vec2 {
+        /// X (or U).
+        x,
+        /// Y (or V).
+        y
+    }
+);
+math_type!(
+    /// A 3-component vector: positions, translations, scales, normals.
+    Vec3 {
+        /// X.
+        x,
+        /// Y.
+        y,
+        /// Z.
+        z
+    }
+);
+math_type!(
+    /// A 4-component vector.
+    Vec4 {
+        /// X.
+        x,
+        /// Y.
+        y,
+        /// Z.
+        z,
+        /// W.
+        w
+    }
+);
+math_type!(
+    /// A rotation quaternion in x, y, z, w order (w is the real part), as every format here stores it.
+    Quat {
+        /// X (imaginary i).
+        x,
+        /// Y (imaginary j).
+        y,
+        /// Z (imaginary k).
+        z,
+        /// W (real part).
+        w
+    }
+);
+math_type!(
+    /// A colour in red, green, blue, alpha order.
+    Rgba {
+        /// Red.
+        r,
+        /// Green.
+        g,
+        /// Blue.
+        b,
+        /// Alpha.
+        a
+    }
+);
+
+/// An 8-bit-per-channel RGBA colour.
+pub type Rgba8 = Rgba<u8>;
+
+/// A 2x2 matrix stored row by row (`rows[r][c]`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+)]
+#[repr(C)]
+pub struct Mat2<T = f32> {
+    /// The rows, top to bottom.
+    pub rows: [[T; 2]; 2],
+}
+
+/// A 3x3 matrix stored row by row (`rows[r][c]`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+)]
+#[repr(C)]
+pub struct Mat3<T = f32> {
+    /// The rows, top to bottom.
+    pub rows: [[T; 3]; 3],
+}
+
+/// A 4x4 matrix stored row by row (`rows[r][c]`); transforms column vectors (`M * v`),
+/// so the translation is in the last column.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+)]
+#[repr(C)]
+pub struct Mat4<T = f32> {
+    /// The rows, top to bottom.
+    pub rows: [[T; 4]; 4],
+}
+
+macro_rules! matrix_io {
+    ($($name:ident),*) => {$(
+        impl<T: Pod> Pod for $name<T> {
+            const SCALAR_SIZE: usize = T::SCALAR_SIZE;
+        }
+        impl<T: Pod> BinRead for $name<T> {
+            type Args<'a> = ();
+            fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
+                read_pod(reader, endian)
+            }
+        }
+        impl<T: Pod> BinWrite for $name<T> {
+            type Args<'a> = ();
+            fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
+                crate::io::write_pod_slice(writer, endian, std::slice::from_ref(self))
+            }
+        }
+    )*};
+}
+matrix_io!(Mat2, Mat3, Mat4);
+
+impl Vec3<f64> {
+    /// The zero vector.
+    pub const ZERO: Self = Self::new(0.0, 0.0, 0.0);
+    /// The vector of ones (the identity scale).
+    pub const ONE: Self = Self::new(1.0, 1.0, 1.0);
+
+    /// Component-wise sum.
+    pub fn add(self, o: Self) -> Self {
+        Self::new(self.x + o.x, self.y + o.y, self.z + o.z)
+    }
+
+    /// Component-wise difference.
+    pub fn sub(self, o: Self) -> Self {
+        Self::new(self.x - o.x, self.y - o.y, self.z - o.z)
+    }
+
+    /// Component-wise product.
+    pub fn mul(self, o: Self) -> Self {
+        Self::new(self.x * o.x, self.y * o.y, self.z * o.z)
+    }
+
+    /// Scales every component by `s`.
+    pub fn scale(self, s: f64) -> Self {
+        Self::new(self.x * s, self.y * s, self.z * s)
+    }
+
+    /// The dot product.
+    pub fn dot(self, o: Self) -> f64 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// The cross product.
+    pub fn cross(self, o: Self) -> Self {
+        Self::new(
+            self.y * o.z - self.z * o.y,
+            self.z * o.x - self.x * o.z,
+            self.x * o.y - self.y * o.x,
+        )
+    }
+}
+
+impl Quat<f64> {
+    /// The rotation that does nothing.
+    pub const IDENTITY: Self = Self::new(0.0, 0.0, 0.0, 1.0);
+
+    /// The Hamilton product `self * o` (apply `o` first, then `self`).
+    pub fn mul(self, o: Self) -> Self {
+        Self::new(
+            self.w * o.x + self.x * o.w + self.y * o.z - self.z * o.y,
+            self.w * o.y - self.x * o.z + self.y * o.w + self.z * o.x,
+            self.w * o.z + self.x * o.y - self.y * o.x + self.z * o.w,
+            self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
+        )
+    }
+
+    /// The conjugate (the inverse of a unit quaternion).
+    pub fn conjugate(self) -> Self {
+        Self::new(-self.x, -self.y, -self.z, self.w)
+    }
+
+    /// The length.
+    pub fn norm(self) -> f64 {
+        (self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w).sqrt()
+    }
+
+    /// The quaternion scaled to unit length; the identity when its length is zero or not finite.
+    pub fn normalized(self) -> Self {
+        let n = self.norm();
+        if n > 0.0 && n.is_finite() {
+            self.map(|c| c / n)
+        } else {
+            Self::IDENTITY
+        }
+    }
+
+    /// Rotates the vector `v`.
+    pub fn rotate(self, v: Vec3<f64>) -> Vec3<f64> {
+        let u = Vec3::new(self.x, self.y, self.z);
+        let t = u.cross(v).scale(2.0);
+        v.add(t.scale(self.w)).add(u.cross(t))
+    }
+}
+
+/// A translation, rotation and scale, applied scale first, then rotation, then translation.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Transform {
+    /// Translation.
+    pub translation: Vec3<f64>,
+    /// Rotation (unit quaternion, x y z w).
+    pub rotation: Quat<f64>,
+    /// Scale.
+    pub scale: Vec3<f64>,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Transform {
+    /// The transform that does nothing.
+    pub const IDENTITY: Self = Self {
+        translation: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+    };
+
+    /// `self` applied after `child` (parent * child): the child's transform in the parent's space.
+    pub fn then(self, child: Self) -> Self {
+        Self {
+            translation: self
+                .translation
+                .add(self.rotation.rotate(child.translation.mul(self.scale))),
+            rotation: self.rotation.mul(child.rotation).normalized(),
+            scale: self.scale.mul(child.scale),
+        }
+    }
+
+    /// The inverse, exact for uniform scale (what skeleton bind poses use).
+    pub fn inverse(self) -> Self {
+        let inv_scale = self.scale.map(|s| if s == 0.0 { 0.0 } else { 1.0 / s });
+        let inv_rot = self.rotation.conjugate();
+        Self {
+            translation: inv_rot.rotate(self.translation).mul(inv_scale).scale(-1.0),
+            rotation: inv_rot,
+            scale: inv_scale,
+        }
+    }
+
+    /// The 4x4 matrix of this transform (column vectors, translation in the last column).
+    pub fn to_matrix(self) -> Mat4<f64> {
+        let Quat { x, y, z, w } = self.rotation;
+        let s = self.scale;
+        let t = self.translation;
+        let r = [
+            [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)],
+            [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)],
+            [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)],
+        ];
+        Mat4 {
+            rows: [
+                [r[0][0] * s.x, r[0][1] * s.y, r[0][2] * s.z, t.x],
+                [r[1][0] * s.x, r[1][1] * s.y, r[1][2] * s.z, t.y],
+                [r[2][0] * s.x, r[2][1] * s.y, r[2][2] * s.z, t.z],
+                [0.0, 0.0, 0.0, 1.0],
+            ],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use binrw::io::Cursor;
+
+    #[test]
+    fn vec3_reads_in_both_byte_orders() {
+        let le = [0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40];
+        let be = [0x3f, 0x80, 0, 0, 0x40, 0, 0, 0, 0x40, 0x40, 0, 0];
+        let expected = Vec3::new(1.0f32, 2.0, 3.0);
+        assert_eq!(Vec3::<f32>::read_le(&mut Cursor::new(&le)).unwrap(), expected);
+        assert_eq!(Vec3::<f32>::read_be(&mut Cursor::new(&be)).unwrap(), expected);
+        let mut out = Cursor::new(Vec::new());
+        expected.write_be(&mut out).unwrap();
+        assert_eq!(out.into_inner(), be);
+    }
+
+    #[test]
+    fn half_vectors_round_trip() {
+        let v = Vec3::new(half::f16::from_f32(0.5), half::f16::from_f32(-2.0), half::f16::ONE);
+        let mut out = Cursor::new(Vec::new());
+        v.write_le(&mut out).unwrap();
+        assert_eq!(out.get_ref(), &[0x00, 0x38, 0x00, 0xc0, 0x00, 0x3c]);
+        assert_eq!(Vec3::<half::f16>::read_le(&mut Cursor::new(out.into_inner())).unwrap(), v);
+    }
+
+    #[test]
+    fn big_endian_view_converts_to_native() {
+        let bytes = [0x3f, 0x80, 0, 0, 0x40, 0, 0, 0, 0x40, 0x40, 0, 0];
+        let view = Vec3::<F32<zerocopy::BigEndian>>::ref_from_bytes(&bytes).unwrap();
+        assert_eq!(view.native(), Vec3::new(1.0, 2.0, 3.0));
+    }
+
+    #[test]
+    fn transform_inverse_undoes_transform() {
+        let t = Transform {
+            translation: Vec3::new(1.0, -2.0, 3.0),
+            rotation: Quat::new(0.2, 0.3, -0.1, 0.9).normalized(),
+            scale: Vec3::new(2.0, 2.0, 2.0),
+        };
+        let id = t.then(t.inverse());
+        assert!(id.translation.sub(Vec3::ZERO).dot(id.translation) < 1e-20);
+        assert!((id.rotation.w.abs() - 1.0).abs() < 1e-12);
+        assert!((id.scale.x - 1.0).abs() < 1e-12);
+    }
+}

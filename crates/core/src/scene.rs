@@ -1,0 +1,355 @@
+//! The neutral scene model that every conversion goes through.
+//!
+//! Conventions, which every format crate converts to and from:
+//! - times are in **frames** (`f64`), with the animation's `framerate` in frames per second,
+//!   so integer-frame formats round-trip exactly and second-based formats multiply;
+//! - quaternions are x, y, z, w, unit length, rotating column vectors;
+//! - transforms are local to the parent bone unless a field says global;
+//! - the coordinate system is the source's: no axis or handedness change happens here
+//!   (each format crate's docs state its own axes, and conversions say what they change).
+
+use serde::{Deserialize, Serialize};
+
+use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
+
+/// A whole scene: a skeleton, meshes, materials, textures and animations.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Scene {
+    /// The bones, parents before children where the source allows it.
+    pub skeleton: Skeleton,
+    /// Triangle meshes.
+    pub meshes: Vec<Mesh>,
+    /// Materials, referred to by index from meshes.
+    pub materials: Vec<Material>,
+    /// Embedded textures (DMF carries PNG bytes), referred to by index from materials.
+    pub textures: Vec<Texture>,
+    /// Animations, whose bone tracks name bones of this or another skeleton.
+    pub animations: Vec<Animation>,
+}
+
+/// A bone hierarchy.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Skeleton {
+    /// The bones; `parent` indices point into this list.
+    pub bones: Vec<Bone>,
+}
+
+/// One bone of a skeleton with its bind pose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bone {
+    /// The bone's name, which animations use to find it.
+    pub name: String,
+    /// The parent's index in [`Skeleton::bones`], or `None` for a root.
+    pub parent: Option<usize>,
+    /// The bind pose relative to the parent.
+    pub local: Transform,
+    /// The bind pose in model space.
+    pub global: Transform,
+    /// A cosmetic bone (SE formats flag these: attachments that a game may skip).
+    pub cosmetic: bool,
+}
+
+impl Skeleton {
+    /// The index of the bone called `name`.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.bones.iter().position(|b| b.name == name)
+    }
+
+    /// Recomputes every bone's global transform from the local ones, parents first.
+    ///
+    /// Parents that point past the list, at the bone itself or into a cycle are treated as
+    /// roots, so this never loops.
+    pub fn update_globals(&mut self) {
+        for i in self.resolve_order() {
+            let global = match self.bones[i].parent.filter(|&p| p < self.bones.len() && p != i) {
+                Some(p) => self.bones[p].global.then(self.bones[i].local),
+                None => self.bones[i].local,
+            };
+            self.bones[i].global = global;
+        }
+    }
+
+    /// Recomputes every bone's local transform from the global ones.
+    pub fn update_locals(&mut self) {
+        for i in 0..self.bones.len() {
+            let local = match self.bones[i].parent.filter(|&p| p < self.bones.len() && p != i) {
+                Some(p) => self.bones[p].global.inverse().then(self.bones[i].global),
+                None => self.bones[i].global,
+            };
+            self.bones[i].local = local;
+        }
+    }
+
+    /// Bone indices ordered so that each valid parent comes before its children; bones
+    /// caught in a cycle come last, in index order.
+    pub fn resolve_order(&self) -> Vec<usize> {
+        let n = self.bones.len();
+        let mut depth_known = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        // Each pass places the bones whose parent is placed; at most n passes.
+        for _ in 0..=n {
+            let before = order.len();
+            for i in 0..n {
+                if depth_known[i] {
+                    continue;
+                }
+                let ready = match self.bones[i].parent {
+                    None => true,
+                    Some(p) if p >= n || p == i => true,
+                    Some(p) => depth_known[p],
+                };
+                if ready {
+                    depth_known[i] = true;
+                    order.push(i);
+                }
+            }
+            if order.len() == before {
+                break;
+            }
+        }
+        order.extend((0..n).filter(|&i| !depth_known[i]));
+        order
+    }
+}
+
+/// A triangle mesh with struct-of-arrays vertex data.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Mesh {
+    /// A name, where the source has one.
+    pub name: String,
+    /// Vertex positions.
+    pub positions: Vec<Vec3<f32>>,
+    /// Vertex normals: empty, or one per vertex.
+    pub normals: Vec<Vec3<f32>>,
+    /// UV layers, each with one coordinate per vertex.
+    pub uv_layers: Vec<Vec<Vec2<f32>>>,
+    /// Vertex colours: empty, or one per vertex.
+    pub colors: Vec<Rgba8>,
+    /// Skin weights, when the mesh is skinned.
+    pub skin: Option<SkinWeights>,
+    /// Triangles as vertex indices.
+    pub faces: Vec<[u32; 3]>,
+    /// The material of each UV layer (SEModel) or of the whole mesh (one entry).
+    pub materials: Vec<Option<usize>>,
+}
+
+/// Per-vertex bone influences, a fixed number per vertex.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SkinWeights {
+    /// Influences per vertex; `bones` and `weights` hold this many entries per vertex.
+    pub influences: usize,
+    /// Bone indices into the skeleton, vertex-major.
+    pub bones: Vec<u32>,
+    /// Weights, vertex-major; unused slots are 0.
+    pub weights: Vec<f32>,
+}
+
+/// A material: its name, texture map names and colour.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Material {
+    /// The material's name.
+    pub name: String,
+    /// The diffuse (albedo) map's file name.
+    pub diffuse_map: Option<String>,
+    /// The normal map's file name.
+    pub normal_map: Option<String>,
+    /// The specular map's file name.
+    pub specular_map: Option<String>,
+    /// An embedded texture used as the diffuse map: an index into [`Scene::textures`].
+    pub texture: Option<usize>,
+    /// The base colour, linear RGBA.
+    pub base_color: Option<Rgba<f32>>,
+}
+
+/// An embedded image.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Texture {
+    /// The texture's name.
+    pub name: String,
+    /// The encoded image (PNG).
+    pub png: Vec<u8>,
+}
+
+/// How an animation's values combine with the pose it plays over (SEAnim's anim types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnimKind {
+    /// Values replace the bind pose: translations and rotations are local and complete.
+    #[default]
+    Absolute,
+    /// Values are added to whatever pose is playing.
+    Additive,
+    /// Values are offsets from the bind pose.
+    Relative,
+    /// The first bone carries the motion of the whole model (a root-motion delta).
+    Delta,
+}
+
+/// How values between keys are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Interpolation {
+    /// Linear (spherical for rotations).
+    #[default]
+    Linear,
+    /// Hold each key's value until the next key.
+    Step,
+}
+
+/// One key: a time in frames and a value.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Key<T> {
+    /// The time, in frames of the animation's framerate.
+    pub frame: f64,
+    /// The value at that time.
+    pub value: T,
+}
+
+impl<T> Key<T> {
+    /// A key at `frame` with `value`.
+    pub const fn new(frame: f64, value: T) -> Self {
+        Self { frame, value }
+    }
+}
+
+/// One animation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Animation {
+    /// The animation's name.
+    pub name: String,
+    /// Frames per second.
+    pub framerate: f64,
+    /// The length in frames as the source states it (SEAnim: last key + 1).
+    pub frame_count: f64,
+    /// Whether it loops.
+    pub looping: bool,
+    /// How its values combine with the pose.
+    pub kind: AnimKind,
+    /// How values between keys are found.
+    pub interpolation: Interpolation,
+    /// Per-bone channels.
+    pub bones: Vec<BoneTrack>,
+    /// Named events at frames.
+    pub notes: Vec<Note>,
+    /// Tracks that animate something other than a bone transform, kept in their source
+    /// format's encoding so a trip through the scene keeps them.
+    pub properties: Vec<PropertyTrack>,
+}
+
+impl Default for Animation {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            framerate: 30.0,
+            frame_count: 0.0,
+            looping: false,
+            kind: AnimKind::Absolute,
+            interpolation: Interpolation::Linear,
+            bones: Vec::new(),
+            notes: Vec::new(),
+            properties: Vec::new(),
+        }
+    }
+}
+
+/// The keys of one bone.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct BoneTrack {
+    /// The bone's name.
+    pub bone: String,
+    /// A kind that overrides the animation's for this bone and its children (SEAnim modifiers).
+    pub kind_override: Option<AnimKind>,
+    /// A cosmetic bone.
+    pub cosmetic: bool,
+    /// Translation keys, local to the parent.
+    pub translation: Vec<Key<Vec3<f64>>>,
+    /// Rotation keys, local to the parent.
+    pub rotation: Vec<Key<Quat<f64>>>,
+    /// Scale keys.
+    pub scale: Vec<Key<Vec3<f64>>>,
+}
+
+/// A named event at a frame (a notetrack entry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Note {
+    /// The frame.
+    pub frame: f64,
+    /// The event's name.
+    pub name: String,
+}
+
+/// A track that animates a property other than a bone transform, kept opaque.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PropertyTrack {
+    /// The node (object) the track animates.
+    pub node: String,
+    /// The property on that node.
+    pub property: String,
+    /// The source format's short name, such as `"animx"`.
+    pub format: String,
+    /// The track in the source format's own encoding.
+    pub data: Vec<u8>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bone(name: &str, parent: Option<usize>, x: f64) -> Bone {
+        Bone {
+            name: name.into(),
+            parent,
+            local: Transform {
+                translation: Vec3::new(x, 0.0, 0.0),
+                ..Transform::IDENTITY
+            },
+            global: Transform::IDENTITY,
+            cosmetic: false,
+        }
+    }
+
+    #[test]
+    fn globals_accumulate_down_the_chain_even_when_children_come_first() {
+        let mut skeleton = Skeleton {
+            bones: vec![bone("child", Some(1), 2.0), bone("root", None, 1.0)],
+        };
+        skeleton.update_globals();
+        assert_eq!(skeleton.bones[0].global.translation, Vec3::new(3.0, 0.0, 0.0));
+        skeleton.update_locals();
+        assert_eq!(skeleton.bones[0].local.translation, Vec3::new(2.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn parent_cycles_do_not_hang() {
+        let skeleton = Skeleton {
+            bones: vec![bone("a", Some(1), 0.0), bone("b", Some(0), 0.0), bone("c", Some(9), 0.0)],
+        };
+        assert_eq!(skeleton.resolve_order(), vec![2, 0, 1]);
+    }
+}
+
+/// What a conversion could not carry over, one line per kind of loss.
+///
+/// Conversions into a format that cannot hold everything in the scene push a line here
+/// instead of failing; a caller that wants no loss (`animbin convert --strict`) checks
+/// [`ConversionReport::is_lossless`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ConversionReport {
+    /// One human-readable line per kind of loss, such as `"3 notes (DMF has no notes)"`.
+    pub lost: Vec<String>,
+}
+
+impl ConversionReport {
+    /// Records a loss; the same line is recorded once.
+    pub fn lose(&mut self, what: impl Into<String>) {
+        let what = what.into();
+        if !self.lost.contains(&what) {
+            self.lost.push(what);
+        }
+    }
+
+    /// True when nothing was lost.
+    pub fn is_lossless(&self) -> bool {
+        self.lost.is_empty()
+    }
+}
