@@ -1,0 +1,84 @@
+//! The formats `animbin` knows. Each format is one module with one [`Format`] value;
+//! adding a format is adding its module and one line to [`FORMATS`].
+
+use std::path::Path;
+
+use animbin_core::scene::{ConversionReport, Scene};
+use serde_json::{Map, Value};
+
+/// What a failed command reports: a message, and whether the input was at fault (exit 1)
+/// or the request was (exit 2).
+pub type CliResult<T> = anyhow::Result<T>;
+
+/// Options that change how a document is built from a scene.
+#[derive(Debug, Clone, Default)]
+pub struct SceneOptions {
+    /// Frames per second to use where the target format has none of its own (SF3).
+    pub framerate: Option<f64>,
+}
+
+/// A way to write a document: a name for `--to` and the file extension that selects it.
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    /// The name given to `--to`.
+    pub name: &'static str,
+    /// The output file extension (without the dot) that selects this target.
+    pub extension: Option<&'static str>,
+}
+
+/// One file format as the command line sees it.
+pub trait Format: Sync {
+    /// The short name used in `--format`, `info --json` and dumps (`"seanim"`).
+    fn name(&self) -> &'static str;
+    /// The ways this format can be written; the first is the default binary form.
+    fn targets(&self) -> &'static [Target];
+    /// Whether `bytes` (read from `path`) are in this format, judged by magic bytes or,
+    /// for formats without magic, by the file name.
+    fn detect(&self, bytes: &[u8], path: &Path) -> bool;
+    /// Whether a JSON input is this format's own JSON form (AnimJ, DMF JSON).
+    fn detect_json(&self, _json: &Value) -> bool {
+        false
+    }
+    /// Reads a file of this format (binary, or its own JSON form when `detect_json` said so).
+    fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>>;
+    /// Rebuilds a document from the `data` member of an `animbin dump`.
+    fn undump(&self, data: Value) -> CliResult<Box<dyn Document>>;
+    /// Builds a document from a scene, recording what the format cannot hold.
+    fn from_scene(&self, scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Box<dyn Document>>;
+}
+
+/// A file read into memory.
+pub trait Document {
+    /// The `info --json` fields after `format`.
+    fn info(&self) -> Map<String, Value>;
+    /// The whole document as JSON, losslessly (the `data` member of a dump).
+    fn dump(&self) -> CliResult<Value>;
+    /// One line per broken spec invariant; empty when the file is valid.
+    fn validate(&self) -> Vec<String>;
+    /// The document as a scene, recording what the scene cannot hold.
+    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene>;
+    /// Encodes the document as one of its format's targets.
+    fn write(&self, target: &str) -> CliResult<Vec<u8>>;
+}
+
+/// Every format, in detection order (formats with magic bytes before name-detected ones).
+pub static FORMATS: &[&dyn Format] = &[
+];
+
+/// The format called `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn Format> {
+    FORMATS.iter().copied().find(|f| f.name() == name)
+}
+
+/// The format and target that `--to NAME` or an output extension selects.
+pub fn target_by_name_or_extension(name: Option<&str>, extension: Option<&str>) -> Option<(&'static dyn Format, &'static str)> {
+    FORMATS.iter().copied().find_map(|f| {
+        f.targets().iter().find_map(|t| {
+            let hit = match name {
+                Some(n) => t.name == n,
+                None => extension.is_some_and(|e| t.extension.is_some_and(|te| te.eq_ignore_ascii_case(e))),
+            };
+            hit.then_some((f, t.name))
+        })
+    })
+}

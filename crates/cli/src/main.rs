@@ -1,0 +1,257 @@
+//! `animbin`: inspect, dump, validate and convert game animation and model files.
+//!
+//! Exit codes: 0 success, 1 bad input (the message names the byte offset), 2 usage.
+
+mod formats;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, anyhow, bail};
+use animbin_core::scene::ConversionReport;
+use clap::{Parser, Subcommand};
+use serde_json::{Map, Value};
+
+use formats::{CliResult, Document, FORMATS, Format, SceneOptions};
+
+/// Inspect, dump, validate and convert SEAnim, SEModel, AnimX/AnimJ, Shining Force III
+/// x8an and Dash Model Format files.
+#[derive(Parser)]
+#[command(name = "animbin", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a summary of a file.
+    Info {
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// The input's format, when it cannot be detected (sf3 has no magic).
+        #[arg(long)]
+        format: Option<String>,
+        /// The file to read.
+        file: PathBuf,
+    },
+    /// Print the whole file as JSON; `animbin convert` turns the dump back into the file.
+    Dump {
+        /// The input's format, when it cannot be detected.
+        #[arg(long)]
+        format: Option<String>,
+        /// The file to read.
+        file: PathBuf,
+    },
+    /// Convert a file to another format (chosen by OUT's extension or --to).
+    Convert {
+        /// The input's format, when it cannot be detected.
+        #[arg(long)]
+        format: Option<String>,
+        /// The output format: seanim, semodel, animx, animj, sf3, dmf, dmf-json or json (a dump).
+        #[arg(long)]
+        to: Option<String>,
+        /// Fail instead of reporting what the output format cannot hold.
+        #[arg(long)]
+        strict: bool,
+        /// Frames per second for formats that store none (sf3); default 30.
+        #[arg(long)]
+        framerate: Option<f64>,
+        /// The file to read.
+        input: PathBuf,
+        /// The file to write.
+        output: PathBuf,
+    },
+    /// Check every spec invariant; one line per problem, exit 1 if any.
+    Validate {
+        /// The input's format, when it cannot be detected.
+        #[arg(long)]
+        format: Option<String>,
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// A usage mistake (exit 2) as opposed to bad input (exit 1).
+#[derive(Debug)]
+struct UsageError(String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+fn usage(msg: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(msg.into()))
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("animbin: {e:#}");
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> CliResult<ExitCode> {
+    match cli.command {
+        Command::Info { json, format, file } => {
+            let (fmt, doc) = open(&file, format.as_deref())?;
+            let mut info = Map::new();
+            info.insert("format".into(), fmt.name().into());
+            info.extend(doc.info());
+            if json {
+                println!("{}", Value::Object(info));
+            } else {
+                for (key, value) in info {
+                    match value {
+                        Value::String(s) => println!("{key}: {s}"),
+                        other => println!("{key}: {other}"),
+                    }
+                }
+            }
+        }
+        Command::Dump { format, file } => {
+            let (fmt, doc) = open(&file, format.as_deref())?;
+            let dump = serde_json::json!({ "format": fmt.name(), "data": doc.dump()? });
+            println!("{}", serde_json::to_string_pretty(&dump)?);
+        }
+        Command::Convert {
+            format,
+            to,
+            strict,
+            framerate,
+            input,
+            output,
+        } => {
+            let (fmt, doc) = open(&input, format.as_deref())?;
+            let options = SceneOptions { framerate };
+            let bytes = convert(fmt, doc.as_ref(), to.as_deref(), &output, strict, &options)?;
+            std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+        }
+        Command::Validate { format, files } => {
+            let mut clean = true;
+            for file in &files {
+                match open(file, format.as_deref()) {
+                    Ok((_, doc)) => {
+                        for problem in doc.validate() {
+                            clean = false;
+                            println!("{}: {problem}", file.display());
+                        }
+                    }
+                    Err(e) if e.downcast_ref::<UsageError>().is_some() => return Err(e),
+                    Err(e) => {
+                        clean = false;
+                        println!("{}: {e:#}", file.display());
+                    }
+                }
+            }
+            return Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads `path` and finds its format: `--format` first, then an animbin dump, a format's
+/// own JSON form, magic bytes, and finally the file name.
+fn open(path: &Path, format: Option<&str>) -> CliResult<(&'static dyn Format, Box<dyn Document>)> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let forced = match format {
+        Some(name) => Some(formats::by_name(name).ok_or_else(|| {
+            usage(format!("unknown format {name:?}; known: {}", known_formats()))
+        })?),
+        None => None,
+    };
+    let context = || format!("{}", path.display());
+    if looks_like_json(&bytes) {
+        let json: Value = serde_json::from_slice(&bytes).with_context(context)?;
+        if let Some((name, data)) = as_dump(&json) {
+            let fmt = formats::by_name(name).ok_or_else(|| anyhow!("{}: a dump of unknown format {name:?}", path.display()))?;
+            let doc = fmt.undump(data.clone()).with_context(context)?;
+            return Ok((fmt, doc));
+        }
+        let fmt = forced
+            .or_else(|| FORMATS.iter().copied().find(|f| f.detect_json(&json)))
+            .ok_or_else(|| anyhow!("{}: JSON that is neither an animbin dump nor a known format's JSON form", path.display()))?;
+        return Ok((fmt, fmt.read(&bytes).with_context(context)?));
+    }
+    let fmt = forced
+        .or_else(|| FORMATS.iter().copied().find(|f| f.detect(&bytes, path)))
+        .ok_or_else(|| {
+            anyhow!(
+                "{}: unknown format at byte 0 (no known magic; use --format with one of {})",
+                path.display(),
+                known_formats()
+            )
+        })?;
+    Ok((fmt, fmt.read(&bytes).with_context(context)?))
+}
+
+fn known_formats() -> String {
+    FORMATS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn looks_like_json(bytes: &[u8]) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// An animbin dump is `{"format": NAME, "data": ...}`.
+fn as_dump(json: &Value) -> Option<(&str, &Value)> {
+    let obj = json.as_object()?;
+    let name = obj.get("format")?.as_str()?;
+    let data = obj.get("data")?;
+    (obj.len() == 2 && formats::by_name(name).is_some()).then_some((name, data))
+}
+
+fn convert(
+    source: &'static dyn Format,
+    doc: &dyn Document,
+    to: Option<&str>,
+    output: &Path,
+    strict: bool,
+    options: &SceneOptions,
+) -> CliResult<Vec<u8>> {
+    let extension = output.extension().and_then(|e| e.to_str());
+    if to == Some("json") || (to.is_none() && extension.is_some_and(|e| e.eq_ignore_ascii_case("json"))) {
+        let dump = serde_json::json!({ "format": source.name(), "data": doc.dump()? });
+        return Ok(serde_json::to_vec_pretty(&dump)?);
+    }
+    let (target, target_name) = formats::target_by_name_or_extension(to, extension).ok_or_else(|| match to {
+        Some(name) => usage(format!("unknown output format {name:?}")),
+        None => usage(format!(
+            "cannot tell the output format from {}; use --to",
+            output.display()
+        )),
+    })?;
+    if target.name() == source.name() {
+        return doc.write(target_name);
+    }
+    let mut report = ConversionReport::default();
+    let scene = doc.to_scene(&mut report)?;
+    let converted = target.from_scene(&scene, options, &mut report)?;
+    for line in &report.lost {
+        eprintln!("animbin: {} cannot hold: {line}", target.name());
+    }
+    if strict && !report.is_lossless() {
+        bail!("--strict: the conversion would lose {} kind(s) of data", report.lost.len());
+    }
+    converted.write(target_name)
+}

@@ -1,0 +1,24 @@
+//! The samples that `cargo xtask corpus` writes into `testdata/` and the fuzz seed corpus.
+//! Each format contributes one module; every sample is made by the project's own writer.
+
+/// One sample file.
+pub(crate) struct Sample {
+    /// The file name under `testdata/` (and in the fuzz corpus).
+    pub(crate) name: &'static str,
+    /// The bytes.
+    pub(crate) bytes: Vec<u8>,
+    /// The fuzz targets whose seed corpus gets this file.
+    pub(crate) fuzz_targets: &'static [&'static str],
+    /// Whether the file goes into `testdata/` (small, committed) or only into the fuzz corpus.
+    pub(crate) testdata: bool,
+}
+
+/// Every sample of every format.
+pub(crate) fn samples() -> Vec<Sample> {
+    let mut all = Vec::new();
+    let _ = &mut all;
+    all
+}
+
+/// The shared corpus folders whose files also seed each format's fuzz targets, when present.
+pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[];

@@ -1,0 +1,143 @@
+//! `cargo xtask <task>`: the project's chores in one small file with no dependencies.
+//!
+//! | task | what it does |
+//! |---|---|
+//! | `ci` | runs `.ci/run` |
+//! | `corpus` | rewrites `testdata/` and the fuzz seed corpus from the project's own writers |
+//! | `fuzz [TARGET] [SECONDS]` | fuzzes one target (or all) with `cargo +nightly fuzz` |
+//! | `bench [FILTER]` | runs the criterion benchmarks |
+
+mod corpus;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const TASKS: &[(&str, &str)] = &[
+    ("ci", "run .ci/run (what CI runs)"),
+    ("corpus", "write testdata/ and fuzz/corpus/<target>/ from the project's own writers"),
+    ("fuzz [TARGET] [SECONDS]", "fuzz TARGET (default: all) for SECONDS each (default 60) with cargo +nightly fuzz"),
+    ("bench [FILTER]", "run the criterion benchmarks"),
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => run(Command::new("bash").arg(root().join(".ci/run"))),
+        Some("corpus") => write_corpus(),
+        Some("fuzz") => fuzz(args.get(1).map(String::as_str), args.get(2).map(String::as_str)),
+        Some("bench") => {
+            let mut cmd = cargo();
+            cmd.args(["bench", "-p", "animbin-benches"]);
+            if let Some(filter) = args.get(1) {
+                cmd.args(["--", filter]);
+            }
+            run(&mut cmd)
+        }
+        _ => {
+            eprintln!("usage: cargo xtask <task>\n");
+            for (task, what) in TASKS {
+                eprintln!("  {task:<26} {what}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let status = cmd.status().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed: {status}")) }
+}
+
+fn write_corpus() -> Result<(), String> {
+    let root = root();
+    let testdata = root.join("testdata");
+    let fuzz_corpus = root.join("fuzz/corpus");
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::create_dir_all(path.parent().expect("a file path")).map_err(|e| e.to_string())?;
+        std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let mut count = 0;
+    for sample in corpus::samples() {
+        if sample.testdata {
+            write(&testdata.join(sample.name), &sample.bytes)?;
+        }
+        for target in sample.fuzz_targets {
+            write(&fuzz_corpus.join(target).join(sample.name), &sample.bytes)?;
+        }
+        count += 1;
+    }
+    // The independent tools' files beside the project seed the fuzzers too, when present;
+    // they are never copied into the repository (fuzz/corpus is ignored by git).
+    let shared = root.join("../shared/corpus");
+    for (folder, targets) in corpus::SHARED_CORPUS {
+        let Ok(entries) = std::fs::read_dir(shared.join(folder)) else { continue };
+        for entry in entries.flatten() {
+            let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
+            for target in *targets {
+                write(&fuzz_corpus.join(target).join(entry.file_name()), &bytes)?;
+            }
+            count += 1;
+        }
+    }
+    println!("xtask: wrote {count} samples to testdata/ and fuzz/corpus/");
+    Ok(())
+}
+
+/// The fuzz targets, read from `fuzz/Cargo.toml` so the list is kept in one place.
+fn fuzz_targets() -> Result<Vec<String>, String> {
+    let manifest = std::fs::read_to_string(root().join("fuzz/Cargo.toml")).map_err(|e| e.to_string())?;
+    Ok(manifest
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("name = \""))
+        .filter_map(|l| l.strip_suffix('"'))
+        .filter(|name| *name != "animbin-fuzz")
+        .map(str::to_string)
+        .collect())
+}
+
+fn fuzz(target: Option<&str>, seconds: Option<&str>) -> Result<(), String> {
+    let nightly = Command::new("rustup").args(["run", "nightly", "rustc", "--version"]).output();
+    if !nightly.is_ok_and(|o| o.status.success()) {
+        return Err("no nightly toolchain: cargo fuzz needs one (rustup toolchain install nightly); \
+                    the stable CI still builds the targets and replays their corpus"
+            .into());
+    }
+    let has_cargo_fuzz = Command::new("cargo").args(["+nightly", "fuzz", "--version"]).output();
+    if !has_cargo_fuzz.is_ok_and(|o| o.status.success()) {
+        return Err("cargo-fuzz is not installed: cargo install cargo-fuzz".into());
+    }
+    let seconds = seconds.unwrap_or("60");
+    let targets = match target {
+        Some("all") | None => fuzz_targets()?,
+        Some(t) => vec![t.to_string()],
+    };
+    write_corpus()?;
+    for t in targets {
+        println!("xtask: fuzzing {t} for {seconds}s");
+        let corpus = root().join("fuzz/corpus").join(&t);
+        std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
+        run(Command::new("cargo")
+            .current_dir(root().join("fuzz"))
+            .args(["+nightly", "fuzz", "run", &t])
+            .arg(&corpus)
+            .args(["--", &format!("-max_total_time={seconds}"), "-rss_limit_mb=2048", "-max_len=65536"]))?;
+    }
+    Ok(())
+}
