@@ -14,8 +14,14 @@ use std::process::{Command, ExitCode};
 
 const TASKS: &[(&str, &str)] = &[
     ("ci", "run .ci/run (what CI runs)"),
-    ("corpus", "write testdata/ and fuzz/corpus/<target>/ from the project's own writers"),
-    ("fuzz [TARGET] [SECONDS]", "fuzz TARGET (default: all) for SECONDS each (default 60) with cargo +nightly fuzz"),
+    (
+        "corpus",
+        "write testdata/ and fuzz/corpus/<target>/ from the project's own writers",
+    ),
+    (
+        "fuzz [TARGET] [SECONDS]",
+        "fuzz TARGET (default: all) for SECONDS each (default 60) with cargo +nightly fuzz",
+    ),
     ("bench [FILTER]", "run the criterion benchmarks"),
 ];
 
@@ -51,7 +57,10 @@ fn main() -> ExitCode {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
 }
 
 fn cargo() -> Command {
@@ -62,7 +71,11 @@ fn cargo() -> Command {
 
 fn run(cmd: &mut Command) -> Result<(), String> {
     let status = cmd.status().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed: {status}")) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed: {status}"))
+    }
 }
 
 fn write_corpus() -> Result<(), String> {
@@ -87,7 +100,9 @@ fn write_corpus() -> Result<(), String> {
     // they are never copied into the repository (fuzz/corpus is ignored by git).
     let shared = root.join("../shared/corpus");
     for (folder, targets) in corpus::SHARED_CORPUS {
-        let Ok(entries) = std::fs::read_dir(shared.join(folder)) else { continue };
+        let Ok(entries) = std::fs::read_dir(shared.join(folder)) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
             for target in *targets {
@@ -113,11 +128,15 @@ fn fuzz_targets() -> Result<Vec<String>, String> {
 }
 
 fn fuzz(target: Option<&str>, seconds: Option<&str>) -> Result<(), String> {
-    let nightly = Command::new("rustup").args(["run", "nightly", "rustc", "--version"]).output();
+    let nightly = Command::new("rustup")
+        .args(["run", "nightly", "rustc", "--version"])
+        .output();
     if !nightly.is_ok_and(|o| o.status.success()) {
-        return Err("no nightly toolchain: cargo fuzz needs one (rustup toolchain install nightly); \
+        return Err(
+            "no nightly toolchain: cargo fuzz needs one (rustup toolchain install nightly); \
                     the stable CI still builds the targets and replays their corpus"
-            .into());
+                .into(),
+        );
     }
     let has_cargo_fuzz = Command::new("cargo").args(["+nightly", "fuzz", "--version"]).output();
     if !has_cargo_fuzz.is_ok_and(|o| o.status.success()) {
@@ -137,7 +156,12 @@ fn fuzz(target: Option<&str>, seconds: Option<&str>) -> Result<(), String> {
             .current_dir(root().join("fuzz"))
             .args(["+nightly", "fuzz", "run", &t])
             .arg(&corpus)
-            .args(["--", &format!("-max_total_time={seconds}"), "-rss_limit_mb=2048", "-max_len=65536"]))?;
+            .args([
+                "--",
+                &format!("-max_total_time={seconds}"),
+                "-rss_limit_mb=2048",
+                "-max_len=65536",
+            ]))?;
     }
     Ok(())
 }

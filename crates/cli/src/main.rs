@@ -7,8 +7,8 @@ mod formats;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, anyhow, bail};
 use animbin_core::scene::ConversionReport;
+use anyhow::{Context, anyhow, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value};
 
@@ -175,22 +175,29 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
 fn open(path: &Path, format: Option<&str>) -> CliResult<(&'static dyn Format, Box<dyn Document>)> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let forced = match format {
-        Some(name) => Some(formats::by_name(name).ok_or_else(|| {
-            usage(format!("unknown format {name:?}; known: {}", known_formats()))
-        })?),
+        Some(name) => Some(
+            formats::by_name(name)
+                .ok_or_else(|| usage(format!("unknown format {name:?}; known: {}", known_formats())))?,
+        ),
         None => None,
     };
     let context = || format!("{}", path.display());
     if looks_like_json(&bytes) {
         let json: Value = serde_json::from_slice(&bytes).with_context(context)?;
         if let Some((name, data)) = as_dump(&json) {
-            let fmt = formats::by_name(name).ok_or_else(|| anyhow!("{}: a dump of unknown format {name:?}", path.display()))?;
+            let fmt = formats::by_name(name)
+                .ok_or_else(|| anyhow!("{}: a dump of unknown format {name:?}", path.display()))?;
             let doc = fmt.undump(data.clone()).with_context(context)?;
             return Ok((fmt, doc));
         }
         let fmt = forced
             .or_else(|| FORMATS.iter().copied().find(|f| f.detect_json(&json)))
-            .ok_or_else(|| anyhow!("{}: JSON that is neither an animbin dump nor a known format's JSON form", path.display()))?;
+            .ok_or_else(|| {
+                anyhow!(
+                    "{}: JSON that is neither an animbin dump nor a known format's JSON form",
+                    path.display()
+                )
+            })?;
         return Ok((fmt, fmt.read(&bytes).with_context(context)?));
     }
     let fmt = forced
@@ -251,7 +258,10 @@ fn convert(
         eprintln!("animbin: {} cannot hold: {line}", target.name());
     }
     if strict && !report.is_lossless() {
-        bail!("--strict: the conversion would lose {} kind(s) of data", report.lost.len());
+        bail!(
+            "--strict: the conversion would lose {} kind(s) of data",
+            report.lost.len()
+        );
     }
     converted.write(target_name)
 }

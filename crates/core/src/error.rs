@@ -14,9 +14,7 @@ pub enum ErrorKind {
         expected: String,
     },
     /// A count that the remaining bytes cannot hold; refused before allocating.
-    #[error(
-        "{what} count {count} needs at least {needed} bytes, but only {remaining} remain"
-    )]
+    #[error("{what} count {count} needs at least {needed} bytes, but only {remaining} remain")]
     CountTooLarge {
         /// What was being counted.
         what: String,
@@ -84,7 +82,11 @@ pub struct Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {} ({:#x}): {}", self.format, self.offset, self.offset, self.kind)
+        write!(
+            f,
+            "{} at byte {} ({:#x}): {}",
+            self.format, self.offset, self.offset, self.kind
+        )
     }
 }
 
@@ -100,11 +102,7 @@ impl std::error::Error for Error {
 impl Error {
     /// An error of `format` at `offset`.
     pub fn new(format: &'static str, offset: u64, kind: ErrorKind) -> Self {
-        Self {
-            format,
-            offset,
-            kind,
-        }
+        Self { format, offset, kind }
     }
 
     /// Converts a binrw error into ours.
@@ -136,10 +134,7 @@ impl Error {
                 pos,
                 ErrorKind::invalid(context_or(&context, "a known variant"), "none matched"),
             ),
-            binrw::Error::EnumErrors {
-                pos,
-                variant_errors,
-            } => (
+            binrw::Error::EnumErrors { pos, variant_errors } => (
                 pos,
                 ErrorKind::invalid(
                     context_or(&context, "a known variant"),
@@ -151,7 +146,10 @@ impl Error {
                 ),
             ),
             binrw::Error::Backtrace(_) => unreachable!("split_backtrace removes every backtrace"),
-            other => (eof_offset, ErrorKind::invalid(context_or(&context, "valid input"), other)),
+            other => (
+                eof_offset,
+                ErrorKind::invalid(context_or(&context, "valid input"), other),
+            ),
         };
         Self::new(format, offset, kind)
     }
@@ -162,8 +160,9 @@ fn split_backtrace(err: binrw::Error) -> (binrw::Error, Option<String>) {
     match err {
         binrw::Error::Backtrace(bt) => {
             let context = bt.frames.iter().find_map(|frame| match frame {
-                binrw::error::BacktraceFrame::Full { message, .. }
-                | binrw::error::BacktraceFrame::Message(message) => Some(message.to_string()),
+                binrw::error::BacktraceFrame::Full { message, .. } | binrw::error::BacktraceFrame::Message(message) => {
+                    Some(message.to_string())
+                }
                 binrw::error::BacktraceFrame::Custom(c) => Some(c.to_string()),
             });
             let (root, inner) = split_backtrace(*bt.error);

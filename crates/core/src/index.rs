@@ -113,8 +113,14 @@ mod tests {
     #[test]
     fn index_refuses_values_wider_than_its_field() {
         let mut out = Cursor::new(Vec::new());
-        assert!(Index(256).write_options(&mut out, Endian::Little, IndexWidth::U8).is_err());
-        Index(0x1234).write_options(&mut out, Endian::Little, IndexWidth::U16).unwrap();
+        assert!(
+            Index(256)
+                .write_options(&mut out, Endian::Little, IndexWidth::U8)
+                .is_err()
+        );
+        Index(0x1234)
+            .write_options(&mut out, Endian::Little, IndexWidth::U16)
+            .unwrap();
         assert_eq!(out.get_ref(), &[0x34, 0x12]);
         let back = Index::read_options(&mut Cursor::new(out.into_inner()), Endian::Little, IndexWidth::U16).unwrap();
         assert_eq!(back, Index(0x1234));

@@ -132,12 +132,10 @@ where
     T: for<'a> BinWrite<Args<'a> = ()>,
     W: Write + Seek,
 {
-    value
-        .write_options(&mut writer, endian, ())
-        .map_err(|e| {
-            let at = writer.stream_position().unwrap_or(0);
-            Error::from_binrw(format, e, at)
-        })
+    value.write_options(&mut writer, endian, ()).map_err(|e| {
+        let at = writer.stream_position().unwrap_or(0);
+        Error::from_binrw(format, e, at)
+    })
 }
 
 /// The bytes between the reader's position and the end of its input.
@@ -221,11 +219,15 @@ fn swap_scalars(bytes: &mut [u8], scalar: usize) {
 }
 
 /// Reads `count` [`Pod`] values with one bounds check and one copy.
-pub fn read_pod_vec<T: Pod, R: Read + Seek>(reader: &mut R, endian: Endian, count: u64, what: &str) -> BinResult<Vec<T>> {
+pub fn read_pod_vec<T: Pod, R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+    count: u64,
+    what: &str,
+) -> BinResult<Vec<T>> {
     let count = check_count(reader, what, count, size_of::<T>() as u64)?;
-    let mut out = T::new_vec_zeroed(count).map_err(|_| {
-        binrw::Error::Io(io::Error::new(io::ErrorKind::OutOfMemory, "allocation failed"))
-    })?;
+    let mut out = T::new_vec_zeroed(count)
+        .map_err(|_| binrw::Error::Io(io::Error::new(io::ErrorKind::OutOfMemory, "allocation failed")))?;
     reader.read_exact(out.as_mut_bytes())?;
     if endian != Endian::NATIVE {
         swap_scalars(out.as_mut_bytes(), T::SCALAR_SIZE);
@@ -247,7 +249,13 @@ pub fn write_pod_slice<T: Pod, W: Write>(writer: &mut W, endian: Endian, values:
 
 /// Casts `count` fixed-size records at `offset` in `bytes` to a borrowed slice, checking
 /// the range once with overflow-safe arithmetic. `T` must be `Unaligned`.
-pub fn slice_at<'a, T>(format: &'static str, bytes: &'a [u8], offset: u64, count: u64, what: &str) -> Result<&'a [T], Error>
+pub fn slice_at<'a, T>(
+    format: &'static str,
+    bytes: &'a [u8],
+    offset: u64,
+    count: u64,
+    what: &str,
+) -> Result<&'a [T], Error>
 where
     T: FromBytes + Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
 {
@@ -258,7 +266,11 @@ where
         Some(end) if end <= len => {
             let range = &bytes[offset as usize..end as usize];
             <[T]>::ref_from_bytes_with_elems(range, count as usize).map_err(|_| {
-                Error::new(format, offset, ErrorKind::invalid(format!("{what} records"), "a misaligned run"))
+                Error::new(
+                    format,
+                    offset,
+                    ErrorKind::invalid(format!("{what} records"), "a misaligned run"),
+                )
             })
         }
         _ => Err(Error::new(

@@ -33,13 +33,14 @@ pub mod io;
 pub mod math;
 pub mod scene;
 pub mod strings;
+pub mod testing;
 
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, Result};
 pub use fixed::{Fixed16, Rot14};
 pub use index::{Index, IndexWidth};
-pub use scene::ConversionReport;
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
+pub use scene::ConversionReport;
 
 /// Re-exported so format crates and users name one version of each.
 pub use {binrw, half, zerocopy};

@@ -168,7 +168,18 @@ pub type Rgba8 = Rgba<u8>;
 
 /// A 2x2 matrix stored row by row (`rows[r][c]`).
 #[derive(
-    Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Default,
+    Serialize,
+    Deserialize,
+    FromBytes,
+    IntoBytes,
+    Immutable,
+    KnownLayout,
+    Unaligned,
 )]
 #[repr(C)]
 pub struct Mat2<T = f32> {
@@ -178,7 +189,18 @@ pub struct Mat2<T = f32> {
 
 /// A 3x3 matrix stored row by row (`rows[r][c]`).
 #[derive(
-    Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Default,
+    Serialize,
+    Deserialize,
+    FromBytes,
+    IntoBytes,
+    Immutable,
+    KnownLayout,
+    Unaligned,
 )]
 #[repr(C)]
 pub struct Mat3<T = f32> {
@@ -189,7 +211,18 @@ pub struct Mat3<T = f32> {
 /// A 4x4 matrix stored row by row (`rows[r][c]`); transforms column vectors (`M * v`),
 /// so the translation is in the last column.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Default,
+    Serialize,
+    Deserialize,
+    FromBytes,
+    IntoBytes,
+    Immutable,
+    KnownLayout,
+    Unaligned,
 )]
 #[repr(C)]
 pub struct Mat4<T = f32> {
@@ -354,9 +387,21 @@ impl Transform {
         let s = self.scale;
         let t = self.translation;
         let r = [
-            [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)],
-            [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)],
-            [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)],
+            [
+                1.0 - 2.0 * (y * y + z * z),
+                2.0 * (x * y - z * w),
+                2.0 * (x * z + y * w),
+            ],
+            [
+                2.0 * (x * y + z * w),
+                1.0 - 2.0 * (x * x + z * z),
+                2.0 * (y * z - x * w),
+            ],
+            [
+                2.0 * (x * z - y * w),
+                2.0 * (y * z + x * w),
+                1.0 - 2.0 * (x * x + y * y),
+            ],
         ];
         Mat4 {
             rows: [
@@ -392,7 +437,10 @@ mod tests {
         let mut out = Cursor::new(Vec::new());
         v.write_le(&mut out).unwrap();
         assert_eq!(out.get_ref(), &[0x00, 0x38, 0x00, 0xc0, 0x00, 0x3c]);
-        assert_eq!(Vec3::<half::f16>::read_le(&mut Cursor::new(out.into_inner())).unwrap(), v);
+        assert_eq!(
+            Vec3::<half::f16>::read_le(&mut Cursor::new(out.into_inner())).unwrap(),
+            v
+        );
     }
 
     #[test]

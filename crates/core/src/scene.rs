@@ -322,7 +322,11 @@ mod tests {
     #[test]
     fn parent_cycles_do_not_hang() {
         let skeleton = Skeleton {
-            bones: vec![bone("a", Some(1), 0.0), bone("b", Some(0), 0.0), bone("c", Some(9), 0.0)],
+            bones: vec![
+                bone("a", Some(1), 0.0),
+                bone("b", Some(0), 0.0),
+                bone("c", Some(9), 0.0),
+            ],
         };
         assert_eq!(skeleton.resolve_order(), vec![2, 0, 1]);
     }

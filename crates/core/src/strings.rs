@@ -85,7 +85,11 @@ pub fn read_varint<R: Read + Seek>(reader: &mut R) -> BinResult<u32> {
     for i in 0..5 {
         let byte = u8::read_options(reader, Endian::Little, ())?;
         if i == 4 && byte > 0x0F {
-            return Err(ErrorKind::invalid("a 7-bit encoded int of at most 5 bytes (32 bits)", format!("fifth byte {byte:#04x}")).at(start));
+            return Err(ErrorKind::invalid(
+                "a 7-bit encoded int of at most 5 bytes (32 bits)",
+                format!("fifth byte {byte:#04x}"),
+            )
+            .at(start));
         }
         value |= u32::from(byte & 0x7F) << (7 * i);
         if byte & 0x80 == 0 {
@@ -143,7 +147,9 @@ pub fn write_dotnet_string<W: Write + Seek>(writer: &mut W, s: &str) -> BinResul
     let len = u32::try_from(s.len()).ok().filter(|&n| n <= i32::MAX as u32);
     let Some(len) = len else {
         let pos = writer.stream_position()?;
-        return Err(ErrorKind::Unencodable(format!("a string of {} bytes is too long for a .NET string", s.len())).at(pos));
+        return Err(
+            ErrorKind::Unencodable(format!("a string of {} bytes is too long for a .NET string", s.len())).at(pos),
+        );
     };
     write_varint(writer, len)?;
     writer.write_all(s.as_bytes())?;

@@ -44,7 +44,12 @@ pub trait Format: Sync {
     /// Rebuilds a document from the `data` member of an `animbin dump`.
     fn undump(&self, data: Value) -> CliResult<Box<dyn Document>>;
     /// Builds a document from a scene, recording what the format cannot hold.
-    fn from_scene(&self, scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Box<dyn Document>>;
+    fn from_scene(
+        &self,
+        scene: &Scene,
+        options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> CliResult<Box<dyn Document>>;
 }
 
 /// A file read into memory.
@@ -62,8 +67,7 @@ pub trait Document {
 }
 
 /// Every format, in detection order (formats with magic bytes before name-detected ones).
-pub static FORMATS: &[&dyn Format] = &[
-];
+pub static FORMATS: &[&dyn Format] = &[];
 
 /// The format called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Format> {
@@ -71,7 +75,10 @@ pub fn by_name(name: &str) -> Option<&'static dyn Format> {
 }
 
 /// The format and target that `--to NAME` or an output extension selects.
-pub fn target_by_name_or_extension(name: Option<&str>, extension: Option<&str>) -> Option<(&'static dyn Format, &'static str)> {
+pub fn target_by_name_or_extension(
+    name: Option<&str>,
+    extension: Option<&str>,
+) -> Option<(&'static dyn Format, &'static str)> {
     FORMATS.iter().copied().find_map(|f| {
         f.targets().iter().find_map(|t| {
             let hit = match name {
