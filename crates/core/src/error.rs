@@ -159,11 +159,11 @@ impl Error {
 fn split_backtrace(err: binrw::Error) -> (binrw::Error, Option<String>) {
     match err {
         binrw::Error::Backtrace(bt) => {
-            let context = bt.frames.iter().find_map(|frame| match frame {
+            let context = bt.frames.first().map(|frame| match frame {
                 binrw::error::BacktraceFrame::Full { message, .. } | binrw::error::BacktraceFrame::Message(message) => {
-                    Some(message.to_string())
+                    message.to_string()
                 }
-                binrw::error::BacktraceFrame::Custom(c) => Some(c.to_string()),
+                binrw::error::BacktraceFrame::Custom(c) => c.to_string(),
             });
             let (root, inner) = split_backtrace(*bt.error);
             (root, inner.or(context))

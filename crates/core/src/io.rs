@@ -151,7 +151,7 @@ pub fn remaining<R: Seek>(reader: &mut R) -> BinResult<u64> {
 pub fn check_count<R: Seek>(reader: &mut R, what: &str, count: u64, min_size: u64) -> BinResult<usize> {
     let pos = reader.stream_position()?;
     let left = remaining(reader)?;
-    let needed = count.checked_mul(min_size).unwrap_or(u64::MAX);
+    let needed = count.saturating_mul(min_size);
     if needed > left || usize::try_from(count).is_err() {
         return Err(ErrorKind::CountTooLarge {
             what: what.to_string(),

@@ -251,26 +251,46 @@ macro_rules! matrix_io {
 }
 matrix_io!(Mat2, Mat3, Mat4);
 
+impl std::ops::Add for Vec3<f64> {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        Self::new(self.x + o.x, self.y + o.y, self.z + o.z)
+    }
+}
+
+impl std::ops::Sub for Vec3<f64> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        Self::new(self.x - o.x, self.y - o.y, self.z - o.z)
+    }
+}
+
+/// Component-wise product (how scales combine).
+impl std::ops::Mul for Vec3<f64> {
+    type Output = Self;
+    fn mul(self, o: Self) -> Self {
+        Self::new(self.x * o.x, self.y * o.y, self.z * o.z)
+    }
+}
+
+/// The Hamilton product `self * o` (apply `o` first, then `self`).
+impl std::ops::Mul for Quat<f64> {
+    type Output = Self;
+    fn mul(self, o: Self) -> Self {
+        Self::new(
+            self.w * o.x + self.x * o.w + self.y * o.z - self.z * o.y,
+            self.w * o.y - self.x * o.z + self.y * o.w + self.z * o.x,
+            self.w * o.z + self.x * o.y - self.y * o.x + self.z * o.w,
+            self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
+        )
+    }
+}
+
 impl Vec3<f64> {
     /// The zero vector.
     pub const ZERO: Self = Self::new(0.0, 0.0, 0.0);
     /// The vector of ones (the identity scale).
     pub const ONE: Self = Self::new(1.0, 1.0, 1.0);
-
-    /// Component-wise sum.
-    pub fn add(self, o: Self) -> Self {
-        Self::new(self.x + o.x, self.y + o.y, self.z + o.z)
-    }
-
-    /// Component-wise difference.
-    pub fn sub(self, o: Self) -> Self {
-        Self::new(self.x - o.x, self.y - o.y, self.z - o.z)
-    }
-
-    /// Component-wise product.
-    pub fn mul(self, o: Self) -> Self {
-        Self::new(self.x * o.x, self.y * o.y, self.z * o.z)
-    }
 
     /// Scales every component by `s`.
     pub fn scale(self, s: f64) -> Self {
@@ -296,16 +316,6 @@ impl Quat<f64> {
     /// The rotation that does nothing.
     pub const IDENTITY: Self = Self::new(0.0, 0.0, 0.0, 1.0);
 
-    /// The Hamilton product `self * o` (apply `o` first, then `self`).
-    pub fn mul(self, o: Self) -> Self {
-        Self::new(
-            self.w * o.x + self.x * o.w + self.y * o.z - self.z * o.y,
-            self.w * o.y - self.x * o.z + self.y * o.w + self.z * o.x,
-            self.w * o.z + self.x * o.y - self.y * o.x + self.z * o.w,
-            self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
-        )
-    }
-
     /// The conjugate (the inverse of a unit quaternion).
     pub fn conjugate(self) -> Self {
         Self::new(-self.x, -self.y, -self.z, self.w)
@@ -330,7 +340,7 @@ impl Quat<f64> {
     pub fn rotate(self, v: Vec3<f64>) -> Vec3<f64> {
         let u = Vec3::new(self.x, self.y, self.z);
         let t = u.cross(v).scale(2.0);
-        v.add(t.scale(self.w)).add(u.cross(t))
+        v + t.scale(self.w) + u.cross(t)
     }
 }
 
@@ -362,11 +372,9 @@ impl Transform {
     /// `self` applied after `child` (parent * child): the child's transform in the parent's space.
     pub fn then(self, child: Self) -> Self {
         Self {
-            translation: self
-                .translation
-                .add(self.rotation.rotate(child.translation.mul(self.scale))),
-            rotation: self.rotation.mul(child.rotation).normalized(),
-            scale: self.scale.mul(child.scale),
+            translation: self.translation + self.rotation.rotate(child.translation * self.scale),
+            rotation: (self.rotation * child.rotation).normalized(),
+            scale: self.scale * child.scale,
         }
     }
 
@@ -375,7 +383,7 @@ impl Transform {
         let inv_scale = self.scale.map(|s| if s == 0.0 { 0.0 } else { 1.0 / s });
         let inv_rot = self.rotation.conjugate();
         Self {
-            translation: inv_rot.rotate(self.translation).mul(inv_scale).scale(-1.0),
+            translation: (inv_rot.rotate(self.translation) * inv_scale).scale(-1.0),
             rotation: inv_rot,
             scale: inv_scale,
         }
@@ -458,7 +466,7 @@ mod tests {
             scale: Vec3::new(2.0, 2.0, 2.0),
         };
         let id = t.then(t.inverse());
-        assert!(id.translation.sub(Vec3::ZERO).dot(id.translation) < 1e-20);
+        assert!(id.translation.dot(id.translation) < 1e-20);
         assert!((id.rotation.w.abs() - 1.0).abs() < 1e-12);
         assert!((id.scale.x - 1.0).abs() < 1e-12);
     }
