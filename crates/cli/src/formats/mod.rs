@@ -44,6 +44,8 @@ pub trait Format: Sync {
     /// Rebuilds a document from the `data` member of an `animbin dump`.
     fn undump(&self, data: Value) -> CliResult<Box<dyn Document>>;
     /// Builds a document from a scene, recording what the format cannot hold.
+    // `self` is the format (a factory), not a value being converted.
+    #[allow(clippy::wrong_self_convention)]
     fn from_scene(
         &self,
         scene: &Scene,
