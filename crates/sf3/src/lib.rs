@@ -1,0 +1,102 @@
+//! # animbin-sf3
+//!
+//! Shining Force III (Sega Saturn) battle animations, the `x8anNN.bin` files: one per
+//! character, keyframed, read and written byte for byte.
+//!
+//! ## The format
+//! There is **no magic**: "x8an" is only the start of the file name. Every value is
+//! **big-endian**. A file is a run of *segments*, with any number of zero `u32` words
+//! between them, ended by the end of the file or by a `0xFFFFFFFF` word where the next
+//! segment would start. A segment is
+//!
+//! ```text
+//! u32 slot_table_offset            relative to the segment start (= size of the data section)
+//! key data                         offsets 4 .. slot_table_offset
+//! slot table                       64-byte SlotEntry records, one per slot (bone)
+//! u32 0xFFFFFFFF                   as the next entry's translation key count
+//! ```
+//!
+//! A [`SlotEntry`] holds three key counts (translation, rotation, scale) and 13 offsets,
+//! relative to the segment start: the times of each channel (`u16`), translation x, y, z
+//! (`i32` SGL `FIXED` 16.16), rotation x, y, z, w (`i16`, value / 16384) and scale x, y, z
+//! (16.16). **The counts are per channel**: the seed's worked example (5 translation, 7
+//! rotation, 1 scale keys) gives the x, y and z arrays of a channel the length of its
+//! times array, so there are separate arrays per component but no per-component counts.
+//!
+//! Units and conventions: key times are ticks (frames) with no rate in the file; the scene
+//! conversion calls them frames at 30 fps unless told otherwise ([`SceneOptions`]).
+//! Translations are in the model's units (SGL `POINT`), quaternions are x, y, z, w.
+//! Scale is normally one key of 1.0.
+//!
+//! ## Where this differs from the seed (`003_011de8163dac6a7d.txt`), after FORMATS.md
+//! - Rotation components are i16 / **16384** (the game shifts them left by 2 into 16.16),
+//!   in the order **x, y, z, w**. The seed's "real part first" labels and its /65536 example
+//!   are wrong: its example quaternion has length 0.25, four times that is a unit quaternion
+//!   with w last.
+//! - A `0xFFFFFFFF` word in place of a segment ends the file (the seed only knows EOF);
+//!   zero words may also come before the first segment.
+//! - The seed reads the scale value `0x00000001` as "1"; in 16.16 1.0 is `0x00010000`.
+//!
+//! ## Reading, writing, checking
+//! [`read`] parses a whole file; [`View::parse`] does the same without copying the key
+//! arrays (zero-copy big-endian slices, each checked once against its segment's data
+//! section). Any placement of the arrays inside the data section reads, misaligned ones too;
+//! an array leaving the data section, two arrays sharing bytes, a count of `0xFFFFFFFF`
+//! other than the terminator, a slot table with no terminator or a truncated file are
+//! errors that give the byte offset. [`parse_slot_table`] reads a slot table inside any
+//! slice, such as the identically laid out animation chunks of x8pc model files.
+//!
+//! [`to_bytes`] writes the canonical layout of FORMATS.md (slot after slot from offset 4:
+//! t-times, r-times, s-times, zero padding to 4, tx, ty, tz, rx, ry, rz, rw, sx, sy, sz),
+//! and keeps the padding words and the end marker of the model, so a canonical file is
+//! rewritten byte for byte. Files with another placement read, and are rewritten canonically.
+//! [`validate`] lists what a readable file can still get wrong (key times going backwards
+//! within a channel, rotations that are not unit length, bytes after the end marker).
+//!
+//! ```
+//! use animbin_core::{Fixed16, Quat, Rot14, Vec3};
+//! use animbin_sf3::{Ending, Key, Segment, Sf3File, Slot};
+//!
+//! let slot = Slot {
+//!     translation: vec![Key::new(0, Vec3::new(Fixed16::ONE, Fixed16(0), Fixed16(-0x8000)))],
+//!     rotation: vec![Key::new(0, Quat::new(Rot14(0), Rot14(0), Rot14(0), Rot14::ONE))],
+//!     scale: vec![Key::new(0, Vec3::new(Fixed16::ONE, Fixed16::ONE, Fixed16::ONE))],
+//! };
+//! let file = Sf3File {
+//!     segments: vec![Segment { padding_words: 0, slots: vec![slot] }],
+//!     padding_words: 1,
+//!     ending: Ending::EndMarker { trailing: vec![] },
+//! };
+//! let bytes = animbin_sf3::to_bytes(&file)?;
+//! assert_eq!(&bytes[..4], &[0, 0, 0, 0x2c]); // the slot table follows 40 bytes of keys
+//! assert_eq!(animbin_sf3::read(&bytes)?, file);
+//! assert!(animbin_sf3::validate(&file).is_empty());
+//!
+//! let scene = animbin_sf3::to_scene(&file, &animbin_sf3::SceneOptions::default());
+//! assert_eq!(scene.animations[0].bones[0].translation[0].value.z, -0.5);
+//! # Ok::<(), animbin_core::Error>(())
+//! ```
+
+mod layout;
+mod model;
+mod scene;
+mod validate;
+mod view;
+mod writer;
+
+pub use layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
+pub use model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
+pub use scene::{DEFAULT_FRAMERATE, SceneOptions, from_scene, to_scene};
+pub use validate::{Problem, ROTATION_LENGTH_TOLERANCE, validate};
+pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, View, parse_slot_table};
+pub use writer::{to_bytes, write};
+
+use animbin_core::Result;
+
+/// The format's short name in errors and on the command line.
+pub const FORMAT: &str = "sf3";
+
+/// Reads a whole x8an file.
+pub fn read(bytes: &[u8]) -> Result<Sf3File> {
+    Ok(View::parse(bytes)?.to_file())
+}

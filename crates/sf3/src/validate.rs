@@ -1,0 +1,119 @@
+//! Invariants that a file which reads can still break.
+
+use std::fmt;
+
+use animbin_core::Rot14;
+
+use crate::layout::Channel;
+use crate::model::{Ending, Sf3File};
+
+/// How far a stored rotation's length may be from 1 before [`validate`] reports it: the
+/// i16 / 16384 rounding moves the length by well under 0.001.
+pub const ROTATION_LENGTH_TOLERANCE: f64 = 0.01;
+
+/// One broken invariant.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A key time smaller than the one before it in the same channel.
+    TimeGoesBackwards {
+        /// The segment index.
+        segment: usize,
+        /// The slot index within the segment.
+        slot: usize,
+        /// The channel.
+        channel: Channel,
+        /// The index of the key whose time is smaller than its predecessor's.
+        key: usize,
+        /// The previous key's time.
+        previous: u16,
+        /// This key's time.
+        time: u16,
+    },
+    /// A rotation whose length is not 1 (within [`ROTATION_LENGTH_TOLERANCE`]), so it is
+    /// not a rotation quaternion.
+    RotationNotUnit {
+        /// The segment index.
+        segment: usize,
+        /// The slot index within the segment.
+        slot: usize,
+        /// The rotation key index.
+        key: usize,
+        /// The length of the stored quaternion.
+        length: f64,
+    },
+    /// Bytes after the `0xFFFFFFFF` end marker, which the game never reads.
+    BytesAfterEndMarker {
+        /// How many.
+        count: usize,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TimeGoesBackwards {
+                segment,
+                slot,
+                channel,
+                key,
+                previous,
+                time,
+            } => write!(
+                f,
+                "segment {segment} slot {slot}: {channel} key {key} at time {time} comes after time {previous}"
+            ),
+            Self::RotationNotUnit {
+                segment,
+                slot,
+                key,
+                length,
+            } => write!(
+                f,
+                "segment {segment} slot {slot}: rotation key {key} has length {length:.4}, not 1"
+            ),
+            Self::BytesAfterEndMarker { count } => write!(f, "{count} bytes after the end marker"),
+        }
+    }
+}
+
+/// Every broken invariant of `file`, in file order; empty when it is valid.
+pub fn validate(file: &Sf3File) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (segment_index, segment) in file.segments.iter().enumerate() {
+        for (slot_index, slot) in segment.slots.iter().enumerate() {
+            for channel in [Channel::Translation, Channel::Rotation, Channel::Scale] {
+                let times = slot.times(channel);
+                for (key, pair) in times.windows(2).enumerate() {
+                    if pair[1] < pair[0] {
+                        problems.push(Problem::TimeGoesBackwards {
+                            segment: segment_index,
+                            slot: slot_index,
+                            channel,
+                            key: key + 1,
+                            previous: pair[0],
+                            time: pair[1],
+                        });
+                    }
+                }
+            }
+            for (key, k) in slot.rotation.iter().enumerate() {
+                let length = k.value.map(Rot14::to_f64).norm();
+                if (length - 1.0).abs() > ROTATION_LENGTH_TOLERANCE {
+                    problems.push(Problem::RotationNotUnit {
+                        segment: segment_index,
+                        slot: slot_index,
+                        key,
+                        length,
+                    });
+                }
+            }
+        }
+    }
+    if let Ending::EndMarker { trailing } = &file.ending {
+        if !trailing.is_empty() {
+            problems.push(Problem::BytesAfterEndMarker { count: trailing.len() });
+        }
+    }
+    problems
+}

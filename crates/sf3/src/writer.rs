@@ -1,0 +1,152 @@
+//! The canonical writer: FORMATS.md's data order, every offset and alignment computed.
+
+use std::io::{Seek, Write};
+
+use animbin_core::{Endian, Error, ErrorKind, Result};
+
+use crate::FORMAT;
+use crate::layout::{END_MARKER, SegmentHeader, SlotEntry};
+use crate::model::{Ending, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
+
+/// Encodes `file` in the canonical layout.
+///
+/// Inside each segment the key data starts at offset 4, slot after slot, each slot as
+/// t-times, r-times, s-times (u16, packed), zero padding to 4, tx, ty, tz (i32), rx, ry, rz,
+/// rw (i16), sx, sy, sz (i32); the slot table follows at the next offset, then the
+/// terminator. Refuses a file with no segment, more than [`MAX_PADDING_WORDS`] padding words
+/// in a run, or a segment whose offsets do not fit in a u32.
+pub fn to_bytes(file: &Sf3File) -> Result<Vec<u8>> {
+    if file.segments.is_empty() {
+        return Err(unencodable(0, "an x8an file needs at least one segment".into()));
+    }
+    let mut out = Vec::with_capacity(encoded_size_hint(file));
+    for segment in &file.segments {
+        padding(&mut out, segment.padding_words)?;
+        write_segment(&mut out, segment)?;
+    }
+    padding(&mut out, file.padding_words)?;
+    if let Ending::EndMarker { trailing } = &file.ending {
+        out.extend_from_slice(&END_MARKER.to_be_bytes());
+        out.extend_from_slice(trailing);
+    }
+    Ok(out)
+}
+
+/// Encodes `file` in the canonical layout into `writer` (see [`to_bytes`]).
+pub fn write<W: Write + Seek>(file: &Sf3File, mut writer: W) -> Result<()> {
+    let bytes = to_bytes(file)?;
+    writer
+        .write_all(&bytes)
+        .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e)))
+}
+
+fn unencodable(offset: usize, what: String) -> Error {
+    Error::new(FORMAT, offset as u64, ErrorKind::Unencodable(what))
+}
+
+fn encoded_size_hint(file: &Sf3File) -> usize {
+    file.segments
+        .iter()
+        .flat_map(|s| &s.slots)
+        .map(|s| 64 + 4 + 14 * s.translation.len() + 10 * s.rotation.len() + 14 * s.scale.len())
+        .fold(0usize, usize::saturating_add)
+}
+
+fn padding(out: &mut Vec<u8>, words: u32) -> Result<()> {
+    if words > MAX_PADDING_WORDS {
+        return Err(unencodable(
+            out.len(),
+            format!("{words} padding words (at most {MAX_PADDING_WORDS} in a row)"),
+        ));
+    }
+    out.resize(out.len() + 4 * words as usize, 0);
+    Ok(())
+}
+
+/// Writes one segment at the end of `out`.
+fn write_segment(out: &mut Vec<u8>, segment: &Segment) -> Result<()> {
+    let start = out.len();
+    out.extend_from_slice(&[0; 4]);
+    let mut entries = Vec::with_capacity(segment.slots.len());
+    for (index, slot) in segment.slots.iter().enumerate() {
+        entries.push(write_slot_data(out, start, index, slot)?);
+    }
+    let header = SegmentHeader {
+        slot_table_offset: relative(out, start, "the slot table offset")?,
+    };
+    let header = animbin_core::io::write_to_vec(FORMAT, &header, Endian::Big)?;
+    out[start..start + 4].copy_from_slice(&header);
+    for entry in &entries {
+        out.extend_from_slice(&animbin_core::io::write_to_vec(FORMAT, entry, Endian::Big)?);
+    }
+    out.extend_from_slice(&END_MARKER.to_be_bytes());
+    Ok(())
+}
+
+/// The current position relative to the segment start, as a u32 offset.
+fn relative(out: &[u8], start: usize, what: &str) -> Result<u32> {
+    u32::try_from(out.len() - start).map_err(|_| {
+        unencodable(
+            out.len(),
+            format!("{what} {:#x} does not fit in a u32", out.len() - start),
+        )
+    })
+}
+
+/// Writes one slot's arrays in the canonical order and returns its table entry.
+fn write_slot_data(out: &mut Vec<u8>, start: usize, index: usize, slot: &Slot) -> Result<SlotEntry> {
+    let count = |n: usize, what: &str| -> Result<u32> {
+        match u32::try_from(n) {
+            Ok(c) if c != END_MARKER => Ok(c),
+            _ => Err(unencodable(out.len(), format!("slot {index} has {n} {what} keys"))),
+        }
+    };
+    let keys = [
+        count(slot.translation.len(), "translation")?,
+        count(slot.rotation.len(), "rotation")?,
+        count(slot.scale.len(), "scale")?,
+    ];
+    let mut offsets = [0u32; 13];
+    let mut field = 0;
+    let mut mark = |out: &Vec<u8>| -> Result<()> {
+        offsets[field] = relative(out, start, "a key array offset")?;
+        field += 1;
+        Ok(())
+    };
+    mark(out)?;
+    out.extend(slot.translation.iter().flat_map(|k| k.time.to_be_bytes()));
+    mark(out)?;
+    out.extend(slot.rotation.iter().flat_map(|k| k.time.to_be_bytes()));
+    mark(out)?;
+    out.extend(slot.scale.iter().flat_map(|k| k.time.to_be_bytes()));
+    align4(out, start);
+    for axis in 0..3 {
+        mark(out)?;
+        out.extend(slot.translation.iter().flat_map(|k| {
+            let v = k.value;
+            [v.x, v.y, v.z][axis].0.to_be_bytes()
+        }));
+    }
+    for axis in 0..4 {
+        mark(out)?;
+        out.extend(slot.rotation.iter().flat_map(|k| {
+            let q = k.value;
+            [q.x, q.y, q.z, q.w][axis].0.to_be_bytes()
+        }));
+    }
+    // Four i16 arrays of one length always end 4-aligned; kept for clarity.
+    align4(out, start);
+    for axis in 0..3 {
+        mark(out)?;
+        out.extend(slot.scale.iter().flat_map(|k| {
+            let v = k.value;
+            [v.x, v.y, v.z][axis].0.to_be_bytes()
+        }));
+    }
+    Ok(SlotEntry::new(keys, offsets))
+}
+
+fn align4(out: &mut Vec<u8>, start: usize) {
+    let rel = out.len() - start;
+    out.resize(out.len() + (4 - rel % 4) % 4, 0);
+}

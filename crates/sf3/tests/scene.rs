@@ -1,0 +1,177 @@
+//! Conversion to and from the neutral scene model.
+
+mod common;
+
+use animbin_core::scene::{AnimKind, Animation, BoneTrack, Key as SceneKey, Note, Scene};
+use animbin_core::{ConversionReport, ErrorKind, Quat, Vec3};
+use animbin_sf3::{DEFAULT_FRAMERATE, SceneOptions, from_scene, to_scene};
+use common::*;
+
+fn one_track_scene(track: BoneTrack) -> Scene {
+    Scene {
+        animations: vec![Animation {
+            name: "segment0".into(),
+            bones: vec![track],
+            ..Animation::default()
+        }],
+        ..Scene::default()
+    }
+}
+
+fn refuse(track: BoneTrack) -> String {
+    let err = from_scene(
+        &one_track_scene(track),
+        &SceneOptions::default(),
+        &mut ConversionReport::default(),
+    )
+    .expect_err("must be refused");
+    assert!(matches!(err.kind, ErrorKind::Unencodable(_)), "{err}");
+    err.to_string()
+}
+
+#[test]
+fn segments_become_animations_and_slots_bone_tracks() {
+    let scene = to_scene(&seed_file(), &SceneOptions::default());
+    let anim = &scene.animations[0];
+    assert_eq!(anim.name, "segment0");
+    assert_eq!(anim.framerate, DEFAULT_FRAMERATE);
+    assert_eq!(anim.frame_count, f64::from(0x162 + 1));
+    assert_eq!(anim.bones.len(), 2);
+    assert_eq!(anim.bones[1].bone, "slot1");
+    assert_eq!(anim.bones[1].rotation.len(), 7);
+    assert_eq!(anim.bones[1].rotation[1].frame, f64::from(0x14b));
+    assert_eq!(anim.bones[0].translation[4].value, Vec3::new(0.0, 5.0, -0.5));
+    assert_eq!(anim.bones[0].rotation[0].value, Quat::new(0.0, 0.0, 0.0, 1.0));
+    assert!(scene.skeleton.bones.is_empty() && scene.meshes.is_empty());
+}
+
+#[test]
+fn the_framerate_option_labels_the_ticks() {
+    let options = SceneOptions {
+        framerate: 60.0,
+        ..SceneOptions::default()
+    };
+    let scene = to_scene(&seed_file(), &options);
+    assert_eq!(scene.animations[0].framerate, 60.0);
+    assert_eq!(scene.animations[0].bones[1].translation[0].frame, f64::from(0x140));
+}
+
+#[test]
+fn rotations_are_normalised_only_when_asked() {
+    let raw = to_scene(&seed_file(), &SceneOptions::default());
+    let q = raw.animations[0].bones[1].rotation[0].value;
+    assert_eq!(q.w, 15466.0 / 16384.0);
+    assert!((q.norm() - 1.0).abs() > 1e-6);
+    let options = SceneOptions {
+        normalize_rotations: true,
+        ..SceneOptions::default()
+    };
+    let unit = to_scene(&seed_file(), &options);
+    let n = unit.animations[0].bones[1].rotation[0].value;
+    assert!((n.norm() - 1.0).abs() < 1e-12);
+    assert_eq!(n, q.normalized());
+}
+
+#[test]
+fn out_of_range_values_are_refused_not_wrapped() {
+    let t = |v: f64| BoneTrack {
+        bone: "slot0".into(),
+        translation: vec![SceneKey::new(0.0, Vec3::new(0.0, v, 0.0))],
+        ..BoneTrack::default()
+    };
+    assert!(refuse(t(32768.0)).contains("32768"));
+    assert!(refuse(t(-32768.5)).contains("range"));
+    assert!(refuse(t(f64::NAN)).contains("range"));
+    let r = |w: f64| BoneTrack {
+        bone: "slot0".into(),
+        rotation: vec![SceneKey::new(0.0, Quat::new(0.0, 0.0, 0.0, w))],
+        ..BoneTrack::default()
+    };
+    assert!(refuse(r(2.0)).contains("[-2, 2)"));
+    assert!(refuse(r(-2.01)).contains("rotation key 0"));
+    let s = BoneTrack {
+        bone: "slot0".into(),
+        scale: vec![SceneKey::new(0.0, Vec3::new(40000.0, 1.0, 1.0))],
+        ..BoneTrack::default()
+    };
+    assert!(refuse(s).contains("scale key 0"));
+    // The largest values that fit are kept.
+    let fits = BoneTrack {
+        rotation: vec![SceneKey::new(0.0, Quat::new(-2.0, 1.99993896484375, 0.0, 1.0))],
+        ..t(-32768.0)
+    };
+    let file = from_scene(
+        &one_track_scene(fits),
+        &SceneOptions::default(),
+        &mut ConversionReport::default(),
+    )
+    .unwrap();
+    let slot = &file.segments[0].slots[0];
+    assert_eq!(slot.translation[0].value.y.0, i32::MIN);
+    assert_eq!(slot.rotation[0].value.x.0, i16::MIN);
+    assert_eq!(slot.rotation[0].value.y.0, i16::MAX);
+}
+
+#[test]
+fn times_outside_u16_ticks_are_refused() {
+    for frame in [-1.0, 65535.6, 1e12, f64::INFINITY] {
+        let track = BoneTrack {
+            bone: "slot0".into(),
+            scale: vec![SceneKey::new(frame, Vec3::ONE)],
+            ..BoneTrack::default()
+        };
+        assert!(refuse(track).contains("65535"), "{frame}");
+    }
+}
+
+#[test]
+fn bad_framerates_and_empty_scenes_are_refused() {
+    let mut report = ConversionReport::default();
+    assert!(from_scene(&Scene::default(), &SceneOptions::default(), &mut report).is_err());
+    let zero = SceneOptions {
+        framerate: 0.0,
+        ..SceneOptions::default()
+    };
+    assert!(from_scene(&one_track_scene(BoneTrack::default()), &zero, &mut report).is_err());
+    let mut scene = one_track_scene(BoneTrack::default());
+    scene.animations[0].framerate = f64::NAN;
+    assert!(from_scene(&scene, &SceneOptions::default(), &mut report).is_err());
+}
+
+#[test]
+fn what_the_format_cannot_hold_is_reported() {
+    let mut scene = one_track_scene(BoneTrack {
+        bone: "pelvis".into(),
+        cosmetic: true,
+        kind_override: Some(AnimKind::Additive),
+        ..BoneTrack::default()
+    });
+    let anim = &mut scene.animations[0];
+    anim.name = "attack".into();
+    anim.looping = true;
+    anim.kind = AnimKind::Relative;
+    anim.frame_count = 100.0;
+    anim.notes.push(Note {
+        frame: 1.0,
+        name: "hit".into(),
+    });
+    let mut report = ConversionReport::default();
+    let file = from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(file.segments[0].slots.len(), 1);
+    for lost in [
+        "animation names (segments are numbered)",
+        "bone names (slots are numbered)",
+        "notes",
+        "the looping flag",
+        "animation kinds other than absolute",
+        "per-bone animation kinds",
+        "cosmetic bone flags",
+        "animation lengths past the last key",
+    ] {
+        assert!(
+            report.lost.iter().any(|l| l == lost),
+            "{lost} missing from {:?}",
+            report.lost
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! `validate`: what a file that reads can still get wrong.
+
+mod common;
+
+use animbin_core::Rot14;
+use animbin_sf3::{Channel, Ending, Problem, read, to_bytes, validate};
+use common::*;
+
+#[test]
+fn the_seed_example_is_valid() {
+    assert_eq!(validate(&seed_file()), []);
+}
+
+#[test]
+fn key_times_going_backwards_are_reported_per_channel() {
+    let mut bytes = seed_segment_bytes();
+    // Slot 1's third rotation time (0x8a + 4) becomes 0x0100, before 0x14b.
+    bytes[0x8e..0x90].copy_from_slice(&[0x01, 0x00]);
+    let file = read(&bytes).unwrap();
+    let problems = validate(&file);
+    assert_eq!(
+        problems,
+        [Problem::TimeGoesBackwards {
+            segment: 0,
+            slot: 1,
+            channel: Channel::Rotation,
+            key: 2,
+            previous: 0x14b,
+            time: 0x100,
+        }]
+    );
+    assert_eq!(
+        problems[0].to_string(),
+        "segment 0 slot 1: rotation key 2 at time 256 comes after time 331"
+    );
+}
+
+#[test]
+fn repeated_times_are_not_backwards() {
+    let mut file = seed_file();
+    file.segments[0].slots[0].translation[1].time = 0x140;
+    assert_eq!(validate(&file), []);
+}
+
+#[test]
+fn rotations_that_are_not_unit_length_are_reported() {
+    let mut file = seed_file();
+    file.segments[0].slots[0].rotation[3].value.w = Rot14(0x2000);
+    let problems = validate(&file);
+    assert_eq!(problems.len(), 1);
+    assert!(matches!(problems[0], Problem::RotationNotUnit { segment: 0, slot: 0, key: 3, length } if length == 0.5));
+}
+
+#[test]
+fn bytes_after_the_end_marker_are_reported() {
+    let mut file = seed_file();
+    file.ending = Ending::EndMarker { trailing: vec![0; 3] };
+    let file = read(&to_bytes(&file).unwrap()).unwrap();
+    assert_eq!(validate(&file), [Problem::BytesAfterEndMarker { count: 3 }]);
+}
+
+#[test]
+fn an_end_marker_with_nothing_after_it_is_valid() {
+    let mut file = seed_file();
+    file.ending = Ending::EndMarker { trailing: vec![] };
+    assert_eq!(validate(&file), []);
+}
