@@ -1,6 +1,8 @@
 //! The formats `animbin` knows. Each format is one module with one [`Format`] value;
 //! adding a format is adding its module and one line to [`FORMATS`].
 
+pub(crate) mod sf3;
+
 use std::path::Path;
 
 use animbin_core::scene::{ConversionReport, Scene};
@@ -69,7 +71,10 @@ pub trait Document {
 }
 
 /// Every format, in detection order (formats with magic bytes before name-detected ones).
-pub static FORMATS: &[&dyn Format] = &[];
+pub static FORMATS: &[&dyn Format] = &[
+    // Formats without magic, detected by file name, come last.
+    &sf3::Sf3,
+];
 
 /// The format called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Format> {

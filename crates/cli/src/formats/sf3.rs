@@ -1,0 +1,130 @@
+//! Shining Force III battle animations (`x8anNN.bin`), through `animbin-sf3`.
+//!
+//! The files have no magic: they are recognised by the name `x8an*.bin` (any case) or by
+//! `--format sf3`. They store no framerate: `--framerate` sets the rate of key ticks when
+//! converting a scene into SF3 (default 30); reading an SF3 file into a scene always uses
+//! 30 fps, since [`Document::to_scene`] receives no options.
+
+use std::path::Path;
+
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_sf3::{DEFAULT_FRAMERATE, Ending, SceneOptions as Sf3Options, Sf3File};
+use serde_json::{Map, Value, json};
+
+use super::{CliResult, Document, Format, SceneOptions, Target};
+
+/// The SF3 format.
+pub(crate) struct Sf3;
+
+impl Format for Sf3 {
+    fn name(&self) -> &'static str {
+        animbin_sf3::FORMAT
+    }
+
+    fn targets(&self) -> &'static [Target] {
+        // No extension selects it (every x8an file is a ".bin"); `--to sf3` does.
+        &[Target {
+            name: "sf3",
+            extension: None,
+        }]
+    }
+
+    fn detect(&self, _bytes: &[u8], path: &Path) -> bool {
+        is_x8an_name(path)
+    }
+
+    fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>> {
+        Ok(Box::new(Sf3Document(animbin_sf3::read(bytes)?)))
+    }
+
+    fn undump(&self, data: Value) -> CliResult<Box<dyn Document>> {
+        Ok(Box::new(Sf3Document(serde_json::from_value(data)?)))
+    }
+
+    fn from_scene(
+        &self,
+        scene: &Scene,
+        options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> CliResult<Box<dyn Document>> {
+        let options = Sf3Options {
+            framerate: options.framerate.unwrap_or(DEFAULT_FRAMERATE),
+            ..Sf3Options::default()
+        };
+        Ok(Box::new(Sf3Document(animbin_sf3::from_scene(scene, &options, report)?)))
+    }
+}
+
+/// `x8an*.bin`, in any case: the only sign of an SF3 file.
+fn is_x8an_name(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|n| n.starts_with("x8an") && n.ends_with(".bin"))
+}
+
+struct Sf3Document(Sf3File);
+
+impl Document for Sf3Document {
+    fn info(&self) -> Map<String, Value> {
+        let file = &self.0;
+        let [translation, rotation, scale] = file.key_counts();
+        let padding: u64 =
+            file.segments.iter().map(|s| u64::from(s.padding_words)).sum::<u64>() + u64::from(file.padding_words);
+        let info = json!({
+            "segment_count": file.segments.len(),
+            "slot_count": file.slot_count(),
+            "translation_key_count": translation,
+            "rotation_key_count": rotation,
+            "scale_key_count": scale,
+            "key_count": translation + rotation + scale,
+            "padding_words": padding,
+            "end_marker": matches!(file.ending, Ending::EndMarker { .. }),
+        });
+        match info {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    fn dump(&self) -> CliResult<Value> {
+        Ok(serde_json::to_value(&self.0)?)
+    }
+
+    fn validate(&self) -> Vec<String> {
+        animbin_sf3::validate(&self.0).iter().map(ToString::to_string).collect()
+    }
+
+    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+        let file = &self.0;
+        if file.padding_words != 0 || file.ending != Ending::Eof || file.segments.iter().any(|s| s.padding_words != 0) {
+            report.lose("the padding words and end marker of the SF3 file");
+        }
+        Ok(animbin_sf3::to_scene(file, &Sf3Options::default()))
+    }
+
+    fn write(&self, _target: &str) -> CliResult<Vec<u8>> {
+        Ok(animbin_sf3::to_bytes(&self.0)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_x8an_bin_names_are_detected() {
+        for name in ["x8an00.bin", "X8AN12.BIN", "dir/x8an.bin", "x8anxx.Bin"] {
+            assert!(is_x8an_name(Path::new(name)), "{name}");
+        }
+        for name in [
+            "x8pc00.bin",
+            "x8an00.bin.json",
+            "ax8an00.bin",
+            "x8an00",
+            "x8an00.seanim",
+        ] {
+            assert!(!is_x8an_name(Path::new(name)), "{name}");
+        }
+    }
+}
