@@ -160,3 +160,41 @@ fn empty_channels_read_and_write() {
     assert_eq!(bytes.len(), 4 + SLOT_ENTRY_SIZE + 4);
     assert_eq!(read(&bytes).unwrap(), file);
 }
+
+#[test]
+fn the_testdata_samples_are_valid_and_rewrite_byte_for_byte() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("testdata/ is committed")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("x8an"))
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "cargo xtask corpus writes x8an00..02.bin: {files:?}");
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let file = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(animbin_sf3::validate(&file), [], "{}", path.display());
+        assert_eq!(to_bytes(&file).unwrap(), bytes, "{}", path.display());
+    }
+}
+
+#[test]
+fn shared_corpus_files_read_and_rewrite_when_present() {
+    // No real x8an file may be shipped; a developer who owns the game can put some beside
+    // the project in ../shared/corpus/sf3 and this test reads them. It skips otherwise.
+    let Some(dir) = animbin_core::testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "sf3") else {
+        return;
+    };
+    for path in animbin_core::testing::corpus_files(&dir, "bin") {
+        let bytes = std::fs::read(&path).unwrap();
+        let file = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let again = read(&to_bytes(&file).unwrap()).unwrap();
+        assert_eq!(again, file, "{}", path.display());
+    }
+}

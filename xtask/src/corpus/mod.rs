@@ -1,6 +1,8 @@
 //! The samples that `cargo xtask corpus` writes into `testdata/` and the fuzz seed corpus.
 //! Each format contributes one module; every sample is made by the project's own writer.
 
+mod sf3;
+
 /// One sample file.
 pub(crate) struct Sample {
     /// The file name under `testdata/` (and in the fuzz corpus).
@@ -17,6 +19,7 @@ pub(crate) struct Sample {
 pub(crate) fn samples() -> Vec<Sample> {
     let mut all = Vec::new();
     let _ = &mut all;
+    all.extend(sf3::samples());
     all
 }
 
