@@ -1,0 +1,792 @@
+//! The JSON form of DMF 1.5 (`{"format": "DASH", "version": "1.5", ...}`), read and written.
+//!
+//! One object per file with the arrays `textures`, `materials`, `vertices`, `faces`,
+//! `skeleton` and `animations`, as `DMF-1.5.md` describes them: textures carry their PNG as a
+//! `data:image/png;base64,` URI, enums are written by their spec names (an integer is read
+//! too), face colours are `"rgba(R, G, B, A)"` strings with A the alpha byte / 255, and an
+//! animation track has `pos`, `rot` and `scl` exactly when its prs flag is set.
+//!
+//! Decisions, from the spec: the writer spells `vertices` and `vertex_color`; the reader also
+//! accepts the documentation's `verterices` and `verex_color`. Floats are written in their
+//! shortest form that reads back to the same `f32`, so a canonical binary file goes to JSON and
+//! back byte for byte.
+//!
+//! What JSON cannot hold is refused when writing, with the record named: a NaN or infinite
+//! float, a name without a NUL or not in UTF-8, `prs_flags` with bits above bit 2. A `u16`
+//! boolean other than 0/1 is written as its integer (and read back), so a dump stays lossless.
+//! The form has no place for the records' `nop` bytes nor for the values of a transform whose
+//! prs flag is clear: they become zero, which is what the canonical layout holds there.
+
+use std::fmt;
+use std::io::Write;
+
+use animbin_core::math::{Quat, Rgba, Rgba8, Vec2, Vec3};
+use animbin_core::{Error, ErrorKind, Result};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde::de::{self, Deserializer, Unexpected, Visitor};
+use serde::ser::{self, SerializeSeq, Serializer};
+use serde::{Deserialize, Serialize};
+use zerocopy::little_endian::{F32, I16, U16, U32};
+
+use crate::FORMAT;
+use crate::model::{Animation, Dmf, Material, Texture};
+use crate::records::{BlendEquation, BlendFactor, Bone, Bool16, Face, Name, ShaderType, Side, Track, Vertex, Wrap};
+
+/// The `format` member's value.
+pub const JSON_FORMAT: &str = "DASH";
+/// The `version` member the writer puts.
+pub const JSON_VERSION: &str = "1.5";
+/// The prefix of a texture's `img` data URI.
+pub const PNG_DATA_URI: &str = "data:image/png;base64,";
+
+/// An `f32` that refuses to be written when it is NaN or infinite (JSON has neither).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct J32(f32);
+
+impl Serialize for J32 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_finite() {
+            serializer.serialize_f32(self.0)
+        } else {
+            Err(ser::Error::custom(format!(
+                "{} is a float that JSON cannot hold",
+                self.0
+            )))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for J32 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        f32::deserialize(deserializer).map(J32)
+    }
+}
+
+fn j32s<const N: usize>(values: [F32; N]) -> [J32; N] {
+    values.map(|v| J32(v.get()))
+}
+
+fn f32s<const N: usize>(values: [J32; N]) -> [F32; N] {
+    values.map(|v| F32::new(v.0))
+}
+
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if !self.has_nul() {
+            return Err(ser::Error::custom(format!("name {self:?} has no NUL in its 32 bytes")));
+        }
+        serializer.serialize_str(self.as_str().map_err(ser::Error::custom)?)
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Name::new(&s).map_err(de::Error::custom)
+    }
+}
+
+impl Serialize for Bool16 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.as_bool() {
+            Some(b) => serializer.serialize_bool(b),
+            None => serializer.serialize_u16(self.get()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Bool16 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Bool16;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a boolean (or its u16 value)")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Bool16, E> {
+                Ok(b.into())
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Bool16, E> {
+                u16::try_from(n)
+                    .map(|v| Bool16(U16::new(v)))
+                    .map_err(|_| E::invalid_value(Unexpected::Unsigned(n), &self))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Bool16, E> {
+                u16::try_from(n)
+                    .map(|v| Bool16(U16::new(v)))
+                    .map_err(|_| E::invalid_value(Unexpected::Signed(n), &self))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// A face corner's colour as the spec's `"rgba(R, G, B, A)"` string.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct CssRgba(Rgba8);
+
+impl CssRgba {
+    /// The alpha byte / 255 with three decimals (trailing zeros dropped), which is enough for
+    /// `round(A * 255)` to give the byte back: the decimals move it by at most 0.0005 * 255.
+    fn alpha_text(alpha: u8) -> String {
+        let text = format!("{:.3}", f64::from(alpha) / 255.0);
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        text.to_string()
+    }
+
+    fn parse(text: &str) -> Option<Rgba8> {
+        let text = text.trim();
+        let (inner, has_alpha) = if let Some(rest) = text.strip_prefix("rgba(") {
+            (rest.strip_suffix(')')?, true)
+        } else {
+            (text.strip_prefix("rgb(")?.strip_suffix(')')?, false)
+        };
+        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+        let channel = |s: &str| s.parse::<u8>().ok();
+        match (parts.as_slice(), has_alpha) {
+            ([r, g, b, a], true) => {
+                let a: f64 = a.parse().ok()?;
+                if !(0.0..=1.0).contains(&a) {
+                    return None;
+                }
+                Some(Rgba::new(
+                    channel(r)?,
+                    channel(g)?,
+                    channel(b)?,
+                    (a * 255.0).round() as u8,
+                ))
+            }
+            ([r, g, b], false) => Some(Rgba::new(channel(r)?, channel(g)?, channel(b)?, 255)),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for CssRgba {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Rgba { r, g, b, a } = self.0;
+        serializer.collect_str(&format_args!("rgba({r}, {g}, {b}, {})", Self::alpha_text(a)))
+    }
+}
+
+impl<'de> Deserialize<'de> for CssRgba {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Self::parse(&s).map(CssRgba).ok_or_else(|| {
+            de::Error::invalid_value(
+                Unexpected::Str(&s),
+                &"\"rgba(R, G, B, A)\" with bytes R G B and A in 0..=1",
+            )
+        })
+    }
+}
+
+/// A texture's PNG as a base64 data URI.
+#[derive(Debug, Clone, PartialEq)]
+struct DataUri(Vec<u8>);
+
+impl Serialize for DataUri {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut uri = String::with_capacity(PNG_DATA_URI.len() + self.0.len().div_ceil(3) * 4);
+        uri.push_str(PNG_DATA_URI);
+        BASE64.encode_string(&self.0, &mut uri);
+        serializer.serialize_str(&uri)
+    }
+}
+
+impl<'de> Deserialize<'de> for DataUri {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        // Any media type reads; the spec says images are always PNG and `validate` checks the bytes.
+        let data = s
+            .strip_prefix("data:")
+            .and_then(|rest| rest.split_once(";base64,"))
+            .map(|(_, data)| data)
+            .ok_or_else(|| de::Error::invalid_value(Unexpected::Str(&s), &"a \"data:image/png;base64,...\" URI"))?;
+        BASE64
+            .decode(data)
+            .map(DataUri)
+            .map_err(|e| de::Error::custom(format!("the image's base64 is invalid: {e}")))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonTexture {
+    id: i16,
+    name: Name,
+    flip_y: Bool16,
+    img: DataUri,
+    width: u16,
+    height: u16,
+    wrap_s: Wrap,
+    wrap_t: Wrap,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonMaterial {
+    id: i16,
+    name: Name,
+    texture: i16,
+    use_blending: Bool16,
+    blend_equation: BlendEquation,
+    blend_src: BlendFactor,
+    blend_dst: BlendFactor,
+    skinning: Bool16,
+    shader_type: ShaderType,
+    face_side: Side,
+    shadow_side: Side,
+    ignore_lights: Bool16,
+    vertex_color: Bool16,
+    use_alpha: Bool16,
+    skip_render: Bool16,
+    alpha_test: J32,
+    diffuse: [J32; 4],
+    emissive: [J32; 4],
+    specular: [J32; 4],
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonVertex {
+    pos: [J32; 3],
+    skin_index: [i16; 4],
+    skin_weight: [J32; 4],
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonFace {
+    material: u16,
+    indices: [u32; 3],
+    #[serde(alias = "verex_color")]
+    vertex_color: [CssRgba; 3],
+    normals: [[J32; 3]; 3],
+    diffuse_uv: [[J32; 2]; 3],
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonBone {
+    name: Name,
+    id: i16,
+    parent_id: i16,
+    matrix: [J32; 16],
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonTrack {
+    bone_id: i16,
+    time: J32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pos: Option<[J32; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rot: Option<[J32; 4]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scl: Option<[J32; 3]>,
+}
+
+#[derive(Deserialize)]
+struct JsonAnimation {
+    id: i16,
+    name: Name,
+    fps: u16,
+    duration: J32,
+    #[serde(default)]
+    tracks: Vec<JsonTrack>,
+}
+
+/// The top level as read; every array may be missing (empty).
+#[derive(Deserialize)]
+struct JsonFile {
+    format: String,
+    version: String,
+    #[serde(default)]
+    textures: Vec<JsonTexture>,
+    #[serde(default)]
+    materials: Vec<JsonMaterial>,
+    #[serde(default, alias = "verterices")]
+    vertices: Vec<JsonVertex>,
+    #[serde(default)]
+    faces: Vec<JsonFace>,
+    #[serde(default)]
+    skeleton: Vec<JsonBone>,
+    #[serde(default)]
+    animations: Vec<JsonAnimation>,
+}
+
+impl From<&Texture> for JsonTexture {
+    fn from(t: &Texture) -> Self {
+        Self {
+            id: t.id,
+            name: t.name,
+            flip_y: t.flip_y,
+            img: DataUri(t.png.clone()),
+            width: t.width,
+            height: t.height,
+            wrap_s: t.wrap_s,
+            wrap_t: t.wrap_t,
+        }
+    }
+}
+
+impl From<JsonTexture> for Texture {
+    fn from(t: JsonTexture) -> Self {
+        Self {
+            id: t.id,
+            name: t.name,
+            flip_y: t.flip_y,
+            width: t.width,
+            height: t.height,
+            wrap_s: t.wrap_s,
+            wrap_t: t.wrap_t,
+            nop: [0; 12],
+            png: t.img.0,
+        }
+    }
+}
+
+impl From<&Material> for JsonMaterial {
+    fn from(m: &Material) -> Self {
+        let j = |v: [f32; 4]| v.map(J32);
+        Self {
+            id: m.id,
+            name: m.name,
+            texture: m.texture,
+            use_blending: m.use_blending,
+            blend_equation: m.blend_equation,
+            blend_src: m.blend_src,
+            blend_dst: m.blend_dst,
+            skinning: m.skinning,
+            shader_type: m.shader_type,
+            face_side: m.face_side,
+            shadow_side: m.shadow_side,
+            ignore_lights: m.ignore_lights,
+            vertex_color: m.vertex_color,
+            use_alpha: m.use_alpha,
+            skip_render: m.skip_render,
+            alpha_test: J32(m.alpha_test),
+            diffuse: j([m.diffuse.r, m.diffuse.g, m.diffuse.b, m.diffuse.a]),
+            emissive: j(m.emissive),
+            specular: j(m.specular),
+        }
+    }
+}
+
+impl From<JsonMaterial> for Material {
+    fn from(m: JsonMaterial) -> Self {
+        let f = |v: [J32; 4]| v.map(|x| x.0);
+        let [r, g, b, a] = f(m.diffuse);
+        Self {
+            id: m.id,
+            name: m.name,
+            texture: m.texture,
+            use_blending: m.use_blending,
+            blend_equation: m.blend_equation,
+            blend_src: m.blend_src,
+            blend_dst: m.blend_dst,
+            skinning: m.skinning,
+            shader_type: m.shader_type,
+            face_side: m.face_side,
+            shadow_side: m.shadow_side,
+            ignore_lights: m.ignore_lights,
+            vertex_color: m.vertex_color,
+            use_alpha: m.use_alpha,
+            skip_render: m.skip_render,
+            alpha_test: m.alpha_test.0,
+            diffuse: Rgba::new(r, g, b, a),
+            emissive: f(m.emissive),
+            specular: f(m.specular),
+        }
+    }
+}
+
+impl From<&Vertex> for JsonVertex {
+    fn from(v: &Vertex) -> Self {
+        Self {
+            pos: j32s([v.pos.x, v.pos.y, v.pos.z]),
+            skin_index: v.skin_index.map(I16::get),
+            skin_weight: j32s(v.skin_weight),
+        }
+    }
+}
+
+impl From<JsonVertex> for Vertex {
+    fn from(v: JsonVertex) -> Self {
+        let [x, y, z] = f32s(v.pos);
+        Self {
+            pos: Vec3::new(x, y, z),
+            skin_index: v.skin_index.map(I16::new),
+            skin_weight: f32s(v.skin_weight),
+        }
+    }
+}
+
+impl From<&Face> for JsonFace {
+    fn from(f: &Face) -> Self {
+        Self {
+            material: f.mat_id.get(),
+            indices: f.indices.map(U32::get),
+            vertex_color: f.colors.map(CssRgba),
+            normals: f.normals.map(|n| j32s([n.x, n.y, n.z])),
+            diffuse_uv: f.uvs.map(|uv| j32s([uv.x, uv.y])),
+        }
+    }
+}
+
+impl From<JsonFace> for Face {
+    fn from(f: JsonFace) -> Self {
+        Self {
+            mat_id: U16::new(f.material),
+            nop: U16::ZERO,
+            indices: f.indices.map(U32::new),
+            colors: f.vertex_color.map(|c| c.0),
+            normals: f.normals.map(|n| {
+                let [x, y, z] = f32s(n);
+                Vec3::new(x, y, z)
+            }),
+            uvs: f.diffuse_uv.map(|uv| {
+                let [x, y] = f32s(uv);
+                Vec2::new(x, y)
+            }),
+        }
+    }
+}
+
+impl From<&Bone> for JsonBone {
+    fn from(b: &Bone) -> Self {
+        Self {
+            name: b.name,
+            id: b.bone_id.get(),
+            parent_id: b.parent_id.get(),
+            matrix: j32s(b.matrix),
+        }
+    }
+}
+
+impl From<JsonBone> for Bone {
+    fn from(b: JsonBone) -> Self {
+        Self {
+            name: b.name,
+            bone_id: I16::new(b.id),
+            parent_id: I16::new(b.parent_id),
+            nop: [0; 12],
+            matrix: f32s(b.matrix),
+        }
+    }
+}
+
+impl JsonTrack {
+    fn from_track<E: ser::Error>(t: &Track) -> Result<Self, E> {
+        let flags = t.prs_flags.get();
+        if flags & !Track::ALL_FLAGS != 0 {
+            return Err(E::custom(format!(
+                "prs_flags {flags:#x} has bits above bit 2, which JSON cannot hold"
+            )));
+        }
+        Ok(Self {
+            bone_id: t.bone_id.get(),
+            time: J32(t.time.get()),
+            pos: t.position().map(|p| [p.x, p.y, p.z].map(J32)),
+            rot: t.rotation().map(|r| [r.x, r.y, r.z, r.w].map(J32)),
+            scl: t.scale().map(|s| [s.x, s.y, s.z].map(J32)),
+        })
+    }
+}
+
+impl From<JsonTrack> for Track {
+    fn from(t: JsonTrack) -> Self {
+        let v3 = |v: [J32; 3]| Vec3::new(v[0].0, v[1].0, v[2].0);
+        Track::new(
+            t.bone_id,
+            t.time.0,
+            t.pos.map(v3),
+            t.rot.map(|r| Quat::new(r[0].0, r[1].0, r[2].0, r[3].0)),
+            t.scl.map(v3),
+        )
+    }
+}
+
+/// Serializes `items` as a JSON array, naming the item (`"vertex 12: ..."`) in any error.
+fn seq<'a, S, T, J>(
+    serializer: S,
+    items: &'a [T],
+    noun: &str,
+    to_json: impl Fn(&'a T) -> Result<J, S::Error>,
+) -> Result<S::Ok, S::Error>
+where
+    S: Serializer,
+    J: Serialize,
+{
+    let mut seq = serializer.serialize_seq(Some(items.len()))?;
+    for (i, item) in items.iter().enumerate() {
+        let json = to_json(item).map_err(|e| ser::Error::custom(format!("{noun} {i}: {e}")))?;
+        seq.serialize_element(&json)
+            .map_err(|e| ser::Error::custom(format!("{noun} {i}: {e}")))?;
+    }
+    seq.end()
+}
+
+/// Serializes a slice with a conversion per item, without collecting the converted items.
+struct Items<'a, T, J> {
+    items: &'a [T],
+    noun: &'static str,
+    to_json: fn(&'a T) -> J,
+}
+
+impl<'a, T, J: Serialize> Serialize for Items<'a, T, J> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        seq(serializer, self.items, self.noun, |item: &'a T| {
+            Ok((self.to_json)(item))
+        })
+    }
+}
+
+struct Tracks<'a>(&'a [Track]);
+
+impl Serialize for Tracks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        seq(serializer, self.0, "track", JsonTrack::from_track)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonAnimationOut<'a> {
+    id: i16,
+    name: Name,
+    fps: u16,
+    duration: J32,
+    tracks: Tracks<'a>,
+}
+
+/// A borrowed [`Dmf`] in the JSON form's member order.
+struct JsonDmf<'a>(&'a Dmf);
+
+impl Serialize for JsonDmf<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let dmf = self.0;
+        let mut s = serializer.serialize_struct("Dmf", 8)?;
+        s.serialize_field("format", JSON_FORMAT)?;
+        s.serialize_field("version", JSON_VERSION)?;
+        s.serialize_field(
+            "textures",
+            &Items {
+                items: &dmf.textures,
+                noun: "texture",
+                to_json: JsonTexture::from,
+            },
+        )?;
+        s.serialize_field(
+            "materials",
+            &Items {
+                items: &dmf.materials,
+                noun: "material",
+                to_json: JsonMaterial::from,
+            },
+        )?;
+        s.serialize_field(
+            "vertices",
+            &Items {
+                items: &dmf.vertices,
+                noun: "vertex",
+                to_json: JsonVertex::from,
+            },
+        )?;
+        s.serialize_field(
+            "faces",
+            &Items {
+                items: &dmf.faces,
+                noun: "face",
+                to_json: JsonFace::from,
+            },
+        )?;
+        s.serialize_field(
+            "skeleton",
+            &Items {
+                items: &dmf.bones,
+                noun: "bone",
+                to_json: JsonBone::from,
+            },
+        )?;
+        s.serialize_field(
+            "animations",
+            &Items {
+                items: &dmf.animations,
+                noun: "animation",
+                to_json: |a: &Animation| JsonAnimationOut {
+                    id: a.id,
+                    name: a.name,
+                    fps: a.fps,
+                    duration: J32(a.duration),
+                    tracks: Tracks(&a.tracks),
+                },
+            },
+        )?;
+        s.end()
+    }
+}
+
+impl From<JsonFile> for Dmf {
+    fn from(file: JsonFile) -> Self {
+        Self {
+            textures: file.textures.into_iter().map(Texture::from).collect(),
+            materials: file.materials.into_iter().map(Material::from).collect(),
+            vertices: file.vertices.into_iter().map(Vertex::from).collect(),
+            faces: file.faces.into_iter().map(Face::from).collect(),
+            bones: file.skeleton.into_iter().map(Bone::from).collect(),
+            animations: file
+                .animations
+                .into_iter()
+                .map(|a| Animation {
+                    id: a.id,
+                    name: a.name,
+                    fps: a.fps,
+                    duration: a.duration.0,
+                    tracks: a.tracks.into_iter().map(Track::from).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Counts the bytes written, so a write error can say where the JSON output stopped.
+struct Counting<W> {
+    inner: W,
+    pos: u64,
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes `dmf` as pretty-printed JSON (two-space indent, no trailing newline).
+///
+/// An error's offset is where the JSON output stopped; its message names the record.
+pub fn write<W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
+    let mut out = Counting { inner: writer, pos: 0 };
+    let result = serde_json::to_writer_pretty(&mut out, &JsonDmf(dmf));
+    result.map_err(|e| {
+        let kind = if e.is_io() {
+            ErrorKind::Io(e.into())
+        } else {
+            ErrorKind::Unencodable(e.to_string())
+        };
+        Error::new(FORMAT, out.pos, kind)
+    })
+}
+
+/// [`write`] into a new byte vector.
+pub fn to_vec(dmf: &Dmf) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    write(dmf, &mut out)?;
+    Ok(out)
+}
+
+/// The JSON form as a [`serde_json::Value`] (what `animbin dump` prints).
+pub fn to_value(dmf: &Dmf) -> Result<serde_json::Value> {
+    serde_json::to_value(JsonDmf(dmf)).map_err(|e| Error::new(FORMAT, 0, ErrorKind::Unencodable(e.to_string())))
+}
+
+/// The byte offset of serde_json's 1-based line and column in `bytes`.
+fn byte_offset(bytes: &[u8], line: usize, column: usize) -> u64 {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .nth(line - 2)
+            .map_or(bytes.len(), |(i, _)| i + 1)
+    };
+    (line_start + column.saturating_sub(1)).min(bytes.len()) as u64
+}
+
+fn from_file(file: JsonFile, at: u64) -> Result<Dmf> {
+    if file.format != JSON_FORMAT {
+        return Err(Error::new(
+            FORMAT,
+            at,
+            ErrorKind::invalid("\"format\": \"DASH\"", format!("{:?}", file.format)),
+        ));
+    }
+    let major = file.version.split('.').next().unwrap_or("");
+    if major != "1" {
+        return Err(Error::new(
+            FORMAT,
+            at,
+            ErrorKind::invalid(
+                "a \"version\" of major version 1 (\"1.5\")",
+                format!("{:?}", file.version),
+            ),
+        ));
+    }
+    Ok(file.into())
+}
+
+/// Reads the JSON form. Errors carry the byte offset serde_json stopped at.
+pub fn read(bytes: &[u8]) -> Result<Dmf> {
+    let file: JsonFile = serde_json::from_slice(bytes).map_err(|e| {
+        let at = byte_offset(bytes, e.line(), e.column());
+        let kind = if e.is_eof() {
+            ErrorKind::UnexpectedEof {
+                expected: format!("the rest of the DMF JSON ({e})"),
+            }
+        } else {
+            ErrorKind::invalid("the DMF JSON form", e)
+        };
+        Error::new(FORMAT, at, kind)
+    })?;
+    from_file(file, 0)
+}
+
+/// Reads the JSON form from a [`serde_json::Value`] (an `animbin dump`'s `data`). Errors
+/// have offset 0: a value has no bytes; the message says where in the value.
+pub fn from_value(value: serde_json::Value) -> Result<Dmf> {
+    let file: JsonFile =
+        serde_json::from_value(value).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("the DMF JSON form", e)))?;
+    from_file(file, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_alpha_byte_survives_its_text() {
+        for a in 0..=255u8 {
+            let text = format!("rgba(1, 2, 3, {})", CssRgba::alpha_text(a));
+            assert_eq!(CssRgba::parse(&text), Some(Rgba::new(1, 2, 3, a)), "{text}");
+        }
+        assert_eq!(CssRgba::alpha_text(255), "1");
+        assert_eq!(CssRgba::alpha_text(0), "0");
+        assert_eq!(CssRgba::alpha_text(128), "0.502");
+    }
+
+    #[test]
+    fn colour_strings_outside_the_form_are_refused() {
+        for bad in [
+            "rgba(256, 0, 0, 1)",
+            "rgba(0, 0, 0, 1.5)",
+            "rgba(0, 0, 0)",
+            "#ffffff",
+            "rgb(1, 2, 3, 4)",
+        ] {
+            assert_eq!(CssRgba::parse(bad), None, "{bad}");
+        }
+        assert_eq!(CssRgba::parse("rgb(1,2,3)"), Some(Rgba::new(1, 2, 3, 255)));
+    }
+
+    #[test]
+    fn byte_offsets_follow_lines_and_columns() {
+        let text = b"{\n  \"a\": 1,\n  \"b\": x\n}";
+        assert_eq!(byte_offset(text, 3, 8), 19);
+        assert_eq!(text[19], b'x');
+    }
+}

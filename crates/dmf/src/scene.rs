@@ -1,0 +1,664 @@
+//! Conversion between DMF and the neutral scene model of `animbin-core`.
+//!
+//! DMF keeps one vertex list (positions and skin weights) and puts colours, normals and UVs on
+//! face corners; the scene keeps them per vertex. So DMF -> scene makes one mesh per material
+//! used by the faces and one scene vertex per distinct (vertex, colour, normal, UV) corner; a
+//! scene -> DMF conversion puts every mesh's vertices in the one list and copies each vertex's
+//! attributes onto the corners that use it. Animation tracks (one record per bone and time,
+//! with prs flags) become per-bone translation / rotation / scale channels, and back: keys of
+//! one bone at the same frame share a record. Times: DMF seconds = scene frames / framerate.
+
+use std::collections::{BTreeMap, HashMap};
+
+use animbin_core::math::{Mat4, Quat, Rgba, Transform, Vec2, Vec3};
+use animbin_core::scene::{
+    AnimKind, Animation as SceneAnimation, Bone as SceneBone, BoneTrack, ConversionReport, Interpolation, Key,
+    Material as SceneMaterial, Mesh, Scene, Skeleton, SkinWeights, Texture as SceneTexture,
+};
+use animbin_core::{Error, ErrorKind, Result};
+use zerocopy::little_endian::I16;
+
+use crate::FORMAT;
+use crate::model::{Animation, Dmf, Material, Texture};
+use crate::records::{Bone, Bool16, Face, Name, Track, Vertex, Wrap};
+use crate::validate::png_size;
+
+/// What makes a face corner a distinct scene vertex: the DMF vertex, and the bits of the
+/// corner's normal, UV and colour.
+type CornerKey = (u32, [u32; 3], [u32; 2], [u8; 4]);
+
+/// The corner colour a scene vertex without colours gets.
+const WHITE: Rgba<u8> = Rgba::new(255, 255, 255, 255);
+
+fn unencodable(what: String) -> Error {
+    Error::new(FORMAT, 0, ErrorKind::Unencodable(what))
+}
+
+fn name(text: &str, whose: &str) -> Result<Name> {
+    Name::new(text).map_err(|e| unencodable(format!("{whose}: {e}")))
+}
+
+/// The bone's local matrix (column-major, as DMF stores it) split into translation, rotation
+/// and scale; a negative determinant flips the x scale. `None` when the matrix is not such a
+/// transform (shear, projection), which the caller reports.
+fn decompose(m: [f32; 16]) -> (Transform, bool) {
+    let m = m.map(f64::from);
+    let col = |c: usize| Vec3::new(m[c * 4], m[c * 4 + 1], m[c * 4 + 2]);
+    let (c0, c1, c2) = (col(0), col(1), col(2));
+    let det = c0.dot(c1.cross(c2));
+    let mut scale = Vec3::new(c0.dot(c0).sqrt(), c1.dot(c1).sqrt(), c2.dot(c2).sqrt());
+    if det < 0.0 {
+        scale.x = -scale.x;
+    }
+    let unit = |c: Vec3<f64>, s: f64| if s == 0.0 { c } else { c.scale(1.0 / s) };
+    let (u0, u1, u2) = (unit(c0, scale.x), unit(c1, scale.y), unit(c2, scale.z));
+    // r[row][col] of the rotation matrix, whose columns are u0, u1, u2.
+    let r = [[u0.x, u1.x, u2.x], [u0.y, u1.y, u2.y], [u0.z, u1.z, u2.z]];
+    let trace = r[0][0] + r[1][1] + r[2][2];
+    let rotation = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        Quat::new(
+            (r[2][1] - r[1][2]) / s,
+            (r[0][2] - r[2][0]) / s,
+            (r[1][0] - r[0][1]) / s,
+            0.25 * s,
+        )
+    } else if r[0][0] > r[1][1] && r[0][0] > r[2][2] {
+        let s = (1.0 + r[0][0] - r[1][1] - r[2][2]).sqrt() * 2.0;
+        Quat::new(
+            0.25 * s,
+            (r[0][1] + r[1][0]) / s,
+            (r[0][2] + r[2][0]) / s,
+            (r[2][1] - r[1][2]) / s,
+        )
+    } else if r[1][1] > r[2][2] {
+        let s = (1.0 + r[1][1] - r[0][0] - r[2][2]).sqrt() * 2.0;
+        Quat::new(
+            (r[0][1] + r[1][0]) / s,
+            0.25 * s,
+            (r[1][2] + r[2][1]) / s,
+            (r[0][2] - r[2][0]) / s,
+        )
+    } else {
+        let s = (1.0 + r[2][2] - r[0][0] - r[1][1]).sqrt() * 2.0;
+        Quat::new(
+            (r[0][2] + r[2][0]) / s,
+            (r[1][2] + r[2][1]) / s,
+            0.25 * s,
+            (r[1][0] - r[0][1]) / s,
+        )
+    }
+    .normalized();
+    let transform = Transform {
+        translation: Vec3::new(m[12], m[13], m[14]),
+        rotation,
+        scale,
+    };
+    let back = column_major(transform.to_matrix());
+    let exact = back
+        .iter()
+        .zip(&m)
+        .all(|(a, b)| (a - b).abs() <= 1e-4 * b.abs().max(1.0));
+    (transform, exact)
+}
+
+/// A row matrix in DMF's column-major order.
+fn column_major(m: Mat4<f64>) -> [f64; 16] {
+    std::array::from_fn(|i| m.rows[i % 4][i / 4])
+}
+
+fn lossy(name: &Name, report: &mut ConversionReport) -> String {
+    if name.as_str().is_err() {
+        report.lose("names that are not UTF-8 (converted with replacement characters)");
+    }
+    name.to_string_lossy().into_owned()
+}
+
+impl Dmf {
+    /// The model as a scene: one mesh per material the faces use, bones with their bind pose,
+    /// materials, textures and animations. What the scene has no place for is recorded in
+    /// `report`.
+    pub fn to_scene(&self, report: &mut ConversionReport) -> Scene {
+        let textures = self
+            .textures
+            .iter()
+            .map(|t| {
+                if t.flip_y != Bool16::FALSE || t.wrap_s != Wrap::Repeat || t.wrap_t != Wrap::Repeat {
+                    report.lose("texture flip_y and wrap modes");
+                }
+                SceneTexture {
+                    name: lossy(&t.name, report),
+                    png: t.png.clone(),
+                }
+            })
+            .collect();
+        let materials = self
+            .materials
+            .iter()
+            .map(|m| {
+                let plain = Material {
+                    id: m.id,
+                    name: m.name,
+                    texture: m.texture,
+                    diffuse: m.diffuse,
+                    skinning: m.skinning,
+                    ..Material::default()
+                };
+                if *m != plain {
+                    report.lose(
+                        "material render settings (blending, shader, sides, flags, alpha test, emissive, specular)",
+                    );
+                }
+                SceneMaterial {
+                    name: lossy(&m.name, report),
+                    texture: usize::try_from(m.texture).ok().filter(|&t| t < self.textures.len()),
+                    base_color: Some(m.diffuse),
+                    ..SceneMaterial::default()
+                }
+            })
+            .collect();
+        let mut skeleton = Skeleton {
+            bones: self
+                .bones
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let (local, exact) = decompose(b.matrix.map(|v| v.get()));
+                    if !exact {
+                        report.lose("bone matrices that are not translation, rotation and scale (shear dropped)");
+                    }
+                    SceneBone {
+                        name: lossy(&b.name, report),
+                        parent: b.parent().filter(|&p| p < self.bones.len() && p != i),
+                        local,
+                        global: local,
+                        cosmetic: false,
+                    }
+                })
+                .collect(),
+        };
+        skeleton.update_globals();
+        let meshes = self.meshes(report);
+        let animations = self
+            .animations
+            .iter()
+            .map(|a| self.scene_animation(a, report))
+            .collect();
+        Scene {
+            skeleton,
+            meshes,
+            materials,
+            textures,
+            animations,
+        }
+    }
+
+    fn meshes(&self, report: &mut ConversionReport) -> Vec<Mesh> {
+        let corners = || self.faces.iter().flat_map(|f| (0..3).map(move |c| (f, c)));
+        let has_normals = corners().any(|(f, c)| f.normals[c].native() != Vec3::new(0.0, 0.0, 0.0));
+        let has_uvs = corners().any(|(f, c)| f.uvs[c].native() != Vec2::new(0.0, 0.0));
+        let has_colors = corners().any(|(f, c)| f.colors[c] != WHITE);
+        let skinned = !self.bones.is_empty();
+        let mut by_material: BTreeMap<u16, Vec<&Face>> = BTreeMap::new();
+        for face in &self.faces {
+            if face.indices.iter().any(|i| i.get() as usize >= self.vertices.len()) {
+                report.lose("faces whose vertex indices are out of range");
+                continue;
+            }
+            by_material.entry(face.mat_id.get()).or_default().push(face);
+        }
+        let mut meshes = Vec::with_capacity(by_material.len());
+        for (mat, faces) in by_material {
+            let material = Some(usize::from(mat)).filter(|&m| m < self.materials.len());
+            let mut mesh = Mesh {
+                name: material.map_or_else(|| format!("mesh{mat}"), |m| self.materials[m].name.to_string()),
+                materials: vec![material],
+                ..Mesh::default()
+            };
+            let mut skin = SkinWeights {
+                influences: 4,
+                ..SkinWeights::default()
+            };
+            let mut seen: HashMap<CornerKey, u32> = HashMap::new();
+            for face in faces {
+                let mut triangle = [0u32; 3];
+                for (corner, slot) in triangle.iter_mut().enumerate() {
+                    let index = face.indices[corner].get();
+                    let normal = face.normals[corner].native();
+                    let uv = face.uvs[corner].native();
+                    let color = face.colors[corner];
+                    let key = (
+                        index,
+                        [normal.x, normal.y, normal.z].map(f32::to_bits),
+                        [uv.x, uv.y].map(f32::to_bits),
+                        [color.r, color.g, color.b, color.a],
+                    );
+                    let next = mesh.positions.len() as u32;
+                    *slot = *seen.entry(key).or_insert_with(|| {
+                        let vertex = &self.vertices[index as usize];
+                        mesh.positions.push(vertex.pos.native());
+                        if has_normals {
+                            mesh.normals.push(normal);
+                        }
+                        if has_uvs {
+                            mesh.uv_layers.resize_with(1, Vec::new);
+                            mesh.uv_layers[0].push(uv);
+                        }
+                        if has_colors {
+                            mesh.colors.push(color);
+                        }
+                        if skinned {
+                            for (bone, weight) in vertex.skin_index.iter().zip(&vertex.skin_weight) {
+                                let (bone, weight) = (bone.get(), weight.get());
+                                if bone < 0 && weight != 0.0 {
+                                    report.lose("skin weights on bone -1 (the bind pose)");
+                                }
+                                skin.bones.push(u32::try_from(bone).unwrap_or(0));
+                                skin.weights.push(if bone < 0 { 0.0 } else { weight });
+                            }
+                        }
+                        next
+                    });
+                }
+                mesh.faces.push(triangle);
+            }
+            if skinned {
+                mesh.skin = Some(skin);
+            }
+            meshes.push(mesh);
+        }
+        meshes
+    }
+
+    fn scene_animation(&self, animation: &Animation, report: &mut ConversionReport) -> SceneAnimation {
+        let framerate = if animation.fps == 0 {
+            report.lose("an fps of 0 (converted at 30 frames per second)");
+            30.0
+        } else {
+            f64::from(animation.fps)
+        };
+        let mut bones: Vec<BoneTrack> = Vec::new();
+        let mut slot_of: HashMap<i16, usize> = HashMap::new();
+        for track in &animation.tracks {
+            let id = track.bone_id.get();
+            let slot = *slot_of.entry(id).or_insert_with(|| {
+                let bone = match usize::try_from(id).ok().and_then(|b| self.bones.get(b)) {
+                    Some(b) => b.name.to_string(),
+                    None => {
+                        report.lose("tracks of bones that do not exist (named boneN)");
+                        format!("bone{id}")
+                    }
+                };
+                bones.push(BoneTrack {
+                    bone,
+                    ..BoneTrack::default()
+                });
+                bones.len() - 1
+            });
+            let frame = f64::from(track.time.get()) * framerate;
+            let channel = &mut bones[slot];
+            if let Some(p) = track.position() {
+                channel.translation.push(Key::new(frame, p.map(f64::from)));
+            }
+            if let Some(r) = track.rotation() {
+                channel.rotation.push(Key::new(frame, r.map(f64::from)));
+            }
+            if let Some(s) = track.scale() {
+                channel.scale.push(Key::new(frame, s.map(f64::from)));
+            }
+        }
+        SceneAnimation {
+            name: lossy(&animation.name, report),
+            framerate,
+            frame_count: f64::from(animation.duration) * framerate,
+            bones,
+            ..SceneAnimation::default()
+        }
+    }
+
+    /// A model from a scene. Bones are reordered so that parents come first (bones in a parent
+    /// cycle become roots), bones named by animations but missing from the skeleton are added
+    /// as roots with an identity bind pose, ids are set to positions. Refused: names that do
+    /// not fit 31 bytes of UTF-8, more than 32768 bones, face indices past their mesh's
+    /// vertices, more vertices than a u32 counts, and a framerate that is not positive.
+    /// What DMF has no place for is recorded in `report`.
+    pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Self> {
+        let (bones, bone_index) = dmf_bones(scene, report)?;
+        let textures = scene
+            .textures
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let (width, height) = png_size(&t.png).unwrap_or((0, 0));
+                let (width, height) = match (u16::try_from(width), u16::try_from(height)) {
+                    (Ok(w), Ok(h)) => (w, h),
+                    _ => {
+                        report.lose("image sizes over 65535 pixels");
+                        (0, 0)
+                    }
+                };
+                Ok(Texture {
+                    id: 0,
+                    name: name(&t.name, &format!("texture {i}"))?,
+                    flip_y: Bool16::FALSE,
+                    width,
+                    height,
+                    wrap_s: Wrap::Repeat,
+                    wrap_t: Wrap::Repeat,
+                    nop: [0; 12],
+                    png: t.png.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut materials = scene
+            .materials
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if m.diffuse_map.is_some() || m.normal_map.is_some() || m.specular_map.is_some() {
+                    report.lose("texture maps by file name (DMF embeds its textures)");
+                }
+                let texture = m.texture.filter(|&t| t < textures.len()).map_or(-1, |t| t as i16);
+                let skinning = scene
+                    .meshes
+                    .iter()
+                    .any(|mesh| mesh.skin.is_some() && mesh.materials.contains(&Some(i)));
+                Ok(Material {
+                    name: name(&m.name, &format!("material {i}"))?,
+                    texture,
+                    skinning: skinning.into(),
+                    diffuse: m.base_color.unwrap_or(Rgba::new(1.0, 1.0, 1.0, 1.0)),
+                    ..Material::default()
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let (vertices, faces) = dmf_mesh(scene, &bone_index, &mut materials, report)?;
+        let animations = scene
+            .animations
+            .iter()
+            .enumerate()
+            .map(|(i, a)| dmf_animation(i, a, &bones, report))
+            .collect::<Result<Vec<_>>>()?;
+        let mut dmf = Dmf {
+            textures,
+            materials,
+            vertices,
+            faces,
+            bones,
+            animations,
+        };
+        dmf.renumber();
+        Ok(dmf)
+    }
+}
+
+/// The skeleton in parents-first order, plus bones that only animations name; and each scene
+/// bone's new index.
+fn dmf_bones(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec<Bone>, Vec<usize>)> {
+    let source = &scene.skeleton.bones;
+    let order = scene.skeleton.resolve_order();
+    let mut new_index = vec![0usize; source.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    let mut bones = Vec::with_capacity(source.len());
+    for (new, &old) in order.iter().enumerate() {
+        let bone = &source[old];
+        let parent = match bone.parent.filter(|&p| p < source.len() && p != old) {
+            Some(p) if new_index[p] < new => new_index[p] as i16,
+            Some(_) => {
+                report.lose("a parent cycle (its bones became roots)");
+                -1
+            }
+            None => -1,
+        };
+        if bone.cosmetic {
+            report.lose("cosmetic bone flags");
+        }
+        let matrix = column_major(bone.local.to_matrix()).map(|v| v as f32);
+        bones.push(Bone::new(name(&bone.name, &format!("bone {old}"))?, 0, parent, matrix));
+    }
+    for animation in &scene.animations {
+        for track in &animation.bones {
+            if scene.skeleton.find(&track.bone).is_none()
+                && !bones.iter().any(|b| b.name.bytes() == track.bone.as_bytes())
+            {
+                report.lose("a skeleton for animated bones (added as roots with an identity bind pose)");
+                let identity = column_major(Transform::IDENTITY.to_matrix()).map(|v| v as f32);
+                bones.push(Bone::new(name(&track.bone, "an animated bone")?, 0, -1, identity));
+            }
+        }
+    }
+    if bones.len() > 1 << 15 {
+        return Err(unencodable(format!(
+            "{} bones: ids are i16, so at most 32768",
+            bones.len()
+        )));
+    }
+    for (i, bone) in bones.iter_mut().enumerate() {
+        bone.bone_id = I16::new(i as i16);
+    }
+    Ok((bones, new_index))
+}
+
+/// Every mesh's vertices in one list, and faces with the vertices' attributes on their corners.
+fn dmf_mesh(
+    scene: &Scene,
+    bone_index: &[usize],
+    materials: &mut Vec<Material>,
+    report: &mut ConversionReport,
+) -> Result<(Vec<Vertex>, Vec<Face>)> {
+    let mut vertices = Vec::with_capacity(scene.meshes.iter().map(|m| m.positions.len()).sum());
+    let mut faces = Vec::with_capacity(scene.meshes.iter().map(|m| m.faces.len()).sum());
+    let mut fallback: Option<u16> = None;
+    for (m, mesh) in scene.meshes.iter().enumerate() {
+        let base = u32::try_from(vertices.len()).map_err(|_| unencodable("more than 2^32 vertices".into()))?;
+        if mesh.uv_layers.len() > 1 {
+            report.lose("UV layers after the first");
+        }
+        if mesh.materials.len() > 1 {
+            report.lose("materials of UV layers after the first");
+        }
+        let material = match mesh
+            .materials
+            .first()
+            .copied()
+            .flatten()
+            .filter(|&i| i < materials.len())
+        {
+            Some(i) => u16::try_from(i).map_err(|_| unencodable(format!("material {i}: face mat_id is a u16")))?,
+            None if materials.is_empty() => 0,
+            None => *fallback.get_or_insert_with(|| {
+                materials.push(Material {
+                    name: Name::new("default").unwrap_or_default(),
+                    ..Material::default()
+                });
+                (materials.len() - 1) as u16
+            }),
+        };
+        for (v, position) in mesh.positions.iter().enumerate() {
+            let mut skin_index = [0i16; 4];
+            let mut skin_weight = [0f32; 4];
+            if let Some(skin) = &mesh.skin {
+                let n = skin.influences;
+                let mut slots: Vec<(u32, f32)> = (0..n)
+                    .filter_map(|k| Some((*skin.bones.get(v * n + k)?, *skin.weights.get(v * n + k)?)))
+                    .filter(|&(_, w)| w != 0.0)
+                    .collect();
+                if slots.len() > 4 {
+                    report.lose("skin influences past four per vertex (the four largest kept, renormalised)");
+                    slots.sort_by(|a, b| b.1.total_cmp(&a.1));
+                    slots.truncate(4);
+                    let sum: f32 = slots.iter().map(|s| s.1).sum();
+                    if sum > 0.0 {
+                        slots.iter_mut().for_each(|s| s.1 /= sum);
+                    }
+                }
+                for (k, (bone, weight)) in slots.into_iter().enumerate() {
+                    let Some(&new) = bone_index.get(bone as usize) else {
+                        report.lose("skin weights on bones that do not exist");
+                        continue;
+                    };
+                    skin_index[k] = new as i16;
+                    skin_weight[k] = weight;
+                }
+            }
+            vertices.push(Vertex::new(*position, skin_index, skin_weight));
+        }
+        let uvs = mesh.uv_layers.first();
+        for (f, triangle) in mesh.faces.iter().enumerate() {
+            let mut indices = [0u32; 3];
+            let mut colors = [WHITE; 3];
+            let mut normals = [Vec3::new(0.0, 0.0, 0.0); 3];
+            let mut corner_uvs = [Vec2::new(0.0, 0.0); 3];
+            for (c, &index) in triangle.iter().enumerate() {
+                let i = index as usize;
+                if i >= mesh.positions.len() {
+                    return Err(unencodable(format!(
+                        "mesh {m} face {f}: vertex index {index} is past its {} vertices",
+                        mesh.positions.len()
+                    )));
+                }
+                indices[c] = base + index;
+                colors[c] = mesh.colors.get(i).copied().unwrap_or(WHITE);
+                normals[c] = mesh.normals.get(i).copied().unwrap_or(normals[c]);
+                corner_uvs[c] = uvs.and_then(|l| l.get(i)).copied().unwrap_or(corner_uvs[c]);
+            }
+            faces.push(Face::new(material, indices, colors, normals, corner_uvs));
+        }
+    }
+    Ok((vertices, faces))
+}
+
+/// Total order on frames for grouping keys of one bone by time.
+fn frame_key(frame: f64) -> i64 {
+    let bits = frame.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
+}
+
+fn dmf_animation(index: usize, a: &SceneAnimation, bones: &[Bone], report: &mut ConversionReport) -> Result<Animation> {
+    if !(a.framerate > 0.0 && a.framerate.is_finite()) {
+        return Err(unencodable(format!("animation {index} has framerate {}", a.framerate)));
+    }
+    let fps = a.framerate.round().clamp(1.0, f64::from(u16::MAX));
+    if fps != a.framerate {
+        report.lose("framerates that are not whole numbers of frames per second (times kept in seconds)");
+    }
+    if !a.notes.is_empty() {
+        report.lose("notes");
+    }
+    if !a.properties.is_empty() {
+        report.lose("property tracks");
+    }
+    if a.looping {
+        report.lose("the looping flag");
+    }
+    if a.kind != AnimKind::Absolute || a.bones.iter().any(|b| b.kind_override.is_some()) {
+        report.lose("animation kinds other than absolute");
+    }
+    if a.interpolation != Interpolation::Linear {
+        report.lose("step interpolation");
+    }
+    let seconds = |frame: f64| (frame / a.framerate) as f32;
+    let mut tracks = Vec::new();
+    for channel in &a.bones {
+        let Some(bone) = bones.iter().position(|b| b.name.bytes() == channel.bone.as_bytes()) else {
+            continue;
+        };
+        let bone = bone as i16;
+        // Keys at the same frame share a record; a second key of one channel at one frame
+        // gets a record of its own.
+        let mut at: BTreeMap<i64, Vec<Track>> = BTreeMap::new();
+        let mut place = |frame: f64, flag: i16, set: &dyn Fn(&mut Track)| {
+            let records = at.entry(frame_key(frame)).or_default();
+            let slot = match records.iter().position(|r| r.prs_flags.get() & flag == 0) {
+                Some(i) => i,
+                None => {
+                    records.push(Track::new(bone, seconds(frame), None, None, None));
+                    records.len() - 1
+                }
+            };
+            let record = &mut records[slot];
+            record.prs_flags = I16::new(record.prs_flags.get() | flag);
+            set(record);
+        };
+        for key in &channel.translation {
+            let v = key.value.map(|c| c as f32);
+            place(key.frame, Track::POSITION, &|r| {
+                r.pos = v.map(zerocopy::little_endian::F32::new)
+            });
+        }
+        for key in &channel.rotation {
+            let v = key.value.map(|c| c as f32);
+            place(key.frame, Track::ROTATION, &|r| {
+                r.rot = v.map(zerocopy::little_endian::F32::new)
+            });
+        }
+        for key in &channel.scale {
+            let v = key.value.map(|c| c as f32);
+            place(key.frame, Track::SCALE, &|r| {
+                r.scl = v.map(zerocopy::little_endian::F32::new)
+            });
+        }
+        tracks.extend(at.into_values().flatten());
+    }
+    Ok(Animation {
+        id: 0,
+        name: name(&a.name, &format!("animation {index}"))?,
+        fps: fps as u16,
+        duration: seconds(a.frame_count),
+        tracks,
+    })
+}
+
+impl From<&Dmf> for Scene {
+    /// [`Dmf::to_scene`] without the report.
+    fn from(dmf: &Dmf) -> Self {
+        dmf.to_scene(&mut ConversionReport::default())
+    }
+}
+
+impl TryFrom<&Scene> for Dmf {
+    type Error = Error;
+    /// [`Dmf::from_scene`] without the report.
+    fn try_from(scene: &Scene) -> Result<Self> {
+        Dmf::from_scene(scene, &mut ConversionReport::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matrices_decompose_into_the_transform_that_made_them() {
+        let t = Transform {
+            translation: Vec3::new(1.0, -2.0, 3.5),
+            rotation: Quat::new(0.1, 0.7, -0.2, 0.6).normalized(),
+            scale: Vec3::new(2.0, 2.0, 2.0),
+        };
+        let m = column_major(t.to_matrix()).map(|v| v as f32);
+        let (back, exact) = decompose(m);
+        assert!(exact);
+        assert!((back.translation - t.translation).dot(back.translation - t.translation) < 1e-10);
+        let same_rotation =
+            (back.rotation.x - t.rotation.x).abs() < 1e-5 && (back.rotation.w - t.rotation.w).abs() < 1e-5;
+        let opposite = (back.rotation.x + t.rotation.x).abs() < 1e-5 && (back.rotation.w + t.rotation.w).abs() < 1e-5;
+        assert!(same_rotation || opposite, "{back:?}");
+        assert!((back.scale.y - 2.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_sheared_matrix_is_reported_as_inexact() {
+        let mut m = column_major(Transform::IDENTITY.to_matrix()).map(|v| v as f32);
+        m[4] = 0.5; // x += 0.5 y
+        assert!(!decompose(m).1);
+    }
+
+    #[test]
+    fn frame_keys_order_like_the_frames() {
+        let frames = [-2.0, -0.5, 0.0, 0.5, 1.0, 100.0];
+        let keys: Vec<i64> = frames.iter().map(|&f| frame_key(f)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+    }
+}

@@ -1,0 +1,386 @@
+//! A zero-copy view of a DMF file: checked once, then borrowed `&[Record]` slices.
+
+use std::fmt;
+use std::mem::offset_of;
+use std::ops::Range;
+
+use animbin_core::{Error, ErrorKind, Result};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+
+use crate::FORMAT;
+use crate::model::{Dmf, Material, Texture};
+use crate::records::{
+    ATTRIBUTE_COUNT, AnimationRecord, Attribute, Bone, Face, FileHeader, MAGIC, MAJOR_VERSION, MaterialRecord, Record,
+    Section, TextureRecord, Track, Vertex,
+};
+
+/// A DMF file borrowed in place.
+///
+/// [`View::open`] checks the header, the attribute table, that every section, image and track
+/// list lies inside the file without overlapping another, and every enum value; afterwards
+/// every accessor is a plain borrow. Opening does work per texture, material and animation
+/// (their images, enums and track lists) but none per vertex, face, bone or track.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    bytes: &'a [u8],
+    header: &'a FileHeader,
+    attributes: &'a [Attribute],
+    textures: &'a [TextureRecord],
+    materials: &'a [MaterialRecord],
+    vertices: &'a [Vertex],
+    faces: &'a [Face],
+    bones: &'a [Bone],
+    animations: &'a [AnimationRecord],
+}
+
+impl fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("View")
+            .field("len", &self.bytes.len())
+            .field("textures", &self.textures.len())
+            .field("materials", &self.materials.len())
+            .field("vertices", &self.vertices.len())
+            .field("faces", &self.faces.len())
+            .field("bones", &self.bones.len())
+            .field("animations", &self.animations.len())
+            .finish()
+    }
+}
+
+/// A byte range of the file that holds something, for the overlap check.
+struct Region {
+    range: Range<u64>,
+    what: String,
+    /// Where the offset that placed it is stored (the error's offset).
+    field_at: u64,
+}
+
+fn invalid(at: u64, expected: impl Into<String>, found: impl fmt::Display) -> Error {
+    Error::new(FORMAT, at, ErrorKind::invalid(expected, found))
+}
+
+/// The range of `count` items of `size` bytes at `offset`, which must lie inside a file of
+/// `len` bytes; the error names `what` and sits at `field_at`, where the offset is stored.
+fn checked_range(len: u64, offset: u64, count: u64, size: u64, what: &str, field_at: u64) -> Result<Range<u64>> {
+    let bytes = count.checked_mul(size);
+    let end = bytes.and_then(|b| b.checked_add(offset));
+    match end {
+        Some(end) if end <= len => Ok(offset..end),
+        _ => {
+            let span = match end {
+                Some(end) => format!("{offset:#x}..{end:#x}"),
+                None => format!("{offset:#x}.. (past 2^64)"),
+            };
+            let how = if size > 1 && offset < len && len - offset < bytes.unwrap_or(u64::MAX) {
+                let inside = len - offset;
+                format!(
+                    "; the file ends after {} whole records and {} bytes of the next",
+                    inside / size,
+                    inside % size
+                )
+            } else {
+                String::new()
+            };
+            Err(invalid(
+                field_at,
+                format!("{what} inside the file ({len:#x} bytes)"),
+                format!("{count} x {size} bytes at {span}{how}"),
+            ))
+        }
+    }
+}
+
+/// Casts a checked range to records (cannot fail for a range from [`checked_range`]).
+fn cast<'a, T: FromBytes + KnownLayout + Immutable + Unaligned>(
+    bytes: &'a [u8],
+    range: &Range<u64>,
+    field_at: u64,
+) -> Result<&'a [T]> {
+    bytes
+        .get(range.start as usize..range.end as usize)
+        .and_then(|b| <[T]>::ref_from_bytes(b).ok())
+        .ok_or_else(|| invalid(field_at, "a whole number of records", format!("{range:?}")))
+}
+
+impl<'a> View<'a> {
+    /// Checks `bytes` as a DMF file and borrows its records.
+    ///
+    /// Errors (with the offset of the field at fault): a file shorter than its header, a wrong
+    /// magic, a major version other than 1, a header count other than 6, a wrong label, a
+    /// section, image or track list that leaves the file (offset + count * size computed without
+    /// overflow) or overlaps the header, the attribute table or another, and an enum value
+    /// outside its list.
+    pub fn open(bytes: &'a [u8]) -> Result<Self> {
+        let len = bytes.len() as u64;
+        let (header, _) = FileHeader::ref_from_prefix(bytes).map_err(|_| {
+            Error::new(
+                FORMAT,
+                len,
+                ErrorKind::UnexpectedEof {
+                    expected: "the 16-byte DMF file header".into(),
+                },
+            )
+        })?;
+        if header.magic.get() != MAGIC {
+            return Err(invalid(0, "the magic \"DASH\"", format!("{:02x?}", &bytes[..4])));
+        }
+        if header.major_version.get() != MAJOR_VERSION {
+            let at = offset_of!(FileHeader, major_version) as u64;
+            return Err(invalid(at, "major version 1", header.major_version.get()));
+        }
+        if header.header_count.get() != ATTRIBUTE_COUNT {
+            let at = offset_of!(FileHeader, header_count) as u64;
+            return Err(invalid(at, "6 attribute entries (DMF 1.5)", header.header_count.get()));
+        }
+
+        let mut regions = vec![Region {
+            range: 0..FileHeader::SIZE as u64,
+            what: "the file header".into(),
+            field_at: 0,
+        }];
+        let table_field = offset_of!(FileHeader, header_offset) as u64;
+        let table_at = u64::from(header.header_offset.get());
+        let table = checked_range(
+            len,
+            table_at,
+            ATTRIBUTE_COUNT.into(),
+            Attribute::SIZE as u64,
+            "the attribute table",
+            table_field,
+        )?;
+        regions.push(Region {
+            range: table.clone(),
+            what: "the attribute table".into(),
+            field_at: table_field,
+        });
+        let attributes: &[Attribute] = cast(bytes, &table, table_field)?;
+
+        let mut sections: [Range<u64>; 6] = Default::default();
+        for ((i, attribute), section) in attributes.iter().enumerate().zip(Section::ALL) {
+            let entry_at = table_at + (i * Attribute::SIZE) as u64;
+            if attribute.label.get() != section.label() {
+                return Err(invalid(
+                    entry_at,
+                    format!(
+                        "the label {:?} of attribute entry {i}",
+                        section.label_bytes().escape_ascii().to_string()
+                    ),
+                    format!("{:?}", attribute.label.get().to_le_bytes().escape_ascii().to_string()),
+                ));
+            }
+            let count = u64::from(attribute.count.get());
+            if count == 0 {
+                continue;
+            }
+            let field_at = entry_at + offset_of!(Attribute, offset) as u64;
+            let range = checked_range(
+                len,
+                attribute.offset.get().into(),
+                count,
+                section.record_size() as u64,
+                &format!("the {} section", section.noun()),
+                field_at,
+            )?;
+            regions.push(Region {
+                range: range.clone(),
+                what: format!("the {} section", section.noun()),
+                field_at,
+            });
+            sections[i] = range;
+        }
+        let field_of = |i: usize| table_at + (i * Attribute::SIZE + offset_of!(Attribute, offset)) as u64;
+        let [tex, mat, vert, face, bone, anim] = &sections;
+        let view = Self {
+            bytes,
+            header,
+            attributes,
+            textures: cast(bytes, tex, field_of(0))?,
+            materials: cast(bytes, mat, field_of(1))?,
+            vertices: cast(bytes, vert, field_of(2))?,
+            faces: cast(bytes, face, field_of(3))?,
+            bones: cast(bytes, bone, field_of(4))?,
+            animations: cast(bytes, anim, field_of(5))?,
+        };
+
+        for (i, texture) in view.textures.iter().enumerate() {
+            let at = tex.start + (i * TextureRecord::SIZE) as u64;
+            // The enums; the PNG bytes are not needed for the check.
+            Texture::from_record(texture, Vec::new(), at)?;
+            if texture.img_length.get() > 0 {
+                let field_at = at + offset_of!(TextureRecord, img_offset) as u64;
+                let what = format!("the image of texture {i}");
+                let range = checked_range(
+                    len,
+                    texture.img_offset.get().into(),
+                    texture.img_length.get().into(),
+                    1,
+                    &what,
+                    field_at,
+                )?;
+                regions.push(Region { range, what, field_at });
+            }
+        }
+        for (i, material) in view.materials.iter().enumerate() {
+            Material::from_record(material, mat.start + (i * MaterialRecord::SIZE) as u64)?;
+        }
+        for (i, animation) in view.animations.iter().enumerate() {
+            if animation.track_count.get() > 0 {
+                let at = anim.start + (i * AnimationRecord::SIZE) as u64;
+                let field_at = at + offset_of!(AnimationRecord, track_offset) as u64;
+                let what = format!("the tracks of animation {i}");
+                let range = checked_range(
+                    len,
+                    animation.track_offset.get().into(),
+                    animation.track_count.get().into(),
+                    Track::SIZE as u64,
+                    &what,
+                    field_at,
+                )?;
+                regions.push(Region { range, what, field_at });
+            }
+        }
+        check_overlaps(regions)?;
+        Ok(view)
+    }
+
+    /// The whole file.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The file header.
+    pub fn header(&self) -> &'a FileHeader {
+        self.header
+    }
+
+    /// The six attribute entries, in [`Section::ALL`] order.
+    pub fn attributes(&self) -> &'a [Attribute] {
+        self.attributes
+    }
+
+    /// The texture records.
+    pub fn textures(&self) -> &'a [TextureRecord] {
+        self.textures
+    }
+
+    /// The material records.
+    pub fn materials(&self) -> &'a [MaterialRecord] {
+        self.materials
+    }
+
+    /// The vertices.
+    pub fn vertices(&self) -> &'a [Vertex] {
+        self.vertices
+    }
+
+    /// The faces.
+    pub fn faces(&self) -> &'a [Face] {
+        self.faces
+    }
+
+    /// The bones.
+    pub fn bones(&self) -> &'a [Bone] {
+        self.bones
+    }
+
+    /// The animation records.
+    pub fn animations(&self) -> &'a [AnimationRecord] {
+        self.animations
+    }
+
+    /// The PNG bytes of texture `index` (`None` past the last texture).
+    pub fn png(&self, index: usize) -> Option<&'a [u8]> {
+        let texture = self.textures.get(index)?;
+        let length = texture.img_length.get() as usize;
+        if length == 0 {
+            return Some(&[]);
+        }
+        let start = texture.img_offset.get() as usize;
+        self.bytes.get(start..start.checked_add(length)?)
+    }
+
+    /// The tracks of animation `index` (`None` past the last animation).
+    pub fn tracks(&self, index: usize) -> Option<&'a [Track]> {
+        let animation = self.animations.get(index)?;
+        let count = animation.track_count.get() as usize;
+        if count == 0 {
+            return Some(&[]);
+        }
+        let start = animation.track_offset.get() as usize;
+        let end = count.checked_mul(Track::SIZE)?.checked_add(start)?;
+        <[Track]>::ref_from_bytes(self.bytes.get(start..end)?).ok()
+    }
+
+    /// Every texture record with its PNG bytes.
+    pub fn textures_with_png(&self) -> impl Iterator<Item = (&'a TextureRecord, &'a [u8])> + '_ {
+        self.textures
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| Some((t, self.png(i)?)))
+    }
+
+    /// Every animation record with its tracks.
+    pub fn animations_with_tracks(&self) -> impl Iterator<Item = (&'a AnimationRecord, &'a [Track])> + '_ {
+        self.animations
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| Some((a, self.tracks(i)?)))
+    }
+
+    /// The number of tracks over all animations.
+    pub fn track_count(&self) -> u64 {
+        self.animations.iter().map(|a| u64::from(a.track_count.get())).sum()
+    }
+
+    /// Copies the file into the owned model: one copy per section, image and track list.
+    pub fn to_dmf(&self) -> Result<Dmf> {
+        let section_start = |i: usize| u64::from(self.attributes[i].offset.get());
+        let mut textures = Vec::with_capacity(self.textures.len());
+        for (i, (record, png)) in self.textures_with_png().enumerate() {
+            let at = section_start(0) + (i * TextureRecord::SIZE) as u64;
+            textures.push(Texture::from_record(record, png.to_vec(), at)?);
+        }
+        let mut materials = Vec::with_capacity(self.materials.len());
+        for (i, record) in self.materials.iter().enumerate() {
+            let at = section_start(1) + (i * MaterialRecord::SIZE) as u64;
+            materials.push(Material::from_record(record, at)?);
+        }
+        let animations = self
+            .animations_with_tracks()
+            .map(|(record, tracks)| crate::model::Animation::from_record(record, tracks.to_vec()))
+            .collect();
+        Ok(Dmf {
+            textures,
+            materials,
+            vertices: self.vertices.to_vec(),
+            faces: self.faces.to_vec(),
+            bones: self.bones.to_vec(),
+            animations,
+        })
+    }
+}
+
+/// Refuses any two regions that share a byte: sorted by start, each must begin at or after
+/// the furthest end seen so far.
+fn check_overlaps(mut regions: Vec<Region>) -> Result<()> {
+    regions.sort_by_key(|r| (r.range.start, r.range.end));
+    let mut furthest: Option<&Region> = None;
+    for region in &regions {
+        if let Some(prev) = furthest {
+            if region.range.start < prev.range.end {
+                return Err(invalid(
+                    region.field_at,
+                    format!(
+                        "{} not to overlap {} ({:#x}..{:#x})",
+                        region.what, prev.what, prev.range.start, prev.range.end
+                    ),
+                    format!("{:#x}..{:#x}", region.range.start, region.range.end),
+                ));
+            }
+        }
+        if furthest.is_none_or(|prev| region.range.end > prev.range.end) {
+            furthest = Some(region);
+        }
+    }
+    Ok(())
+}
