@@ -1,0 +1,146 @@
+//! # animbin-animx
+//!
+//! Resonite's (FrooxEngine's) animation format **AnimX** and its JSON twin **AnimJ**.
+//!
+//! An AnimX file is a header, then tracks, each animating one property of one node with
+//! keyframes of one of 40 value types (bool to string, vectors, quaternions, matrices,
+//! colours). Everything after the header may be stored plain, LZ4-compressed (lz4net's
+//! `LZ4Stream` chunks) or LZMA-compressed (Elements' LZMAHelper container).
+//!
+//! ```text
+//! 05 "AnimX"        magic: a .NET string
+//! i32 version       0 or 1
+//! varint tracks     7-bit encoded int
+//! f32 duration      seconds
+//! string name       .NET string (varint length, UTF-8)
+//! u8 encoding       0 plain, 1 LZ4, 2 LZMA; the rest of the file is stored this way:
+//! track * tracks    header, node, property, varint count, body (see [`track`])
+//! ```
+//!
+//! ## Conventions
+//! - Little-endian throughout; strings are .NET `BinaryWriter` strings (a 7-bit varint byte
+//!   length, at most 5 bytes, then UTF-8).
+//! - Times are `f32` seconds. Raw tracks store one `interval` and values at 0, interval, 2 × interval...
+//! - Quaternions (`floatQ`, `doubleQ`) are x, y, z, w. Matrices are stored row by row
+//!   ([`animbin_core::Mat4::rows`]). `color` is four `f32` r, g, b, a; `color32` four bytes.
+//! - Axes and units are Resonite's (left-handed, Y up, metres); nothing here converts them.
+//!
+//! ## Where this differs from the seed (`001_8f61e335b053cd81.txt`), following FORMATS.md
+//! - The version is an `i32`, not a byte (every known writer; redx's test shows `01 00 00 00`).
+//! - `doubleQ` is 32 bytes (four doubles), not 40.
+//! - The value type ids are the seed's table (bool 0 ... string 39). resonite-core *reads*
+//!   ids in another order (byte 0, ushort 1, ulong 2 ...) while its writer uses the seed's;
+//!   no real file settles it, so the seed wins.
+//! - Curve keyframes are written (value, time) and tangent pairs (right, left) as the seed
+//!   says. A third-party writer uses (time, value) and (left, right): when reading, that order
+//!   is taken if the seed's gives times that are not non-decreasing within [0, duration] and
+//!   the other does ([`track::Keyframes::read_curve`]).
+//! - Bezier tracks (type 3) have no layout anywhere and are refused with an error, as are
+//!   unknown track, value and interpolation ids.
+//! - A `bool` byte reads as true when non-zero (like .NET's `ReadBoolean`); the unused bits
+//!   of `bool2`/`bool3`/`bool4` bytes are ignored. Both are written canonically (0/1, unused bits 0).
+//! - The LZMA container's data is written with an end marker (liblzma's LZMA1 encoder always
+//!   adds one); Elements omits it. Readers, Elements' and ours, stop at decompressedSize.
+//! - Bytes after the last track are an error (no writer produces them).
+//!
+//! ## Layers
+//! - [`AnimXFile`]: the [`Header`] and the stored bytes after it, compressed or not, so an
+//!   unchanged file is written back byte for byte without recompressing.
+//! - [`Animation`]: the owned model ([`Track`]s with typed value columns, [`Values`]);
+//!   [`AnimXFile::decode`] and [`Animation::encode`] are the explicit steps between them.
+//!   Decompression is bounded by [`ReadOptions::max_decompressed_size`] (256 MiB by default).
+//! - [`View`]: a zero-copy view of a plain (or already decompressed) file: tracks with
+//!   borrowed names, and borrowed little-endian value slices for Raw tracks of fixed-size types.
+//! - [`animj`]: AnimJ, the JSON form (serde_json), which round-trips with AnimX losslessly.
+//! - [`scene`]: conversion to and from [`animbin_core::scene`]. Tracks named `position`,
+//!   `rotation` and `scale` become bone channels, all other tracks property tracks; times
+//!   in seconds become frames at [`scene::DEFAULT_FRAMERATE`] (60 per second).
+//! - [`validate`](validate()): the invariants a file that reads can still break.
+//!
+//! ## Example
+//! ```
+//! use animbin_animx::{Animation, Encoding, Keyframes, Track, TrackData, CurveTrack, Interpolation, Values};
+//! use animbin_core::math::Vec3;
+//!
+//! let anim = Animation {
+//!     name: "wave".into(),
+//!     global_duration: 1.0,
+//!     encoding: Encoding::Lz4,
+//!     tracks: vec![Track {
+//!         node: "Hand".into(),
+//!         property: "position".into(),
+//!         data: TrackData::Curve(CurveTrack::new(
+//!             Keyframes {
+//!                 times: vec![0.0, 1.0],
+//!                 values: Values::Float3(vec![Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)]),
+//!             },
+//!             vec![Interpolation::Linear; 2],
+//!             None,
+//!         )),
+//!     }],
+//!     ..Animation::default()
+//! };
+//! let bytes = animbin_animx::to_bytes(&anim)?;
+//! assert_eq!(&bytes[..6], b"\x05AnimX");
+//! assert_eq!(animbin_animx::read(&bytes)?, anim);
+//!
+//! // AnimJ, the JSON form, holds the same animation.
+//! let json = animbin_animx::animj::to_string(&anim)?;
+//! assert_eq!(animbin_animx::animj::from_str(&json)?, anim);
+//! # Ok::<(), animbin_core::Error>(())
+//! ```
+
+pub mod animj;
+mod file;
+pub mod lz4;
+pub mod lzma;
+pub mod scene;
+pub mod track;
+mod validate;
+pub mod value;
+pub mod view;
+
+use std::io::Write;
+
+use animbin_core::Error;
+
+pub use file::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, Encoding, Header, ReadOptions};
+pub use track::{
+    CurveTrack, DiscreteTrack, Interpolation, Interpolations, Keyframes, RawTrack, Tangents, Track, TrackData,
+    TrackType,
+};
+pub use validate::{Problem, validate};
+pub use value::{ValueType, Values};
+pub use view::View;
+
+/// The format's short name in errors.
+pub const FORMAT: &str = "animx";
+
+/// The format name of errors inside decompressed track data (offsets count decompressed bytes).
+pub const DECOMPRESSED: &str = "animx (decompressed)";
+
+/// The magic: the .NET string "AnimX" (length byte 5, then the letters).
+pub const MAGIC: &[u8; 6] = b"\x05AnimX";
+
+/// Reads and decodes a whole file with the default [`ReadOptions`].
+pub fn read(bytes: &[u8]) -> Result<Animation, Error> {
+    read_with(bytes, &ReadOptions::default())
+}
+
+/// Reads and decodes a whole file.
+pub fn read_with(bytes: &[u8], options: &ReadOptions) -> Result<Animation, Error> {
+    AnimXFile::read(bytes)?.decode(options)
+}
+
+/// Encodes `animation` (with its own [`Animation::encoding`]) into `writer`.
+pub fn write<W: Write>(animation: &Animation, mut writer: W) -> Result<(), Error> {
+    let bytes = to_bytes(animation)?;
+    writer
+        .write_all(&bytes)
+        .map_err(|e| Error::new(FORMAT, 0, animbin_core::ErrorKind::Io(e)))
+}
+
+/// Encodes `animation` (with its own [`Animation::encoding`]) into a new byte vector.
+pub fn to_bytes(animation: &Animation) -> Result<Vec<u8>, Error> {
+    animation.encode()?.to_bytes()
+}

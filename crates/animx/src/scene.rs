@@ -1,0 +1,318 @@
+//! Conversion to and from the core scene model ([`animbin_core::scene`]).
+//!
+//! **AnimX -> scene.** A track becomes a bone channel when the scene can give it back
+//! unchanged: a Curve track whose property is `position` or `scale` (of `float3` values) or
+//! `rotation` (`floatQ`), with one shared interpolation, no tangents, and the first such track
+//! for its node and channel. The first of them sets the animation's interpolation (Linear,
+//! or Hold as [`Interpolation::Step`]); a later one with the other interpolation stays a
+//! property track. The node's name is the bone's name. Every other track is kept as a
+//! [`PropertyTrack`] of format `"animx"` whose data is the track's own AnimX encoding
+//! (version 1 header), so AnimX -> scene -> AnimX keeps every track (bone tracks come first).
+//!
+//! Times: AnimX counts `f32` seconds, the scene frames. The conversion uses
+//! [`DEFAULT_FRAMERATE`] (60 frames per second) unless given another; f32 seconds times 60
+//! as f64 and back divide exactly enough to give the same f32. `frame_count` is the global
+//! duration in frames; a scene without one (`frame_count` 0) gets the last key's time.
+//!
+//! **Scene -> AnimX.** The first animation: each bone's translation, rotation and scale keys
+//! become Curve tracks (`position` float3, `rotation` floatQ, `scale` float3) with the
+//! animation's interpolation shared, at `frame / framerate` seconds; then the `"animx"`
+//! property tracks, decoded. What AnimX cannot hold (other animations, notes, anim kinds,
+//! looping, bone flags, property tracks of other formats, skeletons and meshes, values that
+//! f32 rounds) is recorded in the [`ConversionReport`].
+
+use animbin_core::io::SliceReader;
+use animbin_core::math::{Quat, Vec3};
+use animbin_core::scene::{self, AnimKind, BoneTrack, ConversionReport, Interpolation, Key, PropertyTrack, Scene};
+use animbin_core::{Endian, Error, ErrorKind};
+use binrw::{BinRead, BinWrite};
+
+use crate::FORMAT;
+use crate::file::{Animation, Encoding};
+use crate::track::{self, CurveTrack, Interpolations, Keyframes, Track, TrackData};
+use crate::value::Values;
+
+/// The frames per second of scenes made from AnimX files (AnimX itself counts seconds).
+pub const DEFAULT_FRAMERATE: f64 = 60.0;
+
+/// The bone channel properties.
+const POSITION: &str = "position";
+const ROTATION: &str = "rotation";
+const SCALE: &str = "scale";
+
+/// One track's AnimX encoding (version 1 header), the data of a [`PropertyTrack`].
+pub fn encode_track(track: &Track) -> Result<Vec<u8>, Error> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    track
+        .write_options(&mut out, Endian::Little, (1,))
+        .map_err(|e| Error::from_binrw(FORMAT, e, out.position()))?;
+    Ok(out.into_inner())
+}
+
+/// Decodes a [`PropertyTrack`]'s data (one version 1 track, nothing after it).
+pub fn decode_track(data: &[u8]) -> Result<Track, Error> {
+    let mut reader = SliceReader::new(data);
+    // No duration is known here: it only picks the curve keyframe order, and a track this
+    // crate encoded is always in the seed's order, which an infinite duration accepts.
+    let track = Track::read_options(&mut reader, Endian::Little, (1, f32::INFINITY)).map_err(|e| {
+        let at = reader.short_read_at().unwrap_or(data.len() as u64);
+        Error::from_binrw(FORMAT, e, at)
+    })?;
+    if reader.position() != data.len() as u64 {
+        return Err(Error::new(
+            FORMAT,
+            reader.position(),
+            ErrorKind::invalid("the end of a property track's data", "more bytes"),
+        ));
+    }
+    Ok(track)
+}
+
+/// Which bone channel a track can become, if any.
+fn channel(track: &Track) -> Option<(usize, track::Interpolation)> {
+    let TrackData::Curve(curve) = &track.data else {
+        return None;
+    };
+    let Interpolations::Shared(interpolation) = curve.interpolation else {
+        return None;
+    };
+    if curve.tangents.is_some() {
+        return None;
+    }
+    match (track.property.as_str(), &curve.keyframes.values) {
+        (POSITION, Values::Float3(_)) => Some((0, interpolation)),
+        (ROTATION, Values::FloatQ(_)) => Some((1, interpolation)),
+        (SCALE, Values::Float3(_)) => Some((2, interpolation)),
+        _ => None,
+    }
+}
+
+fn scene_interpolation(i: track::Interpolation) -> Option<Interpolation> {
+    match i {
+        track::Interpolation::Linear => Some(Interpolation::Linear),
+        track::Interpolation::Hold => Some(Interpolation::Step),
+        _ => None,
+    }
+}
+
+/// The animation as a scene animation at `framerate` frames per second.
+pub fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::Animation, Error> {
+    let mut out = scene::Animation {
+        name: animation.name.clone(),
+        framerate,
+        frame_count: f64::from(animation.global_duration) * framerate,
+        ..scene::Animation::default()
+    };
+    let mut shared: Option<track::Interpolation> = None;
+    let mut bones: Vec<BoneTrack> = Vec::new();
+    for track in &animation.tracks {
+        let mapped = channel(track).filter(|&(slot, interp)| {
+            let scene_interp = scene_interpolation(interp);
+            let same = shared.is_none_or(|s| s == interp);
+            let free = bones.iter().find(|b| b.bone == track.node).is_none_or(|b| match slot {
+                0 => b.translation.is_empty(),
+                1 => b.rotation.is_empty(),
+                _ => b.scale.is_empty(),
+            });
+            // An empty track cannot claim a channel: the scene would not give it back.
+            scene_interp.is_some() && same && free && track.keyframe_count() > 0
+        });
+        let Some((slot, interp)) = mapped else {
+            out.properties.push(PropertyTrack {
+                node: track.node.clone(),
+                property: track.property.clone(),
+                format: FORMAT.to_string(),
+                data: encode_track(track)?,
+            });
+            continue;
+        };
+        shared = Some(interp);
+        let index = match bones.iter().position(|b| b.bone == track.node) {
+            Some(i) => i,
+            None => {
+                bones.push(BoneTrack {
+                    bone: track.node.clone(),
+                    ..BoneTrack::default()
+                });
+                bones.len() - 1
+            }
+        };
+        let TrackData::Curve(curve) = &track.data else {
+            continue;
+        };
+        let frames = curve.keyframes.times.iter().map(|&t| f64::from(t) * framerate);
+        let bone = &mut bones[index];
+        match &curve.keyframes.values {
+            Values::Float3(values) => {
+                let keys = frames.zip(values).map(|(f, v)| Key::new(f, v.map(f64::from))).collect();
+                if slot == 0 {
+                    bone.translation = keys;
+                } else {
+                    bone.scale = keys;
+                }
+            }
+            Values::FloatQ(values) => {
+                bone.rotation = frames.zip(values).map(|(f, v)| Key::new(f, v.map(f64::from))).collect();
+            }
+            _ => {}
+        }
+    }
+    out.bones = bones;
+    out.interpolation = shared.and_then(scene_interpolation).unwrap_or_default();
+    Ok(out)
+}
+
+/// The animation as a scene (no skeleton: AnimX names nodes, it does not define them).
+pub fn to_scene(animation: &Animation, framerate: f64) -> Result<Scene, Error> {
+    Ok(Scene {
+        animations: vec![to_scene_animation(animation, framerate)?],
+        ..Scene::default()
+    })
+}
+
+impl TryFrom<&Animation> for Scene {
+    type Error = Error;
+    fn try_from(animation: &Animation) -> Result<Self, Error> {
+        to_scene(animation, DEFAULT_FRAMERATE)
+    }
+}
+
+fn to_f32(value: f64, rounded: &mut bool) -> f32 {
+    let out = value as f32;
+    if f64::from(out) != value && !value.is_nan() {
+        *rounded = true;
+    }
+    out
+}
+
+/// Builds an animation from the scene's first animation, recording what AnimX cannot hold.
+pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Animation, Error> {
+    if !scene.meshes.is_empty() || !scene.skeleton.bones.is_empty() {
+        report.lose("skeleton and meshes (AnimX holds animation tracks only)");
+    }
+    if !scene.materials.is_empty() || !scene.textures.is_empty() {
+        report.lose("materials and textures (AnimX holds animation tracks only)");
+    }
+    if scene.animations.len() > 1 {
+        report.lose(format!(
+            "{} animations after the first (AnimX holds one)",
+            scene.animations.len() - 1
+        ));
+    }
+    let Some(anim) = scene.animations.first() else {
+        return Ok(Animation::default());
+    };
+    let fps = anim.framerate;
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(Error::new(
+            FORMAT,
+            0,
+            ErrorKind::Unencodable(format!(
+                "a framerate of {fps} (AnimX needs seconds, so a positive framerate)"
+            )),
+        ));
+    }
+    if !anim.notes.is_empty() {
+        report.lose(format!("{} notes (AnimX has no notes)", anim.notes.len()));
+    }
+    if anim.kind != AnimKind::Absolute {
+        report.lose("the animation kind (AnimX values are absolute)");
+    }
+    if anim.looping {
+        report.lose("the looping flag (AnimX has none)");
+    }
+    let interpolation = match anim.interpolation {
+        Interpolation::Linear => track::Interpolation::Linear,
+        Interpolation::Step => track::Interpolation::Hold,
+    };
+    let mut rounded = false;
+    let mut last_time = 0.0f32;
+    let mut tracks = Vec::new();
+    let curve = |node: &str, property: &str, times: Vec<f32>, values: Values| Track {
+        node: node.to_string(),
+        property: property.to_string(),
+        data: TrackData::Curve(CurveTrack {
+            interpolation: Interpolations::Shared(interpolation),
+            keyframes: Keyframes { times, values },
+            tangents: None,
+        }),
+    };
+    for bone in &anim.bones {
+        if bone.kind_override.is_some() || bone.cosmetic {
+            report.lose("bone modifiers and cosmetic flags (AnimX has none)");
+        }
+        if !bone.translation.is_empty() {
+            let t = seconds(
+                bone.translation.iter().map(|k| k.frame),
+                fps,
+                &mut rounded,
+                &mut last_time,
+            );
+            let v = bone.translation.iter().map(|k| vec3(k.value, &mut rounded)).collect();
+            tracks.push(curve(&bone.bone, POSITION, t, Values::Float3(v)));
+        }
+        if !bone.rotation.is_empty() {
+            let t = seconds(bone.rotation.iter().map(|k| k.frame), fps, &mut rounded, &mut last_time);
+            let v = bone.rotation.iter().map(|k| quat(k.value, &mut rounded)).collect();
+            tracks.push(curve(&bone.bone, ROTATION, t, Values::FloatQ(v)));
+        }
+        if !bone.scale.is_empty() {
+            let t = seconds(bone.scale.iter().map(|k| k.frame), fps, &mut rounded, &mut last_time);
+            let v = bone.scale.iter().map(|k| vec3(k.value, &mut rounded)).collect();
+            tracks.push(curve(&bone.bone, SCALE, t, Values::Float3(v)));
+        }
+    }
+    for property in &anim.properties {
+        if property.format == FORMAT {
+            let track = decode_track(&property.data)?;
+            last_time = last_time.max(track.end_time());
+            tracks.push(track);
+        } else {
+            report.lose(format!("property tracks of format {:?}", property.format));
+        }
+    }
+    if rounded {
+        report.lose("precision of times or values that f32 cannot hold exactly");
+    }
+    // The scene's length when it has one (AnimX -> scene -> AnimX keeps it exactly), else
+    // the last key's time.
+    let global_duration = if anim.frame_count > 0.0 {
+        to_f32(anim.frame_count / fps, &mut false)
+    } else {
+        last_time
+    };
+    Ok(Animation {
+        version: 1,
+        name: anim.name.clone(),
+        global_duration,
+        encoding: Encoding::Plain,
+        tracks,
+    })
+}
+
+/// Frames to f32 seconds, noting rounding and the latest time.
+fn seconds(frames: impl Iterator<Item = f64>, fps: f64, rounded: &mut bool, last: &mut f32) -> Vec<f32> {
+    frames
+        .map(|f| {
+            let t = to_f32(f / fps, rounded);
+            *last = last.max(t);
+            t
+        })
+        .collect()
+}
+
+fn vec3(v: Vec3<f64>, rounded: &mut bool) -> Vec3<f32> {
+    v.map(|c| to_f32(c, rounded))
+}
+
+fn quat(q: Quat<f64>, rounded: &mut bool) -> Quat<f32> {
+    q.map(|c| to_f32(c, rounded))
+}
+
+impl TryFrom<&Scene> for Animation {
+    type Error = Error;
+    /// Converts, ignoring what AnimX cannot hold (use [`from_scene`] to see it).
+    fn try_from(scene: &Scene) -> Result<Self, Error> {
+        from_scene(scene, &mut ConversionReport::default())
+    }
+}

@@ -1,0 +1,724 @@
+//! The 40 value types of AnimX (seed `001`, "ElementTypesTable") and a typed column of values.
+//!
+//! Each value type has one Rust element type; a track's values live in one [`Values`] column
+//! (a `Vec` of that element type), so fixed-size values are read and written in bulk: one bounds
+//! check and one copy ([`animbin_core::io::read_pod_vec`]).
+
+use std::fmt;
+use std::io::{Read, Seek, Write};
+
+use animbin_core::ErrorKind;
+use animbin_core::io::{check_count, read_pod_vec, write_pod_slice};
+use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
+use animbin_core::strings::{read_dotnet_string, write_dotnet_string};
+use binrw::{BinRead, BinResult, BinWrite, Endian};
+use serde_json::{Map, Number, Value as Json};
+
+/// One element of a value column: how it is read, written and shown in AnimJ.
+pub trait Element: Sized + Clone + PartialEq + fmt::Debug {
+    /// The smallest encoded size in bytes (the exact size for every type but `string`).
+    const MIN_SIZE: u64;
+
+    /// Whether every value has the size [`Element::MIN_SIZE`] (all types but `string`).
+    const FIXED: bool = true;
+
+    /// Reads one value.
+    fn read_one<R: Read + Seek>(reader: &mut R) -> BinResult<Self>;
+
+    /// Writes one value.
+    fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()>;
+
+    /// Reads `count` consecutive values, refusing a count the bytes left cannot hold first.
+    fn read_run<R: Read + Seek>(reader: &mut R, count: u32, what: &str) -> BinResult<Vec<Self>> {
+        let count = check_count(reader, what, u64::from(count), Self::MIN_SIZE)?;
+        let mut out = Vec::with_capacity(count);
+        for _ in 0..count {
+            out.push(Self::read_one(reader)?);
+        }
+        Ok(out)
+    }
+
+    /// Writes consecutive values.
+    fn write_run<W: Write + Seek>(values: &[Self], writer: &mut W) -> BinResult<()> {
+        values.iter().try_for_each(|v| v.write_one(writer))
+    }
+
+    /// The value as AnimJ shows it.
+    fn to_json(&self) -> Json;
+
+    /// The value from its AnimJ form; the error says what was expected.
+    fn from_json(json: &Json) -> Result<Self, String>;
+}
+
+/// Fixed-size plain data: bulk reads and writes with one copy.
+macro_rules! pod_element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            const MIN_SIZE: u64 = size_of::<$t>() as u64;
+            fn read_one<R: Read + Seek>(reader: &mut R) -> BinResult<Self> {
+                <$t>::read_options(reader, Endian::Little, ())
+            }
+            fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()> {
+                self.write_options(writer, Endian::Little, ())
+            }
+            fn read_run<R: Read + Seek>(reader: &mut R, count: u32, what: &str) -> BinResult<Vec<Self>> {
+                read_pod_vec(reader, Endian::Little, u64::from(count), what)
+            }
+            fn write_run<W: Write + Seek>(values: &[Self], writer: &mut W) -> BinResult<()> {
+                write_pod_slice(writer, Endian::Little, values)
+            }
+            fn to_json(&self) -> Json {
+                JsonShape::to_json(self)
+            }
+            fn from_json(json: &Json) -> Result<Self, String> {
+                JsonShape::from_json(json)
+            }
+        }
+    )*};
+}
+
+pod_element!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
+pod_element!(
+    Vec2<i32>,
+    Vec3<i32>,
+    Vec4<i32>,
+    Vec2<u32>,
+    Vec3<u32>,
+    Vec4<u32>,
+    Vec2<i64>,
+    Vec3<i64>,
+    Vec4<i64>
+);
+pod_element!(
+    Vec2<f32>,
+    Vec3<f32>,
+    Vec4<f32>,
+    Quat<f32>,
+    Mat2<f32>,
+    Mat3<f32>,
+    Mat4<f32>
+);
+pod_element!(
+    Vec2<f64>,
+    Vec3<f64>,
+    Vec4<f64>,
+    Quat<f64>,
+    Mat2<f64>,
+    Mat3<f64>,
+    Mat4<f64>
+);
+pod_element!(Rgba<f32>, Rgba8);
+
+/// How a value looks in AnimJ (FORMATS.md: numbers, `{x,y,z,w}`, `{r,g,b,a}`, arrays of rows).
+trait JsonShape: Sized {
+    fn to_json(&self) -> Json;
+    fn from_json(json: &Json) -> Result<Self, String>;
+}
+
+macro_rules! json_int {
+    ($($t:ty => $as:ident),*) => {$(
+        impl JsonShape for $t {
+            fn to_json(&self) -> Json {
+                Json::from(*self)
+            }
+            fn from_json(json: &Json) -> Result<Self, String> {
+                json.$as()
+                    .and_then(|n| <$t>::try_from(n).ok())
+                    .ok_or_else(|| format!("an integer in the range of {}, found {json}", stringify!($t)))
+            }
+        }
+    )*};
+}
+json_int!(u8 => as_u64, u16 => as_u64, u32 => as_u64, u64 => as_u64, i8 => as_i64, i16 => as_i64, i32 => as_i64, i64 => as_i64);
+
+/// JSON numbers cannot hold NaN or the infinities; AnimJ writes them as the strings that
+/// Json.NET uses by default ("NaN", "Infinity", "-Infinity").
+fn float_to_json(value: f64) -> Json {
+    match Number::from_f64(value) {
+        Some(n) => Json::Number(n),
+        None if value.is_nan() => Json::from("NaN"),
+        None if value > 0.0 => Json::from("Infinity"),
+        None => Json::from("-Infinity"),
+    }
+}
+
+fn float_from_json(json: &Json) -> Result<f64, String> {
+    match json {
+        Json::Number(n) => n.as_f64().ok_or_else(|| format!("a number, found {n}")),
+        Json::String(s) if s == "NaN" => Ok(f64::NAN),
+        Json::String(s) if s == "Infinity" => Ok(f64::INFINITY),
+        Json::String(s) if s == "-Infinity" => Ok(f64::NEG_INFINITY),
+        other => Err(format!("a number, found {other}")),
+    }
+}
+
+impl JsonShape for f32 {
+    fn to_json(&self) -> Json {
+        // Through serde_json's f32 path, so the shortest text that reads back as this f32.
+        match serde_json::to_value(self) {
+            Ok(Json::Number(n)) => Json::Number(n),
+            _ => float_to_json(f64::from(*self)),
+        }
+    }
+    fn from_json(json: &Json) -> Result<Self, String> {
+        match json {
+            Json::Number(n) => serde_json::from_value::<f32>(Json::Number(n.clone())).map_err(|e| e.to_string()),
+            other => float_from_json(other).map(|v| v as f32),
+        }
+    }
+}
+
+impl JsonShape for f64 {
+    fn to_json(&self) -> Json {
+        float_to_json(*self)
+    }
+    fn from_json(json: &Json) -> Result<Self, String> {
+        float_from_json(json)
+    }
+}
+
+fn object_fields<'a, const N: usize>(json: &'a Json, names: [&str; N]) -> Result<[&'a Json; N], String> {
+    let obj = json
+        .as_object()
+        .ok_or_else(|| format!("an object with members {names:?}, found {json}"))?;
+    let mut out = [&Json::Null; N];
+    for (slot, name) in out.iter_mut().zip(names) {
+        *slot = obj.get(name).ok_or_else(|| format!("member {name:?} in {json}"))?;
+    }
+    Ok(out)
+}
+
+fn object<const N: usize>(names: [&str; N], values: [Json; N]) -> Json {
+    let mut map = Map::new();
+    for (name, value) in names.into_iter().zip(values) {
+        map.insert(name.to_string(), value);
+    }
+    Json::Object(map)
+}
+
+macro_rules! json_struct {
+    ($ty:ident [$($field:ident),+]) => {
+        impl<T: JsonShape> JsonShape for $ty<T> {
+            fn to_json(&self) -> Json {
+                object([$(stringify!($field)),+], [$(self.$field.to_json()),+])
+            }
+            fn from_json(json: &Json) -> Result<Self, String> {
+                let [$($field),+] = object_fields(json, [$(stringify!($field)),+])?;
+                Ok(Self { $($field: T::from_json($field)?),+ })
+            }
+        }
+    };
+}
+json_struct!(Vec2[x, y]);
+json_struct!(Vec3[x, y, z]);
+json_struct!(Vec4[x, y, z, w]);
+json_struct!(Quat[x, y, z, w]);
+json_struct!(Rgba[r, g, b, a]);
+
+impl JsonShape for bool {
+    fn to_json(&self) -> Json {
+        Json::Bool(*self)
+    }
+    fn from_json(json: &Json) -> Result<Self, String> {
+        match json {
+            Json::Bool(b) => Ok(*b),
+            // Numbers 0 and 1 as well, as some hand-written AnimJ files use them.
+            Json::Number(n) if n.as_u64() == Some(0) => Ok(false),
+            Json::Number(n) if n.as_u64() == Some(1) => Ok(true),
+            other => Err(format!("a boolean, found {other}")),
+        }
+    }
+}
+
+fn rows_to_json<T: JsonShape, const N: usize>(rows: &[[T; N]; N]) -> Json {
+    Json::Array(
+        rows.iter()
+            .map(|row| Json::Array(row.iter().map(JsonShape::to_json).collect()))
+            .collect(),
+    )
+}
+
+fn rows_from_json<T: JsonShape + Default + Copy, const N: usize>(json: &Json) -> Result<[[T; N]; N], String> {
+    let expected = || format!("an array of {N} rows of {N} numbers, found {json}");
+    let rows = json.as_array().filter(|r| r.len() == N).ok_or_else(expected)?;
+    let mut out = [[T::default(); N]; N];
+    for (out_row, row) in out.iter_mut().zip(rows) {
+        let row = row.as_array().filter(|r| r.len() == N).ok_or_else(expected)?;
+        for (cell, value) in out_row.iter_mut().zip(row) {
+            *cell = T::from_json(value)?;
+        }
+    }
+    Ok(out)
+}
+
+macro_rules! json_matrix {
+    ($($ty:ident),*) => {$(
+        impl<T: JsonShape + Default + Copy> JsonShape for $ty<T> {
+            fn to_json(&self) -> Json {
+                rows_to_json(&self.rows)
+            }
+            fn from_json(json: &Json) -> Result<Self, String> {
+                Ok(Self { rows: rows_from_json(json)? })
+            }
+        }
+    )*};
+}
+json_matrix!(Mat2, Mat3, Mat4);
+
+/// `bool`: one byte; any non-zero byte reads as true (as .NET's `ReadBoolean` does), true writes 1.
+impl Element for bool {
+    const MIN_SIZE: u64 = 1;
+    fn read_one<R: Read + Seek>(reader: &mut R) -> BinResult<Self> {
+        Ok(u8::read_options(reader, Endian::Little, ())? != 0)
+    }
+    fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()> {
+        u8::from(*self).write_options(writer, Endian::Little, ())
+    }
+    fn read_run<R: Read + Seek>(reader: &mut R, count: u32, what: &str) -> BinResult<Vec<Self>> {
+        let bytes: Vec<u8> = read_pod_vec(reader, Endian::Little, u64::from(count), what)?;
+        Ok(bytes.into_iter().map(|b| b != 0).collect())
+    }
+    fn to_json(&self) -> Json {
+        JsonShape::to_json(self)
+    }
+    fn from_json(json: &Json) -> Result<Self, String> {
+        JsonShape::from_json(json)
+    }
+}
+
+/// bool2/bool3/bool4: one byte, x in bit 0, y in bit 1, z in bit 2, w in bit 3; the other
+/// bits are ignored on reading (FORMATS.md) and written as 0.
+macro_rules! packed_bools {
+    ($($ty:ident [$($field:ident = $bit:literal),+]),*) => {$(
+        impl Element for $ty<bool> {
+            const MIN_SIZE: u64 = 1;
+            fn read_one<R: Read + Seek>(reader: &mut R) -> BinResult<Self> {
+                let byte = u8::read_options(reader, Endian::Little, ())?;
+                Ok(Self::unpack(byte))
+            }
+            fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()> {
+                self.pack().write_options(writer, Endian::Little, ())
+            }
+            fn read_run<R: Read + Seek>(reader: &mut R, count: u32, what: &str) -> BinResult<Vec<Self>> {
+                let bytes: Vec<u8> = read_pod_vec(reader, Endian::Little, u64::from(count), what)?;
+                Ok(bytes.into_iter().map(Self::unpack).collect())
+            }
+            fn to_json(&self) -> Json {
+                JsonShape::to_json(self)
+            }
+            fn from_json(json: &Json) -> Result<Self, String> {
+                JsonShape::from_json(json)
+            }
+        }
+
+        impl PackedBools for $ty<bool> {
+            fn unpack(byte: u8) -> Self {
+                Self { $($field: byte & (1 << $bit) != 0),+ }
+            }
+            fn pack(&self) -> u8 {
+                0 $(| (u8::from(self.$field) << $bit))+
+            }
+        }
+    )*};
+}
+
+/// The bit packing of bool2, bool3 and bool4.
+pub trait PackedBools {
+    /// The vector from its byte (unused bits ignored).
+    fn unpack(byte: u8) -> Self;
+    /// The byte of the vector (unused bits 0).
+    fn pack(&self) -> u8;
+}
+
+packed_bools!(Vec2[x = 0, y = 1], Vec3[x = 0, y = 1, z = 2], Vec4[x = 0, y = 1, z = 2, w = 3]);
+
+/// `string`: a `u8` hasValue (0 = null, 1 = present) and, when 1, a .NET string.
+impl Element for Option<String> {
+    const MIN_SIZE: u64 = 1;
+    const FIXED: bool = false;
+    fn read_one<R: Read + Seek>(reader: &mut R) -> BinResult<Self> {
+        let pos = reader.stream_position()?;
+        match u8::read_options(reader, Endian::Little, ())? {
+            0 => Ok(None),
+            1 => read_dotnet_string(reader).map(Some),
+            other => Err(ErrorKind::invalid("a string's hasValue byte 0 or 1", format!("{other:#04x}")).at(pos)),
+        }
+    }
+    fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()> {
+        match self {
+            None => 0u8.write_options(writer, Endian::Little, ()),
+            Some(s) => {
+                1u8.write_options(writer, Endian::Little, ())?;
+                write_dotnet_string(writer, s)
+            }
+        }
+    }
+    fn to_json(&self) -> Json {
+        match self {
+            None => Json::Null,
+            Some(s) => Json::from(s.as_str()),
+        }
+    }
+    fn from_json(json: &Json) -> Result<Self, String> {
+        match json {
+            Json::Null => Ok(None),
+            Json::String(s) => Ok(Some(s.clone())),
+            other => Err(format!("a string or null, found {other}")),
+        }
+    }
+}
+
+/// Declares [`ValueType`] and [`Values`] from one table: variant, id, AnimJ name, element type.
+macro_rules! value_types {
+    ($($(#[$doc:meta])* $variant:ident = $id:literal, $name:literal, $ty:ty;)*) => {
+        /// A value type id (seed `001`'s ElementTypesTable, which FORMATS.md keeps: bool 0 ... string 39).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum ValueType {
+            $($(#[$doc])* $variant = $id,)*
+        }
+
+        /// The values of one track (or its tangents), one `Vec` of the value type's element type.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Values {
+            $($(#[$doc])* $variant(Vec<$ty>),)*
+        }
+
+        impl ValueType {
+            /// Every value type in id order.
+            pub const ALL: [ValueType; 40] = [$(ValueType::$variant),*];
+
+            /// The type with id `id`, if there is one.
+            pub fn from_id(id: u8) -> Option<Self> {
+                match id {
+                    $($id => Some(Self::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The name AnimJ uses (`"float3"`, `"floatQ"`, `"color32"`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $name,)*
+                }
+            }
+
+            /// The type AnimJ calls `name`.
+            pub fn from_name(name: &str) -> Option<Self> {
+                match name {
+                    $($name => Some(Self::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The encoded size of one value, or `None` for `string` (variable).
+            pub fn fixed_size(self) -> Option<usize> {
+                match self {
+                    $(Self::$variant => <$ty as Element>::FIXED.then_some(<$ty as Element>::MIN_SIZE as usize),)*
+                }
+            }
+
+            /// An empty column of this type.
+            pub fn empty_values(self) -> Values {
+                match self {
+                    $(Self::$variant => Values::$variant(Vec::new()),)*
+                }
+            }
+        }
+
+        impl Values {
+            /// The value type of the column.
+            pub fn value_type(&self) -> ValueType {
+                match self {
+                    $(Self::$variant(_) => ValueType::$variant,)*
+                }
+            }
+
+            /// The number of values.
+            pub fn len(&self) -> usize {
+                match self {
+                    $(Self::$variant(v) => v.len(),)*
+                }
+            }
+
+            /// Whether there are no values.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            /// Reads `count` consecutive values of `value_type` (a Raw track's run).
+            pub fn read_run<R: Read + Seek>(
+                reader: &mut R,
+                value_type: ValueType,
+                count: u32,
+            ) -> BinResult<Self> {
+                Ok(match value_type {
+                    $(ValueType::$variant => Self::$variant(<$ty>::read_run(reader, count, concat!($name, " value"))?),)*
+                })
+            }
+
+            /// Writes the values one after another.
+            pub fn write_run<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()> {
+                match self {
+                    $(Self::$variant(v) => <$ty>::write_run(v, writer),)*
+                }
+            }
+
+            /// Reads `count` (time, value) or (value, time) pairs into times and values.
+            pub(crate) fn read_keyed<R: Read + Seek>(
+                reader: &mut R,
+                value_type: ValueType,
+                count: u32,
+                time_first: bool,
+            ) -> BinResult<(Vec<f32>, Self)> {
+                Ok(match value_type {
+                    $(ValueType::$variant => {
+                        let (times, values) = read_keyed::<$ty, R>(reader, count, time_first)?;
+                        (times, Self::$variant(values))
+                    })*
+                })
+            }
+
+            /// Writes (time, value) or (value, time) pairs; `times` has one entry per value.
+            pub(crate) fn write_keyed<W: Write + Seek>(
+                &self,
+                writer: &mut W,
+                times: &[f32],
+                time_first: bool,
+            ) -> BinResult<()> {
+                match self {
+                    $(Self::$variant(v) => write_keyed(writer, times, v, time_first),)*
+                }
+            }
+
+            /// Reads `count` tangent pairs; returns (first of each pair, second of each pair).
+            pub(crate) fn read_pairs<R: Read + Seek>(
+                reader: &mut R,
+                value_type: ValueType,
+                count: u32,
+            ) -> BinResult<(Self, Self)> {
+                Ok(match value_type {
+                    $(ValueType::$variant => {
+                        let (a, b) = read_pairs::<$ty, R>(reader, count)?;
+                        (Self::$variant(a), Self::$variant(b))
+                    })*
+                })
+            }
+
+            /// Writes pairs (self[i], second[i]); both columns have one type and length.
+            pub(crate) fn write_pairs<W: Write + Seek>(&self, second: &Self, writer: &mut W) -> BinResult<()> {
+                match (self, second) {
+                    $((Self::$variant(a), Self::$variant(b)) => write_pairs(writer, a, b),)*
+                    _ => Err(ErrorKind::Unencodable(format!(
+                        "tangents of type {} beside values of type {}",
+                        second.value_type().name(),
+                        self.value_type().name()
+                    )).at(writer.stream_position()?)),
+                }
+            }
+
+            /// The value at `index` in AnimJ form.
+            pub fn to_json(&self, index: usize) -> Option<Json> {
+                match self {
+                    $(Self::$variant(v) => v.get(index).map(<$ty as Element>::to_json),)*
+                }
+            }
+
+            /// Appends a value given in AnimJ form.
+            pub fn push_json(&mut self, json: &Json) -> Result<(), String> {
+                match self {
+                    $(Self::$variant(v) => v.push(<$ty as Element>::from_json(json)?),)*
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+value_types! {
+    /// `bool`: one byte.
+    Bool = 0, "bool", bool;
+    /// `bool2`: one byte, x bit 0, y bit 1.
+    Bool2 = 1, "bool2", Vec2<bool>;
+    /// `bool3`: one byte, x bit 0, y bit 1, z bit 2.
+    Bool3 = 2, "bool3", Vec3<bool>;
+    /// `bool4`: one byte, x bit 0, y bit 1, z bit 2, w bit 3.
+    Bool4 = 3, "bool4", Vec4<bool>;
+    /// `byte`: u8.
+    Byte = 4, "byte", u8;
+    /// `ushort`: u16.
+    Ushort = 5, "ushort", u16;
+    /// `uint`: u32.
+    Uint = 6, "uint", u32;
+    /// `ulong`: u64.
+    Ulong = 7, "ulong", u64;
+    /// `sbyte`: i8.
+    Sbyte = 8, "sbyte", i8;
+    /// `short`: i16.
+    Short = 9, "short", i16;
+    /// `int`: i32.
+    Int = 10, "int", i32;
+    /// `long`: i64.
+    Long = 11, "long", i64;
+    /// `int2`: 2 x i32.
+    Int2 = 12, "int2", Vec2<i32>;
+    /// `int3`: 3 x i32.
+    Int3 = 13, "int3", Vec3<i32>;
+    /// `int4`: 4 x i32.
+    Int4 = 14, "int4", Vec4<i32>;
+    /// `uint2`: 2 x u32.
+    Uint2 = 15, "uint2", Vec2<u32>;
+    /// `uint3`: 3 x u32.
+    Uint3 = 16, "uint3", Vec3<u32>;
+    /// `uint4`: 4 x u32.
+    Uint4 = 17, "uint4", Vec4<u32>;
+    /// `long2`: 2 x i64.
+    Long2 = 18, "long2", Vec2<i64>;
+    /// `long3`: 3 x i64.
+    Long3 = 19, "long3", Vec3<i64>;
+    /// `long4`: 4 x i64.
+    Long4 = 20, "long4", Vec4<i64>;
+    /// `float`: f32.
+    Float = 21, "float", f32;
+    /// `float2`: 2 x f32.
+    Float2 = 22, "float2", Vec2<f32>;
+    /// `float3`: 3 x f32.
+    Float3 = 23, "float3", Vec3<f32>;
+    /// `float4`: 4 x f32.
+    Float4 = 24, "float4", Vec4<f32>;
+    /// `floatQ`: quaternion x, y, z, w as f32.
+    FloatQ = 25, "floatQ", Quat<f32>;
+    /// `float2x2`: 4 x f32, row by row.
+    Float2x2 = 26, "float2x2", Mat2<f32>;
+    /// `float3x3`: 9 x f32, row by row.
+    Float3x3 = 27, "float3x3", Mat3<f32>;
+    /// `float4x4`: 16 x f32, row by row.
+    Float4x4 = 28, "float4x4", Mat4<f32>;
+    /// `double`: f64.
+    Double = 29, "double", f64;
+    /// `double2`: 2 x f64.
+    Double2 = 30, "double2", Vec2<f64>;
+    /// `double3`: 3 x f64.
+    Double3 = 31, "double3", Vec3<f64>;
+    /// `double4`: 4 x f64.
+    Double4 = 32, "double4", Vec4<f64>;
+    /// `doubleQ`: quaternion x, y, z, w as f64 (32 bytes; the seed's "40" is a slip, FORMATS.md).
+    DoubleQ = 33, "doubleQ", Quat<f64>;
+    /// `double2x2`: 4 x f64, row by row.
+    Double2x2 = 34, "double2x2", Mat2<f64>;
+    /// `double3x3`: 9 x f64, row by row.
+    Double3x3 = 35, "double3x3", Mat3<f64>;
+    /// `double4x4`: 16 x f64, row by row.
+    Double4x4 = 36, "double4x4", Mat4<f64>;
+    /// `color`: 4 x f32, r, g, b, a.
+    Color = 37, "color", Rgba<f32>;
+    /// `color32`: 4 x u8, r, g, b, a.
+    Color32 = 38, "color32", Rgba8;
+    /// `string`: u8 hasValue, then a .NET string when 1 (null otherwise).
+    String = 39, "string", Option<String>;
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn read_keyed<T: Element, R: Read + Seek>(
+    reader: &mut R,
+    count: u32,
+    time_first: bool,
+) -> BinResult<(Vec<f32>, Vec<T>)> {
+    let count = check_count(reader, "keyframe", u64::from(count), 4 + T::MIN_SIZE)?;
+    let mut times = Vec::with_capacity(count);
+    let mut values = Vec::with_capacity(count);
+    for _ in 0..count {
+        if time_first {
+            times.push(f32::read_options(reader, Endian::Little, ())?);
+            values.push(T::read_one(reader)?);
+        } else {
+            values.push(T::read_one(reader)?);
+            times.push(f32::read_options(reader, Endian::Little, ())?);
+        }
+    }
+    Ok((times, values))
+}
+
+fn write_keyed<T: Element, W: Write + Seek>(
+    writer: &mut W,
+    times: &[f32],
+    values: &[T],
+    time_first: bool,
+) -> BinResult<()> {
+    if times.len() != values.len() {
+        return Err(
+            ErrorKind::Unencodable(format!("{} keyframe times for {} values", times.len(), values.len()))
+                .at(writer.stream_position()?),
+        );
+    }
+    for (time, value) in times.iter().zip(values) {
+        if time_first {
+            time.write_options(writer, Endian::Little, ())?;
+            value.write_one(writer)?;
+        } else {
+            value.write_one(writer)?;
+            time.write_options(writer, Endian::Little, ())?;
+        }
+    }
+    Ok(())
+}
+
+fn read_pairs<T: Element, R: Read + Seek>(reader: &mut R, count: u32) -> BinResult<(Vec<T>, Vec<T>)> {
+    let count = check_count(reader, "tangent pair", u64::from(count), 2 * T::MIN_SIZE)?;
+    let mut first = Vec::with_capacity(count);
+    let mut second = Vec::with_capacity(count);
+    for _ in 0..count {
+        first.push(T::read_one(reader)?);
+        second.push(T::read_one(reader)?);
+    }
+    Ok((first, second))
+}
+
+fn write_pairs<T: Element, W: Write + Seek>(writer: &mut W, first: &[T], second: &[T]) -> BinResult<()> {
+    if first.len() != second.len() {
+        return Err(ErrorKind::Unencodable(format!(
+            "{} left tangents for {} right tangents",
+            second.len(),
+            first.len()
+        ))
+        .at(writer.stream_position()?));
+    }
+    for (a, b) in first.iter().zip(second) {
+        a.write_one(writer)?;
+        b.write_one(writer)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_id_names_one_type_and_sizes_follow_formats_md() {
+        for (id, ty) in ValueType::ALL.iter().enumerate() {
+            assert_eq!(*ty as u8, id as u8);
+            assert_eq!(ValueType::from_id(id as u8), Some(*ty));
+            assert_eq!(ValueType::from_name(ty.name()), Some(*ty));
+        }
+        assert_eq!(ValueType::from_id(40), None);
+        assert_eq!(ValueType::DoubleQ.fixed_size(), Some(32));
+        assert_eq!(ValueType::Double4x4.fixed_size(), Some(128));
+        assert_eq!(ValueType::Float3x3.fixed_size(), Some(36));
+        assert_eq!(ValueType::Color32.fixed_size(), Some(4));
+        assert_eq!(ValueType::Bool4.fixed_size(), Some(1));
+        assert_eq!(ValueType::String.fixed_size(), None);
+    }
+
+    #[test]
+    fn bool_vectors_pack_into_the_low_bits() {
+        assert_eq!(Vec4::new(true, false, true, true).pack(), 0b1101);
+        assert_eq!(Vec2::<bool>::unpack(0xFE), Vec2::new(false, true));
+        assert_eq!(Vec3::new(true, true, true).pack(), 0b111);
+    }
+}
