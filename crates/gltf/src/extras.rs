@@ -1,0 +1,171 @@
+//! What animbin keeps in glTF `extras` (under the member `"animbin"`) so that a scene survives
+//! a trip through glTF: everything the scene model holds that glTF 2.0 has no place for.
+//!
+//! Other tools ignore these members (Blender shows them as custom properties); files from
+//! other tools lack them, and the reader then falls back to what glTF itself says.
+
+use animbin_core::scene::{AnimKind, Interpolation, Note, PropertyTrack};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The member of `extras` that animbin owns.
+pub const KEY: &str = "animbin";
+
+/// Wraps `value` as `{"animbin": value}`.
+pub(crate) fn wrap<T: Serialize>(value: &T) -> Option<Value> {
+    let inner = serde_json::to_value(value).ok()?;
+    let mut map = serde_json::Map::new();
+    map.insert(KEY.into(), inner);
+    Some(Value::Object(map))
+}
+
+/// Reads `extras.animbin` as `T`; `None` when absent or of another shape.
+pub(crate) fn unwrap<T: for<'de> Deserialize<'de>>(extras: &gltf::json::Extras) -> Option<T> {
+    let raw = extras.as_ref()?;
+    let value: Value = serde_json::from_str(raw.get()).ok()?;
+    serde_json::from_value(value.get(KEY)?.clone()).ok()
+}
+
+/// `animation.extras.animbin`: the parts of a scene animation glTF cannot hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnimationExtras {
+    /// Frames per second (glTF times are seconds: `frame / framerate`).
+    pub framerate: f64,
+    /// The length in frames as the source states it.
+    pub frame_count: f64,
+    /// Whether the animation loops.
+    #[serde(default)]
+    pub looping: bool,
+    /// The source's kind; the glTF channels hold the values applied against the rest pose
+    /// (see the crate docs), and a reader that sees a kind other than absolute takes the
+    /// rest pose off again.
+    #[serde(default)]
+    pub kind: AnimKind,
+    /// The source's interpolation (the samplers say it too).
+    #[serde(default)]
+    pub interpolation: Interpolation,
+    /// Every track's bone name in the source's order, including tracks without keys.
+    #[serde(default)]
+    pub tracks: Vec<String>,
+    /// Per-track kind overrides (SEAnim modifier bones).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kind_overrides: Vec<KindOverride>,
+    /// The tracks flagged cosmetic.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cosmetic: Vec<String>,
+    /// Notes (notetrack events).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<NoteExtra>,
+    /// Non-transform tracks, kept in their source format's encoding.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<PropertyExtra>,
+}
+
+/// One kind override.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindOverride {
+    /// The bone whose track carries the override.
+    pub bone: String,
+    /// The kind for that bone and its children.
+    pub kind: AnimKind,
+}
+
+/// One note.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoteExtra {
+    /// The frame.
+    pub frame: f64,
+    /// The event's name.
+    pub name: String,
+}
+
+impl From<&Note> for NoteExtra {
+    fn from(n: &Note) -> Self {
+        Self {
+            frame: n.frame,
+            name: n.name.clone(),
+        }
+    }
+}
+
+impl From<NoteExtra> for Note {
+    fn from(n: NoteExtra) -> Self {
+        Self {
+            frame: n.frame,
+            name: n.name,
+        }
+    }
+}
+
+/// One property track, its data in base64.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PropertyExtra {
+    /// The node the track animates.
+    pub node: String,
+    /// The property on that node.
+    pub property: String,
+    /// The source format's short name.
+    pub format: String,
+    /// The track in the source's encoding, base64.
+    pub data: String,
+}
+
+impl From<&PropertyTrack> for PropertyExtra {
+    fn from(p: &PropertyTrack) -> Self {
+        Self {
+            node: p.node.clone(),
+            property: p.property.clone(),
+            format: p.format.clone(),
+            data: base64::engine::general_purpose::STANDARD.encode(&p.data),
+        }
+    }
+}
+
+impl PropertyExtra {
+    /// The track, or `None` when its data is not valid base64.
+    pub fn to_track(&self) -> Option<PropertyTrack> {
+        Some(PropertyTrack {
+            node: self.node.clone(),
+            property: self.property.clone(),
+            format: self.format.clone(),
+            data: base64::engine::general_purpose::STANDARD.decode(&self.data).ok()?,
+        })
+    }
+}
+
+/// `material.extras.animbin`: the map names as the source wrote them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MaterialExtras {
+    /// The diffuse map's file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffuse_map: Option<String>,
+    /// The normal map's file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal_map: Option<String>,
+    /// The specular map's file name (glTF 2.0 has no specular slot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specular_map: Option<String>,
+    /// Whether the scene material had a base colour (glTF always has a factor).
+    #[serde(default)]
+    pub has_base_color: bool,
+}
+
+/// `mesh.extras.animbin`: per-mesh facts glTF cannot state.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MeshExtras {
+    /// Influences per vertex in the source (glTF writes sets of 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub influences: Option<usize>,
+    /// The material of each UV layer, when that is more than the primitive's one material.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub materials: Option<Vec<Option<usize>>>,
+}
+
+/// `node.extras.animbin` on the root node that the writer adds for the up axis and unit
+/// scale; the reader drops that node again.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct WrapperExtras {
+    /// Always true.
+    pub wrapper: bool,
+}

@@ -1,0 +1,193 @@
+//! Rules of glTF 2.0 that a file can break and still be read.
+
+use std::fmt;
+
+use animbin_core::scene::ConversionReport;
+use gltf::animation::Property;
+use gltf::mesh::Semantic;
+
+use crate::accessor;
+use crate::error::Path;
+use crate::import::{self, ImportOptions};
+
+/// One broken rule: where, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// A JSON pointer to the offending object.
+    pub path: Path,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+fn problem(path: Path, message: impl Into<String>) -> Problem {
+    Problem {
+        path,
+        message: message.into(),
+    }
+}
+
+/// How far a unit quaternion or a weight sum may stray from 1 (the Khronos validator's
+/// order of tolerance for f32 data).
+const UNIT_TOLERANCE: f32 = 5e-4;
+
+/// Lists what breaks glTF 2.0's rules in `bytes`: first anything that stops the file from
+/// being read at all (then nothing else), else key times that do not strictly increase,
+/// rotations that are not unit length, skin weights that do not sum to 1 or are negative,
+/// a joint used twice by one vertex, a joint listed twice in a skin, and POSITION accessors
+/// without bounds.
+pub fn validate(bytes: &[u8]) -> Vec<Problem> {
+    let mut report = ConversionReport::default();
+    if let Err(e) = import::import(bytes, &ImportOptions::default(), &mut report) {
+        return vec![problem(Path::default(), e.to_string())];
+    }
+    let Ok((document, bin)) = import::parse(bytes) else {
+        return Vec::new();
+    };
+    let Ok(buffers) = import::load_buffers(&document, bin) else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for node in document.nodes() {
+        if let gltf::scene::Transform::Decomposed { rotation: r, .. } = node.transform() {
+            let n = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]).sqrt();
+            if (n - 1.0).abs() > UNIT_TOLERANCE {
+                problems.push(problem(
+                    Path::item("nodes", node.index()).field("rotation"),
+                    format!("rotation of length {n} (glTF rotations are unit quaternions)"),
+                ));
+            }
+        }
+    }
+    for skin in document.skins() {
+        let mut joints: Vec<usize> = skin.joints().map(|j| j.index()).collect();
+        joints.sort_unstable();
+        if joints.windows(2).any(|w| w[0] == w[1]) {
+            problems.push(problem(
+                Path::item("skins", skin.index()).field("joints"),
+                "a node listed twice as a joint",
+            ));
+        }
+    }
+    for animation in document.animations() {
+        for sampler in animation.samplers() {
+            let path = Path::item("animations", animation.index())
+                .field("samplers")
+                .index(sampler.index());
+            if let Ok((times, _)) = accessor::floats(&sampler.input(), &buffers, &[1], "key times") {
+                if let Some(i) = times.windows(2).position(|w| w[1] <= w[0]) {
+                    problems.push(problem(
+                        path.field("input"),
+                        format!(
+                            "key time {} at key {} does not increase on {}",
+                            times[i + 1],
+                            i + 1,
+                            times[i]
+                        ),
+                    ));
+                }
+                if times.first().is_some_and(|&t| t < 0.0) {
+                    problems.push(problem(path.field("input"), "a negative key time"));
+                }
+            }
+        }
+        for channel in animation.channels() {
+            if channel.target().property() != Property::Rotation {
+                continue;
+            }
+            let sampler = channel.sampler();
+            if let Ok((values, _)) = accessor::floats(&sampler.output(), &buffers, &[4], "rotations") {
+                if let Some(k) = values.chunks_exact(4).position(|q| {
+                    let n = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+                    (n - 1.0).abs() > UNIT_TOLERANCE
+                }) {
+                    problems.push(problem(
+                        Path::item("animations", animation.index())
+                            .field("samplers")
+                            .index(sampler.index())
+                            .field("output"),
+                        format!("rotation key {k} is not unit length"),
+                    ));
+                }
+            }
+        }
+    }
+    for mesh in document.meshes() {
+        for primitive in mesh.primitives() {
+            let path = Path::item("meshes", mesh.index())
+                .field("primitives")
+                .index(primitive.index());
+            if let Some(p) = primitive.get(&Semantic::Positions) {
+                if p.min().is_none() || p.max().is_none() {
+                    problems.push(problem(
+                        path.field("attributes").field("POSITION"),
+                        "an accessor without min and max",
+                    ));
+                }
+            }
+            let mut sets = Vec::new();
+            let mut set = 0;
+            while let (Some(j), Some(w)) = (
+                primitive.get(&Semantic::Joints(set)),
+                primitive.get(&Semantic::Weights(set)),
+            ) {
+                match (
+                    accessor::uints(&j, &buffers, 4, "joints"),
+                    accessor::floats(&w, &buffers, &[4], "weights"),
+                ) {
+                    (Ok(j), Ok((w, _))) => sets.push((j, w)),
+                    _ => break,
+                }
+                set += 1;
+            }
+            let vertices = sets.first().map_or(0, |(j, _)| j.len() / 4);
+            let (mut bad_sum, mut negative, mut duplicate) = (0, 0, 0);
+            for v in 0..vertices {
+                let mut sum = 0.0f32;
+                let mut used: Vec<u32> = Vec::new();
+                for (j, w) in &sets {
+                    for s in v * 4..v * 4 + 4 {
+                        let (joint, weight) = (j.get(s).copied().unwrap_or(0), w.get(s).copied().unwrap_or(0.0));
+                        if weight < 0.0 {
+                            negative += 1;
+                        }
+                        if weight > 0.0 {
+                            if used.contains(&joint) {
+                                duplicate += 1;
+                            }
+                            used.push(joint);
+                        }
+                        sum += weight;
+                    }
+                }
+                if (sum - 1.0).abs() > UNIT_TOLERANCE {
+                    bad_sum += 1;
+                }
+            }
+            if bad_sum > 0 {
+                problems.push(problem(
+                    path.field("attributes"),
+                    format!("{bad_sum} vertices whose weights do not sum to 1"),
+                ));
+            }
+            if negative > 0 {
+                problems.push(problem(
+                    path.field("attributes"),
+                    format!("{negative} negative weights"),
+                ));
+            }
+            if duplicate > 0 {
+                problems.push(problem(
+                    path.field("attributes"),
+                    format!("{duplicate} influences on a joint that the same vertex already uses"),
+                ));
+            }
+        }
+    }
+    problems
+}

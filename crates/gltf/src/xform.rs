@@ -1,0 +1,169 @@
+//! Matrix helpers that core's `Transform` does not need: a general affine inverse (for
+//! inverse bind matrices with non-uniform scale) and the decomposition of an affine matrix
+//! back into translation, rotation and scale.
+
+use animbin_core::math::{Mat4, Quat, Transform, Vec3};
+
+/// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular.
+pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
+    let r = &m.rows;
+    let a = [
+        [r[0][0], r[0][1], r[0][2]],
+        [r[1][0], r[1][1], r[1][2]],
+        [r[2][0], r[2][1], r[2][2]],
+    ];
+    let cof = |i: usize, j: usize| {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]
+    };
+    let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
+    if !det.is_finite() || det.abs() < 1e-300 {
+        return None;
+    }
+    // inv[i][j] = cof(j, i) / det (the adjugate is the transposed cofactor matrix).
+    let mut inv = [[0.0; 3]; 3];
+    for (i, row) in inv.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = cof(j, i) / det;
+        }
+    }
+    let t = [r[0][3], r[1][3], r[2][3]];
+    let mut rows = [[0.0; 4]; 4];
+    for i in 0..3 {
+        rows[i][..3].copy_from_slice(&inv[i]);
+        rows[i][3] = -(inv[i][0] * t[0] + inv[i][1] * t[1] + inv[i][2] * t[2]);
+    }
+    rows[3] = [0.0, 0.0, 0.0, 1.0];
+    Some(Mat4 { rows })
+}
+
+/// Splits an affine matrix into translation, rotation and scale (a negative determinant
+/// flips the x scale). `None` when a scale is zero or a value is not finite.
+pub fn decompose(m: &Mat4<f64>) -> Option<Transform> {
+    let r = &m.rows;
+    let col = |c: usize| Vec3::new(r[0][c], r[1][c], r[2][c]);
+    let (cx, cy, cz) = (col(0), col(1), col(2));
+    let det = cx.dot(cy.cross(cz));
+    let mut sx = cx.dot(cx).sqrt();
+    let sy = cy.dot(cy).sqrt();
+    let sz = cz.dot(cz).sqrt();
+    if det < 0.0 {
+        sx = -sx;
+    }
+    if !(sx.is_finite() && sy.is_finite() && sz.is_finite()) || sx == 0.0 || sy == 0.0 || sz == 0.0 {
+        return None;
+    }
+    let (x, y, z) = (cx.scale(1.0 / sx), cy.scale(1.0 / sy), cz.scale(1.0 / sz));
+    // Rotation matrix columns x, y, z; element (row i, column j).
+    let e = [[x.x, y.x, z.x], [x.y, y.y, z.y], [x.z, y.z, z.z]];
+    let trace = e[0][0] + e[1][1] + e[2][2];
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        Quat::new(
+            (e[2][1] - e[1][2]) / s,
+            (e[0][2] - e[2][0]) / s,
+            (e[1][0] - e[0][1]) / s,
+            0.25 * s,
+        )
+    } else if e[0][0] > e[1][1] && e[0][0] > e[2][2] {
+        let s = (1.0 + e[0][0] - e[1][1] - e[2][2]).sqrt() * 2.0;
+        Quat::new(
+            0.25 * s,
+            (e[0][1] + e[1][0]) / s,
+            (e[0][2] + e[2][0]) / s,
+            (e[2][1] - e[1][2]) / s,
+        )
+    } else if e[1][1] > e[2][2] {
+        let s = (1.0 + e[1][1] - e[0][0] - e[2][2]).sqrt() * 2.0;
+        Quat::new(
+            (e[0][1] + e[1][0]) / s,
+            0.25 * s,
+            (e[1][2] + e[2][1]) / s,
+            (e[0][2] - e[2][0]) / s,
+        )
+    } else {
+        let s = (1.0 + e[2][2] - e[0][0] - e[1][1]).sqrt() * 2.0;
+        Quat::new(
+            (e[0][2] + e[2][0]) / s,
+            (e[1][2] + e[2][1]) / s,
+            0.25 * s,
+            (e[1][0] - e[0][1]) / s,
+        )
+    };
+    let t = Vec3::new(r[0][3], r[1][3], r[2][3]);
+    let all_finite = [q.x, q.y, q.z, q.w, t.x, t.y, t.z].iter().all(|v| v.is_finite());
+    all_finite.then(|| Transform {
+        translation: t,
+        rotation: q.normalized(),
+        scale: Vec3::new(sx, sy, sz),
+    })
+}
+
+/// The matrix of `t`'s inverse: exact for any scale, unlike `Transform::inverse`, which
+/// assumes uniform scale; falls back to it for a singular matrix.
+pub fn inverse_matrix(t: &Transform) -> Mat4<f64> {
+    inverse_affine(&t.to_matrix()).unwrap_or_else(|| t.inverse().to_matrix())
+}
+
+/// The rotation that turns a Z-up scene Y-up: -90 degrees about X (z becomes y, y becomes -z).
+pub const Z_UP_TO_Y_UP: Quat<f64> = Quat::new(
+    -std::f64::consts::FRAC_1_SQRT_2,
+    0.0,
+    0.0,
+    std::f64::consts::FRAC_1_SQRT_2,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn decompose_undoes_to_matrix_and_inverse_undoes_the_matrix() {
+        let t = Transform {
+            translation: Vec3::new(1.0, -2.0, 3.5),
+            rotation: Quat::new(0.3, -0.2, 0.5, 0.78).normalized(),
+            scale: Vec3::new(2.0, 0.5, 3.0),
+        };
+        let m = t.to_matrix();
+        let back = decompose(&m).unwrap();
+        assert!(close(back.translation.x, 1.0) && close(back.translation.z, 3.5));
+        assert!(close(back.scale.x, 2.0) && close(back.scale.y, 0.5) && close(back.scale.z, 3.0));
+        let same_sign = if back.rotation.w * t.rotation.w < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        assert!(close(back.rotation.x * same_sign, t.rotation.x));
+        assert!(close(back.rotation.w * same_sign, t.rotation.w));
+        let inv = inverse_affine(&m).unwrap();
+        for i in 0..4 {
+            for j in 0..4 {
+                let p: f64 = (0..4).map(|k| m.rows[i][k] * inv.rows[k][j]).sum();
+                assert!(close(p, if i == j { 1.0 } else { 0.0 }), "{i} {j} {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn singular_matrices_do_not_decompose_or_invert() {
+        let t = Transform {
+            scale: Vec3::new(0.0, 1.0, 1.0),
+            ..Transform::IDENTITY
+        };
+        assert!(decompose(&t.to_matrix()).is_none());
+        assert!(inverse_affine(&t.to_matrix()).is_none());
+    }
+
+    #[test]
+    fn z_up_to_y_up_turns_z_into_y() {
+        let v = Z_UP_TO_Y_UP.rotate(Vec3::new(0.0, 0.0, 1.0));
+        assert!(close(v.x, 0.0) && close(v.y, 1.0) && close(v.z, 0.0));
+        let v = Z_UP_TO_Y_UP.rotate(Vec3::new(0.0, 1.0, 0.0));
+        assert!(close(v.z, -1.0));
+    }
+}

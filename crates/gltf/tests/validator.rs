@@ -1,0 +1,59 @@
+//! Exported scenes checked by the Khronos glTF validator (skipped when it is not installed).
+
+mod common;
+
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_gltf::testing::{error_lines, khronos_validate, provide_external_images};
+use animbin_gltf::{Container, ExportOptions};
+
+fn export_all(dir: &std::path::Path, name: &str, scene: &Scene, options: &ExportOptions) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for (container, ext) in [(Container::Gltf, "gltf"), (Container::Glb, "glb")] {
+        let mut report = ConversionReport::default();
+        let bytes = animbin_gltf::write(scene, container, options, &mut report).unwrap();
+        let path = dir.join(format!("{name}.{ext}"));
+        std::fs::write(&path, bytes).unwrap();
+        provide_external_images(&path);
+        files.push(path);
+    }
+    files
+}
+
+#[test]
+fn exported_scenes_have_no_validator_errors() {
+    let dir = std::env::temp_dir().join(format!("animbin-gltf-validator-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let z_up = ExportOptions {
+        z_up: true,
+        unit_scale: 0.01,
+    };
+    let mut files = Vec::new();
+    files.extend(export_all(
+        &dir,
+        "full",
+        &common::full_scene(),
+        &ExportOptions::default(),
+    ));
+    files.extend(export_all(&dir, "full_z_up", &common::full_scene(), &z_up));
+    files.extend(export_all(
+        &dir,
+        "anim_only",
+        &common::animation_only(),
+        &ExportOptions::default(),
+    ));
+    files.extend(export_all(&dir, "anim_only_z_up", &common::animation_only(), &z_up));
+    files.extend(export_all(&dir, "empty", &Scene::default(), &ExportOptions::default()));
+    let Some(reports) = khronos_validate(&files) else {
+        return;
+    };
+    for report in &reports {
+        println!(
+            "{}: {} errors, {} warnings {:?}",
+            report.file, report.errors, report.warnings, report.issues
+        );
+    }
+    for report in reports {
+        assert_eq!(report.errors, 0, "{}:\n{}", report.file, error_lines(&report));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
