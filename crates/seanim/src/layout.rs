@@ -1,0 +1,908 @@
+//! The on-disk layout of an SEAnim v1 file as binrw types, in file order.
+//!
+//! Counts, `frame_t` / `bone_t` widths and `headerSize` are not stored in the model: they are
+//! derived from the data when writing (`#[bw(try_calc)]`), so they cannot disagree with it.
+
+use std::fmt;
+use std::io::{Read, Seek, Write};
+
+use animbin_core::io::{BoundedArgs, SliceReader, bounded_vec, check_count};
+use animbin_core::strings::{NulString, read_cstring, write_cstring};
+use animbin_core::{ErrorKind, IndexWidth, Quat, Vec3};
+use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
+use serde::{Deserialize, Serialize};
+
+use crate::keys::{Key, KeyValue, Precision, read_run, write_run};
+
+/// Byte offsets of the header fields (the header starts after the 6-byte magic and the
+/// 2-byte version, and spans offsets 8..36).
+pub(crate) mod offsets {
+    /// `animType`.
+    pub const ANIM_TYPE: usize = 10;
+    /// `frameCount`.
+    pub const FRAME_COUNT: usize = 20;
+}
+
+/// The file's first six bytes.
+pub const MAGIC: &[u8; 6] = b"SEAnim";
+
+/// The smallest `headerSize`: the header's 0x1C bytes, counting `headerSize` itself.
+pub const HEADER_SIZE: u16 = 0x1C;
+
+/// `SEANIM_TYPE`: how the keys combine with the pose the animation plays over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnimType {
+    /// `SEANIM_TYPE_ABSOLUTE` (0): keys are complete local transforms.
+    #[default]
+    Absolute,
+    /// `SEANIM_TYPE_ADDITIVE` (1): keys add to whatever is playing.
+    Additive,
+    /// `SEANIM_TYPE_RELATIVE` (2): keys are offsets from the bind pose.
+    Relative,
+    /// `SEANIM_TYPE_DELTA` (3): the first bone carries the whole model's motion.
+    Delta,
+}
+
+impl AnimType {
+    /// The value stored in the file.
+    pub const fn to_u8(self) -> u8 {
+        match self {
+            Self::Absolute => 0,
+            Self::Additive => 1,
+            Self::Relative => 2,
+            Self::Delta => 3,
+        }
+    }
+
+    /// The type stored as `value`, if it is one of the four.
+    pub const fn from_u8(value: u8) -> Option<Self> {
+        match value {
+            0 => Some(Self::Absolute),
+            1 => Some(Self::Additive),
+            2 => Some(Self::Relative),
+            3 => Some(Self::Delta),
+            _ => None,
+        }
+    }
+
+    /// The lowercase name (`"absolute"`, `"additive"`, `"relative"`, `"delta"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Absolute => "absolute",
+            Self::Additive => "additive",
+            Self::Relative => "relative",
+            Self::Delta => "delta",
+        }
+    }
+}
+
+impl fmt::Display for AnimType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl BinRead for AnimType {
+    type Args<'a> = ();
+    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
+        let pos = reader.stream_position()?;
+        let value = u8::read_options(reader, endian, ())?;
+        Self::from_u8(value)
+            .ok_or_else(|| ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", value).at(pos))
+    }
+}
+
+impl BinWrite for AnimType {
+    type Args<'a> = ();
+    fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
+        self.to_u8().write_options(writer, endian, ())
+    }
+}
+
+/// Declares a flag byte as a newtype with named bits; unknown (reserved) bits are kept.
+macro_rules! flags {
+    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $flag:ident = $value:expr;)* } reserved = $reserved:expr;) => {
+        $(#[$meta])*
+        #[binrw]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u8);
+
+        impl $name {
+            $( $(#[$fmeta])* pub const $flag: Self = Self($value); )*
+            /// The bits the seed reserves ("always false"); kept as read.
+            pub const RESERVED: Self = Self($reserved);
+
+            /// Whether every bit of `other` is set.
+            pub const fn contains(self, other: Self) -> bool {
+                self.0 & other.0 == other.0
+            }
+
+            /// Whether any bit of `other` is set.
+            pub const fn intersects(self, other: Self) -> bool {
+                self.0 & other.0 != 0
+            }
+
+            /// These flags with the bits of `other` set (`on`) or cleared.
+            #[must_use]
+            pub const fn with(self, other: Self, on: bool) -> Self {
+                if on { Self(self.0 | other.0) } else { Self(self.0 & !other.0) }
+            }
+
+            /// The reserved bits that are set.
+            pub const fn reserved_bits(self) -> u8 {
+                self.0 & Self::RESERVED.0
+            }
+        }
+
+        impl std::ops::BitOr for $name {
+            type Output = Self;
+            fn bitor(self, other: Self) -> Self {
+                Self(self.0 | other.0)
+            }
+        }
+    };
+}
+
+flags!(
+    /// `SEANIM_FLAGS`, the header's `animFlags`.
+    AnimFlags {
+        /// `SEANIM_LOOPED`: the animation loops.
+        LOOPED = 1;
+    }
+    reserved = 0xFE;
+);
+
+flags!(
+    /// `SEANIM_PRESENCE_FLAGS`, the header's `dataPresenceFlags`: which blocks the file has.
+    PresenceFlags {
+        /// `SEANIM_BONE_LOC`: every bone has a location key run.
+        LOC = 1;
+        /// `SEANIM_BONE_ROT`: every bone has a rotation key run.
+        ROT = 2;
+        /// `SEANIM_BONE_SCALE`: every bone has a scale key run.
+        SCALE = 4;
+        /// `SEANIM_PRESENCE_BONE`: any of the three; the bone block is present.
+        BONE = 7;
+        /// `SEANIM_PRESENCE_NOTE`: the note block is present.
+        NOTE = 0x40;
+        /// `SEANIM_PRESENCE_CUSTOM`: the custom block is present.
+        CUSTOM = 0x80;
+    }
+    reserved = 0x38;
+);
+
+flags!(
+    /// `SEANIM_PROPERTY_FLAGS`, the header's `dataPropertyFlags`.
+    PropertyFlags {
+        /// `SEANIM_PRECISION_HIGH`: key values are `double`s (the framerate stays a `float`).
+        PRECISION_HIGH = 1;
+    }
+    reserved = 0xFE;
+);
+
+impl PresenceFlags {
+    /// Whether the bone block (names, modifiers, bone data) is present.
+    pub const fn has_bones(self) -> bool {
+        self.intersects(Self::BONE)
+    }
+}
+
+impl PropertyFlags {
+    /// The precision of key values.
+    pub const fn precision(self) -> Precision {
+        if self.contains(Self::PRECISION_HIGH) {
+            Precision::Double
+        } else {
+            Precision::Single
+        }
+    }
+}
+
+/// Which rule chose `frame_t` from `frameCount`.
+///
+/// Every tool since 2017 uses [`FrameWidthRule::Current`]; the seed text shows the older
+/// rule, which differs only at `frameCount` 256 and 65536 (FORMATS.md). Reading tries the
+/// older rule only there, and only when the current one does not parse to the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FrameWidthRule {
+    /// `frameCount <= 0xFF` gives u8, `<= 0xFFFF` u16, else u32.
+    #[default]
+    Current,
+    /// `frameCount - 1 <= 0xFF` gives u8, `<= 0xFFFF` u16, else u32 (the seed's text).
+    Legacy,
+}
+
+impl FrameWidthRule {
+    /// The width of `frame_t` for `frame_count`.
+    pub fn width(self, frame_count: u32) -> IndexWidth {
+        match self {
+            Self::Current => IndexWidth::for_count(u64::from(frame_count)),
+            Self::Legacy => IndexWidth::for_count(u64::from(frame_count.saturating_sub(1))),
+        }
+    }
+}
+
+/// Header counts whose block is absent (its presence flag is clear), kept so that such a file
+/// is rewritten byte for byte. FORMATS.md's consistency rules make them zero: our writer keeps
+/// them only as read, refuses them next to a present block, and `validate` reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct StrayCounts {
+    /// `boneCount` while no LOC / ROT / SCALE flag is set.
+    pub bone_count: u32,
+    /// `boneAnimModifierCount` while no LOC / ROT / SCALE flag is set.
+    pub bone_anim_modifier_count: u8,
+    /// `noteCount` while the NOTE flag is clear.
+    pub note_count: u32,
+}
+
+impl StrayCounts {
+    fn from_header(presence: PresenceFlags, bones: u32, modifiers: u8, notes: u32) -> Self {
+        let bones_absent = !presence.has_bones();
+        Self {
+            bone_count: if bones_absent { bones } else { 0 },
+            bone_anim_modifier_count: if bones_absent { modifiers } else { 0 },
+            note_count: if presence.contains(PresenceFlags::NOTE) {
+                0
+            } else {
+                notes
+            },
+        }
+    }
+
+    /// Whether every count is zero.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// The three key channels of a bone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    /// Location keys (`SEANIM_BONE_LOC`).
+    Location,
+    /// Rotation keys (`SEANIM_BONE_ROT`).
+    Rotation,
+    /// Scale keys (`SEANIM_BONE_SCALE`).
+    Scale,
+}
+
+impl Channel {
+    /// The presence flag of the channel.
+    pub const fn flag(self) -> PresenceFlags {
+        match self {
+            Self::Location => PresenceFlags::LOC,
+            Self::Rotation => PresenceFlags::ROT,
+            Self::Scale => PresenceFlags::SCALE,
+        }
+    }
+}
+
+impl fmt::Display for Channel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Location => "location",
+            Self::Rotation => "rotation",
+            Self::Scale => "scale",
+        })
+    }
+}
+
+/// A whole SEAnim v1 file (seed `SEAnim_File`), every field kept so that a file that reads is
+/// written back byte for byte.
+///
+/// Not stored, because the writer derives them: `version` (1), `headerSize` (0x1C plus
+/// [`SeAnim::header_extra`]), `frameCount` (unless [`SeAnim::fixed_frame_count`]), `boneCount`,
+/// `boneAnimModifierCount`, `noteCount`, every key count, the custom block's size, the
+/// `frame_t` / `bone_t` widths and the precision of key values (from
+/// [`SeAnim::data_property_flags`]).
+#[binrw]
+#[brw(little)]
+#[br(import(rule: FrameWidthRule))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SeAnim {
+    /// `char magic[6]`: `"SEAnim"`.
+    #[br(temp, parse_with = read_magic)]
+    #[bw(calc = *MAGIC)]
+    magic: [u8; 6],
+
+    /// `uint16_t version`: 1, the only version.
+    #[br(temp, parse_with = read_version)]
+    #[bw(calc = 1)]
+    version: u16,
+
+    /// `uint16_t headerSize`: the header's size in bytes counting these two; 0x1C, or more
+    /// when [`SeAnim::header_extra`] holds bytes.
+    #[br(temp, parse_with = read_header_size)]
+    #[bw(try_calc = header_size_for(header_extra))]
+    header_size: u16,
+
+    /// `uint8_t animType`: the default [`AnimType`] of every bone.
+    pub anim_type: AnimType,
+
+    /// `uint8_t animFlags`: [`AnimFlags::LOOPED`]; reserved bits kept.
+    pub anim_flags: AnimFlags,
+
+    /// `uint8_t dataPresenceFlags`: which blocks are present; reserved bits kept.
+    pub data_presence_flags: PresenceFlags,
+
+    /// `uint8_t dataPropertyFlags`: [`PropertyFlags::PRECISION_HIGH`] chooses `double` key
+    /// values; reserved bits kept.
+    pub data_property_flags: PropertyFlags,
+
+    /// `uint8_t reserved1[2]`: zero in files of every known writer; kept as read.
+    pub reserved1: [u8; 2],
+
+    /// `float framerate`: frames per second.
+    pub framerate: f32,
+
+    /// `uint32_t frameCount`: [`SeAnim::fixed_frame_count`], or the largest key or note frame
+    /// plus 1.
+    #[br(temp)]
+    #[bw(try_calc = self.frame_count())]
+    frame_count: u32,
+
+    /// `uint32_t boneCount`: the number of [`SeAnim::bones`].
+    #[br(temp)]
+    #[bw(try_calc = self.bone_count())]
+    bone_count: u32,
+
+    /// `uint8_t boneAnimModifierCount`: the number of [`SeAnim::modifiers`].
+    #[br(temp)]
+    #[bw(try_calc = self.modifier_count())]
+    bone_anim_modifier_count: u8,
+
+    /// `uint8_t reserved2[3]`: zero in files of every known writer; kept as read.
+    pub reserved2: [u8; 3],
+
+    /// `uint32_t noteCount`: the number of [`SeAnim::notes`].
+    #[br(temp)]
+    #[bw(try_calc = self.note_count())]
+    note_count: u32,
+
+    /// Header bytes past the 0x1C the seed defines (`headerSize` > 0x1C); readers skip them,
+    /// we keep them.
+    #[br(count = header_size - HEADER_SIZE)]
+    pub header_extra: Vec<u8>,
+
+    /// The rule that chose `frame_t` (see [`FrameWidthRule`]); `Legacy` only for a file
+    /// that needed the old rule to read.
+    #[br(calc = rule)]
+    #[bw(ignore)]
+    pub frame_width_rule: FrameWidthRule,
+
+    /// Counts the header holds for absent blocks (see [`StrayCounts`]).
+    #[br(calc = StrayCounts::from_header(data_presence_flags, bone_count, bone_anim_modifier_count, note_count))]
+    #[bw(ignore)]
+    pub stray_counts: StrayCounts,
+
+    /// `string_t bone[boneCount]`: the bone names, moved into [`SeAnim::bones`].
+    #[br(temp, if(data_presence_flags.has_bones()), parse_with = bounded_vec)]
+    #[br(args_raw = BoundedArgs { count: u64::from(bone_count), min_size: 1, what: "bone name", inner: () })]
+    #[bw(if(data_presence_flags.has_bones()), calc = bones.iter().map(|b| NulString(b.name.clone())).collect())]
+    bone_names: Vec<NulString>,
+
+    /// `SEAnim_BoneAnimModifier[boneAnimModifierCount]`: bones whose anim type (and their
+    /// children's) overrides [`SeAnim::anim_type`], in file order.
+    #[br(if(data_presence_flags.has_bones()), parse_with = bounded_vec)]
+    #[br(args_raw = BoundedArgs {
+        count: u64::from(bone_anim_modifier_count),
+        min_size: IndexWidth::for_count(u64::from(bone_count)).size() + 1,
+        what: "bone modifier",
+        inner: IndexWidth::for_count(u64::from(bone_count)),
+    })]
+    #[bw(if(data_presence_flags.has_bones()), args_raw = IndexWidth::for_count(u64::from(bone_count)))]
+    pub modifiers: Vec<Modifier>,
+
+    /// `SEAnim_BoneData[boneCount]`, each with its name: the bones' key runs.
+    #[br(if(data_presence_flags.has_bones()), parse_with = read_bones)]
+    #[br(args(&bone_names, data_presence_flags, frame_width_rule.width(frame_count), data_property_flags.precision()))]
+    #[bw(if(data_presence_flags.has_bones()), write_with = write_bones)]
+    #[bw(args(*data_presence_flags, frame_width_rule.width(frame_count), data_property_flags.precision()))]
+    pub bones: Vec<Bone>,
+
+    /// `SEAnim_Note notes[noteCount]`, present with the NOTE flag.
+    #[br(if(data_presence_flags.contains(PresenceFlags::NOTE)), parse_with = bounded_vec)]
+    #[br(args_raw = BoundedArgs {
+        count: u64::from(note_count),
+        min_size: frame_width_rule.width(frame_count).size() + 1,
+        what: "note",
+        inner: frame_width_rule.width(frame_count),
+    })]
+    #[bw(if(data_presence_flags.contains(PresenceFlags::NOTE)), args_raw = frame_width_rule.width(frame_count))]
+    pub notes: Vec<Note>,
+
+    /// `uint32_t size` of the custom block, present with the CUSTOM flag.
+    #[br(temp, if(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
+    #[bw(if(data_presence_flags.contains(PresenceFlags::CUSTOM)), try_calc = self.custom_size())]
+    custom_size: u32,
+
+    /// `uint8_t data[size]`: the custom block's bytes, present with the CUSTOM flag.
+    #[br(if(data_presence_flags.contains(PresenceFlags::CUSTOM)), parse_with = read_bytes)]
+    #[br(args(custom_size, "custom block byte"))]
+    #[bw(if(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
+    pub custom: Vec<u8>,
+
+    /// Whatever follows the last block: an SEBlend trailer when one parses exactly to the
+    /// end of the file, otherwise the bytes as they are.
+    #[br(parse_with = read_trailer)]
+    pub trailer: Option<Trailer>,
+
+    /// `frameCount` as stored when it is not the derived value (largest key or note frame
+    /// plus 1, or 0 without keys and notes); `None` lets the writer derive it.
+    #[br(calc = fixed_frame_count(frame_count, &bones, &notes))]
+    #[bw(ignore)]
+    pub fixed_frame_count: Option<u32>,
+}
+
+fn header_size_for(extra: &[u8]) -> Result<u16, ErrorKind> {
+    u16::try_from(extra.len())
+        .ok()
+        .and_then(|n| n.checked_add(HEADER_SIZE))
+        .ok_or_else(|| {
+            ErrorKind::Unencodable(format!(
+                "{} extra header bytes do not fit the u16 headerSize",
+                extra.len()
+            ))
+        })
+}
+
+fn fixed_frame_count(stored: u32, bones: &[Bone], notes: &[Note]) -> Option<u32> {
+    (u64::from(stored) != derived_frame_count(bones, notes)).then_some(stored)
+}
+
+/// The largest key or note frame plus 1, or 0 without keys and notes (as a u64: a frame of
+/// `u32::MAX` gives a count that `frameCount` cannot hold).
+pub(crate) fn derived_frame_count(bones: &[Bone], notes: &[Note]) -> u64 {
+    let keys = bones.iter().flat_map(|b| {
+        let last = |frames: &mut dyn Iterator<Item = u32>| frames.max();
+        [
+            last(&mut b.location.iter().map(|k| k.frame)),
+            last(&mut b.rotation.iter().map(|k| k.frame)),
+            last(&mut b.scale.iter().map(|k| k.frame)),
+        ]
+    });
+    let notes = notes.iter().map(|n| Some(n.frame));
+    keys.chain(notes).flatten().max().map_or(0, |f| u64::from(f) + 1)
+}
+
+impl SeAnim {
+    /// The `frameCount` the writer stores: [`SeAnim::fixed_frame_count`] or the derived one.
+    pub fn frame_count(&self) -> Result<u32, ErrorKind> {
+        if let Some(n) = self.fixed_frame_count {
+            return Ok(n);
+        }
+        u32::try_from(derived_frame_count(&self.bones, &self.notes)).map_err(|_| {
+            ErrorKind::Unencodable("a key or note at frame 4294967295 leaves no room for frameCount".into())
+        })
+    }
+
+    /// The width of `frame_t` in this file.
+    pub fn frame_width(&self) -> Result<IndexWidth, ErrorKind> {
+        Ok(self.frame_width_rule.width(self.frame_count()?))
+    }
+
+    /// The width of `bone_t` (modifier bone indices) in this file.
+    pub fn bone_width(&self) -> Result<IndexWidth, ErrorKind> {
+        Ok(IndexWidth::for_count(u64::from(self.bone_count()?)))
+    }
+
+    /// The precision of key values.
+    pub fn precision(&self) -> Precision {
+        self.data_property_flags.precision()
+    }
+
+    /// Whether [`AnimFlags::LOOPED`] is set.
+    pub fn looped(&self) -> bool {
+        self.anim_flags.contains(AnimFlags::LOOPED)
+    }
+
+    /// The `boneCount` the writer stores.
+    pub fn bone_count(&self) -> Result<u32, ErrorKind> {
+        if self.data_presence_flags.has_bones() {
+            if self.stray_counts.bone_count != 0 || self.stray_counts.bone_anim_modifier_count != 0 {
+                return Err(ErrorKind::Unencodable(
+                    "stray bone counts are for files without a bone block, but LOC, ROT or SCALE is set".into(),
+                ));
+            }
+            u32::try_from(self.bones.len())
+                .map_err(|_| ErrorKind::Unencodable(format!("{} bones overflow boneCount", self.bones.len())))
+        } else if !self.bones.is_empty() || !self.modifiers.is_empty() {
+            Err(ErrorKind::Unencodable(format!(
+                "{} bones and {} modifiers, but no LOC, ROT or SCALE flag to write them under",
+                self.bones.len(),
+                self.modifiers.len()
+            )))
+        } else {
+            Ok(self.stray_counts.bone_count)
+        }
+    }
+
+    /// The `boneAnimModifierCount` the writer stores.
+    pub fn modifier_count(&self) -> Result<u8, ErrorKind> {
+        if self.data_presence_flags.has_bones() {
+            u8::try_from(self.modifiers.len()).map_err(|_| {
+                ErrorKind::Unencodable(format!(
+                    "{} bone modifiers overflow the u8 boneAnimModifierCount (255 at most)",
+                    self.modifiers.len()
+                ))
+            })
+        } else {
+            Ok(self.stray_counts.bone_anim_modifier_count)
+        }
+    }
+
+    /// The `noteCount` the writer stores.
+    pub fn note_count(&self) -> Result<u32, ErrorKind> {
+        if self.data_presence_flags.contains(PresenceFlags::NOTE) {
+            if self.stray_counts.note_count != 0 {
+                return Err(ErrorKind::Unencodable(
+                    "a stray note count is for files without a note block, but NOTE is set".into(),
+                ));
+            }
+            u32::try_from(self.notes.len())
+                .map_err(|_| ErrorKind::Unencodable(format!("{} notes overflow noteCount", self.notes.len())))
+        } else if !self.notes.is_empty() {
+            Err(ErrorKind::Unencodable(format!(
+                "{} notes, but the NOTE flag is clear",
+                self.notes.len()
+            )))
+        } else {
+            Ok(self.stray_counts.note_count)
+        }
+    }
+
+    fn custom_size(&self) -> Result<u32, ErrorKind> {
+        u32::try_from(self.custom.len()).map_err(|_| {
+            ErrorKind::Unencodable(format!(
+                "a custom block of {} bytes overflows its u32 size",
+                self.custom.len()
+            ))
+        })
+    }
+
+    /// The anim type of the bone at `index`: the last modifier naming it, or the file's.
+    ///
+    /// This is the bone's own override; children of a modifier bone inherit it through a
+    /// hierarchy that SEAnim does not store.
+    pub fn bone_anim_type(&self, index: usize) -> AnimType {
+        self.modifiers
+            .iter()
+            .rev()
+            .find(|m| m.bone as usize == index)
+            .map_or(self.anim_type, |m| m.anim_type)
+    }
+}
+
+/// `SEAnim_BoneAnimModifier`: a bone whose anim type (and its children's) overrides the file's.
+#[binrw]
+#[brw(little, import_raw(bone_width: IndexWidth))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Modifier {
+    /// `bone_t index`: the bone's index in [`SeAnim::bones`].
+    #[br(parse_with = read_width, args(bone_width))]
+    #[bw(write_with = write_width, args(bone_width))]
+    pub bone: u32,
+    /// `uint8_t animTypeOverride`.
+    pub anim_type: AnimType,
+}
+
+/// One bone: its name (from the name list) and `SEAnim_BoneData`.
+#[binrw]
+#[brw(little)]
+#[br(import(name: String, index: usize, presence: PresenceFlags, frame: IndexWidth, precision: Precision))]
+#[bw(import(index: usize, presence: PresenceFlags, frame: IndexWidth, precision: Precision))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Bone {
+    /// The bone's name, `string_t bone[i]` in the name list before the modifiers.
+    #[br(calc = name)]
+    #[bw(ignore)]
+    pub name: String,
+
+    /// `uint8_t flags`: 0 = default, 1 = cosmetic; other values kept (and reported by `validate`).
+    pub flags: u8,
+
+    /// `frame_t locKeyCount; BoneLocData loc[locKeyCount]`, present with `SEANIM_BONE_LOC`.
+    #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Location, presence, frame, precision }))]
+    #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Location, presence, frame, precision }))]
+    pub location: Vec<Key<Vec3<f64>>>,
+
+    /// `frame_t rotKeyCount; BoneRotData quats[rotKeyCount]` (x, y, z, w), present with `SEANIM_BONE_ROT`.
+    #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Rotation, presence, frame, precision }))]
+    #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Rotation, presence, frame, precision }))]
+    pub rotation: Vec<Key<Quat<f64>>>,
+
+    /// `frame_t scaleKeyCount; BoneScaleData scale[scaleKeyCount]`, present with `SEANIM_BONE_SCALE`.
+    #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Scale, presence, frame, precision }))]
+    #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Scale, presence, frame, precision }))]
+    pub scale: Vec<Key<Vec3<f64>>>,
+}
+
+impl Bone {
+    /// `flags` value 1: a cosmetic bone.
+    pub const COSMETIC: u8 = 1;
+
+    /// A bone called `name` with no keys.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Whether `flags` is [`Bone::COSMETIC`].
+    pub fn is_cosmetic(&self) -> bool {
+        self.flags == Self::COSMETIC
+    }
+}
+
+/// `SEAnim_Note`: a named event at a frame.
+#[binrw]
+#[brw(little, import_raw(frame_width: IndexWidth))]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Note {
+    /// `frame_t frame`.
+    #[br(parse_with = read_width, args(frame_width))]
+    #[bw(write_with = write_width, args(frame_width))]
+    pub frame: u32,
+    /// `string_t name`.
+    #[br(parse_with = read_string)]
+    #[bw(write_with = write_string)]
+    pub name: String,
+}
+
+/// What follows the last block of a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, binrw::BinWrite)]
+#[serde(rename_all = "lowercase")]
+#[bw(little)]
+pub enum Trailer {
+    /// Greyhound's blend-shape trailer, which parsed exactly to the end of the file.
+    SeBlend(SeBlend),
+    /// Bytes that are not an SEBlend trailer, kept so a rewrite is byte-identical.
+    Unknown(Vec<u8>),
+}
+
+/// Greyhound's unflagged blend-shape trailer (FORMATS.md): `u64` magic `"SEBlend\n"`, `u64`
+/// shape count, the shape names, then each shape's weight keys.
+///
+/// The per-key layout is not confirmed by any public writer; a trailer that does not parse
+/// exactly to the end of the file is kept as [`Trailer::Unknown`] instead.
+#[binrw]
+#[brw(little, magic = b"SEBlend\n")]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SeBlend {
+    /// `u64 count`: the number of shapes.
+    #[br(temp)]
+    #[bw(try_calc = u64::try_from(shapes.len()))]
+    shape_count: u64,
+
+    /// `string_t name[count]`, moved into [`SeBlend::shapes`].
+    #[br(temp, parse_with = bounded_vec)]
+    #[br(args_raw = BoundedArgs { count: shape_count, min_size: 5, what: "blend shape", inner: () })]
+    #[bw(calc = shapes.iter().map(|s| NulString(s.name.clone())).collect())]
+    names: Vec<NulString>,
+
+    /// Each shape with its keys.
+    #[br(parse_with = read_shapes, args(&names))]
+    pub shapes: Vec<BlendShape>,
+}
+
+/// One blend shape of an SEBlend trailer: its name and `u32 k; (u32 frame, f32 value[3])[k]`.
+#[binrw]
+#[brw(little)]
+#[br(import(name: String))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct BlendShape {
+    /// The shape's name, from the trailer's name list.
+    #[br(calc = name)]
+    #[bw(ignore)]
+    pub name: String,
+
+    /// `u32 k`: the number of keys.
+    #[br(temp)]
+    #[bw(try_calc = u32::try_from(keys.len()))]
+    key_count: u32,
+
+    /// The keys.
+    #[br(parse_with = bounded_vec, args_raw = BoundedArgs { count: u64::from(key_count), min_size: 16, what: "blend key", inner: () })]
+    pub keys: Vec<BlendKey>,
+}
+
+/// One key of a blend shape.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct BlendKey {
+    /// `u32 frame`.
+    pub frame: u32,
+    /// `f32 value[3]`.
+    pub value: [f32; 3],
+}
+
+// ---------------------------------------------------------------------------------------
+// The custom parse and write functions the derives above name.
+
+fn read_magic<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<[u8; 6]> {
+    let pos = reader.stream_position()?;
+    let mut magic = [0; 6];
+    reader.read_exact(&mut magic)?;
+    if &magic != MAGIC {
+        let found = format!("\"{}\"", magic.escape_ascii());
+        return Err(ErrorKind::invalid("the magic \"SEAnim\"", found).at(pos));
+    }
+    Ok(magic)
+}
+
+fn read_version<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<u16> {
+    let pos = reader.stream_position()?;
+    match u16::read_options(reader, endian, ())? {
+        1 => Ok(1),
+        other => Err(ErrorKind::invalid("version 1", other).at(pos)),
+    }
+}
+
+fn read_header_size<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<u16> {
+    let pos = reader.stream_position()?;
+    let size = u16::read_options(reader, endian, ())?;
+    if size < HEADER_SIZE {
+        return Err(ErrorKind::invalid(
+            "a headerSize of at least 0x1C (it counts its own two bytes)",
+            format!("{size:#x}"),
+        )
+        .at(pos));
+    }
+    Ok(size)
+}
+
+fn read_width<R: Read + Seek>(reader: &mut R, endian: Endian, (width,): (IndexWidth,)) -> BinResult<u32> {
+    width.read(reader, endian)
+}
+
+fn write_width<W: Write + Seek>(value: &u32, writer: &mut W, endian: Endian, (width,): (IndexWidth,)) -> BinResult<()> {
+    width.write(*value, writer, endian)
+}
+
+fn read_string<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<String> {
+    read_cstring(reader)
+}
+
+// binrw's `write_with` passes the field by reference, so `&String` it is.
+#[allow(clippy::ptr_arg)]
+fn write_string<W: Write + Seek>(value: &String, writer: &mut W, _: Endian, (): ()) -> BinResult<()> {
+    write_cstring(writer, value)
+}
+
+fn read_bytes<R: Read + Seek>(reader: &mut R, _: Endian, (count, what): (u32, &str)) -> BinResult<Vec<u8>> {
+    let count = check_count(reader, what, u64::from(count), 1)?;
+    let mut bytes = vec![0; count];
+    reader.read_exact(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn read_bones<R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+    (names, presence, frame, precision): (&Vec<NulString>, PresenceFlags, IndexWidth, Precision),
+) -> BinResult<Vec<Bone>> {
+    // Each bone holds at least its flags byte and one frame_t count per present channel.
+    let channels = u64::from((presence.0 & PresenceFlags::BONE.0).count_ones());
+    check_count(reader, "bone data", names.len() as u64, 1 + channels * frame.size())?;
+    let mut bones = Vec::with_capacity(names.len());
+    for (index, name) in names.iter().enumerate() {
+        bones.push(Bone::read_options(
+            reader,
+            endian,
+            (name.0.clone(), index, presence, frame, precision),
+        )?);
+    }
+    Ok(bones)
+}
+
+#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Bone>`.
+fn write_bones<W: Write + Seek>(
+    bones: &Vec<Bone>,
+    writer: &mut W,
+    endian: Endian,
+    (presence, frame, precision): (PresenceFlags, IndexWidth, Precision),
+) -> BinResult<()> {
+    for (index, bone) in bones.iter().enumerate() {
+        bone.write_options(writer, endian, (index, presence, frame, precision))?;
+    }
+    Ok(())
+}
+
+/// Arguments of one key run: which bone and channel (for messages), the presence flags, and
+/// the file's `frame_t` width and precision.
+#[derive(Debug, Clone, Copy)]
+struct KeyArgs {
+    bone: usize,
+    channel: Channel,
+    presence: PresenceFlags,
+    frame: IndexWidth,
+    precision: Precision,
+}
+
+fn read_keys<V: KeyValue, R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+    (args,): (KeyArgs,),
+) -> BinResult<Vec<Key<V>>> {
+    if !args.presence.contains(args.channel.flag()) {
+        return Ok(Vec::new());
+    }
+    let count = args.frame.read(reader, endian)?;
+    let what = format!("bone {} {} key", args.bone, args.channel);
+    read_run(reader, count, args.frame, args.precision, &what)
+}
+
+#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Key<V>>`.
+fn write_keys<V: KeyValue, W: Write + Seek>(
+    keys: &Vec<Key<V>>,
+    writer: &mut W,
+    endian: Endian,
+    (args,): (KeyArgs,),
+) -> BinResult<()> {
+    let pos = writer.stream_position()?;
+    if !args.presence.contains(args.channel.flag()) {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        return Err(ErrorKind::Unencodable(format!(
+            "bone {} has {} {} keys, but the {} presence flag is clear",
+            args.bone,
+            keys.len(),
+            args.channel,
+            args.channel
+        ))
+        .at(pos));
+    }
+    let count = u32::try_from(keys.len()).ok().filter(|&n| n <= args.frame.max());
+    let Some(count) = count else {
+        return Err(ErrorKind::Unencodable(format!(
+            "bone {} has {} {} keys, more than its {}-byte frame_t count holds",
+            args.bone,
+            keys.len(),
+            args.channel,
+            args.frame.size()
+        ))
+        .at(pos));
+    };
+    args.frame.write(count, writer, endian)?;
+    let what = format!("bone {} {} key", args.bone, args.channel);
+    write_run(writer, keys, args.frame, args.precision, &what)
+}
+
+fn read_shapes<R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+    (names,): (&Vec<NulString>,),
+) -> BinResult<Vec<BlendShape>> {
+    let mut shapes = Vec::with_capacity(names.len());
+    for name in names {
+        shapes.push(BlendShape::read_options(reader, endian, (name.0.clone(),))?);
+    }
+    Ok(shapes)
+}
+
+/// Reads everything after the last block: an SEBlend trailer if one parses exactly to the
+/// end, otherwise the bytes themselves.
+fn read_trailer<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<Option<Trailer>> {
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest)?;
+    Ok(parse_trailer(rest))
+}
+
+/// Classifies the bytes after the last block.
+pub(crate) fn parse_trailer(rest: Vec<u8>) -> Option<Trailer> {
+    if rest.is_empty() {
+        return None;
+    }
+    let mut reader = SliceReader::new(&rest);
+    match SeBlend::read_options(&mut reader, Endian::Little, ()) {
+        Ok(blend) if reader.position() == rest.len() as u64 => Some(Trailer::SeBlend(blend)),
+        _ => Some(Trailer::Unknown(rest)),
+    }
+}

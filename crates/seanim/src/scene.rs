@@ -1,0 +1,400 @@
+//! Conversion between [`SeAnim`] and the neutral scene model.
+//!
+//! SEAnim holds one animation and no skeleton (bones are named, not arranged), so a file
+//! becomes a [`Scene`] with an empty skeleton and one [`Animation`]. Frames become `f64`;
+//! modifiers become [`BoneTrack::kind_override`]; bone flag 1 becomes
+//! [`BoneTrack::cosmetic`]; an SEBlend trailer becomes one [`PropertyTrack`] per shape
+//! (`format` "seanim", `property` "seblend", `data` the shape's on-disk keys). What the scene
+//! cannot hold is named in the [`ConversionReport`].
+
+use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Note as SceneNote};
+use animbin_core::scene::{Key as SceneKey, PropertyTrack, Scene};
+use animbin_core::{Error, ErrorKind, Result};
+use zerocopy::IntoBytes;
+
+use crate::keys::{Key, KeyValue, Precision, narrow, widen};
+use crate::layout::{
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim, SeBlend,
+    Trailer, derived_frame_count,
+};
+use crate::{FORMAT, FrameWidthRule};
+
+/// The `property` of the scene tracks that carry SEBlend shapes.
+pub const SEBLEND_PROPERTY: &str = "seblend";
+
+impl From<AnimType> for AnimKind {
+    fn from(t: AnimType) -> Self {
+        match t {
+            AnimType::Absolute => Self::Absolute,
+            AnimType::Additive => Self::Additive,
+            AnimType::Relative => Self::Relative,
+            AnimType::Delta => Self::Delta,
+        }
+    }
+}
+
+impl From<AnimKind> for AnimType {
+    fn from(k: AnimKind) -> Self {
+        match k {
+            AnimKind::Absolute => Self::Absolute,
+            AnimKind::Additive => Self::Additive,
+            AnimKind::Relative => Self::Relative,
+            AnimKind::Delta => Self::Delta,
+        }
+    }
+}
+
+fn scene_keys<V: Copy>(keys: &[Key<V>]) -> Vec<SceneKey<V>> {
+    keys.iter()
+        .map(|k| SceneKey::new(f64::from(k.frame), k.value))
+        .collect()
+}
+
+impl SeAnim {
+    /// This file as a scene: an empty skeleton and one animation.
+    pub fn to_scene(&self, report: &mut ConversionReport) -> Scene {
+        Scene {
+            animations: vec![self.to_animation(report)],
+            ..Scene::default()
+        }
+    }
+
+    /// This file as a scene animation, recording in `report` what the scene cannot hold.
+    pub fn to_animation(&self, report: &mut ConversionReport) -> Animation {
+        let frame_count = self
+            .frame_count()
+            .map_or_else(|_| derived_frame_count(&self.bones, &self.notes) as f64, f64::from);
+        let mut bones: Vec<BoneTrack> = self
+            .bones
+            .iter()
+            .map(|b| BoneTrack {
+                bone: b.name.clone(),
+                kind_override: None,
+                cosmetic: b.is_cosmetic(),
+                translation: scene_keys(&b.location),
+                rotation: scene_keys(&b.rotation),
+                scale: scene_keys(&b.scale),
+            })
+            .collect();
+        for m in &self.modifiers {
+            if let Some(track) = bones.get_mut(m.bone as usize) {
+                if track.kind_override.is_some() {
+                    report.lose("bone modifiers naming a bone twice (the last one is kept)");
+                }
+                track.kind_override = Some(m.anim_type.into());
+            } else {
+                report.lose("bone modifiers naming bones past the bone list");
+            }
+        }
+        let in_bone_order = self.modifiers.windows(2).all(|w| w[0].bone < w[1].bone);
+        if !in_bone_order {
+            report.lose("the order of bone modifiers (they come back in bone order)");
+        }
+        if self.bones.iter().any(|b| b.flags > 1) {
+            report.lose("bone flags other than 0 (default) and 1 (cosmetic)");
+        }
+        self.report_header_losses(report);
+        let mut properties = Vec::new();
+        match &self.trailer {
+            Some(Trailer::SeBlend(blend)) => properties.extend(blend.shapes.iter().map(blend_track)),
+            Some(Trailer::Unknown(bytes)) => report.lose(format!("{} unknown trailing bytes", bytes.len())),
+            None => {}
+        }
+        Animation {
+            name: String::new(),
+            framerate: f64::from(self.framerate),
+            frame_count,
+            looping: self.looped(),
+            kind: self.anim_type.into(),
+            interpolation: Interpolation::Linear,
+            bones,
+            notes: self
+                .notes
+                .iter()
+                .map(|n| SceneNote {
+                    frame: f64::from(n.frame),
+                    name: n.name.clone(),
+                })
+                .collect(),
+            properties,
+        }
+    }
+
+    fn report_header_losses(&self, report: &mut ConversionReport) {
+        if !self.custom.is_empty() || self.data_presence_flags.contains(PresenceFlags::CUSTOM) {
+            report.lose(format!("the custom block ({} bytes)", self.custom.len()));
+        }
+        if !self.header_extra.is_empty() {
+            report.lose(format!("{} header bytes past 0x1C", self.header_extra.len()));
+        }
+        let reserved_bits = self.anim_flags.reserved_bits()
+            | self.data_presence_flags.reserved_bits()
+            | self.data_property_flags.reserved_bits();
+        if reserved_bits != 0 || self.reserved1 != [0; 2] || self.reserved2 != [0; 3] {
+            report.lose("reserved header bits and bytes");
+        }
+        if !self.stray_counts.is_empty() {
+            report.lose("header counts of absent blocks");
+        }
+        if self.frame_width_rule == FrameWidthRule::Legacy {
+            report.lose("the old frame_t rule of this file");
+        }
+        let keys = |b: &Bone| (!b.location.is_empty(), !b.rotation.is_empty(), !b.scale.is_empty());
+        let any = self
+            .bones
+            .iter()
+            .map(keys)
+            .fold((false, false, false), |a, k| (a.0 | k.0, a.1 | k.1, a.2 | k.2));
+        if presence_for(!self.bones.is_empty(), any, !self.notes.is_empty())
+            != self
+                .data_presence_flags
+                .with(PresenceFlags::CUSTOM | PresenceFlags::RESERVED, false)
+        {
+            report.lose("presence flags of empty blocks");
+        }
+        let exact = self.bones.iter().all(|b| {
+            b.location.iter().all(|k| single_exact(&k.value))
+                && b.rotation.iter().all(|k| single_exact(&k.value))
+                && b.scale.iter().all(|k| single_exact(&k.value))
+        });
+        if self.precision() == Precision::Double && exact {
+            report.lose("SEANIM_PRECISION_HIGH on values that single precision holds exactly");
+        }
+    }
+
+    /// The file a scene's first animation makes, recording in `report` what SEAnim cannot hold.
+    ///
+    /// Fails when the scene has no animation, or when a frame cannot be a `frame_t` (negative,
+    /// not finite, or past `u32`), or a framerate or value is beyond `f32` where it must be one.
+    pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Self> {
+        let Some((first, rest)) = scene.animations.split_first() else {
+            return Err(unencodable("the scene has no animation to write as SEAnim"));
+        };
+        if !rest.is_empty() {
+            report.lose(format!("{} animations after the first (SEAnim holds one)", rest.len()));
+        }
+        if !scene.skeleton.bones.is_empty() {
+            report.lose("the skeleton (SEAnim names bones but stores no hierarchy or bind pose)");
+        }
+        if !scene.meshes.is_empty() || !scene.materials.is_empty() || !scene.textures.is_empty() {
+            report.lose("meshes, materials and textures");
+        }
+        Self::from_animation(first, report)
+    }
+
+    /// The file an animation makes, recording in `report` what SEAnim cannot hold.
+    ///
+    /// Key values keep single precision when every one of them is exactly an `f32`, and
+    /// become `SEANIM_PRECISION_HIGH` otherwise; `frameCount` is derived from the keys
+    /// unless the animation is longer.
+    pub fn from_animation(anim: &Animation, report: &mut ConversionReport) -> Result<Self> {
+        if !anim.name.is_empty() {
+            report.lose("the animation's name");
+        }
+        if anim.interpolation != Interpolation::Linear {
+            report.lose("step interpolation (SEAnim keys are linear)");
+        }
+        let framerate = narrow(anim.framerate)
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| unencodable(format!("framerate {} is not a finite f32", anim.framerate)))?;
+        if widen(framerate) != anim.framerate {
+            report.lose("framerate digits beyond f32");
+        }
+
+        let mut bones = Vec::with_capacity(anim.bones.len());
+        let mut modifiers = Vec::new();
+        for (i, track) in anim.bones.iter().enumerate() {
+            let what = |channel: &str| format!("bone {:?} {channel} key", track.bone);
+            bones.push(Bone {
+                name: track.bone.clone(),
+                flags: u8::from(track.cosmetic),
+                location: file_keys(&track.translation, &what("location"), report)?,
+                rotation: file_keys(&track.rotation, &what("rotation"), report)?,
+                scale: file_keys(&track.scale, &what("scale"), report)?,
+            });
+            if let Some(kind) = track.kind_override {
+                let bone = u32::try_from(i).map_err(|_| unencodable("a modifier bone index past u32"))?;
+                modifiers.push(Modifier {
+                    bone,
+                    anim_type: kind.into(),
+                });
+            }
+        }
+        if modifiers.len() > usize::from(u8::MAX) {
+            return Err(unencodable(format!(
+                "{} bones override the anim type; boneAnimModifierCount holds 255 at most",
+                modifiers.len()
+            )));
+        }
+        let mut notes = Vec::with_capacity(anim.notes.len());
+        for (i, n) in anim.notes.iter().enumerate() {
+            notes.push(Note {
+                frame: file_frame(n.frame, &format!("note {i}"), report)?,
+                name: n.name.clone(),
+            });
+        }
+
+        let mut shapes = Vec::new();
+        for p in &anim.properties {
+            match blend_shape(p) {
+                Some(shape) => shapes.push(shape),
+                None => report.lose(format!(
+                    "property track {}.{} ({}; SEAnim animates bones)",
+                    p.node, p.property, p.format
+                )),
+            }
+        }
+
+        let keys = |b: &Bone| (!b.location.is_empty(), !b.rotation.is_empty(), !b.scale.is_empty());
+        let any = bones
+            .iter()
+            .map(keys)
+            .fold((false, false, false), |a, k| (a.0 | k.0, a.1 | k.1, a.2 | k.2));
+        let exact = bones.iter().all(|b| {
+            b.location.iter().all(|k| single_exact(&k.value))
+                && b.rotation.iter().all(|k| single_exact(&k.value))
+                && b.scale.iter().all(|k| single_exact(&k.value))
+        });
+        let precision = if exact {
+            PropertyFlags::default()
+        } else {
+            PropertyFlags::PRECISION_HIGH
+        };
+
+        let derived = derived_frame_count(&bones, &notes);
+        let fixed_frame_count = if anim.frame_count.fract() != 0.0 || !anim.frame_count.is_finite() {
+            report.lose("a fractional frame count");
+            None
+        } else if anim.frame_count > derived as f64 && anim.frame_count <= f64::from(u32::MAX) {
+            Some(anim.frame_count as u32)
+        } else {
+            if anim.frame_count < derived as f64 {
+                report.lose("a frame count shorter than the keys (frameCount covers every key)");
+            }
+            None
+        };
+
+        Ok(Self {
+            anim_type: anim.kind.into(),
+            anim_flags: AnimFlags::default().with(AnimFlags::LOOPED, anim.looping),
+            data_presence_flags: presence_for(!bones.is_empty(), any, !notes.is_empty()),
+            data_property_flags: precision,
+            framerate,
+            fixed_frame_count,
+            bones,
+            modifiers,
+            notes,
+            trailer: (!shapes.is_empty()).then_some(Trailer::SeBlend(SeBlend { shapes })),
+            ..Self::default()
+        })
+    }
+}
+
+/// The presence flags a writer sets: a channel's flag when any bone has keys in it, LOC alone
+/// when there are bones but no keys (so the bones are still written), NOTE with notes.
+fn presence_for(has_bones: bool, (loc, rot, scale): (bool, bool, bool), has_notes: bool) -> PresenceFlags {
+    let flags = PresenceFlags::default()
+        .with(PresenceFlags::LOC, loc || (has_bones && !rot && !scale))
+        .with(PresenceFlags::ROT, rot)
+        .with(PresenceFlags::SCALE, scale);
+    flags.with(PresenceFlags::NOTE, has_notes)
+}
+
+/// Whether every component of a value survives a trip through `f32` bit for bit (so NaNs
+/// compare by payload).
+fn single_exact<V: KeyValue>(value: &V) -> bool {
+    value
+        .to_single()
+        .is_some_and(|s| V::from_single(s).to_double().as_bytes() == value.to_double().as_bytes())
+}
+
+fn unencodable(msg: impl Into<String>) -> Error {
+    Error::new(FORMAT, 0, ErrorKind::Unencodable(msg.into()))
+}
+
+/// A scene frame as a `frame_t` value: rounded (and reported) when fractional, refused when
+/// negative, not finite or past `u32`.
+fn file_frame(frame: f64, what: &str, report: &mut ConversionReport) -> Result<u32> {
+    let rounded = frame.round();
+    if !(0.0..=f64::from(u32::MAX)).contains(&rounded) {
+        return Err(unencodable(format!(
+            "{what} is at frame {frame}, which no frame_t holds"
+        )));
+    }
+    if rounded != frame {
+        report.lose("fractional frames (rounded to whole frames)");
+    }
+    Ok(rounded as u32)
+}
+
+fn file_keys<V: Copy>(keys: &[SceneKey<V>], what: &str, report: &mut ConversionReport) -> Result<Vec<Key<V>>> {
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| Ok(Key::new(file_frame(k.frame, &format!("{what} {i}"), report)?, k.value)))
+        .collect()
+}
+
+/// An SEBlend shape as a scene property track: its keys in their on-disk layout.
+fn blend_track(shape: &BlendShape) -> PropertyTrack {
+    let mut data = Vec::with_capacity(shape.keys.len() * 16);
+    for k in &shape.keys {
+        data.extend_from_slice(&k.frame.to_le_bytes());
+        for v in k.value {
+            data.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    PropertyTrack {
+        node: shape.name.clone(),
+        property: SEBLEND_PROPERTY.to_string(),
+        format: FORMAT.to_string(),
+        data,
+    }
+}
+
+/// The SEBlend shape a property track carries, if it is one.
+fn blend_shape(track: &PropertyTrack) -> Option<BlendShape> {
+    if track.format != FORMAT || track.property != SEBLEND_PROPERTY || track.data.len() % 16 != 0 {
+        return None;
+    }
+    let keys = track
+        .data
+        .chunks_exact(16)
+        .map(|c| {
+            let c = <[u8; 16]>::try_from(c).ok()?;
+            let word = |at: usize| [c[at], c[at + 1], c[at + 2], c[at + 3]];
+            Some(BlendKey {
+                frame: u32::from_le_bytes(word(0)),
+                value: [4, 8, 12].map(|at| f32::from_le_bytes(word(at))),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(BlendShape {
+        name: track.node.clone(),
+        keys,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use animbin_core::{Quat, Vec3};
+
+    #[test]
+    fn kinds_and_types_map_one_to_one() {
+        for t in [
+            AnimType::Absolute,
+            AnimType::Additive,
+            AnimType::Relative,
+            AnimType::Delta,
+        ] {
+            assert_eq!(AnimType::from(AnimKind::from(t)), t);
+        }
+    }
+
+    #[test]
+    fn precision_goes_high_only_for_values_beyond_f32() {
+        assert!(single_exact(&Vec3::new(1.5, -2.0, 0.25)));
+        assert!(!single_exact(&Vec3::new(0.1, 0.0, 0.0)));
+        assert!(single_exact(&Quat::new(f64::NAN, 0.0, 0.0, 1.0)));
+    }
+}

@@ -1,0 +1,209 @@
+//! The spec invariants that a file can break and still read (FORMATS.md, SEAnim, `validate`).
+
+use std::fmt;
+
+use crate::layout::{AnimFlags, Channel, PresenceFlags, PropertyFlags, SeAnim};
+
+/// One broken invariant of an SEAnim file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A key at or past `frameCount`.
+    KeyPastFrameCount {
+        /// The bone's index.
+        bone: usize,
+        /// The key's channel.
+        channel: Channel,
+        /// The key's index in its run.
+        key: usize,
+        /// The key's frame.
+        frame: u32,
+        /// The header's `frameCount`.
+        frame_count: u32,
+    },
+    /// A note at or past `frameCount`.
+    NotePastFrameCount {
+        /// The note's index.
+        note: usize,
+        /// The note's frame.
+        frame: u32,
+        /// The header's `frameCount`.
+        frame_count: u32,
+    },
+    /// A modifier naming a bone index at or past `boneCount`.
+    ModifierBoneOutOfRange {
+        /// The modifier's index.
+        modifier: usize,
+        /// The bone index it names.
+        bone: u32,
+        /// The number of bones.
+        bone_count: usize,
+    },
+    /// Neither a bone block nor a note block (the seed asks for at least one data block
+    /// besides the custom block).
+    NoDataBlock,
+    /// A header count that is not zero while the flag of its block is clear.
+    CountWithoutFlag {
+        /// The header field (`"boneCount"`, `"boneAnimModifierCount"`, `"noteCount"`).
+        count: &'static str,
+        /// Its value.
+        value: u32,
+        /// The flag that is clear.
+        flag: &'static str,
+    },
+    /// Reserved ("always false") bits set in a flags byte.
+    ReservedBits {
+        /// The header field.
+        field: &'static str,
+        /// The reserved bits that are set.
+        bits: u8,
+    },
+    /// Reserved bytes that are not zero.
+    ReservedBytes {
+        /// The header field (`"reserved1"` or `"reserved2"`).
+        field: &'static str,
+        /// The bytes as stored.
+        bytes: Vec<u8>,
+    },
+    /// A bone `flags` byte other than 0 (default) or 1 (cosmetic).
+    BoneFlags {
+        /// The bone's index.
+        bone: usize,
+        /// The flags.
+        flags: u8,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::KeyPastFrameCount {
+                bone,
+                channel,
+                key,
+                frame,
+                frame_count,
+            } => write!(
+                f,
+                "bone {bone} {channel} key {key} is at frame {frame}, not below frameCount {frame_count}"
+            ),
+            Self::NotePastFrameCount {
+                note,
+                frame,
+                frame_count,
+            } => write!(f, "note {note} is at frame {frame}, not below frameCount {frame_count}"),
+            Self::ModifierBoneOutOfRange {
+                modifier,
+                bone,
+                bone_count,
+            } => write!(
+                f,
+                "bone modifier {modifier} names bone {bone}, but there are {bone_count} bones"
+            ),
+            Self::NoDataBlock => f.write_str("no bone or note block: the file has no data block"),
+            Self::CountWithoutFlag { count, value, flag } => {
+                write!(f, "{count} is {value}, but the {flag} flag is clear")
+            }
+            Self::ReservedBits { field, bits } => write!(f, "{field} has reserved bits {bits:#04x} set"),
+            Self::ReservedBytes { field, bytes } => write!(f, "{field} is {bytes:02x?}, not zero"),
+            Self::BoneFlags { bone, flags } => {
+                write!(f, "bone {bone} has flags {flags}, neither 0 (default) nor 1 (cosmetic)")
+            }
+        }
+    }
+}
+
+/// Lists every invariant `anim` breaks; empty for a valid file.
+///
+/// Checks: keys and notes below `frameCount`, modifier bones below `boneCount`, at least one
+/// data block, no count without its flag, no reserved bit or byte set, bone flags 0 or 1.
+pub fn validate(anim: &SeAnim) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if let Ok(frame_count) = anim.frame_count() {
+        for (b, bone) in anim.bones.iter().enumerate() {
+            let mut past = |channel: Channel, frames: &mut dyn Iterator<Item = u32>| {
+                for (key, frame) in frames.enumerate().filter(|&(_, f)| f >= frame_count) {
+                    problems.push(Problem::KeyPastFrameCount {
+                        bone: b,
+                        channel,
+                        key,
+                        frame,
+                        frame_count,
+                    });
+                }
+            };
+            past(Channel::Location, &mut bone.location.iter().map(|k| k.frame));
+            past(Channel::Rotation, &mut bone.rotation.iter().map(|k| k.frame));
+            past(Channel::Scale, &mut bone.scale.iter().map(|k| k.frame));
+        }
+        for (note, n) in anim.notes.iter().enumerate().filter(|(_, n)| n.frame >= frame_count) {
+            problems.push(Problem::NotePastFrameCount {
+                note,
+                frame: n.frame,
+                frame_count,
+            });
+        }
+    }
+    for (modifier, m) in anim.modifiers.iter().enumerate() {
+        if m.bone as usize >= anim.bones.len() {
+            problems.push(Problem::ModifierBoneOutOfRange {
+                modifier,
+                bone: m.bone,
+                bone_count: anim.bones.len(),
+            });
+        }
+    }
+    let presence = anim.data_presence_flags;
+    if !presence.has_bones() && !presence.contains(PresenceFlags::NOTE) {
+        problems.push(Problem::NoDataBlock);
+    }
+    let stray = anim.stray_counts;
+    let counts = [
+        ("boneCount", stray.bone_count, "LOC/ROT/SCALE"),
+        (
+            "boneAnimModifierCount",
+            u32::from(stray.bone_anim_modifier_count),
+            "LOC/ROT/SCALE",
+        ),
+        ("noteCount", stray.note_count, "NOTE"),
+    ];
+    for (count, value, flag) in counts {
+        if value != 0 {
+            problems.push(Problem::CountWithoutFlag { count, value, flag });
+        }
+    }
+    let bits = [
+        ("animFlags", anim.anim_flags.0 & AnimFlags::RESERVED.0),
+        (
+            "dataPresenceFlags",
+            anim.data_presence_flags.0 & PresenceFlags::RESERVED.0,
+        ),
+        (
+            "dataPropertyFlags",
+            anim.data_property_flags.0 & PropertyFlags::RESERVED.0,
+        ),
+    ];
+    for (field, bits) in bits {
+        if bits != 0 {
+            problems.push(Problem::ReservedBits { field, bits });
+        }
+    }
+    if anim.reserved1 != [0; 2] {
+        problems.push(Problem::ReservedBytes {
+            field: "reserved1",
+            bytes: anim.reserved1.to_vec(),
+        });
+    }
+    if anim.reserved2 != [0; 3] {
+        problems.push(Problem::ReservedBytes {
+            field: "reserved2",
+            bytes: anim.reserved2.to_vec(),
+        });
+    }
+    for (bone, b) in anim.bones.iter().enumerate() {
+        if b.flags > 1 {
+            problems.push(Problem::BoneFlags { bone, flags: b.flags });
+        }
+    }
+    problems
+}

@@ -1,0 +1,584 @@
+//! A zero-copy view of an SEAnim file: walks bones, keys and notes in place.
+//!
+//! [`View::new`] checks the whole file once (every count against the bytes left, every name's
+//! NUL and UTF-8, every anim type) and records where each block starts; after that, walking
+//! bones and keys copies nothing and cannot fail. Key runs are borrowed as slices of
+//! [`KeyRecord`](crate::KeyRecord)s with little-endian fields, since `frame_t` and the
+//! precision are fixed for the whole file.
+
+use animbin_core::{Error, ErrorKind, IndexWidth, Quat, Result, Vec3};
+use zerocopy::little_endian::{F32, U16, U32};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::keys::{KeyRun, KeyValue, Precision, record_size};
+use crate::layout::{self, AnimFlags, AnimType, FrameWidthRule, HEADER_SIZE, PresenceFlags, PropertyFlags, Trailer};
+use crate::{FORMAT, Modifier};
+
+/// The fixed part of the header as stored at offsets 8..36 (seed `SEAnim_Header`).
+#[derive(Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct HeaderRecord {
+    /// `uint16_t headerSize`, counting itself: 0x1C or more.
+    pub header_size: U16,
+    /// `uint8_t animType`.
+    pub anim_type: u8,
+    /// `uint8_t animFlags`.
+    pub anim_flags: u8,
+    /// `uint8_t dataPresenceFlags`.
+    pub data_presence_flags: u8,
+    /// `uint8_t dataPropertyFlags`.
+    pub data_property_flags: u8,
+    /// `uint8_t reserved1[2]`.
+    pub reserved1: [u8; 2],
+    /// `float framerate`.
+    pub framerate: F32,
+    /// `uint32_t frameCount`.
+    pub frame_count: U32,
+    /// `uint32_t boneCount`.
+    pub bone_count: U32,
+    /// `uint8_t boneAnimModifierCount`.
+    pub bone_anim_modifier_count: u8,
+    /// `uint8_t reserved2[3]`.
+    pub reserved2: [u8; 3],
+    /// `uint32_t noteCount`.
+    pub note_count: U32,
+}
+
+const _: () = assert!(size_of::<HeaderRecord>() == HEADER_SIZE as usize);
+
+/// One `SEAnim_BoneAnimModifier` as stored: `bone_t index` (`B` is `u8`, [`U16`] or [`U32`])
+/// and `uint8_t animTypeOverride`.
+#[derive(Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct ModifierRecord<B> {
+    /// `bone_t index`.
+    pub bone: B,
+    /// `uint8_t animTypeOverride` (checked to be 0..3 when the view opened).
+    pub anim_type: u8,
+}
+
+/// The modifier records of a file, at its `bone_t` width.
+#[derive(Debug, Clone, Copy)]
+pub enum ModifierRun<'a> {
+    /// u8 bone indices (`boneCount <= 0xFF`).
+    U8(&'a [ModifierRecord<u8>]),
+    /// u16 bone indices.
+    U16(&'a [ModifierRecord<U16>]),
+    /// u32 bone indices.
+    U32(&'a [ModifierRecord<U32>]),
+}
+
+impl<'a> ModifierRun<'a> {
+    /// The number of modifiers.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::U8(s) => s.len(),
+            Self::U16(s) => s.len(),
+            Self::U32(s) => s.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The modifier at `index`.
+    pub fn get(&self, index: usize) -> Option<Modifier> {
+        let (bone, anim_type) = match self {
+            Self::U8(s) => s.get(index).map(|m| (u32::from(m.bone), m.anim_type))?,
+            Self::U16(s) => s.get(index).map(|m| (u32::from(m.bone.get()), m.anim_type))?,
+            Self::U32(s) => s.get(index).map(|m| (m.bone.get(), m.anim_type))?,
+        };
+        // Every override was checked when the view opened, so `from_u8` always succeeds.
+        AnimType::from_u8(anim_type).map(|anim_type| Modifier { bone, anim_type })
+    }
+
+    /// The modifiers in file order.
+    pub fn iter(&self) -> impl Iterator<Item = Modifier> + 'a {
+        let run = *self;
+        (0..run.len()).filter_map(move |i| run.get(i))
+    }
+
+    /// The index of the first record whose override is not an anim type.
+    fn first_bad_override(&self) -> Option<usize> {
+        let bad = |t: u8| AnimType::from_u8(t).is_none();
+        match self {
+            Self::U8(s) => s.iter().position(|m| bad(m.anim_type)),
+            Self::U16(s) => s.iter().position(|m| bad(m.anim_type)),
+            Self::U32(s) => s.iter().position(|m| bad(m.anim_type)),
+        }
+    }
+}
+
+/// One bone as the view sees it: its name, flags and borrowed key runs.
+#[derive(Debug, Clone, Copy)]
+pub struct BoneView<'a> {
+    /// The name.
+    pub name: &'a str,
+    /// `uint8_t flags` (0 default, 1 cosmetic).
+    pub flags: u8,
+    /// Location keys (empty without `SEANIM_BONE_LOC`).
+    pub location: KeyRun<'a, Vec3<f64>>,
+    /// Rotation keys, x y z w (empty without `SEANIM_BONE_ROT`).
+    pub rotation: KeyRun<'a, Quat<f64>>,
+    /// Scale keys (empty without `SEANIM_BONE_SCALE`).
+    pub scale: KeyRun<'a, Vec3<f64>>,
+}
+
+/// A zero-copy view of a whole SEAnim file.
+#[derive(Debug, Clone, Copy)]
+pub struct View<'a> {
+    header: &'a HeaderRecord,
+    anim_type: AnimType,
+    frame_width_rule: FrameWidthRule,
+    frame_width: IndexWidth,
+    precision: Precision,
+    header_extra: &'a [u8],
+    names: &'a [u8],
+    modifiers: ModifierRun<'a>,
+    bone_data: &'a [u8],
+    notes: &'a [u8],
+    custom: &'a [u8],
+    trailer: &'a [u8],
+}
+
+/// A position in the input that reads forward with bounds checks and offsets in its errors.
+#[derive(Debug, Clone, Copy)]
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn eof(&self, expected: &str) -> Error {
+        Error::new(
+            FORMAT,
+            self.pos as u64,
+            ErrorKind::UnexpectedEof {
+                expected: expected.to_string(),
+            },
+        )
+    }
+
+    fn left(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        let end = self.pos.checked_add(n).filter(|&end| end <= self.bytes.len());
+        let slice = end
+            .and_then(|end| self.bytes.get(self.pos..end))
+            .ok_or_else(|| self.eof(what))?;
+        self.pos += n;
+        Ok(slice)
+    }
+
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
+        let mut out = [0; N];
+        out.copy_from_slice(self.take(N, what)?);
+        Ok(out)
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8> {
+        let [b] = self.array(what)?;
+        Ok(b)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32> {
+        self.array(what).map(u32::from_le_bytes)
+    }
+
+    fn index(&mut self, width: IndexWidth, what: &str) -> Result<u32> {
+        Ok(match width {
+            IndexWidth::U8 => u32::from(self.u8(what)?),
+            IndexWidth::U16 => u32::from(self.array(what).map(u16::from_le_bytes)?),
+            IndexWidth::U32 => self.u32(what)?,
+        })
+    }
+
+    /// Takes `count` records of `size` bytes, refusing (before anything else) a count the
+    /// bytes left cannot hold.
+    fn records(&mut self, count: u64, size: u64, what: &str) -> Result<&'a [u8]> {
+        let needed = count.saturating_mul(size);
+        if needed > self.left() as u64 {
+            return Err(Error::new(
+                FORMAT,
+                self.pos as u64,
+                ErrorKind::CountTooLarge {
+                    what: what.to_string(),
+                    count,
+                    needed,
+                    remaining: self.left() as u64,
+                },
+            ));
+        }
+        self.take(needed as usize, what)
+    }
+
+    fn cstr(&mut self, what: &str) -> Result<&'a str> {
+        let start = self.pos;
+        let rest = self.bytes.get(start..).unwrap_or_default();
+        let len = rest.iter().position(|&b| b == 0).ok_or_else(|| {
+            Error::new(
+                FORMAT,
+                start as u64,
+                ErrorKind::UnexpectedEof {
+                    expected: format!("a NUL-terminated {what}"),
+                },
+            )
+        })?;
+        let s = std::str::from_utf8(&rest[..len])
+            .map_err(|e| Error::new(FORMAT, start as u64, ErrorKind::invalid(format!("a UTF-8 {what}"), e)))?;
+        self.pos += len + 1;
+        Ok(s)
+    }
+
+    fn run<V: KeyValue>(
+        &mut self,
+        present: bool,
+        frame: IndexWidth,
+        precision: Precision,
+        what: &str,
+    ) -> Result<KeyRun<'a, V>> {
+        if !present {
+            return Ok(KeyRun::empty());
+        }
+        let count = self.index(frame, what)?;
+        let at = self.pos;
+        let bytes = self.records(u64::from(count), record_size::<V>(frame, precision), what)?;
+        KeyRun::from_bytes(bytes, frame, precision).ok_or_else(|| {
+            Error::new(
+                FORMAT,
+                at as u64,
+                ErrorKind::invalid(format!("whole {what} records"), "a partial record"),
+            )
+        })
+    }
+
+    fn bone(
+        &mut self,
+        name: &'a str,
+        presence: PresenceFlags,
+        frame: IndexWidth,
+        precision: Precision,
+    ) -> Result<BoneView<'a>> {
+        let flags = self.u8("bone flags")?;
+        let location = self.run(presence.contains(PresenceFlags::LOC), frame, precision, "location key")?;
+        let rotation = self.run(presence.contains(PresenceFlags::ROT), frame, precision, "rotation key")?;
+        let scale = self.run(presence.contains(PresenceFlags::SCALE), frame, precision, "scale key")?;
+        Ok(BoneView {
+            name,
+            flags,
+            location,
+            rotation,
+            scale,
+        })
+    }
+}
+
+impl<'a> View<'a> {
+    /// Opens a view of `bytes`, checking the whole file once.
+    ///
+    /// Like [`crate::read`], a file whose `frameCount` is 256 or 65536 and that does not parse
+    /// to its end under the current `frame_t` rule is retried under the old one.
+    pub fn new(bytes: &'a [u8]) -> Result<Self> {
+        let current = Self::with_rule(bytes, FrameWidthRule::Current);
+        if crate::uses_legacy_width_at(bytes) && !current.as_ref().is_ok_and(View::parses_to_end) {
+            if let Ok(legacy) = Self::with_rule(bytes, FrameWidthRule::Legacy) {
+                if legacy.parses_to_end() {
+                    return Ok(legacy);
+                }
+            }
+        }
+        current
+    }
+
+    /// Whether nothing but an SEBlend trailer (or nothing) follows the last block.
+    fn parses_to_end(&self) -> bool {
+        !matches!(layout::parse_trailer(self.trailer.to_vec()), Some(Trailer::Unknown(_)))
+    }
+
+    /// Opens a view with a given `frame_t` rule and no fallback.
+    pub fn with_rule(bytes: &'a [u8], rule: FrameWidthRule) -> Result<Self> {
+        let mut c = Cursor { bytes, pos: 0 };
+        let magic = c.take(6, "the magic \"SEAnim\"")?;
+        if magic != layout::MAGIC {
+            let found = format!("\"{}\"", magic.escape_ascii());
+            return Err(Error::new(FORMAT, 0, ErrorKind::invalid("the magic \"SEAnim\"", found)));
+        }
+        let version_at = c.pos as u64;
+        let version = c.index(IndexWidth::U16, "the version")?;
+        if version != 1 {
+            return Err(Error::new(FORMAT, version_at, ErrorKind::invalid("version 1", version)));
+        }
+        let header_at = c.pos;
+        let header_size = u16::from_le_bytes(c.array("headerSize")?);
+        if header_size < HEADER_SIZE {
+            return Err(Error::new(
+                FORMAT,
+                header_at as u64,
+                ErrorKind::invalid(
+                    "a headerSize of at least 0x1C (it counts its own two bytes)",
+                    format!("{header_size:#x}"),
+                ),
+            ));
+        }
+        c.pos = header_at;
+        let header_bytes = c.take(HEADER_SIZE as usize, "the 0x1C-byte header")?;
+        let header = HeaderRecord::ref_from_bytes(header_bytes)
+            .map_err(|_| Error::new(FORMAT, header_at as u64, ErrorKind::invalid("a header", "a misfit")))?;
+        let anim_type = AnimType::from_u8(header.anim_type).ok_or_else(|| {
+            Error::new(
+                FORMAT,
+                layout::offsets::ANIM_TYPE as u64,
+                ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", header.anim_type),
+            )
+        })?;
+        let header_extra = c.take(usize::from(header_size - HEADER_SIZE), "the rest of the header")?;
+
+        let presence = PresenceFlags(header.data_presence_flags);
+        let precision = PropertyFlags(header.data_property_flags).precision();
+        let frame_width = rule.width(header.frame_count.get());
+        let bone_count = header.bone_count.get();
+        let bone_width = IndexWidth::for_count(u64::from(bone_count));
+
+        let (mut names, mut modifiers, mut bone_data) = (&bytes[..0], ModifierRun::U8(&[]), &bytes[..0]);
+        if presence.has_bones() {
+            // Each name is at least its NUL.
+            let names_at = c.pos;
+            c.records(u64::from(bone_count), 1, "bone name")?;
+            c.pos = names_at;
+            let mut bone_names = Vec::new();
+            for _ in 0..bone_count {
+                bone_names.push(c.cstr("bone name")?);
+            }
+            names = &bytes[names_at..c.pos];
+
+            let modifiers_at = c.pos;
+            let count = u64::from(header.bone_anim_modifier_count);
+            let records = c.records(count, bone_width.size() + 1, "bone modifier")?;
+            modifiers = match bone_width {
+                IndexWidth::U8 => ModifierRun::U8(cast(records, modifiers_at)?),
+                IndexWidth::U16 => ModifierRun::U16(cast(records, modifiers_at)?),
+                IndexWidth::U32 => ModifierRun::U32(cast(records, modifiers_at)?),
+            };
+            if let Some(i) = modifiers.first_bad_override() {
+                // The override is the last byte of the record.
+                let record = bone_width.size() + 1;
+                let pos = modifiers_at as u64 + (i as u64 + 1) * record - 1;
+                let found = records.get(pos as usize - modifiers_at).copied().unwrap_or_default();
+                return Err(Error::new(
+                    FORMAT,
+                    pos,
+                    ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", found),
+                ));
+            }
+
+            let data_at = c.pos;
+            for name in bone_names {
+                c.bone(name, presence, frame_width, precision)?;
+            }
+            bone_data = &bytes[data_at..c.pos];
+        }
+
+        let notes_at = c.pos;
+        if presence.contains(PresenceFlags::NOTE) {
+            let count = u64::from(header.note_count.get());
+            c.records(count, frame_width.size() + 1, "note")?;
+            c.pos = notes_at;
+            for _ in 0..count {
+                c.index(frame_width, "note frame")?;
+                c.cstr("note name")?;
+            }
+        }
+        let notes = &bytes[notes_at..c.pos];
+
+        let mut custom = &bytes[..0];
+        if presence.contains(PresenceFlags::CUSTOM) {
+            let size = c.u32("the custom block size")?;
+            custom = c.records(u64::from(size), 1, "custom block byte")?;
+        }
+        let trailer = bytes.get(c.pos..).unwrap_or_default();
+
+        Ok(Self {
+            header,
+            anim_type,
+            frame_width_rule: rule,
+            frame_width,
+            precision,
+            header_extra,
+            names,
+            modifiers,
+            bone_data,
+            notes,
+            custom,
+            trailer,
+        })
+    }
+
+    /// The header as stored.
+    pub fn header(&self) -> &'a HeaderRecord {
+        self.header
+    }
+
+    /// `animType`.
+    pub fn anim_type(&self) -> AnimType {
+        self.anim_type
+    }
+
+    /// `animFlags`.
+    pub fn anim_flags(&self) -> AnimFlags {
+        AnimFlags(self.header.anim_flags)
+    }
+
+    /// `dataPresenceFlags`.
+    pub fn data_presence_flags(&self) -> PresenceFlags {
+        PresenceFlags(self.header.data_presence_flags)
+    }
+
+    /// `dataPropertyFlags`.
+    pub fn data_property_flags(&self) -> PropertyFlags {
+        PropertyFlags(self.header.data_property_flags)
+    }
+
+    /// `framerate`.
+    pub fn framerate(&self) -> f32 {
+        self.header.framerate.get()
+    }
+
+    /// `frameCount`.
+    pub fn frame_count(&self) -> u32 {
+        self.header.frame_count.get()
+    }
+
+    /// The number of bones (0 without a bone block).
+    pub fn bone_count(&self) -> u32 {
+        if self.data_presence_flags().has_bones() {
+            self.header.bone_count.get()
+        } else {
+            0
+        }
+    }
+
+    /// The number of notes (0 without a note block).
+    pub fn note_count(&self) -> u32 {
+        if self.data_presence_flags().contains(PresenceFlags::NOTE) {
+            self.header.note_count.get()
+        } else {
+            0
+        }
+    }
+
+    /// The rule that chose `frame_t`.
+    pub fn frame_width_rule(&self) -> FrameWidthRule {
+        self.frame_width_rule
+    }
+
+    /// The width of `frame_t`.
+    pub fn frame_width(&self) -> IndexWidth {
+        self.frame_width
+    }
+
+    /// The precision of key values.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// Header bytes past 0x1C.
+    pub fn header_extra(&self) -> &'a [u8] {
+        self.header_extra
+    }
+
+    /// The bone modifiers.
+    pub fn modifiers(&self) -> ModifierRun<'a> {
+        self.modifiers
+    }
+
+    /// The bones in file order.
+    pub fn bones(&self) -> Bones<'a> {
+        Bones {
+            names: Cursor {
+                bytes: self.names,
+                pos: 0,
+            },
+            data: Cursor {
+                bytes: self.bone_data,
+                pos: 0,
+            },
+            presence: self.data_presence_flags(),
+            frame: self.frame_width,
+            precision: self.precision,
+        }
+    }
+
+    /// The notes in file order, as `(frame, name)`.
+    pub fn notes(&self) -> Notes<'a> {
+        Notes {
+            cursor: Cursor {
+                bytes: self.notes,
+                pos: 0,
+            },
+            frame: self.frame_width,
+        }
+    }
+
+    /// The custom block's bytes (empty without one).
+    pub fn custom(&self) -> &'a [u8] {
+        self.custom
+    }
+
+    /// The bytes after the last block (an SEBlend trailer or unknown bytes).
+    pub fn trailer(&self) -> &'a [u8] {
+        self.trailer
+    }
+}
+
+fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(bytes: &[u8], at: usize) -> Result<&[T]> {
+    <[T]>::ref_from_bytes(bytes).map_err(|_| {
+        Error::new(
+            FORMAT,
+            at as u64,
+            ErrorKind::invalid("whole records", "a partial record"),
+        )
+    })
+}
+
+/// An iterator over a view's bones.
+#[derive(Debug, Clone)]
+pub struct Bones<'a> {
+    names: Cursor<'a>,
+    data: Cursor<'a>,
+    presence: PresenceFlags,
+    frame: IndexWidth,
+    precision: Precision,
+}
+
+impl<'a> Iterator for Bones<'a> {
+    type Item = BoneView<'a>;
+    fn next(&mut self) -> Option<BoneView<'a>> {
+        // The view checked every bone when it opened; these reads cannot fail.
+        let name = self.names.cstr("bone name").ok()?;
+        self.data.bone(name, self.presence, self.frame, self.precision).ok()
+    }
+}
+
+/// An iterator over a view's notes.
+#[derive(Debug, Clone)]
+pub struct Notes<'a> {
+    cursor: Cursor<'a>,
+    frame: IndexWidth,
+}
+
+impl<'a> Iterator for Notes<'a> {
+    type Item = (u32, &'a str);
+    fn next(&mut self) -> Option<(u32, &'a str)> {
+        if self.cursor.left() == 0 {
+            return None;
+        }
+        // Checked when the view opened; these reads cannot fail.
+        let frame = self.cursor.index(self.frame, "note frame").ok()?;
+        let name = self.cursor.cstr("note name").ok()?;
+        Some((frame, name))
+    }
+}
