@@ -689,8 +689,12 @@ pub fn to_vec(dmf: &Dmf) -> Result<Vec<u8>> {
 }
 
 /// The JSON form as a [`serde_json::Value`] (what `animbin dump` prints).
+///
+/// Made from the JSON text, so each float is the `f64` nearest to its short `f32` text and
+/// prints back as that text (not as the `f32`'s exact, longer, decimal expansion).
 pub fn to_value(dmf: &Dmf) -> Result<serde_json::Value> {
-    serde_json::to_value(JsonDmf(dmf)).map_err(|e| Error::new(FORMAT, 0, ErrorKind::Unencodable(e.to_string())))
+    let text = to_vec(dmf)?;
+    serde_json::from_slice(&text).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("JSON", e)))
 }
 
 /// The byte offset of serde_json's 1-based line and column in `bytes`.
@@ -746,12 +750,15 @@ pub fn read(bytes: &[u8]) -> Result<Dmf> {
     from_file(file, 0)
 }
 
-/// Reads the JSON form from a [`serde_json::Value`] (an `animbin dump`'s `data`). Errors
-/// have offset 0: a value has no bytes; the message says where in the value.
-pub fn from_value(value: serde_json::Value) -> Result<Dmf> {
-    let file: JsonFile =
-        serde_json::from_value(value).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("the DMF JSON form", e)))?;
-    from_file(file, 0)
+/// Reads the JSON form from a [`serde_json::Value`] (an `animbin dump`'s `data`).
+///
+/// A value holds its numbers as `f64`, and rounding such an `f64` to `f32` can miss the `f32`
+/// its text meant (f32 `0x15ae43fd`, written `7.038531e-26`, is one), so the value is printed
+/// again (an `f64` prints back as the same short text) and read as text, where serde_json
+/// parses floats for `f32` fields in single precision. Error offsets are in that text.
+pub fn from_value(value: &serde_json::Value) -> Result<Dmf> {
+    let text = serde_json::to_vec(value).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("JSON", e)))?;
+    read(&text)
 }
 
 #[cfg(test)]
