@@ -322,14 +322,16 @@ fn floats_that_an_f64_round_trip_would_change_survive_the_json_form() {
     // 0x15ae43fd is written "7.038531e-26"; that text's nearest f64, rounded to f32, is not
     // 0x15ae43fd. Both the text and the serde_json::Value path must keep it.
     let bits = [0x15ae_43fd_u32, 0x0000_0001, 0x7f7f_ffff, 0x8000_0000, 0x3dcc_cccd];
-    let mut dmf = Dmf::default();
-    dmf.vertices = bits
-        .iter()
-        .map(|&b| {
-            let f = f32::from_bits(b);
-            Vertex::new(Vec3::new(f, f, f), [0; 4], [f; 4])
-        })
-        .collect();
+    let dmf = Dmf {
+        vertices: bits
+            .iter()
+            .map(|&b| {
+                let f = f32::from_bits(b);
+                Vertex::new(Vec3::new(f, f, f), [0; 4], [f; 4])
+            })
+            .collect(),
+        ..Dmf::default()
+    };
     let json = animbin_dmf::json::to_vec(&dmf).unwrap();
     assert!(String::from_utf8_lossy(&json).contains("7.038531e-26"));
     assert_eq!(animbin_dmf::json::read(&json).unwrap(), dmf);
@@ -341,13 +343,15 @@ fn floats_that_an_f64_round_trip_would_change_survive_the_json_form() {
 
 #[test]
 fn an_id_that_does_not_fit_i16_cannot_match_its_position() {
-    let mut dmf = Dmf::default();
-    dmf.bones = (0..32_769)
-        .map(|i| {
-            let parent = if i == 0 { -1 } else { 0 };
-            Bone::new(Name::new(&format!("b{i}")).unwrap(), 0, parent, [0.0; 16])
-        })
-        .collect();
+    let mut dmf = Dmf {
+        bones: (0..32_769)
+            .map(|i| {
+                let parent = if i == 0 { -1 } else { 0 };
+                Bone::new(Name::new(&format!("b{i}")).unwrap(), 0, parent, [0.0; 16])
+            })
+            .collect(),
+        ..Dmf::default()
+    };
     dmf.renumber();
     assert_eq!(dmf.bones[32_767].bone_id.get(), 32_767);
     assert_eq!(dmf.bones[32_768].bone_id, I16::new(0), "left for the writer to refuse");
