@@ -13,7 +13,7 @@
 //! when LZ4 does not make it smaller; [`compress`] does the same. Blocks are decoded by
 //! `lz4_flex::block`'s safe decoder into a buffer of exactly originalLength bytes that starts
 //! at the chunk's first byte, so a match offset of 0 or one reaching before the chunk's start
-//! is an error (tested in `tests/lz4_blocks.rs`), and the block must fill the buffer exactly.
+//! is an error (tested in `tests/fixtures.rs`), and the block must fill the buffer exactly.
 
 use animbin_core::io::SliceReader;
 use animbin_core::strings::{read_varint, write_varint};

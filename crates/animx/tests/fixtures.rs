@@ -1,0 +1,607 @@
+//! Byte-exact fixtures written out in hex, truncation at every offset, and bad inputs with
+//! the offsets their errors must name.
+
+use animbin_animx::{
+    AnimXFile, Animation, CurveTrack, DiscreteTrack, Encoding, Interpolation, Interpolations, Keyframes, RawTrack,
+    ReadOptions, Tangents, Track, TrackData, Values, View, animj,
+};
+use animbin_core::ErrorKind;
+use animbin_core::math::{Quat, Vec2, Vec3, Vec4};
+use animbin_core::testing::{assert_every_truncation_fails, corpus_files, hex, shared_corpus};
+
+/// The header redx's test expects, then its three Discrete tracks (bool, int, string).
+const REDX: &str = "
+05 41 6e 69 6d 58   # magic: .NET string \"AnimX\"
+01 00 00 00         # version 1 (i32)
+03                  # 3 tracks
+00 00 80 40         # global duration 4.0
+04 74 65 73 74      # name \"test\"
+00                  # encoding: plain
+# track 0: Discrete (01) bool (00), node \"testNode\", property \"testProperty\", 4 keyframes
+01 00 08 74 65 73 74 4e 6f 64 65 0c 74 65 73 74 50 72 6f 70 65 72 74 79 04
+00 00 00 00 00   00 00 80 3f 01   00 00 00 40 00   00 00 40 40 01   # (time, value)
+# track 1: Discrete int (0a)
+01 0a 08 74 65 73 74 4e 6f 64 65 0c 74 65 73 74 50 72 6f 70 65 72 74 79 04
+00 00 00 00 00 00 00 00   00 00 80 3f 02 00 00 00   00 00 00 40 04 00 00 00   00 00 40 40 06 00 00 00
+# track 2: Discrete string (27): hasValue 01, then a .NET string
+01 27 08 74 65 73 74 4e 6f 64 65 0c 74 65 73 74 50 72 6f 70 65 72 74 79 04
+00 00 00 00 01 04 7a 65 72 6f   00 00 80 3f 01 03 6f 6e 65   00 00 00 40 01 03 74 77 6f   00 00 40 40 01 03 6c 65 6c
+";
+
+fn discrete(node: &str, property: &str, times: Vec<f32>, values: Values) -> Track {
+    Track {
+        node: node.into(),
+        property: property.into(),
+        data: TrackData::Discrete(DiscreteTrack {
+            keyframes: Keyframes { times, values },
+        }),
+    }
+}
+
+fn redx_model() -> Animation {
+    let t = || vec![0.0, 1.0, 2.0, 3.0];
+    let s = |x: &str| Some(x.to_string());
+    Animation {
+        name: "test".into(),
+        global_duration: 4.0,
+        tracks: vec![
+            discrete(
+                "testNode",
+                "testProperty",
+                t(),
+                Values::Bool(vec![false, true, false, true]),
+            ),
+            discrete("testNode", "testProperty", t(), Values::Int(vec![0, 2, 4, 6])),
+            discrete(
+                "testNode",
+                "testProperty",
+                t(),
+                Values::String(vec![s("zero"), s("one"), s("two"), s("lel")]),
+            ),
+        ],
+        ..Animation::default()
+    }
+}
+
+#[test]
+fn redx_fixture_reads_and_writes_byte_for_byte() {
+    let bytes = hex(REDX);
+    assert_eq!(bytes.len(), 185);
+    assert_eq!(animbin_animx::read(&bytes).unwrap(), redx_model());
+    assert_eq!(animbin_animx::to_bytes(&redx_model()).unwrap(), bytes);
+    assert_every_truncation_fails(&bytes, animbin_animx::read);
+    assert_every_truncation_fails(&bytes, |b| View::new(b).map(|v| v.tracks.len()));
+}
+
+#[test]
+fn corpus_animj_reads_and_becomes_the_redx_bytes() {
+    let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
+        eprintln!("shared corpus absent: skipped");
+        return;
+    };
+    let files = corpus_files(&dir, "animj");
+    assert!(!files.is_empty());
+    for file in files {
+        let anim = animj::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(anim, redx_model(), "{}", file.display());
+        assert_eq!(animbin_animx::to_bytes(&anim).unwrap(), hex(REDX));
+        assert!(animbin_animx::validate(&anim).is_empty());
+    }
+}
+
+/// Every track kind, per-keyframe interpolation with tangents, bit-packed bools, null strings.
+const KITCHEN: &str = "
+05 41 6e 69 6d 58 01 00 00 00
+04                  # 4 tracks
+00 00 00 40         # 2.0 s
+01 6b               # name \"k\"
+00                  # plain
+# Raw (00) float3 (17), \"Hips\" \"position\", 2 values, interval 0.5
+00 17 04 48 69 70 73 08 70 6f 73 69 74 69 6f 6e 02
+00 00 00 3f
+00 00 80 3f 00 00 00 40 00 00 40 40   # (1, 2, 3)
+00 00 00 00 00 00 00 00 00 00 80 bf   # (0, 0, -1)
+# Curve (02) floatQ (19), \"Hips\" \"rotation\", 2 keyframes
+02 19 04 48 69 70 73 08 72 6f 74 61 74 69 6f 6e 02
+03                  # flags: per-keyframe interpolation, tangents
+01 02               # Linear, Tangent
+00 00 00 00 00 00 00 00 00 00 00 00 00 00 80 3f   00 00 00 00   # value (0,0,0,1), time 0
+00 00 80 3f 00 00 00 00 00 00 00 00 00 00 00 00   00 00 80 3f   # value (1,0,0,0), time 1
+# tangent pairs, right then left
+00 00 00 3f 00 00 00 00 00 00 00 00 00 00 00 00   00 00 00 00 00 00 00 3f 00 00 00 00 00 00 00 00
+00 00 00 00 00 00 00 00 00 00 00 3f 00 00 00 00   00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 3f
+# Discrete (01) bool4 (03), \"n\" \"b\", 2 keyframes: x|z = 05, y|w = 0a
+01 03 01 6e 01 62 02
+00 00 00 00 05   00 00 80 3f 0a
+# Discrete string (27), \"n\" \"s\": null, then \"hi\"
+01 27 01 6e 01 73 02
+00 00 00 00 00   00 00 00 40 01 02 68 69
+";
+
+fn kitchen_model() -> Animation {
+    let q = Quat::new;
+    Animation {
+        name: "k".into(),
+        global_duration: 2.0,
+        tracks: vec![
+            Track {
+                node: "Hips".into(),
+                property: "position".into(),
+                data: TrackData::Raw(RawTrack {
+                    interval: 0.5,
+                    values: Values::Float3(vec![Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.0, 0.0, -1.0)]),
+                }),
+            },
+            Track {
+                node: "Hips".into(),
+                property: "rotation".into(),
+                data: TrackData::Curve(CurveTrack {
+                    interpolation: Interpolations::PerKeyframe(vec![Interpolation::Linear, Interpolation::Tangent]),
+                    keyframes: Keyframes {
+                        times: vec![0.0, 1.0],
+                        values: Values::FloatQ(vec![q(0.0, 0.0, 0.0, 1.0), q(1.0, 0.0, 0.0, 0.0)]),
+                    },
+                    tangents: Some(Tangents {
+                        right: Values::FloatQ(vec![q(0.5, 0.0, 0.0, 0.0), q(0.0, 0.0, 0.5, 0.0)]),
+                        left: Values::FloatQ(vec![q(0.0, 0.5, 0.0, 0.0), q(0.0, 0.0, 0.0, 0.5)]),
+                    }),
+                }),
+            },
+            discrete(
+                "n",
+                "b",
+                vec![0.0, 1.0],
+                Values::Bool4(vec![
+                    Vec4::new(true, false, true, false),
+                    Vec4::new(false, true, false, true),
+                ]),
+            ),
+            discrete("n", "s", vec![0.0, 2.0], Values::String(vec![None, Some("hi".into())])),
+        ],
+        ..Animation::default()
+    }
+}
+
+#[test]
+fn kitchen_fixture_covers_every_kind_byte_for_byte() {
+    let bytes = hex(KITCHEN);
+    assert_eq!(animbin_animx::read(&bytes).unwrap(), kitchen_model());
+    assert_eq!(animbin_animx::to_bytes(&kitchen_model()).unwrap(), bytes);
+    assert_every_truncation_fails(&bytes, animbin_animx::read);
+    assert_every_truncation_fails(&bytes, |b| View::new(b).map(|v| v.tracks.len()));
+    // AnimJ holds the same.
+    let json = animj::to_value(&kitchen_model());
+    assert_eq!(json["tracks"][1]["data"]["keyframes"][1]["interpolation"], "Tangent");
+    assert_eq!(json["tracks"][1]["data"]["keyframes"][0]["rightTangent"]["x"], 0.5);
+    assert_eq!(
+        json["tracks"][2]["data"]["keyframes"][1]["value"],
+        serde_json::json!({"x": false, "y": true, "z": false, "w": true})
+    );
+    assert_eq!(
+        json["tracks"][3]["data"]["keyframes"][0]["value"],
+        serde_json::Value::Null
+    );
+    assert_eq!(json["tracks"][0]["data"]["interval"], 0.5);
+    assert_eq!(
+        json["tracks"][0]["data"]["keyframes"][1],
+        serde_json::json!({"x": 0.0, "y": 0.0, "z": -1.0})
+    );
+    assert_eq!(animj::from_value(&json).unwrap(), kitchen_model());
+}
+
+#[test]
+fn raw_view_borrows_the_values_in_place() {
+    let bytes = hex(KITCHEN);
+    let view = View::new(&bytes).unwrap();
+    let raw = &view.tracks[0];
+    assert_eq!(raw.offset, 18);
+    assert_eq!(raw.interval(), Some(0.5));
+    let Some(animbin_animx::view::RawValues::Float3(values)) = raw.raw_values() else {
+        panic!("a float3 slice");
+    };
+    assert_eq!(values[1].native(), Vec3::new(0.0, 0.0, -1.0));
+    // The slice points into the file: no copy was made.
+    let at = values.as_ptr() as usize - bytes.as_ptr() as usize;
+    assert_eq!(at, 18 + 2 + 5 + 9 + 1 + 4);
+    assert!(view.tracks[1].raw_values().is_none());
+}
+
+/// Version 0: one byte per track header (bit 0 = Curve, value type in bits 1..7).
+const VERSION_0: &str = "
+05 41 6e 69 6d 58 00 00 00 00 02 00 00 80 3f 00 00
+2a 01 61 01 66 01 00 00 00 00 00 00 80 3f   # Raw float (21 << 1 = 0x2a), interval 0, value 1.0
+2f 01 61 01 70 01 00 00                   # Curve float3 (23 << 1 | 1), flags 0, shared Hold
+00 00 00 00 00 00 80 3f 00 00 80 3f 00 00 00 3f   # value (0, 1, 1), time 0.5
+";
+
+#[test]
+fn version_0_track_headers_pack_kind_and_value_type_in_one_byte() {
+    let bytes = hex(VERSION_0);
+    let anim = animbin_animx::read(&bytes).unwrap();
+    assert_eq!(anim.version, 0);
+    assert_eq!(anim.tracks[0].value_type(), animbin_animx::ValueType::Float);
+    assert_eq!(anim.tracks[1].track_type(), animbin_animx::TrackType::Curve);
+    let TrackData::Curve(curve) = &anim.tracks[1].data else {
+        panic!("a curve")
+    };
+    assert_eq!(curve.interpolation, Interpolations::Shared(Interpolation::Hold));
+    assert_eq!(curve.keyframes.times, vec![0.5]);
+    assert_eq!(curve.keyframes.values, Values::Float3(vec![Vec3::new(0.0, 1.0, 1.0)]));
+    assert_eq!(animbin_animx::to_bytes(&anim).unwrap(), bytes);
+    assert_every_truncation_fails(&bytes, animbin_animx::read);
+    // Version 0 has no Discrete tracks: writing one is refused.
+    let mut bad = anim.clone();
+    bad.tracks.push(discrete("a", "b", vec![], Values::Int(vec![])));
+    let err = animbin_animx::to_bytes(&bad).unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::Unencodable(_)), "{err}");
+}
+
+#[test]
+fn curve_keyframes_in_time_value_order_are_read_by_the_fallback() {
+    // (time, value) keyframes and (left, right) tangents, as a third-party writer stores them:
+    // read in the seed's order the times would be 2.0 and -1.0, not in [0, 2] and not sorted.
+    let bytes = hex("
+        05 41 6e 69 6d 58 01 00 00 00 01 00 00 00 40 00 00
+        02 15 01 6e 01 70 02 02 01
+        00 00 00 00 00 00 00 40     # time 0, value 2.0
+        00 00 80 3f 00 00 80 bf     # time 1, value -1.0
+        00 00 80 3f 00 00 00 40     # left 1, right 2
+        00 00 40 40 00 00 80 40     # left 3, right 4
+    ");
+    let anim = animbin_animx::read(&bytes).unwrap();
+    let TrackData::Curve(curve) = &anim.tracks[0].data else {
+        panic!("a curve")
+    };
+    assert_eq!(curve.keyframes.times, vec![0.0, 1.0]);
+    assert_eq!(curve.keyframes.values, Values::Float(vec![2.0, -1.0]));
+    let tangents = curve.tangents.as_ref().unwrap();
+    assert_eq!(tangents.left, Values::Float(vec![1.0, 3.0]));
+    assert_eq!(tangents.right, Values::Float(vec![2.0, 4.0]));
+    // Written back in the seed's order: (value, time) and (right, left).
+    let out = animbin_animx::to_bytes(&anim).unwrap();
+    assert_eq!(
+        &out[26..],
+        &hex("00 00 00 40 00 00 00 00  00 00 80 bf 00 00 80 3f  00 00 00 40 00 00 80 3f  00 00 80 40 00 00 40 40")[..]
+    );
+}
+
+#[test]
+fn lz4_fixture_with_a_stored_chunk() {
+    let plain = hex(KITCHEN);
+    let tracks = &plain[18..];
+    // lz4net stores a chunk that LZ4 cannot shrink: flags 0, originalLength, the bytes.
+    let mut bytes = plain[..17].to_vec();
+    bytes.push(0x01);
+    bytes.extend_from_slice(&hex("00 ce 01")); // flags 0, originalLength 206 (varint ce 01)
+    assert_eq!(tracks.len(), 206);
+    bytes.extend_from_slice(tracks);
+    let anim = animbin_animx::read(&bytes).unwrap();
+    assert_eq!(
+        anim,
+        Animation {
+            encoding: Encoding::Lz4,
+            ..kitchen_model()
+        }
+    );
+    let file = AnimXFile::read(&bytes).unwrap();
+    assert_eq!(file.to_bytes().unwrap(), bytes);
+    assert_eq!(
+        anim.encode_keeping(&file, &ReadOptions::default())
+            .unwrap()
+            .to_bytes()
+            .unwrap(),
+        bytes
+    );
+    assert_every_truncation_fails(&bytes, animbin_animx::read);
+}
+
+#[test]
+fn lz4_compressed_chunk_decodes_to_exactly_its_original_length() {
+    // One block: literal 'a', then a match of 15 at offset 1, then 5 literal 'b's.
+    let block = hex("1b 61 01 00 50 62 62 62 62 62");
+    let mut data = hex("01 15 0a"); // compressed, originalLength 21, compressedLength 10
+    data.extend_from_slice(&block);
+    let plain = animbin_animx::lz4::decompress(&data, 100, 1 << 20).unwrap();
+    assert_eq!(plain, [&[b'a'; 16][..], &[b'b'; 5][..]].concat());
+    // An originalLength the block does not fill exactly is an error at the block.
+    let mut short = hex("01 16 0a");
+    short.extend_from_slice(&block);
+    let err = animbin_animx::lz4::decompress(&short, 100, 1 << 20).unwrap_err();
+    assert_eq!(err.offset, 103, "{err}");
+    let mut long = hex("01 14 0a");
+    long.extend_from_slice(&block);
+    assert_eq!(
+        animbin_animx::lz4::decompress(&long, 100, 1 << 20).unwrap_err().offset,
+        103
+    );
+}
+
+#[test]
+fn lz4_match_offsets_of_zero_or_before_the_chunk_are_errors() {
+    // Offset 0 (slow path: the block is short).
+    let mut data = hex("01 15 0a 1b 61 00 00 50 62 62 62 62 62");
+    let err = animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err();
+    assert_eq!(err.offset, 3, "{err}");
+    // Offset 2 with one byte out.
+    data = hex("01 15 0a 1b 61 02 00 50 62 62 62 62 62");
+    assert_eq!(animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err().offset, 3);
+    // A second chunk whose match reaches back into the first chunk is refused too: chunks
+    // decode independently. First chunk: stored 'a'; second: a match at offset 1 with no literal.
+    data = hex("00 01 61   01 13 07 0f 01 00 50 62 62 62 62 62");
+    let err = animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err();
+    assert_eq!(err.offset, 6, "{err}");
+    // lz4_flex's fast path (taken while 18+ input bytes and 34+ output bytes remain) checks
+    // offsets too: a long block whose first sequence has offset 255, then one with offset 0.
+    for offset in ["ff 00", "00 00"] {
+        let mut block = hex(&format!("40 61 62 63 64 {offset}"));
+        block.extend_from_slice(&[0x11; 40]);
+        let mut data = hex("01 64"); // compressed, originalLength 100
+        data.push(block.len() as u8);
+        data.extend_from_slice(&block);
+        let err = animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err();
+        assert_eq!(err.offset, 3, "{err}");
+        assert!(err.to_string().contains("offset"), "{err}");
+    }
+}
+
+#[test]
+fn lz4_round_trip_splits_into_one_mib_chunks() {
+    let plain: Vec<u8> = (0..(2 << 20) + 1000)
+        .map(|i: u32| (i % 251) as u8 ^ (i >> 12) as u8)
+        .collect();
+    let packed = animbin_animx::lz4::compress(&plain);
+    assert_eq!(animbin_animx::lz4::decompress(&packed, 0, 8 << 20).unwrap(), plain);
+    assert_eq!(packed[0], 1, "the first chunk is compressed");
+    // varint 0x100000 = 80 80 40
+    assert_eq!(&packed[1..4], &[0x80, 0x80, 0x40]);
+    // The limit holds across chunks.
+    let err = animbin_animx::lz4::decompress(&packed, 0, 1 << 20).unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::LimitExceeded { .. }), "{err}");
+}
+
+#[test]
+fn lzma_container_is_written_exactly() {
+    let anim = Animation {
+        encoding: Encoding::Lzma,
+        ..kitchen_model()
+    };
+    let bytes = animbin_animx::to_bytes(&anim).unwrap();
+    let plain = hex(KITCHEN);
+    assert_eq!(&bytes[..17], &plain[..17]);
+    assert_eq!(bytes[17], 2);
+    let container = &bytes[18..];
+    assert_eq!(&container[..5], &[0x5D, 0x00, 0x00, 0x20, 0x00]);
+    assert_eq!(u64::from_le_bytes(container[5..13].try_into().unwrap()), 206);
+    assert_eq!(
+        u64::from_le_bytes(container[13..21].try_into().unwrap()),
+        container.len() as u64 - 21
+    );
+    assert_eq!(animbin_animx::read(&bytes).unwrap(), anim);
+    assert_every_truncation_fails(&bytes, animbin_animx::read);
+}
+
+#[test]
+fn lzma_data_without_an_end_marker_stops_at_the_decompressed_size() {
+    // Elements writes no end marker. Decoding the corpus container proves the no-marker
+    // path; here: our data (which has one) still decodes when the container is cut so it
+    // declares fewer bytes than are encoded.
+    let plain: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 13) as u8).collect();
+    let container = animbin_animx::lzma::compress_container(&plain).unwrap();
+    assert_eq!(
+        animbin_animx::lzma::decompress_container(&container, 0, 1 << 20).unwrap(),
+        plain
+    );
+    let mut shorter = container.clone();
+    shorter[5..13].copy_from_slice(&4000u64.to_le_bytes());
+    assert_eq!(
+        animbin_animx::lzma::decompress_container(&shorter, 0, 1 << 20).unwrap(),
+        &plain[..4000]
+    );
+    // Claiming more than is encoded runs into the end marker: an error.
+    let mut longer = container.clone();
+    longer[5..13].copy_from_slice(&6000u64.to_le_bytes());
+    assert!(animbin_animx::lzma::decompress_container(&longer, 0, 1 << 20).is_err());
+}
+
+#[test]
+fn corpus_lzmahelper_container_decodes_to_111579_bytes() {
+    let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
+        eprintln!("shared corpus absent: skipped");
+        return;
+    };
+    let path = dir.join("redx-neos-lzmahelper-container.7zbson");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("{} absent: skipped", path.display());
+        return;
+    };
+    let plain = animbin_animx::lzma::decompress_container(&bytes, 0, 1 << 20).unwrap();
+    assert_eq!(plain.len(), 111_579);
+    // The payload is a BSON document: its first four bytes are its own length.
+    assert_eq!(u32::from_le_bytes(plain[..4].try_into().unwrap()) as usize, plain.len());
+    // Under a lower limit the header alone is refused, at the decompressedSize field.
+    let err = animbin_animx::lzma::decompress_container(&bytes, 0, 100_000).unwrap_err();
+    assert_eq!(err.offset, 5);
+    assert!(
+        matches!(err.kind, ErrorKind::LimitExceeded { requested: 111_579, .. }),
+        "{err}"
+    );
+}
+
+/// Reads `hex`, expecting an error at `offset` whose message contains `needle`.
+fn assert_error(text: &str, offset: u64, needle: &str) {
+    let err = animbin_animx::read(&hex(text)).unwrap_err();
+    assert_eq!(err.offset, offset, "{err}");
+    assert!(err.to_string().contains(needle), "{err:?} lacks {needle:?}");
+}
+
+const HEAD: &str = "05 41 6e 69 6d 58 01 00 00 00";
+
+#[test]
+fn bad_headers_name_their_offsets() {
+    assert_error("05 41 6e 69 6d 59 01 00 00 00 00 00 00 00 00 00 00", 0, "magic");
+    assert_error(
+        "05 41 6e 69 6d 58 02 00 00 00 00 00 00 00 00 00 00",
+        6,
+        "version 0 or 1",
+    );
+    // A varint of six bytes in the track count.
+    assert_error(&format!("{HEAD} 80 80 80 80 80 01 00 00 00 00 00 00"), 10, "7-bit");
+    // A name whose length runs past the end.
+    assert_error(&format!("{HEAD} 00 00 00 00 00 7f 61 62"), 16, "string byte count 127");
+    assert_error(&format!("{HEAD} 00 00 00 00 00 00 03"), 16, "encoding");
+    // A track count the bytes cannot hold is refused before reserving anything.
+    assert_error(
+        &format!("{HEAD} ff ff ff ff 07 00 00 00 00 00 00"),
+        21,
+        "track count 2147483647",
+    );
+}
+
+#[test]
+fn bad_tracks_name_their_offsets() {
+    let file = |tracks: &str, count: u8| format!("{HEAD} {count:02x} 00 00 80 3f 00 00 {tracks}");
+    // Track header at 17.
+    assert_error(&file("03 15 00 00 00", 1), 17, "Bezier");
+    assert_error(&file("07 15 00 00 00", 1), 17, "track type 0..=2");
+    assert_error(&file("00 28 00 00 00 00 00 00 00", 1), 18, "value type id 0..=39");
+    // Curve flags and interpolation.
+    assert_error(&file("02 15 00 00 01 04 00", 1), 22, "curve flags");
+    assert_error(&file("02 15 00 00 01 00 04", 1), 23, "interpolation 0..=3");
+    // A string value's hasValue byte.
+    assert_error(&file("01 27 00 00 01 00 00 00 00 02", 1), 26, "hasValue");
+    // A keyframe count the bytes cannot hold.
+    assert_error(
+        &file("00 1c 00 00 ff ff 03 00 00 00 00", 1),
+        28,
+        "float4x4 value count 65535",
+    );
+    // Bytes after the last track.
+    assert_error(&file("00 15 00 00 00 00 00 00 00 ff", 1), 26, "end of the data");
+    // A node name that is not UTF-8.
+    assert_error(&file("00 15 02 ff fe 00 00 00 00 00 00", 1), 19, "UTF-8");
+}
+
+#[test]
+fn bad_compressed_data_names_its_offsets() {
+    let lz4 = |chunks: &str| format!("{HEAD} 00 00 00 00 00 00 01 {chunks}");
+    // A stored chunk that claims more bytes than follow.
+    assert_error(&lz4("00 e8 07 01 02 03"), 20, "LZ4 chunk byte count 1000");
+    // A compressed chunk whose originalLength no block of its size can reach.
+    assert_error(&lz4("01 a0 8d 06 02 00 00"), 18, "originalLength");
+    // Unknown flag bits.
+    assert_error(&lz4("04 00"), 17, "flags");
+    // A chunk over the decompression limit.
+    assert_error(&lz4("00 ff ff ff ff 0f"), 18, "exceeds the limit");
+    // LZMA sizes in the gigabytes: refused before allocating, at the decompressedSize field.
+    let lzma = format!(
+        "{HEAD} 00 00 00 00 00 00 02 5d 00 00 20 00 00 00 00 00 02 00 00 00 05 00 00 00 00 00 00 00 00 00 00 00 00"
+    );
+    assert_error(&lzma, 22, "exceeds the limit");
+    // A compressedSize past the end, at its field.
+    let lzma = format!("{HEAD} 00 00 00 00 00 00 02 5d 00 00 20 00 10 00 00 00 00 00 00 00 ff 00 00 00 00 00 00 00 00");
+    assert_error(&lzma, 30, "LZMA compressed byte count 255");
+    // An impossible properties byte.
+    let lzma = format!("{HEAD} 00 00 00 00 00 00 02 e1 00 00 20 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00");
+    assert_error(&lzma, 17, "properties");
+    // A limit the caller raises lets a bigger file through; one it lowers stops a small one.
+    let small = animbin_animx::to_bytes(&Animation {
+        encoding: Encoding::Lz4,
+        ..kitchen_model()
+    })
+    .unwrap();
+    let strict = ReadOptions {
+        max_decompressed_size: 100,
+    };
+    let err = animbin_animx::read_with(&small, &strict).unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::LimitExceeded { limit: 100, .. }), "{err}");
+}
+
+#[test]
+fn errors_inside_decompressed_data_say_so() {
+    // The kitchen tracks in one stored LZ4 chunk, with the first track's type broken.
+    let plain = hex(KITCHEN);
+    let mut bytes = plain[..17].to_vec();
+    bytes.extend_from_slice(&hex("01 00 ce 01"));
+    bytes.extend_from_slice(&plain[18..]);
+    bytes[21] = 9;
+    let err = animbin_animx::read(&bytes).unwrap_err();
+    assert_eq!(err.format, animbin_animx::DECOMPRESSED);
+    assert_eq!(err.offset, 0);
+}
+
+#[test]
+fn validate_lists_broken_invariants() {
+    assert!(animbin_animx::validate(&kitchen_model()).is_empty());
+    let mut anim = kitchen_model();
+    anim.global_duration = 0.75;
+    if let TrackData::Curve(c) = &mut anim.tracks[1].data {
+        c.tangents = None;
+    }
+    anim.tracks[3].property.clear();
+    let problems: Vec<String> = animbin_animx::validate(&anim).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "track 1: Hips/rotation: Tangent or CubicBezier interpolation without tangents",
+            "track 1: Hips/rotation: keyframe 1 at 1 s is outside [0, 0.75] s",
+            "track 2: n/b: keyframe 1 at 1 s is outside [0, 0.75] s",
+            "track 3: n/: the property name is empty",
+            "track 3: n/: keyframe 1 at 2 s is outside [0, 0.75] s",
+        ]
+    );
+    let _ = Vec2::new(0, 0);
+}
+
+#[test]
+fn animj_writes_non_finite_floats_as_json_net_strings() {
+    let anim = Animation {
+        global_duration: 1.0,
+        tracks: vec![discrete(
+            "n",
+            "p",
+            vec![0.0, 0.5, 1.0],
+            Values::Double(vec![f64::INFINITY, f64::NEG_INFINITY, f64::NAN]),
+        )],
+        ..Animation::default()
+    };
+    let json = animj::to_value(&anim);
+    assert_eq!(
+        json["tracks"][0]["data"]["keyframes"],
+        serde_json::json!([
+            {"time": 0.0, "value": "Infinity"}, {"time": 0.5, "value": "-Infinity"}, {"time": 1.0, "value": "NaN"}
+        ])
+    );
+    let back = animj::from_value(&json).unwrap();
+    let TrackData::Discrete(d) = &back.tracks[0].data else {
+        panic!("discrete")
+    };
+    let Values::Double(v) = &d.keyframes.values else {
+        panic!("doubles")
+    };
+    assert_eq!((v[0], v[1]), (f64::INFINITY, f64::NEG_INFINITY));
+    assert!(v[2].is_nan());
+}
+
+#[test]
+fn animj_errors_name_the_json_path_or_the_byte() {
+    let err = animj::from_str(
+        r#"{"name": "x", "tracks": [{"trackType": "Discrete", "valueType": "byte",
+        "data": {"node": "n", "property": "p", "keyframes": [{"time": 0, "value": 300}]}}]}"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("tracks[0]: data.keyframes[0].value: an integer in the range of u8"),
+        "{err}"
+    );
+    let err =
+        animj::from_str(r#"{"tracks": [{"trackType": "Bezier", "valueType": "float", "data": {}}]}"#).unwrap_err();
+    assert!(err.to_string().contains("Bezier tracks are not supported"), "{err}");
+    let err = animj::from_str("{\"name\": \"x\",\n \"tracks\": [,]}").unwrap_err();
+    assert_eq!(err.offset, 26, "{err}"); // the comma
+    // Raw keyframes may be {time, value} objects too.
+    let anim = animj::from_str(r#"{"globalDuration": 1, "tracks": [{"trackType": "Raw", "valueType": "float3",
+        "data": {"node": "n", "property": "p", "interval": 0.5, "keyframes": [{"time": 0, "value": {"x": 1, "y": 2, "z": 3}}, {"x": 0, "y": 0, "z": 0}]}}]}"#)
+    .unwrap();
+    assert_eq!(anim.tracks[0].keyframe_count(), 2);
+}
