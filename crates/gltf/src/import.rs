@@ -68,6 +68,45 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
             return Err(Error::invalid("/asset/minVersion", "2.0", format!("{min:?}")));
         }
     }
+    // gltf-json's validation of an animation checks its samplers but not its channels'
+    // target nodes, which `gltf` then unwraps: check them here.
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            if channel.target.node.value() >= root.nodes.len() {
+                return Err(Error::invalid(
+                    Path::item("animations", a)
+                        .field("channels")
+                        .index(c)
+                        .field("target")
+                        .field("node"),
+                    format!("a node index below the node count {}", root.nodes.len()),
+                    channel.target.node.value(),
+                ));
+            }
+        }
+    }
+    // Its primitive hook indexes the POSITION accessor before the index is checked.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for (semantic, accessor) in &primitive.attributes {
+                if accessor.value() >= root.accessors.len() {
+                    let name = match semantic {
+                        gltf::json::validation::Checked::Valid(s) => s.to_string(),
+                        gltf::json::validation::Checked::Invalid => "?".into(),
+                    };
+                    return Err(Error::invalid(
+                        Path::item("meshes", m)
+                            .field("primitives")
+                            .index(p)
+                            .field("attributes")
+                            .field(&name),
+                        format!("an accessor index below the accessor count {}", root.accessors.len()),
+                        accessor.value(),
+                    ));
+                }
+            }
+        }
+    }
     let document = gltf::Document::from_json(root).map_err(|e| match e {
         gltf::Error::Validation(list) => {
             let (path, first) = list
@@ -714,14 +753,22 @@ fn import_primitive(
 /// frame grid every key falls is used.
 const COMMON_RATES: [f64; 6] = [30.0, 24.0, 25.0, 60.0, 50.0, 120.0];
 
-fn near_integer(frame: f64) -> Option<f64> {
-    let r = frame.round();
+/// The multiple of `step` that `frame` (computed from f32 seconds) is within float rounding of.
+fn near_multiple(frame: f64, step: f64) -> Option<f64> {
+    let r = (frame / step).round() * step;
     ((frame - r).abs() <= 1e-4 + 1e-7 * frame.abs()).then_some(r)
 }
 
-/// Snaps a frame computed from f32 seconds to the integer it was written from.
+fn near_integer(frame: f64) -> Option<f64> {
+    near_multiple(frame, 1.0)
+}
+
+/// Snaps a frame computed from f32 seconds back to the value it was written from when that
+/// was a whole frame or a thousandth of one (f32 seconds carry about 7 digits).
 fn snap(frame: f64) -> f64 {
-    near_integer(frame).unwrap_or(frame)
+    near_integer(frame)
+        .or_else(|| near_multiple(frame, 0.001))
+        .unwrap_or(frame)
 }
 
 struct Sampled {
