@@ -114,6 +114,18 @@ fn lossy(name: &Name, report: &mut ConversionReport) -> String {
     name.to_string_lossy().into_owned()
 }
 
+/// Seconds as frames. A time that a whole frame number gives (`frame / fps` rounded to f32)
+/// becomes that whole number, so scene -> DMF -> scene keeps integer frames exact.
+fn frames(seconds: f32, framerate: f64) -> f64 {
+    let frame = f64::from(seconds) * framerate;
+    let whole = frame.round();
+    if (whole / framerate) as f32 == seconds {
+        whole
+    } else {
+        frame
+    }
+}
+
 impl Dmf {
     /// The model as a scene: one mesh per material the faces use, bones with their bind pose,
     /// materials, textures and animations. What the scene has no place for is recorded in
@@ -295,7 +307,7 @@ impl Dmf {
                 });
                 bones.len() - 1
             });
-            let frame = f64::from(track.time.get()) * framerate;
+            let frame = frames(track.time.get(), framerate);
             let channel = &mut bones[slot];
             if let Some(p) = track.position() {
                 channel.translation.push(Key::new(frame, p.map(f64::from)));
@@ -310,7 +322,7 @@ impl Dmf {
         SceneAnimation {
             name: lossy(&animation.name, report),
             framerate,
-            frame_count: f64::from(animation.duration) * framerate,
+            frame_count: frames(animation.duration, framerate),
             bones,
             ..SceneAnimation::default()
         }
