@@ -1,6 +1,7 @@
 //! The formats `animbin` knows. Each format is one module with one [`Format`] value;
 //! adding a format is adding its module and one line to [`FORMATS`].
 
+pub(crate) mod animx;
 pub(crate) mod sf3;
 
 use std::path::Path;
@@ -72,6 +73,7 @@ pub trait Document {
 
 /// Every format, in detection order (formats with magic bytes before name-detected ones).
 pub static FORMATS: &[&dyn Format] = &[
+    &animx::AnimX,
     // Formats without magic, detected by file name, come last.
     &sf3::Sf3,
 ];

@@ -1,0 +1,201 @@
+//! `animbin` on AnimX and AnimJ files: detection, info, dump, convert, validate, exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use animbin_animx::{Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, Track, TrackData, Values};
+use animbin_core::math::{Quat, Vec3};
+use serde_json::Value;
+
+fn animbin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_animbin"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("an exit code, not a signal")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn sample(encoding: Encoding) -> Animation {
+    Animation {
+        name: "walk".into(),
+        global_duration: 1.0,
+        encoding,
+        tracks: vec![
+            Track {
+                node: "Hips".into(),
+                property: "rotation".into(),
+                data: TrackData::Curve(CurveTrack::new(
+                    Keyframes {
+                        times: vec![0.0, 0.5, 1.0],
+                        values: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0); 3]),
+                    },
+                    vec![Interpolation::Linear; 3],
+                    None,
+                )),
+            },
+            Track {
+                node: "Light".into(),
+                property: "Color".into(),
+                data: TrackData::Raw(RawTrack {
+                    interval: 0.5,
+                    values: Values::Float3(vec![Vec3::new(1.0, 0.5, 0.25), Vec3::new(0.0, 0.0, 0.0)]),
+                }),
+            },
+        ],
+        ..Animation::default()
+    }
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn info_json_reports_the_header_and_counts_for_every_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    for encoding in [Encoding::Plain, Encoding::Lz4, Encoding::Lzma] {
+        let path = write(
+            dir.path(),
+            "a.animx",
+            &animbin_animx::to_bytes(&sample(encoding)).unwrap(),
+        );
+        let out = animbin(&["info", "--json", s(&path)]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let info: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(info["format"], "animx");
+        assert_eq!(info["version"], 1);
+        assert_eq!(info["encoding"], encoding.name());
+        assert_eq!(info["track_count"], 2);
+        assert_eq!(info["keyframe_count"], 5);
+        assert_eq!(info["duration"], 1.0);
+        assert_eq!(info["name"], "walk");
+    }
+}
+
+#[test]
+fn dump_then_convert_rebuilds_the_same_bytes_in_every_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    for encoding in [Encoding::Plain, Encoding::Lz4, Encoding::Lzma] {
+        let bytes = animbin_animx::to_bytes(&sample(encoding)).unwrap();
+        let path = write(dir.path(), "in.animx", &bytes);
+        let out = animbin(&["dump", s(&path)]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let dump = write(dir.path(), "dump.json", &out.stdout);
+        let back = dir.path().join("back.animx");
+        let out = animbin(&["convert", s(&dump), s(&back)]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{encoding:?}");
+        // Same-format conversion of the file itself is byte-identical too.
+        let copy = dir.path().join("copy.animx");
+        assert_eq!(code(&animbin(&["convert", s(&path), s(&copy)])), 0);
+        assert_eq!(std::fs::read(&copy).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn animx_to_animj_and_back_is_lossless() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap();
+    let path = write(dir.path(), "in.animx", &bytes);
+    let json = dir.path().join("out.animj");
+    assert_eq!(code(&animbin(&["convert", s(&path), s(&json)])), 0);
+    let text: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(text["tracks"][0]["trackType"], "Curve");
+    assert_eq!(text["tracks"][1]["data"]["interval"], 0.5);
+    let back = dir.path().join("back.animx");
+    let out = animbin(&["convert", s(&json), s(&back)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(std::fs::read(&back).unwrap(), bytes);
+    let out = animbin(&["info", "--json", s(&json)]);
+    let info: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(info["format"], "animx");
+}
+
+#[test]
+fn corpus_animj_converts_to_the_bytes_redx_expects() {
+    let Some(dir) = animbin_core::testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let input = dir.join("redx-discrete-bool-int-string.animj");
+    let out_path = tmp.path().join("redx.animx");
+    let out = animbin(&["convert", s(&input), s(&out_path)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let bytes = std::fs::read(&out_path).unwrap();
+    assert_eq!(
+        &bytes[..20],
+        &animbin_core::testing::hex("05 41 6e 69 6d 58 01 00 00 00 03 00 00 80 40 04 74 65 73 74")[..]
+    );
+    assert_eq!(code(&animbin(&["validate", s(&input)])), 0);
+}
+
+#[test]
+fn bad_input_exits_1_naming_the_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap();
+    let path = write(dir.path(), "cut.animx", &bytes[..30]);
+    let out = animbin(&["info", s(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("animx at byte 29"), "{}", stderr(&out));
+    let mut bad = bytes.clone();
+    bad[21] = 3; // the first track's type: Bezier
+    let path = write(dir.path(), "bezier.animx", &bad);
+    let out = animbin(&["dump", s(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("at byte 21") && stderr(&out).contains("Bezier"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn validate_reports_problems_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut anim = sample(Encoding::Plain);
+    anim.tracks[1].data = TrackData::Raw(RawTrack {
+        interval: 1.5,
+        values: Values::Float3(vec![Vec3::new(1.0, 0.5, 0.25); 2]),
+    });
+    anim.tracks[0].node.clear();
+    let path = write(dir.path(), "late.animx", &animbin_animx::to_bytes(&anim).unwrap());
+    let out = animbin(&["validate", s(&path)]);
+    assert_eq!(code(&out), 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("track 0: /rotation: the node name is empty"), "{text}");
+    assert!(
+        text.contains("track 1: Light/Color: the last value is at 1.5 s, after the duration of 1 s"),
+        "{text}"
+    );
+    let good = write(
+        dir.path(),
+        "good.animx",
+        &animbin_animx::to_bytes(&sample(Encoding::Lz4)).unwrap(),
+    );
+    assert_eq!(code(&animbin(&["validate", s(&good)])), 0);
+}
+
+#[test]
+fn unknown_output_format_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "a.animx",
+        &animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap(),
+    );
+    let out = animbin(&["convert", "--to", "nope", s(&path), s(&dir.path().join("x"))]);
+    assert_eq!(code(&out), 2);
+}
