@@ -2,6 +2,7 @@
 //! adding a format is adding its module and one line to [`FORMATS`].
 
 pub(crate) mod animx;
+pub(crate) mod dmf;
 pub(crate) mod sf3;
 
 use std::path::Path;
@@ -74,6 +75,7 @@ pub trait Document {
 /// Every format, in detection order (formats with magic bytes before name-detected ones).
 pub static FORMATS: &[&dyn Format] = &[
     &animx::AnimX,
+    &dmf::Dmf,
     // Formats without magic, detected by file name, come last.
     &sf3::Sf3,
 ];
