@@ -53,6 +53,16 @@
 //! [`validate`] lists what a readable file can still get wrong (key times going backwards
 //! within a channel, rotations that are not unit length, bytes after the end marker).
 //!
+//! ## Decisions where neither the seed nor FORMATS.md says
+//! - A file holds at least one segment: an empty file, or one of padding and an end marker
+//!   only, is an error (and the writer refuses an [`Sf3File`] with no segment).
+//! - Padding is whole words: 1 to 3 bytes left at the end of a file are an error. A run of
+//!   padding holds at most [`MAX_PADDING_WORDS`] words, when reading and when writing.
+//! - Arrays may not share bytes (the seed's example packs them one after another); an
+//!   empty array's offset must still lie in `4..=slot_table_offset`.
+//! - Key times are kept in file order; times that go backwards read, and [`validate`]
+//!   reports them.
+//!
 //! ```
 //! use animbin_core::{Fixed16, Quat, Rot14, Vec3};
 //! use animbin_sf3::{Ending, Key, Segment, Sf3File, Slot};

@@ -23,6 +23,10 @@ fn the_seeds_worked_example_reads_at_the_offsets_it_lists() {
     assert_eq!(slot.translation_times.len(), 5);
     assert_eq!(slot.rotation_times.len(), 7);
     assert_eq!(slot.scale_times.len(), 1);
+    // The arrays are the input's own bytes, not copies.
+    assert_eq!(slot.translation[0].as_ptr().cast::<u8>(), bytes[0x9c..].as_ptr());
+    assert_eq!(slot.rotation[3].as_ptr().cast::<u8>(), bytes[0x102..].as_ptr());
+    assert_eq!(slot.rotation[3][0].get(), 0x3c6a);
     assert_eq!(read(&bytes).unwrap(), seed_file());
 }
 
