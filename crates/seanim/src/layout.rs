@@ -18,9 +18,17 @@ use crate::keys::{Key, KeyValue, Precision, read_run, write_run};
 /// 2-byte version, and spans offsets 8..36).
 pub(crate) mod offsets {
     /// `animType`.
-    pub const ANIM_TYPE: usize = 10;
+    pub const ANIM_TYPE: u64 = 10;
+    /// `headerSize`.
+    pub const HEADER_SIZE: u64 = 8;
     /// `frameCount`.
-    pub const FRAME_COUNT: usize = 20;
+    pub const FRAME_COUNT: u64 = 20;
+    /// `boneCount`.
+    pub const BONE_COUNT: u64 = 24;
+    /// `boneAnimModifierCount`.
+    pub const MODIFIER_COUNT: u64 = 28;
+    /// `noteCount`.
+    pub const NOTE_COUNT: u64 = 32;
 }
 
 /// The file's first six bytes.
@@ -317,7 +325,7 @@ pub struct SeAnim {
     /// `uint16_t headerSize`: the header's size in bytes counting these two; 0x1C, or more
     /// when [`SeAnim::header_extra`] holds bytes.
     #[br(temp, parse_with = read_header_size)]
-    #[bw(try_calc = header_size_for(header_extra))]
+    #[bw(try_calc = header_size_for(header_extra).map_err(at_field(offsets::HEADER_SIZE)))]
     header_size: u16,
 
     /// `uint8_t animType`: the default [`AnimType`] of every bone.
@@ -342,17 +350,17 @@ pub struct SeAnim {
     /// `uint32_t frameCount`: [`SeAnim::fixed_frame_count`], or the largest key or note frame
     /// plus 1.
     #[br(temp)]
-    #[bw(try_calc = self.frame_count())]
+    #[bw(try_calc = self.frame_count().map_err(at_field(offsets::FRAME_COUNT)))]
     frame_count: u32,
 
     /// `uint32_t boneCount`: the number of [`SeAnim::bones`].
     #[br(temp)]
-    #[bw(try_calc = self.bone_count())]
+    #[bw(try_calc = self.bone_count().map_err(at_field(offsets::BONE_COUNT)))]
     bone_count: u32,
 
     /// `uint8_t boneAnimModifierCount`: the number of [`SeAnim::modifiers`].
     #[br(temp)]
-    #[bw(try_calc = self.modifier_count())]
+    #[bw(try_calc = self.modifier_count().map_err(at_field(offsets::MODIFIER_COUNT)))]
     bone_anim_modifier_count: u8,
 
     /// `uint8_t reserved2[3]`: zero in files of every known writer; kept as read.
@@ -360,12 +368,12 @@ pub struct SeAnim {
 
     /// `uint32_t noteCount`: the number of [`SeAnim::notes`].
     #[br(temp)]
-    #[bw(try_calc = self.note_count())]
+    #[bw(try_calc = self.note_count().map_err(at_field(offsets::NOTE_COUNT)))]
     note_count: u32,
 
     /// Header bytes past the 0x1C the seed defines (`headerSize` > 0x1C); readers skip them,
     /// we keep them.
-    #[br(count = header_size - HEADER_SIZE)]
+    #[br(parse_with = read_bytes, args(u32::from(header_size - HEADER_SIZE), "extra header byte"))]
     pub header_extra: Vec<u8>,
 
     /// The rule that chose `frame_t` (see [`FrameWidthRule`]); `Legacy` only for a file
@@ -417,13 +425,13 @@ pub struct SeAnim {
 
     /// `uint32_t size` of the custom block, present with the CUSTOM flag.
     #[br(temp, if(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
-    #[bw(if(data_presence_flags.contains(PresenceFlags::CUSTOM)), try_calc = self.custom_size())]
+    #[bw(ignore)] // written with the bytes, by `write_custom`
     custom_size: u32,
 
     /// `uint8_t data[size]`: the custom block's bytes, present with the CUSTOM flag.
     #[br(if(data_presence_flags.contains(PresenceFlags::CUSTOM)), parse_with = read_bytes)]
     #[br(args(custom_size, "custom block byte"))]
-    #[bw(if(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
+    #[bw(write_with = write_custom, args(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
     pub custom: Vec<u8>,
 
     /// Whatever follows the last block: an SEBlend trailer when one parses exactly to the
@@ -436,6 +444,44 @@ pub struct SeAnim {
     #[br(calc = fixed_frame_count(frame_count, &bones, &notes))]
     #[bw(ignore)]
     pub fixed_frame_count: Option<u32>,
+}
+
+/// A header value the writer cannot encode, with the field's offset from the start of the
+/// file: binrw reports a `try_calc` error at the start of the struct, so [`crate::write`] adds
+/// this offset to it.
+#[derive(Debug)]
+pub(crate) struct HeaderFieldError {
+    /// The field's offset from the start of the file.
+    pub offset: u64,
+    /// What cannot be encoded.
+    pub message: String,
+}
+
+impl fmt::Display for HeaderFieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn at_field(offset: u64) -> impl Fn(ErrorKind) -> HeaderFieldError {
+    move |kind| HeaderFieldError {
+        offset,
+        message: match kind {
+            ErrorKind::Unencodable(message) => message,
+            other => other.to_string(),
+        },
+    }
+}
+
+/// The offset and message of a [`HeaderFieldError`] inside a binrw error.
+pub(crate) fn header_field_error(err: &binrw::Error) -> Option<(u64, String)> {
+    match err {
+        binrw::Error::Backtrace(bt) => header_field_error(&bt.error),
+        binrw::Error::Custom { pos, err } => err
+            .downcast_ref::<HeaderFieldError>()
+            .map(|e| (pos + e.offset, e.message.clone())),
+        _ => None,
+    }
 }
 
 fn header_size_for(extra: &[u8]) -> Result<u16, ErrorKind> {
@@ -553,15 +599,6 @@ impl SeAnim {
         } else {
             Ok(self.stray_counts.note_count)
         }
-    }
-
-    fn custom_size(&self) -> Result<u32, ErrorKind> {
-        u32::try_from(self.custom.len()).map_err(|_| {
-            ErrorKind::Unencodable(format!(
-                "a custom block of {} bytes overflows its u32 size",
-                self.custom.len()
-            ))
-        })
     }
 
     /// The anim type of the bone at `index`: the last modifier naming it, or the file's.
@@ -780,6 +817,34 @@ fn read_bytes<R: Read + Seek>(reader: &mut R, _: Endian, (count, what): (u32, &s
     let mut bytes = vec![0; count];
     reader.read_exact(&mut bytes)?;
     Ok(bytes)
+}
+
+#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<u8>`.
+fn write_custom<W: Write + Seek>(
+    bytes: &Vec<u8>,
+    writer: &mut W,
+    endian: Endian,
+    (present,): (bool,),
+) -> BinResult<()> {
+    let pos = writer.stream_position()?;
+    if present {
+        let size = u32::try_from(bytes.len()).map_err(|_| {
+            ErrorKind::Unencodable(format!(
+                "a custom block of {} bytes overflows its u32 size",
+                bytes.len()
+            ))
+            .at(pos)
+        })?;
+        size.write_options(writer, endian, ())?;
+        writer.write_all(bytes)?;
+    } else if !bytes.is_empty() {
+        return Err(ErrorKind::Unencodable(format!(
+            "a custom block of {} bytes, but the CUSTOM flag is clear",
+            bytes.len()
+        ))
+        .at(pos));
+    }
+    Ok(())
 }
 
 fn read_bones<R: Read + Seek>(

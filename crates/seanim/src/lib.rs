@@ -80,7 +80,7 @@ mod view;
 use std::io::{Seek, Write};
 
 use animbin_core::io::SliceReader;
-use animbin_core::{Error, Result};
+use animbin_core::{Error, ErrorKind, Result};
 use binrw::{BinRead, BinWrite, Endian};
 
 pub use keys::{FrameField, Key, KeyRecord, KeyRun, KeyRunIter, KeyValue, Precision, narrow, record_size, widen};
@@ -124,7 +124,7 @@ pub fn read(bytes: &[u8]) -> Result<SeAnim> {
 /// Whether the file's `frameCount` is one of the two values (256, 65536) at which the old
 /// `frame_t` rule differs from the current one.
 fn uses_legacy_width_at(bytes: &[u8]) -> bool {
-    let at = layout::offsets::FRAME_COUNT;
+    let at = layout::offsets::FRAME_COUNT as usize;
     bytes
         .get(at..at + 4)
         .and_then(|b| <[u8; 4]>::try_from(b).ok())
@@ -134,10 +134,14 @@ fn uses_legacy_width_at(bytes: &[u8]) -> bool {
 /// Writes `anim` to `writer`, deriving every count and width; see [`SeAnim`] for what it
 /// refuses.
 pub fn write<W: Write + Seek>(anim: &SeAnim, mut writer: W) -> Result<()> {
-    anim.write_options(&mut writer, Endian::Little, ()).map_err(|e| {
-        let at = writer.stream_position().unwrap_or(0);
-        Error::from_binrw(FORMAT, e, at)
-    })
+    anim.write_options(&mut writer, Endian::Little, ())
+        .map_err(|e| match layout::header_field_error(&e) {
+            Some((at, message)) => Error::new(FORMAT, at, ErrorKind::Unencodable(message)),
+            None => {
+                let at = writer.stream_position().unwrap_or(0);
+                Error::from_binrw(FORMAT, e, at)
+            }
+        })
 }
 
 /// Encodes `anim` as the bytes of an SEAnim file.

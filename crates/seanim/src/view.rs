@@ -331,11 +331,11 @@ impl<'a> View<'a> {
         let anim_type = AnimType::from_u8(header.anim_type).ok_or_else(|| {
             Error::new(
                 FORMAT,
-                layout::offsets::ANIM_TYPE as u64,
+                layout::offsets::ANIM_TYPE,
                 ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", header.anim_type),
             )
         })?;
-        let header_extra = c.take(usize::from(header_size - HEADER_SIZE), "the rest of the header")?;
+        let header_extra = c.records(u64::from(header_size - HEADER_SIZE), 1, "extra header byte")?;
 
         let presence = PresenceFlags(header.data_presence_flags);
         let precision = PropertyFlags(header.data_property_flags).precision();

@@ -1,0 +1,743 @@
+//! Byte-exact fixtures written out in hex: the `frame_t` and `bone_t` width boundaries, the
+//! old frame rule, every optional block, trailers, bad input with its offset, and what the
+//! writer refuses.
+
+use animbin_core::testing::{assert_every_truncation_fails, hex};
+use animbin_core::{IndexWidth, Quat, Vec3};
+use animbin_seanim::{
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, Modifier, Note, Precision, PresenceFlags,
+    Problem, PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer, View, read, to_bytes, validate,
+};
+
+/// Reads `bytes`, checks that they are written back identically and that the view agrees
+/// with the owned model, and returns the model.
+fn read_back(bytes: &[u8]) -> SeAnim {
+    let anim = read(bytes).expect("the fixture reads");
+    assert_eq!(to_bytes(&anim).expect("the fixture writes"), bytes, "rewrite differs");
+    let view = View::new(bytes).expect("the view opens");
+    assert_eq!(view.frame_width_rule(), anim.frame_width_rule);
+    assert_eq!(view.bones().count(), anim.bones.len());
+    for (v, b) in view.bones().zip(&anim.bones) {
+        assert_eq!(v.name, b.name);
+        assert_eq!(v.flags, b.flags);
+        assert_eq!(v.location.to_vec(), b.location);
+        assert_eq!(v.rotation.to_vec(), b.rotation);
+        assert_eq!(v.scale.to_vec(), b.scale);
+    }
+    assert_eq!(view.modifiers().iter().collect::<Vec<_>>(), anim.modifiers);
+    let notes: Vec<Note> = view
+        .notes()
+        .map(|(frame, name)| Note {
+            frame,
+            name: name.into(),
+        })
+        .collect();
+    assert_eq!(notes, anim.notes);
+    assert_eq!(view.custom(), anim.custom);
+    anim
+}
+
+/// The error of reading `bytes`, checked to be the same (offset and text) from the view.
+fn read_error(bytes: &[u8]) -> animbin_core::Error {
+    let err = read(bytes).expect_err("the input is refused");
+    let view_err = View::new(bytes).expect_err("the view refuses it too");
+    assert_eq!(err.offset, view_err.offset, "read: {err}; view: {view_err}");
+    err
+}
+
+fn assert_truncations_fail(bytes: &[u8]) {
+    assert_every_truncation_fails(bytes, read);
+    assert_every_truncation_fails(bytes, |b| View::new(b).map(|_| ()));
+}
+
+/// At `frameCount` 256 and 65536 a truncated file can be a whole file under the old
+/// `frame_t` rule (one byte less per frame field); exactly the prefixes `legacy_lengths` read,
+/// and they read under that rule, to their end.
+fn assert_truncations_fail_or_read_legacy(bytes: &[u8], legacy_lengths: &[usize]) {
+    let mut read_lengths = Vec::new();
+    for len in 0..bytes.len() {
+        let prefix = &bytes[..len];
+        match read(prefix) {
+            Ok(anim) => {
+                assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy, "prefix of {len} bytes");
+                assert_eq!(anim.trailer, None, "prefix of {len} bytes");
+                assert_eq!(to_bytes(&anim).unwrap(), prefix);
+                read_lengths.push(len);
+            }
+            Err(_) => assert!(View::new(prefix).is_err(), "the view opens a prefix of {len} bytes"),
+        }
+    }
+    assert_eq!(read_lengths, legacy_lengths);
+}
+
+fn loc_bone(name: &str, keys: &[(u32, [f64; 3])]) -> Bone {
+    Bone {
+        location: keys
+            .iter()
+            .map(|&(f, [x, y, z])| Key::new(f, Vec3::new(x, y, z)))
+            .collect(),
+        ..Bone::new(name)
+    }
+}
+
+fn loc_anim(bones: Vec<Bone>) -> SeAnim {
+    SeAnim {
+        framerate: 30.0,
+        data_presence_flags: PresenceFlags::LOC,
+        bones,
+        ..SeAnim::default()
+    }
+}
+
+const FRAMECOUNT_255: &str = "
+    53 45 41 6e 69 6d      # magic SEAnim
+    01 00                  # version 1
+    1c 00                  # headerSize 0x1C (counts itself)
+    00                     # animType absolute
+    00                     # animFlags
+    01                     # dataPresenceFlags: LOC
+    00                     # dataPropertyFlags: single precision
+    00 00                  # reserved1
+    00 00 f0 41            # framerate 30.0
+    ff 00 00 00            # frameCount 255 -> u8 frame_t
+    01 00 00 00            # boneCount 1
+    00                     # boneAnimModifierCount
+    00 00 00               # reserved2
+    00 00 00 00            # noteCount
+    61 00                  # bone name a
+    00                     # bone flags
+    02                     # locKeyCount (u8)
+    00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
+    fe 00 00 00 00 00 00 00 00 00 00 00 00    # frame 254: (0, 0, 0)
+";
+
+#[test]
+fn frame_width_is_u8_up_to_frame_count_255() {
+    let bytes = hex(FRAMECOUNT_255);
+    let anim = read_back(&bytes);
+    assert_eq!(anim.frame_width().unwrap(), IndexWidth::U8);
+    assert_eq!(anim.fixed_frame_count, None);
+    let made = loc_anim(vec![loc_bone("a", &[(0, [1.0, 2.0, 3.0]), (254, [0.0; 3])])]);
+    assert_eq!(anim, made);
+    assert_eq!(to_bytes(&made).unwrap(), bytes);
+    assert_truncations_fail(&bytes);
+}
+
+const FRAMECOUNT_256: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    00 01 00 00                     # frameCount 256 -> u16 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00                           # bone name a
+    00                              # bone flags
+    02 00                           # locKeyCount (u16)
+    00 00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
+    ff 00 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
+";
+
+#[test]
+fn frame_width_switches_to_u16_at_frame_count_256() {
+    let bytes = hex(FRAMECOUNT_256);
+    let anim = read_back(&bytes);
+    assert_eq!(anim.frame_width().unwrap(), IndexWidth::U16);
+    assert_eq!(anim.frame_width_rule, FrameWidthRule::Current);
+    let made = loc_anim(vec![loc_bone("a", &[(0, [1.0, 2.0, 3.0]), (255, [0.0; 3])])]);
+    assert_eq!(anim, made);
+    assert_eq!(to_bytes(&made).unwrap(), bytes);
+    // Three bytes short, the file is a whole old-rule file: a u8 count and two u8 frames.
+    assert_truncations_fail_or_read_legacy(&bytes, &[bytes.len() - 3]);
+}
+
+const FRAMECOUNT_65535: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    ff ff 00 00                     # frameCount 65535 -> u16 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00 00                        # bone name a, flags
+    01 00                           # locKeyCount (u16)
+    fe ff 00 00 80 3f 00 00 80 3f 00 00 80 3f    # frame 65534: (1, 1, 1)
+";
+
+#[test]
+fn frame_width_is_u16_up_to_frame_count_65535() {
+    let bytes = hex(FRAMECOUNT_65535);
+    let anim = read_back(&bytes);
+    assert_eq!(anim.frame_width().unwrap(), IndexWidth::U16);
+    let made = loc_anim(vec![loc_bone("a", &[(65534, [1.0; 3])])]);
+    assert_eq!(to_bytes(&made).unwrap(), bytes);
+    assert_truncations_fail(&bytes);
+}
+
+const FRAMECOUNT_65536: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    00 00 01 00                     # frameCount 65536 -> u32 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00 00                        # bone name a, flags
+    01 00 00 00                     # locKeyCount (u32)
+    ff ff 00 00 00 00 80 3f 00 00 80 3f 00 00 80 3f    # frame 65535: (1, 1, 1)
+";
+
+#[test]
+fn frame_width_switches_to_u32_at_frame_count_65536() {
+    let bytes = hex(FRAMECOUNT_65536);
+    let anim = read_back(&bytes);
+    assert_eq!(anim.frame_width().unwrap(), IndexWidth::U32);
+    let made = loc_anim(vec![loc_bone("a", &[(65535, [1.0; 3])])]);
+    assert_eq!(to_bytes(&made).unwrap(), bytes);
+    // Four bytes short, the file is a whole old-rule file: a u16 count and a u16 frame.
+    assert_truncations_fail_or_read_legacy(&bytes, &[bytes.len() - 4]);
+}
+
+/// A bone block of `n` bones with empty names and no rotation keys, and one modifier.
+fn many_bones(bone_count: &str, n: usize, modifier: &str) -> Vec<u8> {
+    let text = format!(
+        "53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+         01 00 02 00 00 00               # additive, no flags, ROT, single, reserved1
+         00 00 f0 41                     # framerate 30.0
+         00 00 00 00                     # frameCount 0 (no keys)
+         {bone_count}                    # boneCount
+         01 00 00 00                     # one modifier, reserved2
+         00 00 00 00                     # noteCount 0
+         {names}                         # empty names
+         {modifier}                      # the modifier record
+         {data}                          # per bone: flags 0, rotKeyCount 0 (u8)
+        ",
+        names = "00 ".repeat(n),
+        data = "00 00 ".repeat(n),
+    );
+    hex(&text)
+}
+
+fn many_bones_anim(n: usize, modifier: u32) -> SeAnim {
+    SeAnim {
+        anim_type: AnimType::Additive,
+        framerate: 30.0,
+        data_presence_flags: PresenceFlags::ROT,
+        bones: vec![Bone::new(""); n],
+        modifiers: vec![Modifier {
+            bone: modifier,
+            anim_type: AnimType::Delta,
+        }],
+        ..SeAnim::default()
+    }
+}
+
+#[test]
+fn bone_width_is_u8_up_to_bone_count_255() {
+    let bytes = many_bones("ff 00 00 00", 255, "fe 03  # bone 254 (u8) -> delta");
+    let anim = read_back(&bytes);
+    assert_eq!(anim.bone_width().unwrap(), IndexWidth::U8);
+    assert_eq!(anim, many_bones_anim(255, 254));
+    assert_eq!(to_bytes(&many_bones_anim(255, 254)).unwrap(), bytes);
+    assert_eq!(anim.bone_anim_type(254), AnimType::Delta);
+    assert_eq!(anim.bone_anim_type(0), AnimType::Additive);
+    assert_truncations_fail(&bytes);
+}
+
+#[test]
+fn bone_width_switches_to_u16_at_bone_count_256() {
+    let bytes = many_bones("00 01 00 00", 256, "ff 00 03  # bone 255 (u16) -> delta");
+    let anim = read_back(&bytes);
+    assert_eq!(anim.bone_width().unwrap(), IndexWidth::U16);
+    assert_eq!(to_bytes(&many_bones_anim(256, 255)).unwrap(), bytes);
+    assert_truncations_fail(&bytes);
+}
+
+const LEGACY_256: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    00 01 00 00                     # frameCount 256, written with the old rule: u8 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00 00                        # bone name a, flags
+    02                              # locKeyCount (u8)
+    00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
+    ff 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
+";
+
+#[test]
+fn old_frame_rule_reads_frame_count_256_with_u8_frames_and_writes_it_back() {
+    let bytes = hex(LEGACY_256);
+    // The current rule (u16) runs out of bytes; the old rule reads the whole file.
+    assert!(View::with_rule(&bytes, FrameWidthRule::Current).is_err());
+    let anim = read_back(&bytes);
+    assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
+    assert_eq!(anim.frame_width().unwrap(), IndexWidth::U8);
+    assert_eq!(anim.bones[0].location[1].frame, 255);
+    // Without the old rule the same model is written with u16 frames.
+    let current = SeAnim {
+        frame_width_rule: FrameWidthRule::Current,
+        ..anim
+    };
+    assert_eq!(to_bytes(&current).unwrap(), hex(FRAMECOUNT_256));
+    assert_truncations_fail(&bytes);
+}
+
+const LEGACY_65536: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    00 00 01 00                     # frameCount 65536, written with the old rule: u16 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00 00                        # bone name a, flags
+    02 00                           # locKeyCount (u16)
+    00 00 00 00 80 3f 00 00 80 3f 00 00 80 3f    # frame 0: (1, 1, 1)
+    ff ff 00 00 80 3f 00 00 80 3f 00 00 80 3f    # frame 65535: (1, 1, 1)
+";
+
+#[test]
+fn old_frame_rule_reads_frame_count_65536_with_u16_frames() {
+    let bytes = hex(LEGACY_65536);
+    let anim = read_back(&bytes);
+    assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
+    assert_eq!(anim.frame_width().unwrap(), IndexWidth::U16);
+    assert_truncations_fail(&bytes);
+}
+
+const EVERY_BLOCK: &str = "
+    53 45 41 6e 69 6d 01 00         # magic, version
+    1e 00                           # headerSize 0x1E: two bytes past the seed's header
+    03                              # animType delta
+    01                              # animFlags: LOOPED
+    c7                              # dataPresenceFlags: LOC ROT SCALE NOTE CUSTOM
+    01                              # dataPropertyFlags: PRECISION_HIGH
+    00 00                           # reserved1
+    00 00 70 42                     # framerate 60.0 (a float even in high precision)
+    05 00 00 00                     # frameCount 5
+    02 00 00 00                     # boneCount 2
+    01                              # boneAnimModifierCount 1
+    00 00 00                        # reserved2
+    01 00 00 00                     # noteCount 1
+    aa bb                           # the extra header bytes
+    72 6f 6f 74 00                  # bone name root
+    6a 00                           # bone name j
+    01 01                           # modifier: bone 1 (u8 bone_t) -> additive
+    00                              # root flags
+    01 00 00 00 00 00 00 00 f0 3f 00 00 00 00 00 00 00 40 00 00 00 00 00 00 00 00   # loc: frame 0 (1, 2, 0)
+    01 04 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 f0 3f  # rot: frame 4 (0, 0, 0, 1)
+    00                              # no scale keys
+    01                              # j flags: cosmetic
+    00 00 00                        # no loc, rot or scale keys
+    03 65 76 00                     # note: frame 3 ev
+    03 00 00 00 01 02 03            # custom block: size 3, bytes
+    53 45 42 6c 65 6e 64 0a         # SEBlend trailer magic
+    01 00 00 00 00 00 00 00         # one shape
+    73 00                           # shape name s
+    01 00 00 00                     # one key
+    02 00 00 00 00 00 00 3f 00 00 80 3f 00 00 00 00   # frame 2: (0.5, 1, 0)
+";
+
+fn every_block_anim() -> SeAnim {
+    SeAnim {
+        anim_type: AnimType::Delta,
+        anim_flags: AnimFlags::LOOPED,
+        data_presence_flags: PresenceFlags::LOC
+            | PresenceFlags::ROT
+            | PresenceFlags::SCALE
+            | PresenceFlags::NOTE
+            | PresenceFlags::CUSTOM,
+        data_property_flags: PropertyFlags::PRECISION_HIGH,
+        framerate: 60.0,
+        header_extra: vec![0xaa, 0xbb],
+        bones: vec![
+            Bone {
+                location: vec![Key::new(0, Vec3::new(1.0, 2.0, 0.0))],
+                rotation: vec![Key::new(4, Quat::new(0.0, 0.0, 0.0, 1.0))],
+                ..Bone::new("root")
+            },
+            Bone {
+                flags: Bone::COSMETIC,
+                ..Bone::new("j")
+            },
+        ],
+        modifiers: vec![Modifier {
+            bone: 1,
+            anim_type: AnimType::Additive,
+        }],
+        notes: vec![Note {
+            frame: 3,
+            name: "ev".into(),
+        }],
+        custom: vec![1, 2, 3],
+        trailer: Some(Trailer::SeBlend(SeBlend {
+            shapes: vec![BlendShape {
+                name: "s".into(),
+                keys: vec![BlendKey {
+                    frame: 2,
+                    value: [0.5, 1.0, 0.0],
+                }],
+            }],
+        })),
+        ..SeAnim::default()
+    }
+}
+
+#[test]
+fn every_block_and_the_seblend_trailer_read_and_write_back() {
+    let bytes = hex(EVERY_BLOCK);
+    let anim = read_back(&bytes);
+    assert_eq!(anim, every_block_anim());
+    assert_eq!(anim.precision(), Precision::Double);
+    assert!(anim.looped());
+    assert_eq!(to_bytes(&every_block_anim()).unwrap(), bytes);
+    assert!(validate(&anim).is_empty(), "{:?}", validate(&anim));
+    // Truncated inside the blocks it is an error; inside the trailer it reads as unknown bytes.
+    let blocks_end = bytes.len() - 38;
+    assert_truncations_fail(&bytes[..blocks_end]);
+    let cut = read(&bytes[..bytes.len() - 1]).unwrap();
+    assert_eq!(
+        cut.trailer,
+        Some(Trailer::Unknown(bytes[blocks_end..bytes.len() - 1].to_vec()))
+    );
+    assert_eq!(to_bytes(&cut).unwrap(), &bytes[..bytes.len() - 1]);
+}
+
+#[test]
+fn unknown_trailing_bytes_are_kept() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes.extend(hex("de ad be ef"));
+    let anim = read_back(&bytes);
+    assert_eq!(anim.trailer, Some(Trailer::Unknown(vec![0xde, 0xad, 0xbe, 0xef])));
+    assert_eq!(View::new(&bytes).unwrap().trailer(), hex("de ad be ef"));
+}
+
+const STRAY_COUNTS: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    02 00                           # relative, no flags
+    40                              # dataPresenceFlags: NOTE only
+    00 00 00                        # single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    08 00 00 00                     # frameCount 8: past the last note, kept as stored
+    05 00 00 00                     # boneCount 5 without a bone flag
+    02                              # boneAnimModifierCount 2 without a bone flag
+    00 07 00                        # reserved2: a byte set
+    01 00 00 00                     # noteCount 1
+    02 65 00                        # note: frame 2 e
+";
+
+#[test]
+fn counts_of_absent_blocks_and_reserved_bytes_are_kept_and_reported() {
+    let bytes = hex(STRAY_COUNTS);
+    let anim = read_back(&bytes);
+    assert_eq!(
+        anim.stray_counts,
+        StrayCounts {
+            bone_count: 5,
+            bone_anim_modifier_count: 2,
+            note_count: 0
+        }
+    );
+    assert_eq!(anim.fixed_frame_count, Some(8));
+    assert_eq!(anim.reserved2, [0, 7, 0]);
+    let problems = validate(&anim);
+    assert_eq!(
+        problems,
+        vec![
+            Problem::CountWithoutFlag {
+                count: "boneCount",
+                value: 5,
+                flag: "LOC/ROT/SCALE"
+            },
+            Problem::CountWithoutFlag {
+                count: "boneAnimModifierCount",
+                value: 2,
+                flag: "LOC/ROT/SCALE"
+            },
+            Problem::ReservedBytes {
+                field: "reserved2",
+                bytes: vec![0, 7, 0]
+            },
+        ]
+    );
+    assert_truncations_fail(&bytes);
+}
+
+#[test]
+fn validate_reports_frames_past_the_end_modifiers_past_the_bones_and_bad_flags() {
+    let mut anim = loc_anim(vec![loc_bone("a", &[(3, [0.0; 3])])]);
+    anim.fixed_frame_count = Some(2);
+    anim.bones[0].flags = 2;
+    anim.modifiers.push(Modifier {
+        bone: 1,
+        anim_type: AnimType::Absolute,
+    });
+    anim.data_presence_flags = anim.data_presence_flags | PresenceFlags::NOTE | PresenceFlags(0x08);
+    anim.notes.push(Note {
+        frame: 2,
+        name: "n".into(),
+    });
+    anim.anim_flags = AnimFlags(0x81);
+    let back = read(&to_bytes(&anim).unwrap()).unwrap();
+    let lines: Vec<String> = validate(&back).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "bone 0 location key 0 is at frame 3, not below frameCount 2",
+            "note 0 is at frame 2, not below frameCount 2",
+            "bone modifier 0 names bone 1, but there are 1 bones",
+            "animFlags has reserved bits 0x80 set",
+            "dataPresenceFlags has reserved bits 0x08 set",
+            "bone 0 has flags 2, neither 0 (default) nor 1 (cosmetic)",
+        ]
+    );
+    let empty = SeAnim::default();
+    assert_eq!(
+        validate(&read(&to_bytes(&empty).unwrap()).unwrap()),
+        vec![Problem::NoDataBlock]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Bad input: every error names the byte where it was found.
+
+fn assert_error_at(bytes: &[u8], offset: u64, text: &str) {
+    let err = read_error(bytes);
+    assert_eq!(err.offset, offset, "{err}");
+    assert!(err.to_string().contains(text), "{err:?} does not mention {text:?}");
+}
+
+#[test]
+fn wrong_magic_is_an_error_at_byte_0() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[5] = b'X';
+    assert_error_at(&bytes, 0, "expected the magic \"SEAnim\", found \"SEAniX\"");
+}
+
+#[test]
+fn a_version_other_than_1_is_an_error_at_byte_6() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[6] = 2;
+    assert_error_at(&bytes, 6, "expected version 1, found 2");
+}
+
+#[test]
+fn a_header_size_under_0x1c_is_an_error_at_byte_8() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[8] = 0x1a;
+    assert_error_at(&bytes, 8, "headerSize of at least 0x1C");
+}
+
+#[test]
+fn a_header_size_past_the_end_is_an_error() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[8] = 0xff;
+    bytes[9] = 0xff;
+    assert_error_at(&bytes, 36, "extra header byte count 65507");
+}
+
+#[test]
+fn an_anim_type_past_3_is_an_error_at_byte_10() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[10] = 4;
+    assert_error_at(&bytes, 10, "anim type from 0 (absolute) to 3 (delta), found 4");
+}
+
+#[test]
+fn a_huge_bone_count_over_a_tiny_body_is_refused_before_allocating() {
+    let bytes = hex("
+        53 45 41 6e 69 6d 01 00 1c 00 00 00 01 00 00 00 00 00 f0 41 01 00 00 00
+        ff ff ff ff                     # boneCount 0xFFFFFFFF
+        00 00 00 00 00 00 00 00
+        61 00                           # one name, nothing else
+    ");
+    assert_error_at(&bytes, 36, "bone name count 4294967295");
+}
+
+#[test]
+fn a_huge_note_count_is_refused_at_the_note_block() {
+    let bytes = hex("
+        53 45 41 6e 69 6d 01 00 1c 00 00 00 40 00 00 00 00 00 f0 41 01 00 00 00
+        00 00 00 00 00 00 00 00
+        ff ff ff ff                     # noteCount 0xFFFFFFFF
+        00 61 00
+    ");
+    assert_error_at(&bytes, 36, "note count 4294967295");
+}
+
+#[test]
+fn a_huge_custom_size_is_refused_after_the_size() {
+    let bytes = hex("
+        53 45 41 6e 69 6d 01 00 1c 00 00 00 80 00 00 00 00 00 f0 41 00 00 00 00
+        00 00 00 00 00 00 00 00 00 00 00 00
+        ff ff ff ff                     # custom size 0xFFFFFFFF
+        01 02
+    ");
+    assert_error_at(&bytes, 40, "custom block byte count 4294967295");
+}
+
+#[test]
+fn a_huge_key_count_is_refused_at_the_key_run() {
+    let bytes = hex("
+        53 45 41 6e 69 6d 01 00 1c 00 00 00 01 00 00 00 00 00 f0 41
+        70 11 01 00                     # frameCount 70000 -> u32 frame_t
+        01 00 00 00 00 00 00 00 00 00 00 00
+        61 00 00                        # bone a, flags
+        ff ff ff ff                     # locKeyCount 0xFFFFFFFF
+        00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+    ");
+    assert_error_at(&bytes, 43, "count 4294967295");
+}
+
+#[test]
+fn a_huge_modifier_count_is_refused_at_the_modifiers() {
+    let bytes = hex("
+        53 45 41 6e 69 6d 01 00 1c 00 00 00 01 00 00 00 00 00 f0 41 00 00 00 00
+        01 00 00 00
+        ff                              # boneAnimModifierCount 255
+        00 00 00 00 00 00 00
+        61 00                           # bone a
+        00 00                           # one modifier record, nothing else
+    ");
+    assert_error_at(&bytes, 38, "bone modifier count 255");
+}
+
+#[test]
+fn frame_t_wider_than_the_data_is_an_error_at_the_key_run() {
+    // frameCount 300 asks for u16 frames, but the keys were written with u8 frames: the u16
+    // count (2) then leaves too few bytes for two 14-byte records.
+    let bytes = hex("
+        53 45 41 6e 69 6d 01 00 1c 00 00 00 01 00 00 00 00 00 f0 41
+        2c 01 00 00                     # frameCount 300 -> u16 frame_t
+        01 00 00 00 00 00 00 00 00 00 00 00
+        61 00 00                        # bone a, flags
+        02                              # locKeyCount as a u8
+        00 00 00 80 3f 00 00 00 40 00 00 40 40
+        09 00 00 00 00 00 00 00 00 00 00 00 00
+    ");
+    assert_error_at(&bytes, 41, "key count 2 needs at least 28 bytes, but only 25 remain");
+}
+
+#[test]
+fn a_modifier_override_past_3_is_an_error_at_its_byte() {
+    let mut bytes = many_bones("ff 00 00 00", 255, "fe 03");
+    let at = 36 + 255 + 1;
+    bytes[at] = 9;
+    assert_error_at(&bytes, at as u64, "anim type from 0 (absolute) to 3 (delta), found 9");
+}
+
+#[test]
+fn a_bone_name_that_is_not_utf8_is_an_error_at_the_name() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[36] = 0xff;
+    assert_error_at(&bytes, 36, "UTF-8");
+}
+
+// ---------------------------------------------------------------------------------------
+// The writer refuses what it cannot encode.
+
+fn write_error(anim: &SeAnim) -> animbin_core::Error {
+    to_bytes(anim).expect_err("the writer refuses")
+}
+
+#[test]
+fn the_writer_refuses_256_modifiers() {
+    let mut anim = many_bones_anim(300, 0);
+    anim.modifiers = (0..256)
+        .map(|bone| Modifier {
+            bone,
+            anim_type: AnimType::Absolute,
+        })
+        .collect();
+    let err = write_error(&anim);
+    assert_eq!(err.offset, 28, "{err}");
+    assert!(err.to_string().contains("256 bone modifiers"), "{err}");
+    anim.modifiers.pop();
+    assert!(to_bytes(&anim).is_ok());
+}
+
+#[test]
+fn the_writer_refuses_a_frame_past_frame_t() {
+    let mut anim = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3]), (300, [0.0; 3])])]);
+    anim.fixed_frame_count = Some(10);
+    let err = write_error(&anim);
+    assert_eq!(err.offset, 38 + 1 + 1 + 13, "{err}");
+    assert!(err.to_string().contains("frame 300"), "{err}");
+}
+
+#[test]
+fn the_writer_refuses_a_key_count_past_frame_t() {
+    let mut anim = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3]); 256])]);
+    anim.fixed_frame_count = Some(1);
+    assert!(write_error(&anim).to_string().contains("256 location keys"));
+}
+
+#[test]
+fn the_writer_refuses_a_modifier_past_bone_t() {
+    let mut anim = many_bones_anim(3, 256);
+    anim.modifiers[0].bone = 256;
+    let err = write_error(&anim);
+    assert_eq!(err.offset, 36 + 3, "{err}");
+}
+
+#[test]
+fn the_writer_keeps_the_consistency_rules() {
+    let bones_without_flags = SeAnim {
+        bones: vec![Bone::new("a")],
+        ..SeAnim::default()
+    };
+    assert!(
+        write_error(&bones_without_flags)
+            .to_string()
+            .contains("no LOC, ROT or SCALE flag")
+    );
+
+    let notes_without_flag = SeAnim {
+        notes: vec![Note {
+            frame: 0,
+            name: "n".into(),
+        }],
+        ..SeAnim::default()
+    };
+    assert!(
+        write_error(&notes_without_flag)
+            .to_string()
+            .contains("NOTE flag is clear")
+    );
+
+    let mut keys_without_flag = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3])])]);
+    keys_without_flag.bones[0]
+        .scale
+        .push(Key::new(0, Vec3::new(1.0, 1.0, 1.0)));
+    let err = write_error(&keys_without_flag).to_string();
+    assert!(
+        err.contains("bone 0 has 1 scale keys, but the scale presence flag is clear"),
+        "{err}"
+    );
+
+    let custom_without_flag = SeAnim {
+        custom: vec![1],
+        ..loc_anim(vec![])
+    };
+    assert!(
+        write_error(&custom_without_flag)
+            .to_string()
+            .contains("CUSTOM flag is clear")
+    );
+
+    let stray_with_flag = SeAnim {
+        stray_counts: StrayCounts {
+            note_count: 1,
+            ..StrayCounts::default()
+        },
+        data_presence_flags: PresenceFlags::NOTE,
+        ..SeAnim::default()
+    };
+    assert!(write_error(&stray_with_flag).to_string().contains("stray note count"));
+}
+
+#[test]
+fn the_writer_refuses_values_beyond_single_precision_and_names_with_nul() {
+    let too_big = loc_anim(vec![loc_bone("a", &[(0, [1e300, 0.0, 0.0])])]);
+    assert!(write_error(&too_big).to_string().contains("beyond single precision"));
+    let high = SeAnim {
+        data_property_flags: PropertyFlags::PRECISION_HIGH,
+        ..too_big
+    };
+    assert!(to_bytes(&high).is_ok());
+    let nul = loc_anim(vec![Bone::new("a\0b")]);
+    assert!(write_error(&nul).to_string().contains("NUL"));
+}
