@@ -184,3 +184,32 @@ fn validate_lists_backwards_key_times_and_exits_1() {
     );
     assert!(lines[2].ends_with("segment 1 slot 0: rotation key 1 at time 9 comes after time 10"));
 }
+
+#[test]
+fn framerate_sets_the_tick_rate_of_a_scene_converted_to_sf3() {
+    // SF3 -> DMF (a scene at 30 fps, SF3's default) -> SF3 at 30 and at 60 ticks per second.
+    let dir = tempfile::tempdir().unwrap();
+    let mut file = sample();
+    file.segments.truncate(1);
+    file.padding_words = 0;
+    file.ending = Ending::Eof;
+    let bytes = animbin_sf3::to_bytes(&file).unwrap();
+    let path = write_file(dir.path(), "x8an00.bin", &bytes);
+    let dmf = dir.path().join("battle.dmf");
+    let out = animbin(&["convert", s(&path), s(&dmf)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    let times = |rate: Option<&str>| -> Vec<u16> {
+        let back = dir.path().join("x8an10.bin");
+        let mut args = vec!["convert", "--to", "sf3"];
+        args.extend(rate.map(|r| ["--framerate", r]).into_iter().flatten());
+        args.extend([s(&dmf), s(&back)]);
+        let out = animbin(&args);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let file = animbin_sf3::read(&std::fs::read(&back).unwrap()).unwrap();
+        file.segments[0].slots[1].translation.iter().map(|k| k.time).collect()
+    };
+    assert_eq!(times(None), [0, 2, 4, 6, 8]);
+    assert_eq!(times(Some("60")), [0, 4, 8, 12, 16]);
+    assert_eq!(times(Some("15")), [0, 1, 2, 3, 4]);
+}
