@@ -69,9 +69,20 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
         }
     }
     // gltf-json's validation of an animation checks its samplers but not its channels'
-    // target nodes, which `gltf` then unwraps: check them here.
+    // targets (node and path), which `gltf` then unwraps: check them here.
     for (a, animation) in root.animations.iter().enumerate() {
         for (c, channel) in animation.channels.iter().enumerate() {
+            if channel.target.path == gltf::json::validation::Checked::Invalid {
+                return Err(Error::invalid(
+                    Path::item("animations", a)
+                        .field("channels")
+                        .index(c)
+                        .field("target")
+                        .field("path"),
+                    "translation, rotation, scale or weights",
+                    "another path",
+                ));
+            }
             if channel.target.node.value() >= root.nodes.len() {
                 return Err(Error::invalid(
                     Path::item("animations", a)
@@ -83,6 +94,17 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
                     channel.target.node.value(),
                 ));
             }
+        }
+    }
+    // `gltf` unwraps an image's MIME type when it has a buffer view, and its URI otherwise.
+    for (i, image) in root.images.iter().enumerate() {
+        let missing = match (&image.buffer_view, &image.uri) {
+            (Some(_), _) if image.mime_type.is_none() => Some(("mimeType", "a MIME type with a bufferView")),
+            (None, None) => Some(("uri", "a uri or a bufferView")),
+            _ => None,
+        };
+        if let Some((member, expected)) = missing {
+            return Err(Error::invalid(Path::item("images", i).field(member), expected, "none"));
         }
     }
     // Its primitive hook indexes the POSITION accessor before the index is checked.
