@@ -1,6 +1,7 @@
 //! The samples that `cargo xtask corpus` writes into `testdata/` and the fuzz seed corpus.
 //! Each format contributes one module; every sample is made by the project's own writer.
 
+mod animx;
 mod sf3;
 
 /// One sample file.
@@ -19,9 +20,10 @@ pub(crate) struct Sample {
 pub(crate) fn samples() -> Vec<Sample> {
     let mut all = Vec::new();
     let _ = &mut all;
+    all.extend(animx::samples());
     all.extend(sf3::samples());
     all
 }
 
 /// The shared corpus folders whose files also seed each format's fuzz targets, when present.
-pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[];
+pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[("animx", &["parse_animx"])];

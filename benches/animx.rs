@@ -1,0 +1,191 @@
+//! AnimX: reading and writing a large generated animation plain, with LZ4 and with LZMA,
+//! beside a memcpy of the plain bytes and the raw lz4_flex / xz2 throughput on the same data.
+//! Every group's throughput is the plain (decompressed) size, so the figures compare.
+
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
+use animbin_animx::{
+    AnimXFile, Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, ReadOptions, Track, TrackData,
+    Values, View,
+};
+use animbin_benches::memcpy_baseline;
+use animbin_core::math::{Quat, Vec3};
+use criterion::{
+    BenchmarkGroup, Criterion, Throughput, black_box, criterion_group, criterion_main, measurement::WallTime,
+};
+
+/// 60 bones, each with a 600-keyframe position and rotation curve and a 2000-value raw
+/// scale track: about 4 MB plain, motion-capture-like (smooth, so it compresses).
+fn large_animation(encoding: Encoding) -> Animation {
+    let mut tracks = Vec::new();
+    for bone in 0..60 {
+        let node = format!("Bone{bone:02}");
+        let times: Vec<f32> = (0..600).map(|k| k as f32 / 60.0).collect();
+        let phase = bone as f32 * 0.1;
+        tracks.push(Track {
+            node: node.clone(),
+            property: "position".into(),
+            data: TrackData::Curve(CurveTrack::new(
+                Keyframes {
+                    times: times.clone(),
+                    values: Values::Float3(
+                        times
+                            .iter()
+                            .map(|t| Vec3::new((t + phase).sin(), 1.0, (t * 0.5).cos()))
+                            .collect(),
+                    ),
+                },
+                vec![Interpolation::Linear; 600],
+                None,
+            )),
+        });
+        tracks.push(Track {
+            node: node.clone(),
+            property: "rotation".into(),
+            data: TrackData::Curve(CurveTrack::new(
+                Keyframes {
+                    values: Values::FloatQ(
+                        times
+                            .iter()
+                            .map(|t| {
+                                let a = (t + phase) * 0.5;
+                                Quat::new(0.0, a.sin(), 0.0, a.cos())
+                            })
+                            .collect(),
+                    ),
+                    times,
+                },
+                vec![Interpolation::Linear; 600],
+                None,
+            )),
+        });
+        tracks.push(Track {
+            node,
+            property: "scale".into(),
+            data: TrackData::Raw(RawTrack {
+                interval: 1.0 / 200.0,
+                values: Values::Float3(
+                    (0..2000)
+                        .map(|k| Vec3::new(1.0, 1.0 + (k as f32 * 0.01).sin() * 0.1, 1.0))
+                        .collect(),
+                ),
+            }),
+        });
+    }
+    Animation {
+        name: "mocap".into(),
+        global_duration: 10.0,
+        encoding,
+        tracks,
+        ..Animation::default()
+    }
+}
+
+fn group<'a>(c: &'a mut Criterion, name: &str, plain: &[u8]) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Bytes(plain.len() as u64));
+    let plain = plain.to_vec();
+    group.bench_function("memcpy", move |b| b.iter(|| memcpy_baseline(black_box(&plain))));
+    group
+}
+
+fn animx(c: &mut Criterion) {
+    let plain_anim = large_animation(Encoding::Plain);
+    let plain = animbin_animx::to_bytes(&plain_anim).expect("encodes");
+    let tracks = plain_anim.tracks_bytes().expect("encodes");
+    let options = ReadOptions::default();
+
+    let mut g = group(c, "animx/plain", &plain);
+    g.bench_function("read", |b| {
+        b.iter(|| animbin_animx::read(black_box(&plain)).expect("reads"))
+    });
+    g.bench_function("view", |b| {
+        b.iter(|| View::new(black_box(&plain)).expect("reads").tracks.len())
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| animbin_animx::to_bytes(black_box(&plain_anim)).expect("writes"))
+    });
+    g.finish();
+
+    let lz4_anim = large_animation(Encoding::Lz4);
+    let lz4 = animbin_animx::to_bytes(&lz4_anim).expect("encodes");
+    let mut g = group(c, "animx/lz4", &plain);
+    g.bench_function("read", |b| {
+        b.iter(|| animbin_animx::read(black_box(&lz4)).expect("reads"))
+    });
+    g.bench_function("decompress", |b| {
+        let file = AnimXFile::read(&lz4).expect("reads");
+        b.iter(|| black_box(&file).tracks_bytes(&options).expect("decompresses").len())
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| animbin_animx::to_bytes(black_box(&lz4_anim)).expect("writes"))
+    });
+    // lz4_flex alone on the same tracks, in the same 1 MiB blocks.
+    let blocks: Vec<(Vec<u8>, usize)> = tracks
+        .chunks(animbin_animx::lz4::CHUNK_SIZE)
+        .map(|c| (lz4_flex::block::compress(c), c.len()))
+        .collect();
+    g.bench_function("lz4_flex decompress", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(tracks.len());
+            for (block, len) in &blocks {
+                let start = out.len();
+                out.resize(start + len, 0);
+                lz4_flex::block::decompress_into(black_box(block), &mut out[start..]).expect("decodes");
+            }
+            out
+        })
+    });
+    g.bench_function("lz4_flex compress", |b| {
+        b.iter(|| {
+            black_box(&tracks)
+                .chunks(animbin_animx::lz4::CHUNK_SIZE)
+                .map(|c| lz4_flex::block::compress(c).len())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+
+    let lzma_anim = large_animation(Encoding::Lzma);
+    let lzma = animbin_animx::to_bytes(&lzma_anim).expect("encodes");
+    let mut g = group(c, "animx/lzma", &plain);
+    g.sample_size(10);
+    g.bench_function("read", |b| {
+        b.iter(|| animbin_animx::read(black_box(&lzma)).expect("reads"))
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| animbin_animx::to_bytes(black_box(&lzma_anim)).expect("writes"))
+    });
+    // xz2 alone on the same data: the container's raw LZMA1 behind a .lzma header.
+    let file = AnimXFile::read(&lzma).expect("reads");
+    let mut alone = file.data[..5].to_vec();
+    alone.extend_from_slice(&file.data[5..13]);
+    alone.extend_from_slice(&file.data[21..]);
+    g.bench_function("xz2 decompress", |b| {
+        b.iter(|| {
+            let mut stream = xz2::stream::Stream::new_lzma_decoder(u64::MAX).expect("decoder");
+            let mut out = Vec::with_capacity(tracks.len() + 16);
+            stream
+                .process_vec(black_box(&alone), &mut out, xz2::stream::Action::Finish)
+                .expect("decodes");
+            out
+        })
+    });
+    g.bench_function("xz2 compress", |b| {
+        b.iter(|| {
+            let mut options = xz2::stream::LzmaOptions::new_preset(6).expect("preset");
+            options.dict_size(2 << 20);
+            let mut stream = xz2::stream::Stream::new_lzma_encoder(&options).expect("encoder");
+            let mut out = Vec::with_capacity(tracks.len());
+            stream
+                .process_vec(black_box(&tracks), &mut out, xz2::stream::Action::Finish)
+                .expect("encodes");
+            out
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, animx);
+criterion_main!(benches);

@@ -1,0 +1,41 @@
+//! Any bytes: reading an AnimX file (stored form, decoding, the zero-copy view, validate,
+//! the scene conversion) and reading them as AnimJ must return, never panic, hang or
+//! allocate past the input and the decompression limit.
+#![no_main]
+
+use animbin_animx::{AnimXFile, ReadOptions, View};
+use libfuzzer_sys::fuzz_target;
+
+/// A limit that keeps each run small; the default (256 MiB) is tested in the crate.
+const OPTIONS: ReadOptions = ReadOptions {
+    max_decompressed_size: 1 << 22,
+};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(file) = AnimXFile::read(data) {
+        // The stored form writes back byte for byte.
+        assert_eq!(file.to_bytes().expect("a header that read writes"), data);
+        let decoded = file.decode(&OPTIONS);
+        if let Ok(tracks) = file.tracks_bytes(&OPTIONS) {
+            // The view accepts exactly the files whose track bytes have sound bounds; a
+            // decoded file always has them.
+            let view = View::from_tracks(file.header.clone(), &tracks);
+            if decoded.is_ok() {
+                let view = view.expect("a file that decodes has a view");
+                for track in &view.tracks {
+                    let _ = track.raw_values();
+                    assert!(track.decode(&view.header).is_ok());
+                }
+            }
+        }
+        if let Ok(anim) = decoded {
+            let _ = animbin_animx::validate(&anim);
+            let _ = animbin_animx::scene::to_scene(&anim, animbin_animx::scene::DEFAULT_FRAMERATE);
+        }
+    }
+    if let Err(e) = animbin_animx::read_with(data, &OPTIONS) {
+        let _ = e.to_string();
+    }
+    let _ = View::new(data);
+    let _ = animbin_animx::animj::from_slice(data);
+});
