@@ -418,6 +418,21 @@ impl<'a> View<'a> {
                 ),
             ));
         }
+        // A header cut short fails at the field it cuts, as the reader does (it reads the
+        // reserved bytes one by one, so that field fails where the input ends).
+        cut_field(
+            bytes.len() as u64,
+            11,
+            &[
+                (1, "dataFlags"),
+                (1, "boneFlags"),
+                (1, "meshFlags"),
+                (4, "boneCount"),
+                (4, "meshCount"),
+                (4, "matCount"),
+                (3, "reserved"),
+            ],
+        )?;
         let mut c = Cursor { bytes, at: 0 };
         let header: &HeaderRecord = c.one("the header")?;
         let bone_flags = BoneFlags(header.bone_flags);
@@ -470,6 +485,17 @@ impl<'a> View<'a> {
             let bone_index = IndexWidth::for_count(bone_count);
             for _ in 0..n {
                 let offset = c.at;
+                cut_field(
+                    bytes.len() as u64,
+                    offset,
+                    &[
+                        (1, "flags"),
+                        (1, "layerCount"),
+                        (1, "maxInfluence"),
+                        (4, "vertexCount"),
+                        (4, "faceCount"),
+                    ],
+                )?;
                 let h: &MeshHeaderRecord = c.one("a mesh header")?;
                 let v = u64::from(h.vertex_count.get());
                 let layers = u64::from(h.layer_count);
@@ -620,6 +646,20 @@ impl<'a> View<'a> {
             trailer: self.trailer(),
         }
     }
+}
+
+/// Fails at the first of these consecutive fields (starting at `at`) that does not fit in
+/// `len` bytes, where binrw's reader fails: at a scalar's start, or at the end of the input
+/// inside a byte array (which it reads byte by byte).
+fn cut_field(len: u64, mut at: u64, fields: &[(u64, &str)]) -> Result<()> {
+    for &(size, name) in fields {
+        if at + size > len {
+            let at = if size == 3 { len } else { at };
+            return Err(short(at, name));
+        }
+        at += size;
+    }
+    Ok(())
 }
 
 fn short(at: u64, what: &str) -> Error {

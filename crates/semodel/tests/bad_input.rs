@@ -1,0 +1,461 @@
+//! Bad input: read errors name the offending byte, files that read but break the spec are
+//! reported by `validate` with the byte of each problem, and the writer refuses what it
+//! cannot encode.
+
+use animbin_core::math::{Vec2, Vec3};
+use animbin_core::testing::hex;
+use animbin_core::{Error, ErrorKind};
+use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
+use animbin_semodel::deployed::{self, Material};
+use animbin_semodel::draft;
+use animbin_semodel::flags::{BoneFlags, MeshFlags};
+use animbin_semodel::records::BlendDelta;
+use animbin_semodel::{Block, Bone, Influence, Pose, Problem, SeModel, Trailer, View, read, to_bytes, validate};
+
+/// Reads `bytes` expecting an error, checks that the view fails at the same byte, and
+/// returns the error.
+fn read_error(bytes: &[u8]) -> Error {
+    let err = match read(bytes) {
+        Ok(_) => panic!("read without an error"),
+        Err(e) => e,
+    };
+    let view = View::open(bytes).map(|_| ()).expect_err("the view opened");
+    assert_eq!(view.offset, err.offset, "view: {view}; read: {err}");
+    assert!(err.to_string().contains(&format!("at byte {}", err.offset)), "{err}");
+    err
+}
+
+fn count_too_large(err: &Error, what: &str) {
+    match &err.kind {
+        ErrorKind::CountTooLarge { what: w, .. } => assert!(w.contains(what), "{err}"),
+        _ => panic!("expected a count error about {what}: {err}"),
+    }
+}
+
+/// A skinned deployed model: 2 bones, one mesh of 3 vertices with one UV layer, normals and
+/// 2 influences, one material.
+fn skinned() -> deployed::Model {
+    let pose = Pose::default();
+    deployed::Model {
+        bone_flags: BoneFlags::LOCAL_MATRIX,
+        mesh_flags: MeshFlags::UV_SET.with(MeshFlags::NORMALS).with(MeshFlags::WEIGHTS),
+        bones: Block::Present(vec![
+            Bone {
+                name: "root".into(),
+                parent: -1,
+                local: Some(pose),
+                ..Default::default()
+            },
+            Bone {
+                name: "arm".into(),
+                parent: 0,
+                local: Some(pose),
+                ..Default::default()
+            },
+        ]),
+        meshes: Block::Present(vec![deployed::Mesh {
+            max_influence: 2,
+            positions: vec![Vec3::new(0.0, 0.0, 0.0); 3],
+            uvs: vec![Vec2::new(0.0, 0.0); 3],
+            normals: vec![Vec3::new(0.0, 0.0, 1.0); 3],
+            weights: [Influence { bone: 0, weight: 0.5 }, Influence { bone: 1, weight: 0.5 }].repeat(3),
+            faces: vec![[0, 1, 2]],
+            material_indices: vec![0],
+            ..Default::default()
+        }]),
+        materials: Block::Present(vec![Material {
+            name: "skin".into(),
+            maps: None,
+        }]),
+        ..Default::default()
+    }
+}
+
+// Offsets in `skinned()`'s file: header 29; names "root\0arm\0" 9; two 33-byte bone records.
+const MESH: usize = 29 + 9 + 66;
+const POSITIONS: usize = MESH + 11;
+const UVS: usize = POSITIONS + 36;
+const NORMALS: usize = UVS + 24;
+const WEIGHTS: usize = NORMALS + 36;
+const FACES: usize = WEIGHTS + 6 * 5;
+const MATERIAL_INDICES: usize = FACES + 3;
+const MATERIALS: usize = MATERIAL_INDICES + 4;
+
+fn skinned_bytes() -> Vec<u8> {
+    let bytes = to_bytes(&SeModel::Deployed(skinned())).unwrap();
+    assert_eq!(bytes.len(), MATERIALS + 6, "the offsets above describe this file");
+    bytes
+}
+
+fn put_u32(bytes: &mut [u8], at: usize, value: u32) {
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+fn problems(bytes: &[u8]) -> Vec<Problem> {
+    let model = read(bytes).expect("the file reads");
+    assert_eq!(
+        to_bytes(&model).unwrap(),
+        bytes,
+        "a file that reads is rewritten as it was"
+    );
+    validate(&model)
+}
+
+fn only_problem(bytes: &[u8], offset: usize, text: &str) {
+    let found = problems(bytes);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].offset, offset as u64, "{}", found[0]);
+    assert!(found[0].message.contains(text), "{}", found[0]);
+}
+
+#[test]
+fn the_skinned_model_is_valid() {
+    assert_eq!(problems(&skinned_bytes()), vec![]);
+}
+
+#[test]
+fn wrong_magic_is_an_error_at_byte_0() {
+    let mut bytes = skinned_bytes();
+    bytes[0] = b's';
+    let err = read_error(&bytes);
+    assert_eq!(err.offset, 0);
+    assert!(err.to_string().contains("SEModel"), "{err}");
+}
+
+#[test]
+fn a_version_other_than_1_is_an_error_at_byte_7() {
+    let mut bytes = skinned_bytes();
+    bytes[7] = 2;
+    assert_eq!(read_error(&bytes).offset, 7);
+}
+
+#[test]
+fn a_header_size_that_is_neither_layout_is_an_error_at_byte_9() {
+    // 0x1C is what SELib's first draft writer put there (its fields add up to 0x1E).
+    for size in [0x00, 0x13, 0x15, 0x1C, 0x1D, 0x1F, 0xFFFF_u16] {
+        let mut bytes = skinned_bytes();
+        bytes[9..11].copy_from_slice(&size.to_le_bytes());
+        let err = read_error(&bytes);
+        assert_eq!(err.offset, 9, "{size:#x}: {err}");
+        let text = err.to_string();
+        assert!(text.contains("0x14") && text.contains("0x1E"), "{text}");
+    }
+}
+
+#[test]
+fn a_file_shorter_than_its_header_is_an_error_at_the_field_it_cuts() {
+    // Up to headerSize the error is at the end; after it, at the start of the cut field
+    // (the reserved bytes are read one by one, so there it is the end again).
+    for (len, at) in [(0, 0), (6, 6), (8, 8), (10, 10), (11, 11), (16, 14), (27, 27), (28, 28)] {
+        let err = read_error(&skinned_bytes()[..len]);
+        assert_eq!(err.offset, at, "cut at {len}: {err}");
+        assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    }
+}
+
+#[test]
+fn counts_past_the_end_are_refused_before_allocating() {
+    // Each case: which u32 to set to 0xFFFFFFFF, where the error must point, what it counts.
+    for (field, at, what) in [
+        (14, 29, "bone"),                  // boneCount: the bone block starts at 29
+        (18, MESH, "mesh"),                // meshCount
+        (22, MATERIALS, "material"),       // matCount
+        (MESH + 3, POSITIONS, "position"), // vertexCount
+        (MESH + 7, FACES, "face"),         // faceCount
+    ] {
+        let mut bytes = skinned_bytes();
+        put_u32(&mut bytes, field, u32::MAX);
+        let err = read_error(&bytes);
+        assert_eq!(err.offset, at as u64, "field at {field}: {err}");
+        count_too_large(&err, what);
+    }
+    // layerCount 255 asks for 3 x 255 UV coordinates and 255 material indices.
+    let mut bytes = skinned_bytes();
+    bytes[MESH + 1] = 255;
+    let err = read_error(&bytes);
+    assert_eq!(err.offset, UVS as u64);
+    count_too_large(&err, "uv");
+    // maxInfluence 255 asks for 3 x 255 weights.
+    let mut bytes = skinned_bytes();
+    bytes[MESH + 2] = 255;
+    let err = read_error(&bytes);
+    assert_eq!(err.offset, WEIGHTS as u64);
+    count_too_large(&err, "weight");
+}
+
+#[test]
+fn an_is_simple_other_than_0_or_1_is_an_error_at_its_byte() {
+    let mut bytes = skinned_bytes();
+    let at = MATERIALS + 5; // after "skin\0"
+    assert_eq!(bytes[at], 0);
+    bytes[at] = 2;
+    let err = read_error(&bytes);
+    assert_eq!(err.offset, at as u64);
+    assert!(err.to_string().contains("isSimple"), "{err}");
+}
+
+#[test]
+fn names_need_their_nul_and_utf8() {
+    let mut bytes = skinned_bytes();
+    bytes[29] = 0xFF; // "root" -> "\xffoot"
+    assert_eq!(read_error(&bytes).offset, 29);
+    // A file that ends inside the last name.
+    let mut bytes = skinned_bytes();
+    bytes.truncate(MATERIALS + 3);
+    assert_eq!(read_error(&bytes).offset, MATERIALS as u64);
+}
+
+#[test]
+fn face_indices_out_of_range_are_reported_with_their_offset() {
+    let mut bytes = skinned_bytes();
+    bytes[FACES + 2] = 7; // face 0 = (0, 1, 7) in a mesh of 3 vertices
+    only_problem(&bytes, FACES, "past vertexCount 3");
+}
+
+#[test]
+fn a_max_influence_without_the_weights_flag_reads_and_is_reported() {
+    let mut model = skinned();
+    model.mesh_flags = MeshFlags::UV_SET.with(MeshFlags::NORMALS);
+    model.meshes.items_mut()[0].weights.clear();
+    let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
+    // No weights follow: the 2 in maxInfluence is kept, reported, and written back.
+    only_problem(&bytes, MESH + 2, "maxInfluence is 2 while the WEIGHTS flag is clear");
+}
+
+#[test]
+fn a_layer_count_without_the_uv_flag_keeps_its_material_indices_and_is_reported() {
+    let mut model = skinned();
+    model.mesh_flags = MeshFlags::NORMALS.with(MeshFlags::WEIGHTS);
+    model.meshes.items_mut()[0].uvs.clear();
+    let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
+    only_problem(&bytes, MESH + 1, "layerCount is 1 while the UV_SET flag is clear");
+    let SeModel::Deployed(m) = read(&bytes).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(m.meshes.items()[0].material_indices, vec![0]);
+}
+
+#[test]
+fn a_count_with_its_flag_clear_is_kept_and_reported() {
+    let mut bytes = skinned_bytes();
+    bytes[11] &= !4; // clear MATERIALS: the material block becomes trailing bytes
+    let model = read(&bytes).unwrap();
+    let SeModel::Deployed(m) = &model else { unreachable!() };
+    assert_eq!(m.materials, Block::Absent { count: 1 });
+    assert!(matches!(m.trailer, Trailer::Unknown(_)));
+    let found = problems(&bytes);
+    assert!(
+        found
+            .iter()
+            .any(|p| p.offset == 22 && p.message.contains("matCount is 1")),
+        "{found:?}"
+    );
+    // Its material index now points past matCount... which is still 1: no other problem.
+    assert_eq!(found.len(), 1, "{found:?}");
+}
+
+#[test]
+fn bad_parents_are_reported_at_the_parent_field() {
+    let parent = |bone: usize| 29 + 9 + 33 * bone + 1;
+    let mut bytes = skinned_bytes();
+    put_u32(&mut bytes, parent(1), 2);
+    only_problem(&bytes, parent(1), "past the bone count 2");
+    put_u32(&mut bytes, parent(1), 1);
+    only_problem(&bytes, parent(1), "its own parent");
+    put_u32(&mut bytes, parent(1), (-5_i32) as u32);
+    only_problem(&bytes, parent(1), "roots use -1");
+    put_u32(&mut bytes, parent(1), 0);
+    put_u32(&mut bytes, parent(0), 1);
+    only_problem(&bytes, parent(0), "parent cycle");
+}
+
+#[test]
+fn weights_that_do_not_sum_to_one_and_unknown_bones_are_reported() {
+    let mut model = skinned();
+    model.meshes.items_mut()[0].weights[3].weight = 0.25; // vertex 1: 0.5 + 0.25
+    model.meshes.items_mut()[0].weights[4].bone = 9; // vertex 2's first influence
+    let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
+    let found = problems(&bytes);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|p| p.offset == (WEIGHTS + 4 * 5) as u64 && p.message.contains("bone 9"))
+    );
+    assert!(
+        found
+            .iter()
+            .any(|p| p.offset == (WEIGHTS + 2 * 5) as u64 && p.message.contains("sum to 0.75"))
+    );
+}
+
+#[test]
+fn material_indices_past_the_material_count_are_reported() {
+    let mut bytes = skinned_bytes();
+    put_u32(&mut bytes, MATERIAL_INDICES, 1);
+    only_problem(&bytes, MATERIAL_INDICES, "below matCount 1");
+    put_u32(&mut bytes, MATERIAL_INDICES, (-2_i32) as u32);
+    only_problem(&bytes, MATERIAL_INDICES, "neither -1");
+}
+
+#[test]
+fn reserved_bits_and_a_file_with_no_block_are_reported() {
+    let mut bytes = skinned_bytes();
+    bytes[12] |= 0x80;
+    only_problem(&bytes, 12, "boneFlags has reserved bits");
+    let mut bytes = skinned_bytes();
+    bytes[27] = 1;
+    only_problem(&bytes, 26, "reserved");
+    let empty = SeModel::Deployed(deployed::Model::default());
+    let found = validate(&empty);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].offset, 11);
+    assert!(found[0].message.contains("no data block"));
+}
+
+#[test]
+fn a_blend_trailer_that_does_not_fit_is_kept_as_bytes_and_a_bad_shape_index_is_reported() {
+    let mut model = skinned();
+    let mut vertices = vec![VertexBlend::default(); 3];
+    vertices[2].deltas.push(BlendDelta {
+        shape: 1,
+        delta: Vec3::new(0.0, 1.0, 0.0),
+    });
+    model.trailer = Trailer::Blend(BlendShapes {
+        names: vec!["a".into()],
+        meshes: vec![MeshBlend { vertices }],
+    });
+    let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
+    let trailer = MATERIALS + 6;
+    // magic 8, count 8, "a\0" 2, vertices 0 and 1: 4 each, vertex 2's count 4.
+    only_problem(&bytes, trailer + 18 + 12, "shape 1, past the 1 shape names");
+    // A shape count no file could hold: not an error, the bytes are kept.
+    let mut bad = bytes.clone();
+    bad[trailer + 8..trailer + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    let model = read(&bad).unwrap();
+    assert_eq!(model.trailer(), &Trailer::Unknown(bad[trailer..].to_vec()));
+    assert_eq!(to_bytes(&model).unwrap(), bad);
+    // So is an SEBlend trailer followed by anything.
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(read(&longer).unwrap().trailer(), Trailer::Unknown(_)));
+}
+
+#[test]
+fn draft_counts_past_the_end_and_problems_name_their_bytes() {
+    let model = SeModel::Draft(draft::Model {
+        mesh_flags: MeshFlags::NORMALS,
+        meshes: Block::Present(vec![draft::Mesh {
+            vertices: draft::Vertices {
+                positions: vec![Vec3::default(); 2],
+                normals: vec![Vec3::default(); 2],
+                ..Default::default()
+            },
+            faces: vec![[0, 1, 2]],
+            ..Default::default()
+        }]),
+        max_skin_influence: 3,
+        ..Default::default()
+    });
+    let bytes = to_bytes(&model).unwrap();
+    let found = problems(&bytes);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|p| p.offset == 35 && p.message.contains("maxSkinInfluence is 3"))
+    );
+    // Header 39, mesh header 10, two 18-byte records: the face is at 85.
+    assert!(
+        found
+            .iter()
+            .any(|p| p.offset == 39 + 10 + 36 && p.message.contains("index 2"))
+    );
+    let mut huge = bytes.clone();
+    put_u32(&mut huge, 39 + 2, u32::MAX); // vertexCount
+    let err = read(&huge).map(|_| ()).unwrap_err();
+    assert_eq!(err.offset, 39 + 10);
+    count_too_large(&err, "vertex record");
+    let mut huge = bytes;
+    put_u32(&mut huge, 23, u32::MAX); // meshCount
+    assert_eq!(read(&huge).map(|_| ()).unwrap_err().offset, 39);
+}
+
+fn refused(model: deployed::Model, text: &str) -> Error {
+    let err = to_bytes(&SeModel::Deployed(model))
+        .map(|_| ())
+        .expect_err("the writer accepted it");
+    assert!(matches!(err.kind, ErrorKind::Unencodable(_)), "{err}");
+    assert!(err.to_string().contains(text), "{err}");
+    err
+}
+
+#[test]
+fn the_writer_refuses_what_it_cannot_encode() {
+    let mut m = skinned();
+    m.meshes.items_mut()[0].material_indices = vec![-1; 256];
+    assert_eq!(refused(m, "256 UV layers").offset, MESH as u64 + 1);
+
+    let mut m = skinned();
+    m.meshes.items_mut()[0].normals.pop();
+    assert_eq!(refused(m, "2 normals").offset, NORMALS as u64);
+
+    let mut m = skinned();
+    m.meshes.items_mut()[0].weights.pop();
+    assert_eq!(refused(m, "5 weights").offset, WEIGHTS as u64);
+
+    let mut m = skinned();
+    m.mesh_flags = MeshFlags::NORMALS.with(MeshFlags::WEIGHTS); // UVs present, flag clear
+    assert_eq!(refused(m, "3 UV coordinates").offset, UVS as u64);
+
+    let mut m = skinned();
+    m.bones.items_mut()[1].global = Some(Pose::default());
+    assert_eq!(refused(m, "bone 1").offset, 29 + 9 + 33);
+
+    let mut m = skinned();
+    m.bones.items_mut()[0].name = "a\0b".into();
+    refused(m, "NUL");
+
+    let mut m = skinned();
+    m.other_data_flags = 1;
+    refused(m, "overlaps the block flags");
+
+    let mut m = skinned();
+    m.trailer = Trailer::Blend(BlendShapes::default());
+    refused(m, "the SEBlend trailer has 0 meshes");
+
+    // A weight naming bone 256 does not fit the u8 bone_t that 2 bones give.
+    let mut m = skinned();
+    m.meshes.items_mut()[0].weights[1].bone = 256;
+    assert_eq!(refused(m, "does not fit").offset, WEIGHTS as u64 + 5);
+}
+
+#[test]
+fn a_draft_index_wider_than_its_field_is_refused() {
+    let model = SeModel::Draft(draft::Model {
+        mesh_flags: MeshFlags::UV_SET,
+        meshes: Block::Present(vec![draft::Mesh {
+            uv_set_count: 1,
+            vertices: draft::Vertices {
+                positions: vec![Vec3::default()],
+                uvs: vec![Vec2::default()],
+                uv_materials: vec![300], // matCount 0: mat_t is u8
+                ..Default::default()
+            },
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let err = to_bytes(&model).map(|_| ()).unwrap_err();
+    assert!(err.to_string().contains("does not fit"), "{err}");
+    assert_eq!(err.offset, 39 + 10);
+}
+
+#[test]
+fn hex_prefixes_of_other_formats_are_not_semodel() {
+    // An SEAnim file's first bytes: "SEAnim" then version and headerSize 0x1C.
+    let err = read(&hex("53 45 41 6e 69 6d 01 00 1c 00 00 00"))
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(err.offset, 0);
+}
