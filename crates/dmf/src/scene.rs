@@ -27,6 +27,9 @@ use crate::validate::png_size;
 /// corner's normal, UV and colour.
 type CornerKey = (u32, [u32; 3], [u32; 2], [u8; 4]);
 
+/// The most records of one kind: ids are i16 and must equal positions.
+const MAX_IDS: usize = 1 << 15;
+
 /// The corner colour a scene vertex without colours gets.
 const WHITE: Rgba<u8> = Rgba::new(255, 255, 255, 255);
 
@@ -331,9 +334,9 @@ impl Dmf {
     /// A model from a scene. Bones are reordered so that parents come first (bones in a parent
     /// cycle become roots), bones named by animations but missing from the skeleton are added
     /// as roots with an identity bind pose, ids are set to positions. Refused: names that do
-    /// not fit 31 bytes of UTF-8, more than 32768 bones, face indices past their mesh's
-    /// vertices, more vertices than a u32 counts, and a framerate that is not positive.
-    /// What DMF has no place for is recorded in `report`.
+    /// not fit 31 bytes of UTF-8, more than 32768 textures, materials, bones or animations,
+    /// face indices past their mesh's vertices, more vertices than a u32 counts, and a
+    /// framerate that is not positive. What DMF has no place for is recorded in `report`.
     pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Self> {
         let (bones, bone_index) = dmf_bones(scene, report)?;
         let textures = scene
@@ -391,6 +394,17 @@ impl Dmf {
             .enumerate()
             .map(|(i, a)| dmf_animation(i, a, &bones, report))
             .collect::<Result<Vec<_>>>()?;
+        for (count, what) in [
+            (textures.len(), "textures"),
+            (materials.len(), "materials"),
+            (animations.len(), "animations"),
+        ] {
+            if count > MAX_IDS {
+                return Err(unencodable(format!(
+                    "{count} {what}: ids are i16, so at most {MAX_IDS}"
+                )));
+            }
+        }
         let mut dmf = Dmf {
             textures,
             materials,
@@ -441,9 +455,9 @@ fn dmf_bones(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec<Bone>,
             }
         }
     }
-    if bones.len() > 1 << 15 {
+    if bones.len() > MAX_IDS {
         return Err(unencodable(format!(
-            "{} bones: ids are i16, so at most 32768",
+            "{} bones: ids are i16, so at most {MAX_IDS}",
             bones.len()
         )));
     }

@@ -2,6 +2,7 @@
 //! Each format contributes one module; every sample is made by the project's own writer.
 
 mod animx;
+mod dmf;
 mod sf3;
 
 /// One sample file.
@@ -21,6 +22,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     let mut all = Vec::new();
     let _ = &mut all;
     all.extend(animx::samples());
+    all.extend(dmf::samples());
     all.extend(sf3::samples());
     all
 }

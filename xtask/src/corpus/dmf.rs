@@ -1,0 +1,214 @@
+//! Dash Model Format samples: synthetic (no public DMF file exists), written by
+//! `animbin-dmf`'s own writers, binary and JSON.
+
+use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
+use animbin_dmf::{Animation, Bone, Bool16, Dmf, Face, Material, Name, ShaderType, Texture, Track, Vertex, Wrap};
+
+use super::Sample;
+
+const TARGETS: &[&str] = &["parse_dmf", "roundtrip_dmf"];
+
+/// CRC-32 (IEEE, reflected, as PNG chunks use), bit by bit: the samples are tiny.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Adler-32, the zlib stream's checksum.
+fn adler32(bytes: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in bytes {
+        a = (a + u32::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    (b << 16) | a
+}
+
+fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let start = out.len();
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let crc = crc32(&out[start..]);
+    out.extend_from_slice(&crc.to_be_bytes());
+}
+
+/// A 2 x 2 RGBA checker PNG built byte by byte: IHDR, one IDAT holding a zlib stream with a
+/// single stored (uncompressed) deflate block, IEND.
+fn checker_png() -> Vec<u8> {
+    let (light, dark) = ([0xF0, 0xF0, 0xF0, 0xFF], [0x20, 0x40, 0x80, 0xFF]);
+    let mut raw = Vec::new();
+    for row in [[light, dark], [dark, light]] {
+        raw.push(0); // filter type: none
+        row.iter().for_each(|pixel| raw.extend_from_slice(pixel));
+    }
+    let mut zlib = vec![0x78, 0x01, 0x01]; // zlib header, then BFINAL=1 BTYPE=00 (stored)
+    let len = raw.len() as u16;
+    zlib.extend_from_slice(&len.to_le_bytes());
+    zlib.extend_from_slice(&(!len).to_le_bytes());
+    zlib.extend_from_slice(&raw);
+    zlib.extend_from_slice(&adler32(&raw).to_be_bytes());
+
+    let mut png = animbin_dmf::PNG_SIGNATURE.to_vec();
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&2u32.to_be_bytes());
+    ihdr.extend_from_slice(&2u32.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]); // 8 bits, RGBA, deflate, no filter set, no interlace
+    chunk(&mut png, b"IHDR", &ihdr);
+    chunk(&mut png, b"IDAT", &zlib);
+    chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+fn name(text: &str) -> Name {
+    Name::new(text).expect("sample names fit")
+}
+
+/// Column-major translation matrix.
+fn translate(x: f32, y: f32, z: f32) -> [f32; 16] {
+    [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, x, y, z, 1.0]
+}
+
+/// A textured, skinned quad on a two-bone arm that waves: the README's sample.
+fn sample() -> Dmf {
+    let white = Rgba::new(255, 255, 255, 255);
+    let up = Vec3::new(0.0, 0.0, 1.0);
+    let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 2.0), (0.0, 2.0)];
+    let vertices = corners
+        .iter()
+        .map(|&(x, y)| {
+            let upper = y / 2.0;
+            Vertex::new(Vec3::new(x, y, 0.0), [0, 1, 0, 0], [1.0 - upper, upper, 0.0, 0.0])
+        })
+        .collect();
+    let uv = |i: usize| Vec2::new(corners[i].0, corners[i].1 / 2.0);
+    let face = |[a, b, c]: [usize; 3]| {
+        Face::new(
+            0,
+            [a as u32, b as u32, c as u32],
+            [white; 3],
+            [up; 3],
+            [uv(a), uv(b), uv(c)],
+        )
+    };
+    let half_turn = |t: f32| Quat::new(0.0, 0.0, (t * 0.5).sin(), (t * 0.5).cos());
+    let mut dmf = Dmf {
+        textures: vec![Texture {
+            name: name("checker"),
+            width: 2,
+            height: 2,
+            wrap_s: Wrap::Repeat,
+            wrap_t: Wrap::Repeat,
+            png: checker_png(),
+            ..Texture::default()
+        }],
+        materials: vec![Material {
+            name: name("cloth"),
+            texture: 0,
+            skinning: Bool16::TRUE,
+            shader_type: ShaderType::Lambert,
+            ..Material::default()
+        }],
+        vertices,
+        faces: vec![face([0, 1, 2]), face([0, 2, 3])],
+        bones: vec![
+            Bone::new(name("shoulder"), 0, -1, translate(0.0, 0.0, 0.0)),
+            Bone::new(name("elbow"), 0, 0, translate(0.0, 1.0, 0.0)),
+        ],
+        animations: vec![Animation {
+            name: name("wave"),
+            fps: 30,
+            duration: 1.0,
+            tracks: (0..=4)
+                .map(|k| {
+                    let t = k as f32 * 0.25;
+                    let angle = (t * std::f32::consts::TAU).sin() * 0.5;
+                    let pos = (k == 0).then_some(Vec3::new(0.0, 1.0, 0.0));
+                    Track::new(1, t, pos, Some(half_turn(angle)), None)
+                })
+                .collect(),
+            ..Animation::default()
+        }],
+    };
+    dmf.renumber();
+    dmf
+}
+
+/// A skeleton of five bones and two animations, no mesh: animation-only data.
+fn rig() -> Dmf {
+    let mut dmf = Dmf {
+        bones: (0..5)
+            .map(|i| {
+                let parent = i16::try_from(i).unwrap_or(0) - 1;
+                Bone::new(name(&format!("joint{i}")), 0, parent, translate(0.0, 0.5, 0.0))
+            })
+            .collect(),
+        animations: ["idle", "bend"]
+            .iter()
+            .enumerate()
+            .map(|(a, anim)| Animation {
+                name: name(anim),
+                fps: 60,
+                duration: 0.5,
+                tracks: (0..5i16)
+                    .flat_map(|bone| {
+                        (0..3).map(move |k| {
+                            let t = k as f32 * 0.25;
+                            let scale = 1.0 + 0.1 * a as f32 * k as f32;
+                            Track::new(bone, t, None, None, Some(Vec3::new(scale, scale, scale)))
+                        })
+                    })
+                    .collect(),
+                ..Animation::default()
+            })
+            .collect(),
+        ..Dmf::default()
+    };
+    dmf.renumber();
+    dmf
+}
+
+fn binary(dmf: &Dmf) -> Vec<u8> {
+    animbin_dmf::to_bytes(dmf).expect("the samples are encodable")
+}
+
+pub(crate) fn samples() -> Vec<Sample> {
+    let sample = sample();
+    debug_assert!(animbin_dmf::validate(&sample).is_empty());
+    vec![
+        Sample {
+            name: "sample.dmf",
+            bytes: binary(&sample),
+            fuzz_targets: TARGETS,
+            testdata: true,
+        },
+        Sample {
+            name: "sample.dmf.json",
+            bytes: animbin_dmf::json::to_vec(&sample).expect("the sample is JSON-encodable"),
+            fuzz_targets: TARGETS,
+            testdata: true,
+        },
+        Sample {
+            name: "rig.dmf",
+            bytes: binary(&rig()),
+            fuzz_targets: TARGETS,
+            testdata: false,
+        },
+        Sample {
+            name: "empty.dmf",
+            bytes: binary(&Dmf::default()),
+            fuzz_targets: TARGETS,
+            testdata: false,
+        },
+    ]
+}
