@@ -7,7 +7,7 @@ mod formats;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use animbin_core::scene::ConversionReport;
+use animbin_core::scene::{ConversionReport, Scene};
 use anyhow::{Context, anyhow, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value};
@@ -58,6 +58,17 @@ enum Command {
         /// Frames per second for formats that store none (sf3); default 30.
         #[arg(long)]
         framerate: Option<f64>,
+        /// An animation file whose animations join the input's (repeatable); tracks are
+        /// matched to the input's bones by name, and unmatched ones are reported.
+        #[arg(long = "anim", value_name = "FILE")]
+        anims: Vec<PathBuf>,
+        /// The non-glTF side is Z-up (SEAnim, SEModel): glTF output gets a root node that
+        /// turns it Y-up; glTF input from other tools is turned Z-up.
+        #[arg(long)]
+        z_up: bool,
+        /// Lengths times this are glTF metres, both ways (0.01 for centimetres).
+        #[arg(long, value_name = "FACTOR")]
+        scale: Option<f64>,
         /// The file to read.
         input: PathBuf,
         /// The file to write.
@@ -139,12 +150,19 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
             to,
             strict,
             framerate,
+            anims,
+            z_up,
+            scale,
             input,
             output,
         } => {
             let (fmt, doc) = open(&input, format.as_deref())?;
-            let options = SceneOptions { framerate };
-            let bytes = convert(fmt, doc.as_ref(), to.as_deref(), &output, strict, &options)?;
+            let options = SceneOptions {
+                framerate,
+                z_up,
+                unit_scale: scale,
+            };
+            let bytes = convert(fmt, doc.as_ref(), to.as_deref(), &output, strict, &options, &anims)?;
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
         Command::Validate { format, files } => {
@@ -235,6 +253,7 @@ fn convert(
     output: &Path,
     strict: bool,
     options: &SceneOptions,
+    anims: &[PathBuf],
 ) -> CliResult<Vec<u8>> {
     let extension = output.extension().and_then(|e| e.to_str());
     if to == Some("json") || (to.is_none() && extension.is_some_and(|e| e.eq_ignore_ascii_case("json"))) {
@@ -248,11 +267,15 @@ fn convert(
             output.display()
         )),
     })?;
-    if target.name() == source.name() {
+    if target.name() == source.name() && anims.is_empty() {
         return doc.write(target_name);
     }
     let mut report = ConversionReport::default();
-    let scene = doc.to_scene(&mut report)?;
+    let mut scene = doc.to_scene_with(options, &mut report)?;
+    let unmatched = merge_animations(&mut scene, anims, options, &mut report)?;
+    if strict && unmatched > 0 {
+        bail!("--strict: {unmatched} --anim track(s) name bones that the input does not have");
+    }
     let converted = target.from_scene(&scene, options, &mut report)?;
     for line in &report.lost {
         eprintln!("animbin: {} cannot hold: {line}", target.name());
@@ -264,4 +287,48 @@ fn convert(
         );
     }
     converted.write(target_name)
+}
+
+/// Adds the animations of each `--anim` file to `scene`. Tracks are matched to the scene's
+/// bones by name; each animation with tracks for bones the scene lacks is reported on
+/// stderr (the tracks are kept: the output format says what it does with them). Returns
+/// how many tracks did not match.
+fn merge_animations(
+    scene: &mut Scene,
+    anims: &[PathBuf],
+    options: &SceneOptions,
+    report: &mut ConversionReport,
+) -> CliResult<usize> {
+    let mut unmatched = 0;
+    for path in anims {
+        let (_, doc) = open(path, None)?;
+        let extra = doc
+            .to_scene_with(options, report)
+            .with_context(|| format!("{}", path.display()))?;
+        if extra.animations.is_empty() {
+            bail!("{}: --anim file holds no animation", path.display());
+        }
+        for anim in extra.animations {
+            if !scene.skeleton.bones.is_empty() {
+                let missing: Vec<&str> = anim
+                    .bones
+                    .iter()
+                    .filter(|t| scene.skeleton.find(&t.bone).is_none())
+                    .map(|t| t.bone.as_str())
+                    .collect();
+                if !missing.is_empty() {
+                    unmatched += missing.len();
+                    eprintln!(
+                        "animbin: {}: animation {:?}: {} track(s) name bones the input does not have: {}",
+                        path.display(),
+                        anim.name,
+                        missing.len(),
+                        missing.join(", ")
+                    );
+                }
+            }
+            scene.animations.push(anim);
+        }
+    }
+    Ok(unmatched)
 }

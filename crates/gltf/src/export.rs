@@ -732,6 +732,32 @@ fn skin_attributes(
     let mut joints = Vec::with_capacity(n * 4);
     let mut weights = Vec::with_capacity(n * 4);
     for v in 0..n {
+        let range = v * k..(v + 1) * k;
+        let (vb, vw) = (&skin.bones[range.clone()], &skin.weights[range]);
+        // Up to 4 clean slots are kept in place, zero-weight slots included, so that a
+        // format -> glTF -> format trip gives back the same slots.
+        let clean = k <= 4
+            && vb.iter().all(|&b| (b as usize) < bone_count)
+            && vw.iter().all(|w| w.is_finite() && *w >= 0.0)
+            && vw.iter().any(|&w| w > 0.0)
+            && vb
+                .iter()
+                .zip(vw)
+                .enumerate()
+                .all(|(i, (b, &w))| w == 0.0 || !vb[..i].iter().zip(vw).any(|(c, &x)| x > 0.0 && c == b));
+        if clean {
+            let sum: f64 = vw.iter().map(|&w| f64::from(w)).sum();
+            for (&b, &w) in vb.iter().zip(vw) {
+                // A joint with zero weight is 0, as the validator asks (ACCESSOR_JOINTS_USED_ZERO_WEIGHT).
+                joints.push(if w > 0.0 { b } else { 0 });
+                weights.push((f64::from(w) / sum) as f32);
+            }
+            for _ in k..4 {
+                joints.push(0);
+                weights.push(0.0);
+            }
+            continue;
+        }
         let mut slots: Vec<(u32, f64)> = Vec::with_capacity(k);
         for s in v * k..(v + 1) * k {
             let (bone, w) = (skin.bones[s], f64::from(skin.weights[s]));

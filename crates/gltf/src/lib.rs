@@ -127,7 +127,7 @@ pub use error::{Error, Path, Result};
 pub use export::{ExportOptions, uri_from_name};
 pub use glb::Glb;
 pub use import::ImportOptions;
-pub use repack::{Container, repack};
+pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};
 
 /// Whether `bytes` start like a GLB file.

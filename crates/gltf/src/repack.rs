@@ -25,8 +25,8 @@ pub(crate) fn data_uri(bytes: &[u8]) -> String {
     )
 }
 
-/// Splits a file into its JSON value and its BIN chunk.
-pub(crate) fn split(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>)> {
+/// Splits a `.gltf` or `.glb` file into its JSON value and its BIN chunk (padding included).
+pub fn split(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>)> {
     let (json, bin) = if crate::is_glb(bytes) {
         let glb = Glb::parse(bytes)?;
         (glb.json, glb.bin)
@@ -47,7 +47,7 @@ pub(crate) fn split(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>)> {
 /// Joins a JSON value and a BIN chunk into a file of `container`: for `.gltf` a BIN chunk
 /// becomes the first buffer's `data:` URI; for `.glb` a first buffer held in a `data:` URI
 /// becomes the BIN chunk. Other buffers and images stay where they are.
-pub(crate) fn join(mut value: Value, bin: Option<Vec<u8>>, container: Container) -> Result<Vec<u8>> {
+pub fn join(mut value: Value, bin: Option<Vec<u8>>, container: Container) -> Result<Vec<u8>> {
     let first = value.pointer_mut("/buffers/0").and_then(Value::as_object_mut);
     match container {
         Container::Gltf => {

@@ -3,6 +3,7 @@
 
 pub(crate) mod animx;
 pub(crate) mod dmf;
+pub(crate) mod gltf;
 pub(crate) mod sf3;
 
 use std::path::Path;
@@ -19,6 +20,10 @@ pub type CliResult<T> = anyhow::Result<T>;
 pub struct SceneOptions {
     /// Frames per second to use where the target format has none of its own (SF3).
     pub framerate: Option<f64>,
+    /// The non-glTF side of a conversion is Z-up (glTF is Y-up): `--z-up`.
+    pub z_up: bool,
+    /// Lengths times this are glTF metres (`--scale 0.01` for centimetres): `--scale`.
+    pub unit_scale: Option<f64>,
 }
 
 /// A way to write a document: a name for `--to` and the file extension that selects it.
@@ -68,6 +73,10 @@ pub trait Document {
     fn validate(&self) -> Vec<String>;
     /// The document as a scene, recording what the scene cannot hold.
     fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene>;
+    /// [`Document::to_scene`] for formats whose reading depends on the options (glTF's axes).
+    fn to_scene_with(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
+        self.to_scene(report)
+    }
     /// Encodes the document as one of its format's targets.
     fn write(&self, target: &str) -> CliResult<Vec<u8>>;
 }
@@ -75,6 +84,7 @@ pub trait Document {
 /// Every format, in detection order (formats with magic bytes before name-detected ones).
 pub static FORMATS: &[&dyn Format] = &[
     &animx::AnimX,
+    &gltf::Gltf,
     &dmf::Dmf,
     // Formats without magic, detected by file name, come last.
     &sf3::Sf3,

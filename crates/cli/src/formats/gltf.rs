@@ -1,0 +1,192 @@
+//! glTF 2.0 (`.gltf` with embedded buffers, `.glb`), through `animbin-gltf`.
+//!
+//! Detected by the GLB magic `glTF`, or as JSON with an `asset` object holding a `version`.
+//! The targets are `gltf` (`.gltf`) and `glb` (`.glb`). A document keeps the file's bytes:
+//! writing it to its own container gives them back, and to the other container moves the
+//! buffer between the BIN chunk and a `data:` URI without touching the JSON. Its dump is
+//! `{"container", "json", "bin"}` (the BIN chunk in base64, or null).
+//!
+//! `--z-up` and `--scale` (see [`SceneOptions`]) place a Z-up, centimetre scene in glTF's
+//! Y-up metres on one root node when writing, and convert a Y-up file from another tool when
+//! reading; files animbin wrote come back unchanged whatever they say.
+
+use std::path::Path;
+
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_gltf::{Container, ExportOptions, ImportOptions};
+use anyhow::{Context, bail};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde_json::{Map, Value, json};
+
+use super::{CliResult, Document, Format, SceneOptions, Target};
+
+/// glTF 2.0.
+pub(crate) struct Gltf;
+
+impl Format for Gltf {
+    fn name(&self) -> &'static str {
+        "gltf"
+    }
+
+    fn targets(&self) -> &'static [Target] {
+        &[
+            Target {
+                name: "gltf",
+                extension: Some("gltf"),
+            },
+            Target {
+                name: "glb",
+                extension: Some("glb"),
+            },
+        ]
+    }
+
+    fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
+        animbin_gltf::is_glb(bytes)
+    }
+
+    fn detect_json(&self, json: &Value) -> bool {
+        json.get("asset")
+            .and_then(|a| a.get("version"))
+            .is_some_and(Value::is_string)
+    }
+
+    fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>> {
+        // Reading into a scene checks the whole file, so a bad one fails here, not later.
+        animbin_gltf::from_slice(bytes, &ImportOptions::default(), &mut ConversionReport::default())?;
+        let container = if animbin_gltf::is_glb(bytes) {
+            Container::Glb
+        } else {
+            Container::Gltf
+        };
+        Ok(Box::new(GltfDocument {
+            bytes: bytes.to_vec(),
+            container,
+        }))
+    }
+
+    fn undump(&self, data: Value) -> CliResult<Box<dyn Document>> {
+        let container = match data.get("container").and_then(Value::as_str) {
+            Some("gltf") => Container::Gltf,
+            Some("glb") => Container::Glb,
+            other => bail!("a glTF dump needs `container` \"gltf\" or \"glb\", found {other:?}"),
+        };
+        let json = data.get("json").cloned().context("a glTF dump needs its `json`")?;
+        let bin = match data.get("bin") {
+            None | Some(Value::Null) => None,
+            Some(text) => Some(
+                BASE64
+                    .decode(text.as_str().context("`bin` must be a base64 string")?)
+                    .context("`bin` is not valid base64")?,
+            ),
+        };
+        let bytes = animbin_gltf::join(json, bin, container)?;
+        self.read(&bytes)
+    }
+
+    fn from_scene(
+        &self,
+        scene: &Scene,
+        options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> CliResult<Box<dyn Document>> {
+        let export = ExportOptions {
+            z_up: options.z_up,
+            unit_scale: options.unit_scale.unwrap_or(1.0),
+        };
+        Ok(Box::new(GltfDocument {
+            bytes: animbin_gltf::to_glb(scene, &export, report)?,
+            container: Container::Glb,
+        }))
+    }
+}
+
+/// A glTF file's bytes and its container.
+struct GltfDocument {
+    bytes: Vec<u8>,
+    container: Container,
+}
+
+fn container_name(c: Container) -> &'static str {
+    match c {
+        Container::Gltf => "gltf",
+        Container::Glb => "glb",
+    }
+}
+
+impl Document for GltfDocument {
+    fn info(&self) -> Map<String, Value> {
+        let mut info = Map::new();
+        info.insert("container".into(), json!(container_name(self.container)));
+        let Ok((json, bin)) = animbin_gltf::split(&self.bytes) else {
+            return info;
+        };
+        let count = |member: &str| json.get(member).and_then(Value::as_array).map_or(0, Vec::len);
+        let sum = |member: &str, inner: &str| {
+            json.get(member)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|item| item.get(inner).and_then(Value::as_array).map_or(0, Vec::len))
+                .sum::<usize>()
+        };
+        info.insert("version".into(), json["asset"]["version"].clone());
+        info.insert(
+            "generator".into(),
+            json["asset"].get("generator").cloned().unwrap_or(Value::Null),
+        );
+        info.insert("node_count".into(), json!(count("nodes")));
+        info.insert("mesh_count".into(), json!(count("meshes")));
+        info.insert("primitive_count".into(), json!(sum("meshes", "primitives")));
+        info.insert("skin_count".into(), json!(count("skins")));
+        info.insert("joint_count".into(), json!(sum("skins", "joints")));
+        info.insert("material_count".into(), json!(count("materials")));
+        info.insert("image_count".into(), json!(count("images")));
+        info.insert("animation_count".into(), json!(count("animations")));
+        info.insert("channel_count".into(), json!(sum("animations", "channels")));
+        info.insert("bin_bytes".into(), json!(bin.map_or(0, |b| b.len())));
+        info
+    }
+
+    fn dump(&self) -> CliResult<Value> {
+        let (json, bin) = animbin_gltf::split(&self.bytes)?;
+        Ok(json!({
+            "container": container_name(self.container),
+            "json": json,
+            "bin": bin.map(|b| BASE64.encode(b)),
+        }))
+    }
+
+    fn validate(&self) -> Vec<String> {
+        animbin_gltf::validate(&self.bytes)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+        self.to_scene_with(&SceneOptions::default(), report)
+    }
+
+    fn to_scene_with(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
+        let import = ImportOptions {
+            z_up: options.z_up,
+            // --scale says how the other format's units become glTF's metres: undo it.
+            unit_scale: 1.0 / options.unit_scale.unwrap_or(1.0),
+        };
+        Ok(animbin_gltf::from_slice(&self.bytes, &import, report)?)
+    }
+
+    fn write(&self, target: &str) -> CliResult<Vec<u8>> {
+        let container = match target {
+            "gltf" => Container::Gltf,
+            "glb" => Container::Glb,
+            other => bail!("glTF cannot be written as {other:?}"),
+        };
+        if container == self.container {
+            return Ok(self.bytes.clone());
+        }
+        Ok(animbin_gltf::repack(&self.bytes, container)?)
+    }
+}
