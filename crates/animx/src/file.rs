@@ -106,8 +106,21 @@ pub struct AnimXFile {
 
 impl AnimXFile {
     /// Reads the header and keeps the rest of the bytes as they are.
+    ///
+    /// The header's 7-bit ints must be minimal, as .NET's `Write7BitEncodedInt` writes them,
+    /// so that the header writes back to the same bytes (an error names the first byte that
+    /// would differ).
     pub fn read(bytes: &[u8]) -> Result<Self, Error> {
         let (header, at) = read_header(bytes)?;
+        let canonical = write_to_vec(FORMAT, &header, Endian::Little)?;
+        if canonical[..] != bytes[..at] {
+            let first = canonical.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(0);
+            return Err(Error::new(
+                FORMAT,
+                first as u64,
+                ErrorKind::invalid("a minimal 7-bit encoded int (as .NET writes them)", "a padded one"),
+            ));
+        }
         Ok(Self {
             header,
             data: bytes[at..].to_vec(),

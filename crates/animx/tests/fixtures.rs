@@ -605,3 +605,9 @@ fn animj_errors_name_the_json_path_or_the_byte() {
     .unwrap();
     assert_eq!(anim.tracks[0].keyframe_count(), 2);
 }
+
+#[test]
+fn padded_varints_in_the_header_are_refused_so_headers_write_back_exactly() {
+    // Track count 0 written as two bytes (80 00) instead of one.
+    assert_error(&format!("{HEAD} 80 00 00 00 00 00 00 00"), 10, "minimal 7-bit");
+}
