@@ -4,6 +4,7 @@
 pub(crate) mod animx;
 pub(crate) mod dmf;
 pub(crate) mod gltf;
+pub(crate) mod semodel;
 pub(crate) mod sf3;
 
 use std::path::Path;
@@ -86,6 +87,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &animx::AnimX,
     &gltf::Gltf,
     &dmf::Dmf,
+    &semodel::SeModelFormat,
     // Formats without magic, detected by file name, come last.
     &sf3::Sf3,
 ];

@@ -1,0 +1,169 @@
+//! SEModel (magic `SEModel`), through `animbin-semodel`.
+//!
+//! Targets: `semodel` (`.semodel`) writes the document in its own layout, so rewriting a file
+//! gives back its bytes, and a model built from a scene uses the deployed layout that every
+//! tool reads; `semodel-deployed` and `semodel-draft` choose a layout explicitly (the other
+//! layout is reached through the scene model, and what it cannot hold is reported).
+
+use std::path::Path;
+
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_semodel::{Layout, SeModel, Trailer};
+use anyhow::{Context, bail};
+use serde_json::{Map, Value};
+
+use super::{CliResult, Document, Format, SceneOptions, Target};
+
+/// SEModel, either layout.
+pub(crate) struct SeModelFormat;
+
+impl Format for SeModelFormat {
+    fn name(&self) -> &'static str {
+        animbin_semodel::FORMAT
+    }
+
+    fn targets(&self) -> &'static [Target] {
+        &[
+            Target {
+                name: "semodel",
+                extension: Some("semodel"),
+            },
+            Target {
+                name: "semodel-deployed",
+                extension: None,
+            },
+            Target {
+                name: "semodel-draft",
+                extension: None,
+            },
+        ]
+    }
+
+    fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
+        bytes.starts_with(&animbin_semodel::MAGIC)
+    }
+
+    fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>> {
+        Ok(Box::new(SeModelDocument {
+            model: animbin_semodel::read(bytes)?,
+            scene: None,
+        }))
+    }
+
+    fn undump(&self, data: Value) -> CliResult<Box<dyn Document>> {
+        let model: SeModel = serde_json::from_value(data).context("not an SEModel dump")?;
+        Ok(Box::new(SeModelDocument { model, scene: None }))
+    }
+
+    fn from_scene(
+        &self,
+        scene: &Scene,
+        _options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> CliResult<Box<dyn Document>> {
+        Ok(Box::new(SeModelDocument {
+            model: SeModel::from_scene(scene, Layout::Deployed, report)?,
+            scene: Some(scene.clone()),
+        }))
+    }
+}
+
+/// A model, and the scene it was built from when it was (so another layout starts there).
+struct SeModelDocument {
+    model: SeModel,
+    scene: Option<Scene>,
+}
+
+impl SeModelDocument {
+    /// The model rebuilt in the other layout through the scene, with losses on stderr.
+    fn in_layout(&self, layout: Layout) -> CliResult<SeModel> {
+        let scene = match &self.scene {
+            Some(scene) => scene.clone(),
+            None => {
+                let mut report = ConversionReport::default();
+                let scene = self.model.to_scene(&mut report)?;
+                for line in &report.lost {
+                    eprintln!("animbin: the scene model cannot hold: {line}");
+                }
+                scene
+            }
+        };
+        let mut report = ConversionReport::default();
+        let model = SeModel::from_scene(&scene, layout, &mut report)?;
+        let name = match layout {
+            Layout::Deployed => "semodel-deployed",
+            Layout::Draft => "semodel-draft",
+        };
+        for line in &report.lost {
+            eprintln!("animbin: {name} cannot hold: {line}");
+        }
+        Ok(model)
+    }
+}
+
+impl Document for SeModelDocument {
+    fn info(&self) -> Map<String, Value> {
+        let m = &self.model;
+        let mut info = Map::new();
+        info.insert(
+            "layout".into(),
+            match m.layout() {
+                Layout::Deployed => "deployed",
+                Layout::Draft => "draft",
+            }
+            .into(),
+        );
+        for (key, count) in [
+            ("bone_count", m.bone_count()),
+            ("mesh_count", m.mesh_count()),
+            ("material_count", m.material_count()),
+            ("vertex_count", m.vertex_count()),
+            ("face_count", m.face_count()),
+        ] {
+            info.insert(key.into(), count.into());
+        }
+        let (blend_shapes, trailing) = match m.trailer() {
+            Trailer::None => (0, 0),
+            Trailer::Blend(b) => (b.names.len(), 0),
+            Trailer::Unknown(bytes) => (0, bytes.len()),
+        };
+        info.insert("blend_shape_count".into(), blend_shapes.into());
+        info.insert("trailing_bytes".into(), trailing.into());
+        info
+    }
+
+    fn dump(&self) -> CliResult<Value> {
+        let value = serde_json::to_value(&self.model)?;
+        // JSON has no NaN or infinity: refuse a dump that would not rebuild the same bytes.
+        let back: SeModel = serde_json::from_value(value.clone())
+            .context("this file holds NaN or infinite floats, which a JSON dump cannot keep")?;
+        if animbin_semodel::to_bytes(&back)? != animbin_semodel::to_bytes(&self.model)? {
+            bail!("this file holds floats that a JSON dump cannot keep exactly (NaN payloads or infinities)");
+        }
+        Ok(value)
+    }
+
+    fn validate(&self) -> Vec<String> {
+        animbin_semodel::validate(&self.model)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+        Ok(self.model.to_scene(report)?)
+    }
+
+    fn write(&self, target: &str) -> CliResult<Vec<u8>> {
+        let layout = match target {
+            "semodel" => self.model.layout(),
+            "semodel-deployed" => Layout::Deployed,
+            "semodel-draft" => Layout::Draft,
+            other => bail!("semodel cannot be written as {other:?}"),
+        };
+        if layout == self.model.layout() {
+            return Ok(animbin_semodel::to_bytes(&self.model)?);
+        }
+        Ok(animbin_semodel::to_bytes(&self.in_layout(layout)?)?)
+    }
+}
