@@ -1,0 +1,415 @@
+//! `animbin` with glTF: every fixture exported to `.gltf` and `.glb` and checked by the
+//! Khronos validator (when node and `gltf-validator` are installed), glTF -> format -> glTF
+//! keeping keys and weights, `--anim`, `--strict`, `--z-up`, info, dump and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_gltf::ImportOptions;
+use animbin_gltf::testing::{error_lines, khronos_validate, provide_external_images};
+use serde_json::Value;
+
+fn animbin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_animbin"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("an exit code, not a signal")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+}
+
+/// Every fixture in `testdata/` (written by each format's own writer).
+fn fixtures() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(testdata())
+        .expect("testdata/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+fn scene_of(path: &Path) -> Scene {
+    let bytes = std::fs::read(path).unwrap();
+    animbin_gltf::from_slice(&bytes, &ImportOptions::default(), &mut ConversionReport::default()).unwrap()
+}
+
+#[test]
+fn every_fixture_exports_to_gltf_and_glb_with_no_validator_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for fixture in fixtures() {
+        let name = fixture.file_name().unwrap().to_str().unwrap().to_string();
+        for ext in ["gltf", "glb"] {
+            let out = dir.path().join(format!("{name}.{ext}"));
+            let run = animbin(&["convert", s(&fixture), s(&out)]);
+            assert_eq!(code(&run), 0, "{name} -> {ext}: {}", stderr(&run));
+            // The glTF reads back.
+            scene_of(&out);
+            provide_external_images(&out);
+            outputs.push(out);
+        }
+    }
+    assert!(outputs.len() >= 2, "testdata/ has fixtures");
+    let Some(reports) = khronos_validate(&outputs) else {
+        return;
+    };
+    for report in reports {
+        assert_eq!(report.errors, 0, "{}:\n{}", report.file, error_lines(&report));
+    }
+}
+
+/// The output formats animbin can write from a scene, by `--to` name.
+const TARGETS: [&str; 5] = ["seanim", "semodel", "animx", "sf3", "dmf"];
+
+/// Converts with `--to`, or `None` when this build of animbin has no such format yet.
+fn convert_to(input: &Path, output: &Path, to: &str, extra: &[&str]) -> Option<Output> {
+    let mut args = vec!["convert", "--to", to];
+    args.extend_from_slice(extra);
+    args.extend([s(input), s(output)]);
+    let out = animbin(&args);
+    if code(&out) == 2 && stderr(&out).contains("unknown output format") {
+        eprintln!("animbin has no {to} format yet: skipped");
+        return None;
+    }
+    Some(out)
+}
+
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Keys at the same times (seconds) with the same values. Tracks are matched by name,
+/// or by position when `by_position` (SF3 has no bone names).
+fn assert_same_keys(a: &Scene, b: &Scene, tolerance: f64, by_position: bool, what: &str) {
+    assert_eq!(a.animations.len(), b.animations.len(), "{what}: animations");
+    for (x, y) in a.animations.iter().zip(&b.animations) {
+        let keyed = |s: &animbin_core::scene::Animation| {
+            s.bones
+                .iter()
+                .filter(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let (tx, ty) = (keyed(x), keyed(y));
+        assert_eq!(tx.len(), ty.len(), "{what}: keyed tracks of {:?}", x.name);
+        for (i, ta) in tx.iter().enumerate() {
+            let tb = if by_position {
+                &ty[i]
+            } else {
+                ty.iter().find(|t| t.bone == ta.bone).expect("the bone's track")
+            };
+            let secs = |f: f64, anim: &animbin_core::scene::Animation| f / anim.framerate;
+            assert_eq!(
+                ta.translation.len(),
+                tb.translation.len(),
+                "{what}: {} translation keys",
+                ta.bone
+            );
+            for (ka, kb) in ta.translation.iter().zip(&tb.translation) {
+                assert!(
+                    close(secs(ka.frame, x), secs(kb.frame, y), 1e-5),
+                    "{what}: {} time",
+                    ta.bone
+                );
+                let (va, vb) = (ka.value, kb.value);
+                assert!(
+                    close(va.x, vb.x, tolerance) && close(va.y, vb.y, tolerance) && close(va.z, vb.z, tolerance),
+                    "{what}: {} translation {va:?} != {vb:?}",
+                    ta.bone
+                );
+            }
+            assert_eq!(
+                ta.rotation.len(),
+                tb.rotation.len(),
+                "{what}: {} rotation keys",
+                ta.bone
+            );
+            for (ka, kb) in ta.rotation.iter().zip(&tb.rotation) {
+                assert!(
+                    close(secs(ka.frame, x), secs(kb.frame, y), 1e-5),
+                    "{what}: {} time",
+                    ta.bone
+                );
+                let (qa, qb) = (ka.value, kb.value);
+                let sign = if qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w < 0.0 {
+                    -1.0
+                } else {
+                    1.0
+                };
+                assert!(
+                    close(qa.x, sign * qb.x, tolerance)
+                        && close(qa.y, sign * qb.y, tolerance)
+                        && close(qa.z, sign * qb.z, tolerance)
+                        && close(qa.w, sign * qb.w, tolerance),
+                    "{what}: {} rotation {qa:?} != {qb:?}",
+                    ta.bone
+                );
+            }
+            assert_eq!(ta.scale.len(), tb.scale.len(), "{what}: {} scale keys", ta.bone);
+            for (ka, kb) in ta.scale.iter().zip(&tb.scale) {
+                let (va, vb) = (ka.value, kb.value);
+                assert!(
+                    close(va.x, vb.x, tolerance) && close(va.y, vb.y, tolerance) && close(va.z, vb.z, tolerance),
+                    "{what}: {} scale {va:?} != {vb:?}",
+                    ta.bone
+                );
+            }
+        }
+    }
+}
+
+fn assert_same_weights(a: &Scene, b: &Scene, what: &str) {
+    assert_eq!(a.meshes.len(), b.meshes.len(), "{what}: meshes");
+    for (x, y) in a.meshes.iter().zip(&b.meshes) {
+        assert_eq!(x.positions, y.positions, "{what}: positions");
+        assert_eq!(x.faces, y.faces, "{what}: faces");
+        let (sx, sy) = (x.skin.as_ref(), y.skin.as_ref());
+        assert_eq!(sx.is_some(), sy.is_some(), "{what}: skinned");
+        let (Some(sx), Some(sy)) = (sx, sy) else { continue };
+        // Compare per vertex as (bone name, weight) sets: a format may reorder slots.
+        let per_vertex = |scene: &Scene, s: &animbin_core::scene::SkinWeights, v: usize| {
+            let mut w: Vec<(String, i64)> = (0..s.influences)
+                .map(|k| (s.bones[v * s.influences + k], s.weights[v * s.influences + k]))
+                .filter(|(_, w)| *w > 0.0)
+                .map(|(b, w)| {
+                    (
+                        scene.skeleton.bones[b as usize].name.clone(),
+                        (f64::from(w) * 1e5).round() as i64,
+                    )
+                })
+                .collect();
+            w.sort();
+            w
+        };
+        for v in 0..x.positions.len() {
+            assert_eq!(
+                per_vertex(a, sx, v),
+                per_vertex(b, sy, v),
+                "{what}: weights of vertex {v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn gltf_to_each_format_and_back_keeps_keys_and_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    // A model with an animation (DMF), and an animation alone (AnimX), as glTF.
+    let model = dir.path().join("model.glb");
+    assert_eq!(
+        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&model)])),
+        0
+    );
+    let anim = dir.path().join("anim.glb");
+    assert_eq!(
+        code(&animbin(&["convert", s(&testdata().join("sample.animx")), s(&anim)])),
+        0
+    );
+    let mut checked = 0;
+    for to in TARGETS {
+        // The DMF sample has keys between frames (0.25 s at 30 fps), which SF3 rounds (and
+        // reports): SF3 gets the AnimX sample only, whose keys are on whole frames.
+        let sources: &[&PathBuf] = match to {
+            "semodel" => &[&model],
+            "sf3" => &[&anim],
+            _ => &[&model, &anim],
+        };
+        for &source in sources {
+            let stem = source.file_stem().unwrap().to_str().unwrap();
+            let middle = dir
+                .path()
+                .join(format!("{stem}-{to}.{}", if to == "sf3" { "bin" } else { to }));
+            let Some(out) = convert_to(source, &middle, to, &[]) else {
+                continue;
+            };
+            assert_eq!(code(&out), 0, "{stem}.glb -> {to}: {}", stderr(&out));
+            let back = dir.path().join(format!("{stem}-{to}-back.glb"));
+            // SF3 stores no framerate: say the source's on the way back.
+            let rate = scene_of(source)
+                .animations
+                .first()
+                .map_or(30.0, |a| a.framerate)
+                .to_string();
+            let out = animbin(&["convert", "--format", to, "--framerate", &rate, s(&middle), s(&back)]);
+            assert_eq!(code(&out), 0, "{to} -> glb: {}", stderr(&out));
+            let (a, b) = (scene_of(source), scene_of(&back));
+            let what = format!("{stem}.glb -> {to} -> glb");
+            if to == "semodel" {
+                assert_same_weights(&a, &b, &what);
+            } else {
+                // SF3 stores rotations as i16 / 16384 and lengths as 16.16 fixed point.
+                let tolerance = if to == "sf3" { 2e-4 } else { 1e-5 };
+                assert_same_keys(&a, &b, tolerance, to == "sf3", &what);
+                if to == "dmf" && source == &model {
+                    assert_same_weights(&a, &b, &what);
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "at least animx, sf3 and dmf are built in");
+}
+
+#[test]
+fn anim_files_join_the_model_and_unmatched_bones_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("both.glb");
+    let model = testdata().join("sample.dmf");
+    let anim = testdata().join("sample.animx");
+    let run = animbin(&["convert", s(&model), s(&out), "--anim", s(&anim), "--anim", s(&anim)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let scene = scene_of(&out);
+    let dmf_animations = {
+        let run = animbin(&["info", "--json", s(&model)]);
+        let info: Value = serde_json::from_slice(&run.stdout).unwrap();
+        info["animation_count"].as_u64().unwrap() as usize
+    };
+    assert_eq!(scene.animations.len(), dmf_animations + 2);
+    // The AnimX sample animates nodes that the DMF model does not have: said on stderr.
+    assert!(
+        stderr(&run).contains("name bones the input does not have"),
+        "{}",
+        stderr(&run)
+    );
+    let strict = animbin(&["convert", "--strict", s(&model), s(&out), "--anim", s(&anim)]);
+    assert_eq!(code(&strict), 1);
+    assert!(stderr(&strict).contains("--strict"), "{}", stderr(&strict));
+    // A missing --anim file is bad input.
+    let missing = animbin(&["convert", s(&model), s(&out), "--anim", "/nonexistent.seanim"]);
+    assert_eq!(code(&missing), 1);
+}
+
+#[test]
+fn strict_turns_loss_lines_into_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.glb");
+    let sf3 = testdata().join("x8an00.bin");
+    let lossy = animbin(&["convert", s(&sf3), s(&out)]);
+    assert_eq!(code(&lossy), 0);
+    assert!(stderr(&lossy).contains("gltf cannot hold"), "{}", stderr(&lossy));
+    let strict = animbin(&["convert", "--strict", s(&sf3), s(&out)]);
+    assert_eq!(code(&strict), 1, "{}", stderr(&strict));
+}
+
+#[test]
+fn gltf_and_glb_convert_into_each_other_byte_for_byte_and_dump_rebuilds_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("a.glb");
+    assert_eq!(
+        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&glb)])),
+        0
+    );
+    let gltf = dir.path().join("a.gltf");
+    assert_eq!(code(&animbin(&["convert", s(&glb), s(&gltf)])), 0);
+    let glb2 = dir.path().join("b.glb");
+    assert_eq!(code(&animbin(&["convert", s(&gltf), s(&glb2)])), 0);
+    assert_eq!(std::fs::read(&glb).unwrap(), std::fs::read(&glb2).unwrap());
+    // An unchanged document writes its own bytes back.
+    let same = dir.path().join("same.glb");
+    assert_eq!(code(&animbin(&["convert", s(&glb), s(&same)])), 0);
+    assert_eq!(std::fs::read(&glb).unwrap(), std::fs::read(&same).unwrap());
+    for original in [&glb, &gltf] {
+        let dump = dir.path().join("dump.json");
+        assert_eq!(code(&animbin(&["convert", s(original), s(&dump)])), 0);
+        let rebuilt = dir
+            .path()
+            .join(format!("rebuilt.{}", original.extension().unwrap().to_str().unwrap()));
+        let run = animbin(&["convert", s(&dump), s(&rebuilt)]);
+        assert_eq!(code(&run), 0, "{}", stderr(&run));
+        assert_eq!(std::fs::read(original).unwrap(), std::fs::read(&rebuilt).unwrap());
+    }
+}
+
+#[test]
+fn info_json_names_the_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("a.glb");
+    assert_eq!(
+        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&glb)])),
+        0
+    );
+    let run = animbin(&["info", "--json", s(&glb)]);
+    assert_eq!(code(&run), 0);
+    let info: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(info["format"], "gltf");
+    assert_eq!(info["container"], "glb");
+    assert_eq!(info["version"], "2.0");
+    for key in [
+        "node_count",
+        "mesh_count",
+        "skin_count",
+        "joint_count",
+        "animation_count",
+        "channel_count",
+        "material_count",
+        "image_count",
+    ] {
+        assert!(info[key].is_u64(), "{key}: {info}");
+    }
+    assert_eq!(info["skin_count"], 1);
+    assert_eq!(info["mesh_count"], 1);
+    assert_eq!(code(&animbin(&["validate", s(&glb)])), 0);
+}
+
+#[test]
+fn bad_gltf_is_exit_1_with_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("a.glb");
+    assert_eq!(
+        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&glb)])),
+        0
+    );
+    let mut bytes = std::fs::read(&glb).unwrap();
+    bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
+    let bad = dir.path().join("bad.glb");
+    std::fs::write(&bad, &bytes).unwrap();
+    let run = animbin(&["info", s(&bad)]);
+    assert_eq!(code(&run), 1);
+    assert!(stderr(&run).contains("glb at byte 8"), "{}", stderr(&run));
+
+    let json = dir.path().join("bad.gltf");
+    std::fs::write(&json, br#"{"asset": {"version": "2.0"}, "skins": [{"joints": []}]}"#).unwrap();
+    let run = animbin(&["convert", s(&json), s(&dir.path().join("out.dmf"))]);
+    assert_eq!(code(&run), 1);
+    assert!(stderr(&run).contains("/skins/0/joints"), "{}", stderr(&run));
+
+    let out = dir.path().join("out.dmf");
+    let run = animbin(&["convert", s(&glb), s(&out), "--scale", "0"]);
+    assert_eq!(code(&run), 1, "{}", stderr(&run));
+}
+
+#[test]
+fn z_up_goes_on_a_root_node_and_comes_back_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.glb");
+    let z_up = dir.path().join("z.glb");
+    let dmf = testdata().join("sample.dmf");
+    assert_eq!(code(&animbin(&["convert", s(&dmf), s(&plain)])), 0);
+    assert_eq!(
+        code(&animbin(&["convert", "--z-up", "--scale", "0.01", s(&dmf), s(&z_up)])),
+        0
+    );
+    let (json, _) = animbin_gltf::split(&std::fs::read(&z_up).unwrap()).unwrap();
+    let root = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
+    assert_eq!(json["nodes"][root]["name"], "animbin_root");
+    assert_eq!(json["nodes"][root]["scale"], serde_json::json!([0.01, 0.01, 0.01]));
+    // Read back, the scene is the same as without the option.
+    let (a, b) = (scene_of(&plain), scene_of(&z_up));
+    assert_eq!(a, b);
+}
