@@ -681,7 +681,7 @@ pub fn write<W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
     })
 }
 
-/// [`write`] into a new byte vector.
+/// [`write()`] into a new byte vector.
 pub fn to_vec(dmf: &Dmf) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     write(dmf, &mut out)?;

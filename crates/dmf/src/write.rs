@@ -292,7 +292,7 @@ pub fn write<W: Write + Seek>(dmf: &Dmf, writer: W) -> Result<()> {
     Ok(())
 }
 
-/// [`write`] into a new byte vector, allocated once at the file's final size.
+/// [`write()`] into a new byte vector, allocated once at the file's final size.
 pub fn to_bytes(dmf: &Dmf) -> Result<Vec<u8>> {
     let layout = Layout::of(dmf)?;
     check(dmf, &layout)?;
