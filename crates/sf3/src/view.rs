@@ -99,8 +99,13 @@ pub fn parse_slot_table(base: &[u8], table_offset: usize, data: Range<usize>) ->
     let data = data.start as u64..data.end as u64;
     let mut reader = SliceReader::new(base);
     let mut pos = table_offset as u64;
-    let mut slots = Vec::new();
-    let mut placed = Vec::new();
+    // Count the entries first (bounded by the input) so the vectors are allocated once.
+    let entries = (0..)
+        .map(|i| pos + i * SLOT_ENTRY_SIZE as u64)
+        .take_while(|&p| word_at(base, p).is_some_and(|w| w != END_MARKER))
+        .count();
+    let mut slots = Vec::with_capacity(entries);
+    let mut placed = Vec::with_capacity(entries * ArrayKind::ALL.len());
     loop {
         let Some(first) = word_at(base, pos) else {
             return Err(Error::new(

@@ -1,11 +1,13 @@
 //! The canonical writer: FORMATS.md's data order, every offset and alignment computed.
 
-use std::io::{Seek, Write};
+use std::io::{Cursor, Seek, Write};
+
+use binrw::BinWrite;
 
 use animbin_core::{Endian, Error, ErrorKind, Result};
 
 use crate::FORMAT;
-use crate::layout::{END_MARKER, SegmentHeader, SlotEntry};
+use crate::layout::{END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
 use crate::model::{Ending, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
 
 /// Encodes `file` in the canonical layout.
@@ -76,8 +78,12 @@ fn write_segment(out: &mut Vec<u8>, segment: &Segment) -> Result<()> {
     };
     let header = animbin_core::io::write_to_vec(FORMAT, &header, Endian::Big)?;
     out[start..start + 4].copy_from_slice(&header);
+    let mut record = [0u8; SLOT_ENTRY_SIZE];
     for entry in &entries {
-        out.extend_from_slice(&animbin_core::io::write_to_vec(FORMAT, entry, Endian::Big)?);
+        entry
+            .write_options(&mut Cursor::new(&mut record[..]), Endian::Big, ())
+            .map_err(|e| Error::from_binrw(FORMAT, e, out.len() as u64))?;
+        out.extend_from_slice(&record);
     }
     out.extend_from_slice(&END_MARKER.to_be_bytes());
     Ok(())
