@@ -3,6 +3,7 @@
 
 mod animx;
 mod dmf;
+mod semodel;
 mod sf3;
 
 /// One sample file.
@@ -23,9 +24,13 @@ pub(crate) fn samples() -> Vec<Sample> {
     let _ = &mut all;
     all.extend(animx::samples());
     all.extend(dmf::samples());
+    all.extend(semodel::samples());
     all.extend(sf3::samples());
     all
 }
 
 /// The shared corpus folders whose files also seed each format's fuzz targets, when present.
-pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[("animx", &["parse_animx"])];
+pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[
+    ("animx", &["parse_animx"]),
+    ("semodel", &["parse_semodel", "roundtrip_semodel"]),
+];
