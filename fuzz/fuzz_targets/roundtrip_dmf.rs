@@ -11,7 +11,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(dmf) = read(data) else { return };
     let Ok(bytes) = to_bytes(&dmf) else {
         // Refused: the model breaks a writer rule, which validate must report.
-        assert!(!animbin_dmf::validate(&dmf).is_empty(), "the writer refused a valid model");
+        assert!(
+            !animbin_dmf::validate(&dmf).is_empty(),
+            "the writer refused a valid model"
+        );
         return;
     };
     let again = read(&bytes).expect("the canonical bytes must read");
