@@ -601,6 +601,31 @@ impl SeAnim {
         }
     }
 
+    /// About how many bytes the file takes (at least as many as the writer produces); a
+    /// capacity hint for [`crate::to_bytes`].
+    pub(crate) fn size_hint(&self) -> usize {
+        let frame = self.frame_width().map_or(4, |w| w.size() as usize);
+        let bone = self.bone_width().map_or(4, |w| w.size() as usize);
+        let value = self.precision().size() as usize;
+        let bones: usize = self
+            .bones
+            .iter()
+            .map(|b| {
+                let runs = b.location.len() + b.scale.len();
+                b.name.len() + 2 + 3 * frame + runs * (frame + 3 * value) + b.rotation.len() * (frame + 4 * value)
+            })
+            .sum();
+        let notes: usize = self.notes.iter().map(|n| frame + n.name.len() + 1).sum();
+        let trailer = match &self.trailer {
+            None => 0,
+            Some(Trailer::Unknown(bytes)) => bytes.len(),
+            Some(Trailer::SeBlend(blend)) => {
+                16 + blend.shapes.iter().map(|s| s.name.len() + 5 + 16 * s.keys.len()).sum::<usize>()
+            }
+        };
+        36 + self.header_extra.len() + bones + self.modifiers.len() * (bone + 1) + notes + 4 + self.custom.len() + trailer
+    }
+
     /// The anim type of the bone at `index`: the last modifier naming it, or the file's.
     ///
     /// This is the bone's own override; children of a modifier bone inherit it through a

@@ -146,7 +146,7 @@ pub fn write<W: Write + Seek>(anim: &SeAnim, mut writer: W) -> Result<()> {
 
 /// Encodes `anim` as the bytes of an SEAnim file.
 pub fn to_bytes(anim: &SeAnim) -> Result<Vec<u8>> {
-    let mut out = std::io::Cursor::new(Vec::new());
+    let mut out = std::io::Cursor::new(Vec::with_capacity(anim.size_hint()));
     write(anim, &mut out)?;
     Ok(out.into_inner())
 }
