@@ -47,10 +47,32 @@ impl fmt::Debug for View<'_> {
     }
 }
 
+/// What a [`Region`] holds, named only when an error needs it (opening allocates no text).
+#[derive(Clone, Copy)]
+enum Holds {
+    Header,
+    Table,
+    Section(Section),
+    Image(usize),
+    Tracks(usize),
+}
+
+impl fmt::Display for Holds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Header => f.write_str("the file header"),
+            Self::Table => f.write_str("the attribute table"),
+            Self::Section(section) => write!(f, "the {} section", section.noun()),
+            Self::Image(i) => write!(f, "the image of texture {i}"),
+            Self::Tracks(i) => write!(f, "the tracks of animation {i}"),
+        }
+    }
+}
+
 /// A byte range of the file that holds something, for the overlap check.
 struct Region {
     range: Range<u64>,
-    what: String,
+    what: Holds,
     /// Where the offset that placed it is stored (the error's offset).
     field_at: u64,
 }
@@ -61,7 +83,7 @@ fn invalid(at: u64, expected: impl Into<String>, found: impl fmt::Display) -> Er
 
 /// The range of `count` items of `size` bytes at `offset`, which must lie inside a file of
 /// `len` bytes; the error names `what` and sits at `field_at`, where the offset is stored.
-fn checked_range(len: u64, offset: u64, count: u64, size: u64, what: &str, field_at: u64) -> Result<Range<u64>> {
+fn checked_range(len: u64, offset: u64, count: u64, size: u64, what: Holds, field_at: u64) -> Result<Range<u64>> {
     let bytes = count.checked_mul(size);
     let end = bytes.and_then(|b| b.checked_add(offset));
     match end {
@@ -135,7 +157,7 @@ impl<'a> View<'a> {
 
         let mut regions = vec![Region {
             range: 0..FileHeader::SIZE as u64,
-            what: "the file header".into(),
+            what: Holds::Header,
             field_at: 0,
         }];
         let table_field = offset_of!(FileHeader, header_offset) as u64;
@@ -145,12 +167,12 @@ impl<'a> View<'a> {
             table_at,
             ATTRIBUTE_COUNT.into(),
             Attribute::SIZE as u64,
-            "the attribute table",
+            Holds::Table,
             table_field,
         )?;
         regions.push(Region {
             range: table.clone(),
-            what: "the attribute table".into(),
+            what: Holds::Table,
             field_at: table_field,
         });
         let attributes: &[Attribute] = cast(bytes, &table, table_field)?;
@@ -178,12 +200,12 @@ impl<'a> View<'a> {
                 attribute.offset.get().into(),
                 count,
                 section.record_size() as u64,
-                &format!("the {} section", section.noun()),
+                Holds::Section(section),
                 field_at,
             )?;
             regions.push(Region {
                 range: range.clone(),
-                what: format!("the {} section", section.noun()),
+                what: Holds::Section(section),
                 field_at,
             });
             sections[i] = range;
@@ -208,13 +230,13 @@ impl<'a> View<'a> {
             Texture::from_record(texture, Vec::new(), at)?;
             if texture.img_length.get() > 0 {
                 let field_at = at + offset_of!(TextureRecord, img_offset) as u64;
-                let what = format!("the image of texture {i}");
+                let what = Holds::Image(i);
                 let range = checked_range(
                     len,
                     texture.img_offset.get().into(),
                     texture.img_length.get().into(),
                     1,
-                    &what,
+                    what,
                     field_at,
                 )?;
                 regions.push(Region { range, what, field_at });
@@ -227,13 +249,13 @@ impl<'a> View<'a> {
             if animation.track_count.get() > 0 {
                 let at = anim.start + (i * AnimationRecord::SIZE) as u64;
                 let field_at = at + offset_of!(AnimationRecord, track_offset) as u64;
-                let what = format!("the tracks of animation {i}");
+                let what = Holds::Tracks(i);
                 let range = checked_range(
                     len,
                     animation.track_offset.get().into(),
                     animation.track_count.get().into(),
                     Track::SIZE as u64,
-                    &what,
+                    what,
                     field_at,
                 )?;
                 regions.push(Region { range, what, field_at });
