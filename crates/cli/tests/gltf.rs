@@ -413,3 +413,192 @@ fn z_up_goes_on_a_root_node_and_comes_back_off() {
     let (a, b) = (scene_of(&plain), scene_of(&z_up));
     assert_eq!(a, b);
 }
+
+mod any_to_any {
+    //! A -> B -> A through the command line for every pair of animation formats (SEAnim,
+    //! AnimX, SF3, DMF) and SEModel <-> DMF for models: the A files before and after the trip
+    //! hold keys at the same times with the same values (floats to 1e-5 relative; SF3's fixed
+    //! point to 2e-4), and weights on the same bones.
+
+    use super::*;
+    use animbin_core::math::{Quat, Transform, Vec2, Vec3};
+    use animbin_core::scene::{Animation, Bone, BoneTrack, Key, Mesh, Skeleton, SkinWeights};
+    use animbin_gltf::ExportOptions;
+    use proptest::prelude::*;
+
+    const ANIMATION_FORMATS: [&str; 4] = ["seanim", "animx", "sf3", "dmf"];
+
+    fn file_name(stem: &str, format: &str) -> String {
+        match format {
+            "sf3" => format!("x8an{stem}.bin"),
+            other => format!("{stem}.{other}"),
+        }
+    }
+
+    /// `convert` between files, or `None` when this build lacks one of the formats.
+    fn run(input: &Path, output: &Path, to: &str) -> Option<Output> {
+        let out = animbin(&["convert", "--to", to, "--framerate", "30", s(input), s(output)]);
+        if code(&out) == 2 && stderr(&out).contains("unknown output format") {
+            return None;
+        }
+        assert_eq!(code(&out), 0, "{} -> {to}: {}", input.display(), stderr(&out));
+        Some(out)
+    }
+
+    fn scene_via_glb(path: &Path, dir: &Path) -> Scene {
+        let glb = dir.join(format!("{}.glb", path.file_name().unwrap().to_str().unwrap()));
+        let out = animbin(&["convert", "--framerate", "30", s(path), s(&glb)]);
+        assert_eq!(code(&out), 0, "{}: {}", path.display(), stderr(&out));
+        scene_of(&glb)
+    }
+
+    /// A -> B -> A for one scene; `None` when a format is missing from this build.
+    fn trip(scene: &Scene, a: &str, b: &str, dir: &Path) -> Option<(Scene, Scene, String)> {
+        let source = dir.join("source.glb");
+        let bytes = animbin_gltf::to_glb(scene, &ExportOptions::default(), &mut ConversionReport::default()).unwrap();
+        std::fs::write(&source, bytes).unwrap();
+        let first = dir.join(file_name("00", a));
+        run(&source, &first, a)?;
+        let middle = dir.join(file_name("01", b));
+        let losses = stderr(&run(&first, &middle, b)?);
+        let again = dir.join(file_name("02", a));
+        run(&middle, &again, a)?;
+        Some((scene_via_glb(&first, dir), scene_via_glb(&again, dir), losses))
+    }
+
+    fn arb_animation(bones: usize) -> impl Strategy<Value = Animation> {
+        let key_frames = proptest::collection::btree_set(0u32..60, 1..5);
+        let track = (
+            key_frames.clone(),
+            proptest::collection::vec((-100i32..100, -100i32..100, -100i32..100), 5),
+            key_frames,
+            proptest::collection::vec((-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, 0.2..1.0f64), 5),
+        )
+            .prop_map(|(tf, tv, rf, rv)| {
+                (
+                    tf.into_iter()
+                        .zip(tv)
+                        .map(|(f, (x, y, z))| {
+                            // Multiples of 1/64: exact in f32 and in SF3's 16.16 fixed point.
+                            Key::new(
+                                f64::from(f),
+                                Vec3::new(f64::from(x) / 64.0, f64::from(y) / 64.0, f64::from(z) / 64.0),
+                            )
+                        })
+                        .collect::<Vec<_>>(),
+                    rf.into_iter()
+                        .zip(rv)
+                        .map(|(f, (x, y, z, w))| Key::new(f64::from(f), Quat::new(x, y, z, w).normalized()))
+                        .collect::<Vec<_>>(),
+                )
+            });
+        proptest::collection::vec(track, bones).prop_map(|tracks| Animation {
+            name: "trip".into(),
+            framerate: 30.0,
+            frame_count: 60.0,
+            bones: tracks
+                .into_iter()
+                .enumerate()
+                .map(|(i, (translation, rotation))| BoneTrack {
+                    bone: format!("bone{i}"),
+                    translation,
+                    rotation,
+                    ..BoneTrack::default()
+                })
+                .collect(),
+            ..Animation::default()
+        })
+    }
+
+    fn skeleton(n: usize) -> Skeleton {
+        let mut skeleton = Skeleton {
+            bones: (0..n)
+                .map(|i| Bone {
+                    name: format!("bone{i}"),
+                    parent: i.checked_sub(1),
+                    local: Transform {
+                        translation: Vec3::new(0.0, 0.0, 8.0),
+                        ..Transform::IDENTITY
+                    },
+                    global: Transform::IDENTITY,
+                    cosmetic: false,
+                })
+                .collect(),
+        };
+        skeleton.update_globals();
+        skeleton
+    }
+
+    fn arb_model() -> impl Strategy<Value = Scene> {
+        proptest::collection::vec(((-50i32..50, -50i32..50, -50i32..50), (0u32..3, 1u32..64)), 3..12).prop_map(
+            |vertices| {
+                let n = vertices.len();
+                let positions = vertices
+                    .iter()
+                    .map(|((x, y, z), _)| Vec3::new(*x as f32 / 4.0, *y as f32 / 4.0, *z as f32 / 4.0))
+                    .collect();
+                // Two influences: a bone and the next with weights w/64 and 1 - w/64.
+                let mut bones = Vec::new();
+                let mut weights = Vec::new();
+                for (_, (b, w)) in &vertices {
+                    bones.extend([*b, b + 1]);
+                    weights.extend([*w as f32 / 64.0, 1.0 - *w as f32 / 64.0]);
+                }
+                Scene {
+                    skeleton: skeleton(4),
+                    meshes: vec![Mesh {
+                        name: "mesh".into(),
+                        positions,
+                        normals: vec![Vec3::new(0.0, 0.0, 1.0); n],
+                        uv_layers: vec![vec![Vec2::new(0.25, 0.5); n]],
+                        skin: Some(SkinWeights {
+                            influences: 2,
+                            bones,
+                            weights,
+                        }),
+                        faces: (0..n as u32 - 2).map(|i| [0, i + 1, i + 2]).collect(),
+                        ..Mesh::default()
+                    }],
+                    ..Scene::default()
+                }
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(6))]
+
+        #[test]
+        fn animations_survive_a_trip_through_every_other_format(anim in arb_animation(3)) {
+            let dir = tempfile::tempdir().unwrap();
+            let scene = Scene { skeleton: skeleton(3), animations: vec![anim], ..Scene::default() };
+            let mut checked = 0;
+            for a in ANIMATION_FORMATS {
+                for b in ANIMATION_FORMATS {
+                    if a == b {
+                        continue;
+                    }
+                    let Some((first, again, _)) = trip(&scene, a, b, dir.path()) else { continue };
+                    let sf3 = a == "sf3" || b == "sf3";
+                    assert_same_keys(&first, &again, if sf3 { 2e-4 } else { 1e-5 }, sf3, &format!("{a} -> {b} -> {a}"));
+                    prop_assert!(!first.animations.is_empty());
+                    checked += 1;
+                }
+            }
+            // AnimX, SF3 and DMF are always built in: six ordered pairs at least.
+            prop_assert!(checked >= 6, "{checked} pairs");
+        }
+
+        #[test]
+        fn models_survive_semodel_to_dmf_and_back(model in arb_model()) {
+            let dir = tempfile::tempdir().unwrap();
+            for (a, b) in [("semodel", "dmf"), ("dmf", "semodel")] {
+                let Some((first, again, _)) = trip(&model, a, b, dir.path()) else { continue };
+                assert_same_weights(&first, &again, &format!("{a} -> {b} -> {a}"));
+                prop_assert_eq!(&first.meshes[0].uv_layers, &again.meshes[0].uv_layers);
+                prop_assert_eq!(&first.meshes[0].normals, &again.meshes[0].normals);
+                prop_assert_eq!(first.skeleton.bones.len(), again.skeleton.bones.len());
+            }
+        }
+    }
+}
