@@ -4,6 +4,7 @@
 pub(crate) mod animx;
 pub(crate) mod dmf;
 pub(crate) mod gltf;
+pub(crate) mod seanim;
 pub(crate) mod semodel;
 pub(crate) mod sf3;
 
@@ -87,6 +88,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &animx::AnimX,
     &gltf::Gltf,
     &dmf::Dmf,
+    &seanim::SeAnimFormat,
     &semodel::SeModelFormat,
     // Formats without magic, detected by file name, come last.
     &sf3::Sf3,

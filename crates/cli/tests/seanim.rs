@@ -1,0 +1,349 @@
+//! `animbin` on SEAnim files: detection by magic, `info --json`, convert and dump -> convert
+//! byte for byte (the shared corpus too), validate, byte offsets in errors, and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use animbin_core::testing::{corpus_files, shared_corpus};
+use animbin_core::{Quat, Vec3};
+use animbin_seanim::{
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim,
+    SeBlend, Trailer, to_bytes,
+};
+use serde_json::Value;
+
+fn animbin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_animbin"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("an exit code, not a signal")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// Every optional part: high precision, a modifier, notes, a custom block, extra header
+/// bytes and an SEBlend trailer.
+fn sample() -> SeAnim {
+    SeAnim {
+        anim_type: AnimType::Additive,
+        anim_flags: AnimFlags::LOOPED,
+        data_presence_flags: PresenceFlags::LOC
+            | PresenceFlags::ROT
+            | PresenceFlags::SCALE
+            | PresenceFlags::NOTE
+            | PresenceFlags::CUSTOM,
+        data_property_flags: PropertyFlags::PRECISION_HIGH,
+        framerate: 29.97,
+        header_extra: vec![7, 7],
+        bones: vec![
+            Bone {
+                location: vec![
+                    Key::new(0, Vec3::new(0.1, 0.2, 0.3)),
+                    Key::new(300, Vec3::new(1.0, 2.0, 3.0)),
+                ],
+                rotation: vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))],
+                scale: vec![Key::new(10, Vec3::new(1.0, 1.0, 1.0))],
+                ..Bone::new("tag_origin")
+            },
+            Bone {
+                flags: Bone::COSMETIC,
+                ..Bone::new("j_gun")
+            },
+        ],
+        modifiers: vec![Modifier {
+            bone: 1,
+            anim_type: AnimType::Absolute,
+        }],
+        notes: vec![Note {
+            frame: 12,
+            name: "fire".into(),
+        }],
+        custom: b"meta".to_vec(),
+        trailer: Some(Trailer::SeBlend(SeBlend {
+            shapes: vec![BlendShape {
+                name: "blink".into(),
+                keys: vec![BlendKey {
+                    frame: 3,
+                    value: [0.5, 0.0, 0.0],
+                }],
+            }],
+        })),
+        ..SeAnim::default()
+    }
+}
+
+fn write_sample(dir: &Path, name: &str, anim: &SeAnim) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, to_bytes(anim).expect("encodable")).expect("written");
+    path
+}
+
+fn info_json(path: &Path) -> Value {
+    let out = animbin(&["info", "--json", s(path)]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("info --json prints JSON")
+}
+
+/// `convert IN OUT.seanim` and `dump IN` -> `convert DUMP OUT.seanim` both give back IN's bytes.
+fn assert_convert_and_dump_are_identical(input: &Path, dir: &Path) {
+    let original = std::fs::read(input).unwrap();
+    let copy = dir.join("copy.seanim");
+    let out = animbin(&["convert", s(input), s(&copy)]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        original,
+        "convert changed {}",
+        input.display()
+    );
+
+    let dump = animbin(&["dump", s(input)]);
+    assert_eq!(code(&dump), 0, "{}", text(&dump.stderr));
+    let json: Value = serde_json::from_slice(&dump.stdout).expect("dump prints JSON");
+    assert_eq!(json["format"], "seanim");
+    let dump_path = dir.join("dump.json");
+    std::fs::write(&dump_path, &dump.stdout).unwrap();
+    let rebuilt = dir.join("rebuilt.seanim");
+    let out = animbin(&["convert", s(&dump_path), s(&rebuilt)]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&rebuilt).unwrap(),
+        original,
+        "dump -> convert changed {}",
+        input.display()
+    );
+}
+
+#[test]
+fn info_json_has_the_seanim_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    // Detection is by magic, not by extension.
+    let path = write_sample(dir.path(), "sample.bin", &sample());
+    let info = info_json(&path);
+    assert_eq!(info["format"], "seanim");
+    assert_eq!(info["frame_count"], 301);
+    assert_eq!(info["framerate"], 29.97);
+    assert_eq!(info["bone_count"], 2);
+    assert_eq!(info["note_count"], 1);
+    assert_eq!(info["high_precision"], true);
+    assert_eq!(info["anim_type"], "additive");
+    assert_eq!(info["looped"], true);
+    assert_eq!(info["modifier_count"], 1);
+    assert_eq!(info["frame_width"], 2);
+    assert_eq!(info["trailer"], "seblend");
+
+    let plain = SeAnim {
+        anim_type: AnimType::Delta,
+        data_presence_flags: PresenceFlags::ROT,
+        framerate: 60.0,
+        bones: vec![Bone::new("a")],
+        ..SeAnim::default()
+    };
+    let info = info_json(&write_sample(dir.path(), "plain.seanim", &plain));
+    assert_eq!(info["anim_type"], "delta");
+    assert_eq!(info["looped"], false);
+    assert_eq!(info["high_precision"], false);
+    assert_eq!(info["frame_count"], 0);
+}
+
+#[test]
+fn every_anim_type_has_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (t, name) in [
+        (AnimType::Absolute, "absolute"),
+        (AnimType::Additive, "additive"),
+        (AnimType::Relative, "relative"),
+        (AnimType::Delta, "delta"),
+    ] {
+        let anim = SeAnim {
+            anim_type: t,
+            data_presence_flags: PresenceFlags::NOTE,
+            ..SeAnim::default()
+        };
+        assert_eq!(
+            info_json(&write_sample(dir.path(), "t.seanim", &anim))["anim_type"],
+            name
+        );
+    }
+}
+
+#[test]
+fn convert_and_dump_rebuild_the_sample_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path(), "sample.seanim", &sample());
+    assert_convert_and_dump_are_identical(&path, dir.path());
+}
+
+#[test]
+fn convert_and_dump_rebuild_every_corpus_file_byte_for_byte() {
+    let Some(corpus) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "seanim") else {
+        eprintln!("skipped: ../shared/corpus/seanim is absent");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let files = corpus_files(&corpus, "seanim");
+    assert!(!files.is_empty());
+    for file in files {
+        assert_convert_and_dump_are_identical(&file, dir.path());
+        let out = animbin(&["validate", s(&file)]);
+        assert_eq!(code(&out), 0, "{}: {}", file.display(), text(&out.stdout));
+    }
+}
+
+#[test]
+fn corpus_info_matches_sources_se() {
+    let Some(corpus) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "seanim") else {
+        return;
+    };
+    let basic = info_json(&corpus.join("ref_basic_u8frames.seanim"));
+    assert_eq!(
+        (
+            basic["anim_type"].as_str(),
+            basic["looped"].as_bool(),
+            basic["frame_count"].as_u64()
+        ),
+        (Some("relative"), Some(true), Some(11))
+    );
+    assert_eq!(
+        (basic["bone_count"].as_u64(), basic["note_count"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let high = info_json(&corpus.join("ref_highprec_scale_mods.seanim"));
+    assert_eq!(high["high_precision"], true);
+    assert_eq!(high["framerate"], 60.0);
+    let wide = info_json(&corpus.join("ref_framecount_u32.seanim"));
+    assert_eq!(
+        (wide["frame_count"].as_u64(), wide["frame_width"].as_u64()),
+        (Some(70001), Some(4))
+    );
+}
+
+#[test]
+fn validate_lists_problems_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut anim = SeAnim {
+        data_presence_flags: PresenceFlags::LOC,
+        fixed_frame_count: Some(2),
+        bones: vec![Bone {
+            location: vec![Key::new(5, Vec3::new(0.0, 0.0, 0.0))],
+            ..Bone::new("a")
+        }],
+        ..SeAnim::default()
+    };
+    anim.modifiers.push(Modifier {
+        bone: 3,
+        anim_type: AnimType::Delta,
+    });
+    let bad = write_sample(dir.path(), "bad.seanim", &anim);
+    let good = write_sample(dir.path(), "good.seanim", &sample());
+    let out = animbin(&["validate", s(&good), s(&bad)]);
+    assert_eq!(code(&out), 1);
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(
+        lines[0].ends_with("bone 0 location key 0 is at frame 5, not below frameCount 2"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].ends_with("bone modifier 0 names bone 3, but there are 1 bones"),
+        "{stdout}"
+    );
+    assert_eq!(code(&animbin(&["validate", s(&good)])), 0);
+}
+
+#[test]
+fn bad_input_exits_1_naming_the_byte_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = to_bytes(&sample()).unwrap();
+    let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
+    let mut header_size = good.clone();
+    header_size[8] = 0x1a;
+    cases.push(("header_size", header_size, "seanim at byte 8"));
+    let mut version = good.clone();
+    version[6] = 9;
+    cases.push(("version", version, "seanim at byte 6"));
+    let mut bones = good.clone();
+    bones[24..28].copy_from_slice(&u32::MAX.to_le_bytes());
+    cases.push(("bone_count", bones, "seanim at byte 38"));
+    cases.push(("truncated", good[..good.len() / 2].to_vec(), "seanim at byte"));
+    for (name, bytes, expected) in cases {
+        let path = dir.path().join(format!("{name}.seanim"));
+        std::fs::write(&path, bytes).unwrap();
+        for command in ["info", "dump"] {
+            let out = animbin(&[command, s(&path)]);
+            assert_eq!(code(&out), 1, "{name}: {}", text(&out.stderr));
+            assert!(text(&out.stderr).contains(expected), "{name}: {}", text(&out.stderr));
+        }
+        let out = animbin(&["validate", s(&path)]);
+        assert_eq!(code(&out), 1);
+        assert!(text(&out.stdout).contains(expected), "{name}: {}", text(&out.stdout));
+    }
+    // A wrong magic is not detected as SEAnim at all; forced, it is an error at byte 0.
+    let mut magic = good;
+    magic[0] = b'X';
+    let path = dir.path().join("magic.seanim");
+    std::fs::write(&path, magic).unwrap();
+    let out = animbin(&["info", s(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(text(&out.stderr).contains("byte 0"), "{}", text(&out.stderr));
+    let out = animbin(&["info", "--format", "seanim", s(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(text(&out.stderr).contains("seanim at byte 0"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn what_the_writer_cannot_encode_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path(), "sample.seanim", &sample());
+    let dump = animbin(&["dump", s(&path)]);
+    let mut json: Value = serde_json::from_slice(&dump.stdout).unwrap();
+    // 256 modifiers do not fit the u8 boneAnimModifierCount.
+    let modifier = json["data"]["modifiers"][0].clone();
+    json["data"]["modifiers"] = Value::Array(vec![modifier; 256]);
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, serde_json::to_vec(&json).unwrap()).unwrap();
+    let out = animbin(&["convert", s(&edited), s(&dir.path().join("out.seanim"))]);
+    assert_eq!(code(&out), 1);
+    assert!(text(&out.stderr).contains("seanim at byte 28"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("256 bone modifiers"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_dump_refuses_nan_values_it_cannot_keep() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut anim = sample();
+    anim.bones[0].location[0].value.x = f64::NAN;
+    let path = write_sample(dir.path(), "nan.seanim", &anim);
+    let out = animbin(&["dump", s(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(text(&out.stderr).contains("NaN"), "{}", text(&out.stderr));
+    // The binary path keeps it.
+    let copy = dir.path().join("copy.seanim");
+    assert_eq!(code(&animbin(&["convert", s(&path), s(&copy)])), 0);
+    assert_eq!(std::fs::read(copy).unwrap(), std::fs::read(path).unwrap());
+}
+
+#[test]
+fn usage_mistakes_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path(), "sample.seanim", &sample());
+    assert_eq!(code(&animbin(&["info"])), 2);
+    let out = animbin(&["convert", s(&path), s(&dir.path().join("out.unknown"))]);
+    assert_eq!(code(&out), 2, "{}", text(&out.stderr));
+    assert_eq!(code(&animbin(&["info", "--format", "nope", s(&path)])), 2);
+}
