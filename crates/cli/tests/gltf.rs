@@ -223,11 +223,11 @@ fn gltf_to_each_format_and_back_keeps_keys_and_weights() {
     );
     let mut checked = 0;
     for to in TARGETS {
-        // The DMF sample has keys between frames (0.25 s at 30 fps), which SF3 rounds (and
-        // reports): SF3 gets the AnimX sample only, whose keys are on whole frames.
+        // The DMF sample has keys between frames (0.25 s at 30 fps), which SEAnim and SF3
+        // round (and report): they get the AnimX sample only, whose keys are on whole frames.
         let sources: &[&PathBuf] = match to {
             "semodel" => &[&model],
-            "sf3" => &[&anim],
+            "seanim" | "sf3" => &[&anim],
             _ => &[&model, &anim],
         };
         for &source in sources {
