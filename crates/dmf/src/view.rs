@@ -134,6 +134,12 @@ impl<'a> View<'a> {
     /// outside its list.
     pub fn open(bytes: &'a [u8]) -> Result<Self> {
         let len = bytes.len() as u64;
+        let magic = MAGIC.to_le_bytes();
+        // A wrong magic is named as such even in a file too short for the header.
+        if !bytes.starts_with(&magic) && !magic.starts_with(bytes) {
+            let found = &bytes[..bytes.len().min(4)];
+            return Err(invalid(0, "the magic \"DASH\"", format!("{found:02x?}")));
+        }
         let (header, _) = FileHeader::ref_from_prefix(bytes).map_err(|_| {
             Error::new(
                 FORMAT,
@@ -143,9 +149,6 @@ impl<'a> View<'a> {
                 },
             )
         })?;
-        if header.magic.get() != MAGIC {
-            return Err(invalid(0, "the magic \"DASH\"", format!("{:02x?}", &bytes[..4])));
-        }
         if header.major_version.get() != MAJOR_VERSION {
             let at = offset_of!(FileHeader, major_version) as u64;
             return Err(invalid(at, "major version 1", header.major_version.get()));

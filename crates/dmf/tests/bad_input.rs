@@ -45,6 +45,12 @@ fn a_wrong_magic_is_an_error_at_0() {
     let err = animbin_dmf::read(&bytes).unwrap_err();
     assert_eq!(err.offset, 0);
     assert!(err.to_string().contains("JSON"), "{err}");
+    // Too short for the header: a wrong magic is still called one, a right one is an EOF.
+    let err = View::open(b"PNG\r").unwrap_err();
+    assert!(err.offset == 0 && err.to_string().contains("DASH"), "{err}");
+    let err = View::open(b"DASH\x01\x00").unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    assert_eq!(err.offset, 6);
 }
 
 #[test]
