@@ -247,7 +247,7 @@ pub struct StrayCounts {
 }
 
 impl StrayCounts {
-    fn from_header(presence: PresenceFlags, bones: u32, modifiers: u8, notes: u32) -> Self {
+    pub(crate) fn from_header(presence: PresenceFlags, bones: u32, modifiers: u8, notes: u32) -> Self {
         let bones_absent = !presence.has_bones();
         Self {
             bone_count: if bones_absent { bones } else { 0 },
@@ -496,7 +496,7 @@ fn header_size_for(extra: &[u8]) -> Result<u16, ErrorKind> {
         })
 }
 
-fn fixed_frame_count(stored: u32, bones: &[Bone], notes: &[Note]) -> Option<u32> {
+pub(crate) fn fixed_frame_count(stored: u32, bones: &[Bone], notes: &[Note]) -> Option<u32> {
     (u64::from(stored) != derived_frame_count(bones, notes)).then_some(stored)
 }
 
@@ -620,10 +620,20 @@ impl SeAnim {
             None => 0,
             Some(Trailer::Unknown(bytes)) => bytes.len(),
             Some(Trailer::SeBlend(blend)) => {
-                16 + blend.shapes.iter().map(|s| s.name.len() + 5 + 16 * s.keys.len()).sum::<usize>()
+                16 + blend
+                    .shapes
+                    .iter()
+                    .map(|s| s.name.len() + 5 + 16 * s.keys.len())
+                    .sum::<usize>()
             }
         };
-        36 + self.header_extra.len() + bones + self.modifiers.len() * (bone + 1) + notes + 4 + self.custom.len() + trailer
+        36 + self.header_extra.len()
+            + bones
+            + self.modifiers.len() * (bone + 1)
+            + notes
+            + 4
+            + self.custom.len()
+            + trailer
     }
 
     /// The anim type of the bone at `index`: the last modifier naming it, or the file's.

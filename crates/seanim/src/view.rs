@@ -11,7 +11,10 @@ use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use crate::keys::{KeyRun, KeyValue, Precision, record_size};
-use crate::layout::{self, AnimFlags, AnimType, FrameWidthRule, HEADER_SIZE, PresenceFlags, PropertyFlags, Trailer};
+use crate::layout::{
+    self, AnimFlags, AnimType, Bone, FrameWidthRule, HEADER_SIZE, Note, PresenceFlags, PropertyFlags, SeAnim,
+    StrayCounts, Trailer,
+};
 use crate::{FORMAT, Modifier};
 
 /// The fixed part of the header as stored at offsets 8..36 (seed `SEAnim_Header`).
@@ -531,6 +534,51 @@ impl<'a> View<'a> {
     /// The bytes after the last block (an SEBlend trailer or unknown bytes).
     pub fn trailer(&self) -> &'a [u8] {
         self.trailer
+    }
+
+    /// The owned model of the file, the same as [`crate::read`] gives.
+    pub fn to_anim(&self) -> SeAnim {
+        let header = self.header;
+        let bones: Vec<Bone> = self
+            .bones()
+            .map(|b| Bone {
+                name: b.name.to_string(),
+                flags: b.flags,
+                location: b.location.to_vec(),
+                rotation: b.rotation.to_vec(),
+                scale: b.scale.to_vec(),
+            })
+            .collect();
+        let notes: Vec<Note> = self
+            .notes()
+            .map(|(frame, name)| Note {
+                frame,
+                name: name.to_string(),
+            })
+            .collect();
+        SeAnim {
+            anim_type: self.anim_type,
+            anim_flags: self.anim_flags(),
+            data_presence_flags: self.data_presence_flags(),
+            data_property_flags: self.data_property_flags(),
+            reserved1: header.reserved1,
+            framerate: self.framerate(),
+            reserved2: header.reserved2,
+            header_extra: self.header_extra.to_vec(),
+            frame_width_rule: self.frame_width_rule,
+            stray_counts: StrayCounts::from_header(
+                self.data_presence_flags(),
+                header.bone_count.get(),
+                header.bone_anim_modifier_count,
+                header.note_count.get(),
+            ),
+            modifiers: self.modifiers.iter().collect(),
+            fixed_frame_count: layout::fixed_frame_count(self.frame_count(), &bones, &notes),
+            bones,
+            notes,
+            custom: self.custom.to_vec(),
+            trailer: layout::parse_trailer(self.trailer.to_vec()),
+        }
     }
 }
 

@@ -34,6 +34,7 @@ fn read_back(bytes: &[u8]) -> SeAnim {
         .collect();
     assert_eq!(notes, anim.notes);
     assert_eq!(view.custom(), anim.custom);
+    assert_eq!(view.to_anim(), anim);
     anim
 }
 

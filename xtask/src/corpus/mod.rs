@@ -3,6 +3,7 @@
 
 mod animx;
 mod dmf;
+mod seanim;
 mod semodel;
 mod sf3;
 
@@ -24,6 +25,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     let _ = &mut all;
     all.extend(animx::samples());
     all.extend(dmf::samples());
+    all.extend(seanim::samples());
     all.extend(semodel::samples());
     all.extend(sf3::samples());
     all
@@ -32,5 +34,6 @@ pub(crate) fn samples() -> Vec<Sample> {
 /// The shared corpus folders whose files also seed each format's fuzz targets, when present.
 pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[
     ("animx", &["parse_animx"]),
+    ("seanim", &["parse_seanim", "roundtrip_seanim"]),
     ("semodel", &["parse_semodel", "roundtrip_semodel"]),
 ];

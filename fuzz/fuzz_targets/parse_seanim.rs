@@ -1,0 +1,33 @@
+//! Any bytes: reading, validating, converting to the scene and walking a view must not
+//! panic, hang or allocate beyond the input; the reader and the view accept the same files.
+#![no_main]
+
+use animbin_core::ConversionReport;
+use animbin_seanim::{View, read, validate};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let owned = read(data);
+    let view = View::new(data);
+    assert_eq!(
+        owned.is_ok(),
+        view.is_ok(),
+        "the reader and the view disagree on whether the file reads"
+    );
+    if let (Err(a), Err(b)) = (&owned, &view) {
+        assert!(a.offset <= data.len() as u64 && b.offset <= data.len() as u64);
+    }
+    if let Ok(anim) = owned {
+        let _ = validate(&anim);
+        let _ = anim.to_scene(&mut ConversionReport::default());
+    }
+    if let Ok(view) = view {
+        let mut keys = 0usize;
+        for bone in view.bones() {
+            keys += bone.location.iter().count() + bone.rotation.iter().count() + bone.scale.iter().count();
+        }
+        let notes = view.notes().count();
+        let modifiers = view.modifiers().iter().count();
+        assert!(keys + notes + modifiers <= data.len());
+    }
+});
