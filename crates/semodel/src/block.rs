@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// With the flag set, the header's count is the number of items (real writers set the flag
 /// on empty blocks too, and that is kept). With the flag clear no bytes follow, and the
 /// header's count should be 0; a file that says otherwise still reads, keeps its count so a
-/// rewrite is byte-identical, and [`crate::validate`] reports it.
+/// rewrite is byte-identical, and [`crate::validate()`] reports it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Block<T> {

@@ -116,8 +116,7 @@ pub struct Mesh {
     pub flags: u8,
     /// `layerCount`: UV layers per vertex, and material indices; from `material_indices`.
     #[br(temp)]
-    #[bw(try_calc = u8::try_from(material_indices.len())
-        .map_err(|_| ErrorKind::Unencodable(format!("{} UV layers (at most 255)", material_indices.len()))))]
+    #[bw(try_calc = layer_count_field(material_indices))]
     layer_count: u8,
     /// `maxInfluence`: weights per vertex (0 when the WEIGHTS flag is clear).
     pub max_influence: u8,
@@ -214,6 +213,12 @@ pub struct MaterialMaps {
     #[br(parse_with = cstring)]
     #[bw(write_with = write_cstring_field)]
     pub specular: String,
+}
+
+/// `layerCount` from the material indices, refusing more than 255.
+fn layer_count_field(material_indices: &[i32]) -> Result<u8, ErrorKind> {
+    u8::try_from(material_indices.len())
+        .map_err(|_| ErrorKind::Unencodable(format!("{} UV layers (at most 255)", material_indices.len())))
 }
 
 /// Reads `isSimple`, refusing anything but 0 and 1 (at the byte's own offset).

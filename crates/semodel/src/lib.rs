@@ -27,11 +27,15 @@
 //! ## Conventions
 //!
 //! - Little-endian throughout; strings are NUL-terminated UTF-8.
-//! - `headerSize` counts its own two bytes (the deployed header spans bytes 9..29).
-//! - Quaternions are x, y, z, w. Positions and translations are in the exporter's units and
-//!   axes (no conversion happens here). Bone scale 1.0 is the identity.
+//! - `headerSize` counts its own two bytes (the deployed header spans bytes 9..29, the draft's
+//!   9..39). Only 0x14 and 0x1E are accepted (FORMATS.md): the first draft writer in SELib
+//!   (dtzxporter/SELibDotNet commit 44eb810) wrote the draft's fields under 0x1C, which is
+//!   neither, and no later tool wrote that layout.
+//! - Quaternions are x, y, z, w. SEModel defines neither axes nor units: values are the
+//!   exporter's, and nothing here converts them. Bone scale 1.0 is the identity.
 //! - `bone_t` (weights' bone index) is u8 for a header `boneCount` up to 0xFF, u16 up to
-//!   0xFFFF, else u32; deployed face indices use the same rule on each mesh's `vertexCount`.
+//!   0xFFFF, else u32; deployed face indices use the same rule on each mesh's `vertexCount`;
+//!   the draft's `mat_t` is u8 up to 0xFF materials, else u16.
 //! - Flags whose blocks are empty (Greyhound sets every mesh flag, SELib GLOBAL|LOCAL) are
 //!   read, kept and written back as they were. A header count whose flag is clear is kept
 //!   too (see [`Block`]), and so are unknown flag bits and reserved bytes.
@@ -41,11 +45,19 @@
 //! - The deployed layout stores `materialIndex[layerCount]` whatever the UV flag says (as
 //!   SELib reads it); the Python reference reader instead treats `layerCount` as 0 when the
 //!   UV flag is clear. Real writers keep the two consistent; [`validate()`] reports when not.
+//! - Where the deployed layout differs from the seed (FORMATS.md, "SEModel v1"): MATERIALS is
+//!   dataFlags bit 2 (the seed's COLLISION); the header has no modelType, modelFlags,
+//!   colCount or maxSkinInfluence; `maxInfluence` and `layerCount` are per mesh; vertex data
+//!   is struct-of-arrays with f32 normals and f32 weights; faces are sized by the vertex
+//!   count; material indices are per mesh and layer; a material block exists.
 //!
 //! Reading never panics and never allocates far beyond the input: every count is checked
 //! against the bytes left before anything is allocated, and errors name the byte offset.
 //! The vertex arrays of the deployed layout are read in bulk (one bounds check and one copy
-//! each), and a [`View`] gives borrowed, typed slices of them with no copy at all.
+//! each), and a [`View`] gives borrowed, typed slices of them with no copy at all. Files
+//! that read but break the spec (indices out of range, parent cycles, weights that do not
+//! sum to 1, counts or sizes set against their flags) are reported by [`validate()`], each
+//! problem with its byte offset.
 //!
 //! ## Example
 //!
@@ -308,7 +320,7 @@ pub fn write<W: Write + Seek>(model: &SeModel, mut writer: W) -> Result<()> {
     }
 }
 
-/// Encodes `model` into a new byte vector (see [`write`]).
+/// Encodes `model` into a new byte vector (see [`write()`]).
 pub fn to_bytes(model: &SeModel) -> Result<Vec<u8>> {
     let mut out = Cursor::new(Vec::new());
     write(model, &mut out)?;

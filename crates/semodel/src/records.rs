@@ -6,7 +6,7 @@
 
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::{Pod, read_pod_vec, write_pod_slice};
+use animbin_core::io::{Pod, check_count, read_pod_vec, write_pod_slice};
 use animbin_core::math::Vec3;
 use animbin_core::strings::{read_cstring, write_cstring};
 use animbin_core::{ErrorKind, IndexWidth};
@@ -177,13 +177,29 @@ pub(crate) fn write_cstring_field<W: Write + Seek>(value: &String, writer: &mut 
     write_cstring(writer, value)
 }
 
-fn read_widened<T, U, R>(reader: &mut R, endian: Endian, count: u64, what: &str, f: fn(&T) -> U) -> BinResult<Vec<U>>
+/// Reads `count` byte-order-free records and widens each with `f`, through a small buffer:
+/// one bounds check up front, then the records stream into the final vector (no copy of the
+/// whole narrow run is ever allocated).
+fn read_widened<T, U, R>(reader: &mut R, count: u64, what: &str, f: fn(&T) -> U) -> BinResult<Vec<U>>
 where
     T: Pod,
     R: Read + Seek,
 {
-    let records: Vec<T> = read_pod_vec(reader, endian, count, what)?;
-    Ok(records.iter().map(f).collect())
+    // Records of single bytes and little-endian wrappers: nothing to swap on any machine.
+    const { assert!(T::SCALAR_SIZE == 1) };
+    const CHUNK: usize = 4096;
+    let n = check_count(reader, what, count, size_of::<T>() as u64)?;
+    let mut out = Vec::with_capacity(n);
+    let mut buffer = T::new_vec_zeroed(CHUNK.min(n))
+        .map_err(|_| binrw::Error::Io(std::io::Error::new(std::io::ErrorKind::OutOfMemory, "allocation failed")))?;
+    let mut left = n;
+    while left > 0 {
+        let chunk = &mut buffer[..left.min(CHUNK)];
+        reader.read_exact(chunk.as_mut_bytes())?;
+        out.extend(chunk.iter().map(f));
+        left -= chunk.len();
+    }
+    Ok(out)
 }
 
 /// Reads `count` triangles whose indices have the given width.
@@ -194,8 +210,8 @@ pub(crate) fn read_faces<R: Read + Seek>(
 ) -> BinResult<Vec<[u32; 3]>> {
     match width {
         IndexWidth::U32 => read_pod_vec(reader, endian, count, "face"),
-        IndexWidth::U16 => read_widened::<Face16, _, _>(reader, endian, count, "face", Face16::get),
-        IndexWidth::U8 => read_widened::<Face8, _, _>(reader, endian, count, "face", Face8::get),
+        IndexWidth::U16 => read_widened::<Face16, _, _>(reader, count, "face", Face16::get),
+        IndexWidth::U8 => read_widened::<Face8, _, _>(reader, count, "face", Face8::get),
     }
 }
 
@@ -263,8 +279,8 @@ pub(crate) fn read_influences<R: Read + Seek>(
 ) -> BinResult<Vec<Influence>> {
     match width {
         IndexWidth::U32 => read_pod_vec(reader, endian, count, "weight"),
-        IndexWidth::U16 => read_widened::<Influence16, _, _>(reader, endian, count, "weight", Influence16::get),
-        IndexWidth::U8 => read_widened::<Influence8, _, _>(reader, endian, count, "weight", Influence8::get),
+        IndexWidth::U16 => read_widened::<Influence16, _, _>(reader, count, "weight", Influence16::get),
+        IndexWidth::U8 => read_widened::<Influence8, _, _>(reader, count, "weight", Influence8::get),
     }
 }
 
