@@ -164,8 +164,9 @@ impl SeAnim {
 
     /// The file a scene's first animation makes, recording in `report` what SEAnim cannot hold.
     ///
-    /// Fails when the scene has no animation, or when a frame cannot be a `frame_t` (negative,
-    /// not finite, or past `u32`), or a framerate or value is beyond `f32` where it must be one.
+    /// Fails when the scene has no animation, when a frame cannot be a `frame_t` (negative,
+    /// not finite, or `u32::MAX` and past, which leaves no `frameCount`), or when the framerate
+    /// is not a finite `f32`.
     pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Self> {
         let Some((first, rest)) = scene.animations.split_first() else {
             return Err(unencodable("the scene has no animation to write as SEAnim"));
@@ -313,12 +314,12 @@ fn unencodable(msg: impl Into<String>) -> Error {
 }
 
 /// A scene frame as a `frame_t` value: rounded (and reported) when fractional, refused when
-/// negative, not finite or past `u32`.
+/// negative, not finite, or too large for `frameCount` (the last frame plus 1, a `u32`).
 fn file_frame(frame: f64, what: &str, report: &mut ConversionReport) -> Result<u32> {
     let rounded = frame.round();
-    if !(0.0..=f64::from(u32::MAX)).contains(&rounded) {
+    if !(0.0..f64::from(u32::MAX)).contains(&rounded) {
         return Err(unencodable(format!(
-            "{what} is at frame {frame}, which no frame_t holds"
+            "{what} is at frame {frame}, which no frame_t below a u32 frameCount holds"
         )));
     }
     if rounded != frame {

@@ -445,6 +445,21 @@ fn a_scene_without_an_animation_or_with_a_negative_frame_is_refused() {
     };
     let err = SeAnim::from_animation(&anim, &mut report).unwrap_err();
     assert!(err.to_string().contains("note 0 is at frame -1"), "{err}");
+    // A key at u32::MAX leaves no frameCount (found by fuzzing: the file read, but its
+    // scene could not be written back).
+    let last = Animation {
+        bones: vec![BoneTrack {
+            bone: "a".into(),
+            translation: vec![SceneKey::new(f64::from(u32::MAX), Vec3::new(0.0, 0.0, 0.0))],
+            ..BoneTrack::default()
+        }],
+        ..Animation::default()
+    };
+    let err = SeAnim::from_animation(&last, &mut report).unwrap_err();
+    assert!(
+        err.to_string().contains("location key 0 is at frame 4294967295"),
+        "{err}"
+    );
 }
 
 #[test]
