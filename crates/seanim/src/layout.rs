@@ -447,7 +447,7 @@ pub struct SeAnim {
 }
 
 /// A header value the writer cannot encode, with the field's offset from the start of the
-/// file: binrw reports a `try_calc` error at the start of the struct, so [`crate::write`] adds
+/// file: binrw reports a `try_calc` error at the start of the struct, so [`crate::write()`] adds
 /// this offset to it.
 #[derive(Debug)]
 pub(crate) struct HeaderFieldError {

@@ -35,7 +35,7 @@
 //!   `frame_t`, a modifier past `bone_t`, a key count past `frame_t`...).
 //!
 //! ## The pieces
-//! - [`read`] / [`write`] / [`to_bytes`]: the owned [`SeAnim`], declared as binrw types in
+//! - [`read`] / [`write()`] / [`to_bytes`]: the owned [`SeAnim`], declared as binrw types in
 //!   file order.
 //! - [`View`]: a zero-copy view that checks the file once, then walks bones and borrowed key
 //!   runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
@@ -112,7 +112,7 @@ fn read_with_rule(bytes: &[u8], rule: FrameWidthRule) -> Result<SeAnim> {
 pub fn read(bytes: &[u8]) -> Result<SeAnim> {
     let current = read_with_rule(bytes, FrameWidthRule::Current);
     let parsed_to_end = |r: &Result<SeAnim>| matches!(r, Ok(a) if !matches!(a.trailer, Some(Trailer::Unknown(_))));
-    if !parsed_to_end(&current) && uses_legacy_width_at(bytes) {
+    if !parsed_to_end(&current) && frame_count_is_a_rule_boundary(bytes) {
         let legacy = read_with_rule(bytes, FrameWidthRule::Legacy);
         if parsed_to_end(&legacy) {
             return legacy;
@@ -123,7 +123,7 @@ pub fn read(bytes: &[u8]) -> Result<SeAnim> {
 
 /// Whether the file's `frameCount` is one of the two values (256, 65536) at which the old
 /// `frame_t` rule differs from the current one.
-fn uses_legacy_width_at(bytes: &[u8]) -> bool {
+fn frame_count_is_a_rule_boundary(bytes: &[u8]) -> bool {
     let at = layout::offsets::FRAME_COUNT as usize;
     bytes
         .get(at..at + 4)

@@ -287,7 +287,7 @@ impl<'a> View<'a> {
     /// to its end under the current `frame_t` rule is retried under the old one.
     pub fn new(bytes: &'a [u8]) -> Result<Self> {
         let current = Self::with_rule(bytes, FrameWidthRule::Current);
-        if crate::uses_legacy_width_at(bytes) && !current.as_ref().is_ok_and(View::parses_to_end) {
+        if crate::frame_count_is_a_rule_boundary(bytes) && !current.as_ref().is_ok_and(View::parses_to_end) {
             if let Ok(legacy) = Self::with_rule(bytes, FrameWidthRule::Legacy) {
                 if legacy.parses_to_end() {
                     return Ok(legacy);
@@ -352,9 +352,8 @@ impl<'a> View<'a> {
             let names_at = c.pos;
             c.records(u64::from(bone_count), 1, "bone name")?;
             c.pos = names_at;
-            let mut bone_names = Vec::new();
             for _ in 0..bone_count {
-                bone_names.push(c.cstr("bone name")?);
+                c.cstr("bone name")?;
             }
             names = &bytes[names_at..c.pos];
 
@@ -379,7 +378,9 @@ impl<'a> View<'a> {
             }
 
             let data_at = c.pos;
-            for name in bone_names {
+            let mut name_cursor = Cursor { bytes: names, pos: 0 };
+            for _ in 0..bone_count {
+                let name = name_cursor.cstr("bone name")?;
                 c.bone(name, presence, frame_width, precision)?;
             }
             bone_data = &bytes[data_at..c.pos];
