@@ -4,6 +4,7 @@
 
 mod formats;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -111,8 +112,11 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
+        // A closed stdout (`animbin dump x | head`) ends the command quietly, as it would a
+        // C tool killed by SIGPIPE; Rust ignores SIGPIPE, so without this it would be an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("animbin: {e:#}");
+            warn(format_args!("animbin: {e:#}"));
             if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {
@@ -120,6 +124,23 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// Writes a line to stdout, returning the error (`println!` would panic on a closed pipe).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
+/// Writes a line to stderr; a closed stderr has nowhere left to report to, so it is ignored.
+fn warn(args: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{args}");
 }
 
 fn run(cli: Cli) -> CliResult<ExitCode> {
@@ -130,12 +151,12 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
             info.insert("format".into(), fmt.name().into());
             info.extend(doc.info());
             if json {
-                println!("{}", Value::Object(info));
+                out!("{}", Value::Object(info))?;
             } else {
                 for (key, value) in info {
                     match value {
-                        Value::String(s) => println!("{key}: {s}"),
-                        other => println!("{key}: {other}"),
+                        Value::String(s) => out!("{key}: {s}")?,
+                        other => out!("{key}: {other}")?,
                     }
                 }
             }
@@ -143,7 +164,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Dump { format, file } => {
             let (fmt, doc) = open(&file, format.as_deref())?;
             let dump = serde_json::json!({ "format": fmt.name(), "data": doc.dump()? });
-            println!("{}", serde_json::to_string_pretty(&dump)?);
+            out!("{}", serde_json::to_string_pretty(&dump)?)?;
         }
         Command::Convert {
             format,
@@ -172,13 +193,13 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                     Ok((_, doc)) => {
                         for problem in doc.validate() {
                             clean = false;
-                            println!("{}: {problem}", file.display());
+                            out!("{}: {problem}", file.display())?;
                         }
                     }
                     Err(e) if e.downcast_ref::<UsageError>().is_some() => return Err(e),
                     Err(e) => {
                         clean = false;
-                        println!("{}: {e:#}", file.display());
+                        out!("{}: {e:#}", file.display())?;
                     }
                 }
             }
@@ -271,14 +292,14 @@ fn convert(
         return doc.write(target_name);
     }
     let mut report = ConversionReport::default();
-    let mut scene = doc.to_scene_with(options, &mut report)?;
+    let mut scene = doc.to_scene(options, &mut report)?;
     let unmatched = merge_animations(&mut scene, anims, options, &mut report)?;
     if strict && unmatched > 0 {
         bail!("--strict: {unmatched} --anim track(s) name bones that the input does not have");
     }
     let converted = target.from_scene(&scene, options, &mut report)?;
     for line in &report.lost {
-        eprintln!("animbin: {} cannot hold: {line}", target.name());
+        warn(format_args!("animbin: {} cannot hold: {line}", target.name()));
     }
     if strict && !report.is_lossless() {
         bail!(
@@ -303,7 +324,7 @@ fn merge_animations(
     for path in anims {
         let (_, doc) = open(path, None)?;
         let extra = doc
-            .to_scene_with(options, report)
+            .to_scene(options, report)
             .with_context(|| format!("{}", path.display()))?;
         if extra.animations.is_empty() {
             bail!("{}: --anim file holds no animation", path.display());
@@ -318,13 +339,13 @@ fn merge_animations(
                     .collect();
                 if !missing.is_empty() {
                     unmatched += missing.len();
-                    eprintln!(
+                    warn(format_args!(
                         "animbin: {}: animation {:?}: {} track(s) name bones the input does not have: {}",
                         path.display(),
                         anim.name,
                         missing.len(),
                         missing.join(", ")
-                    );
+                    ));
                 }
             }
             scene.animations.push(anim);

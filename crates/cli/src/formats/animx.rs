@@ -141,7 +141,7 @@ impl Document for AnimXDocument {
             .collect()
     }
 
-    fn to_scene(&self, _report: &mut ConversionReport) -> CliResult<Scene> {
+    fn to_scene(&self, _options: &SceneOptions, _report: &mut ConversionReport) -> CliResult<Scene> {
         Ok(animx_scene::to_scene(&self.animation, animx_scene::DEFAULT_FRAMERATE)?)
     }
 

@@ -90,7 +90,7 @@ impl Document for DmfDocument {
         animbin_dmf::validate(&self.0).iter().map(ToString::to_string).collect()
     }
 
-    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
         Ok(self.0.to_scene(report))
     }
 

@@ -165,11 +165,7 @@ impl Document for GltfDocument {
             .collect()
     }
 
-    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
-        self.to_scene_with(&SceneOptions::default(), report)
-    }
-
-    fn to_scene_with(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
         let import = ImportOptions {
             z_up: options.z_up,
             // --scale says how the other format's units become glTF's metres: undo it.

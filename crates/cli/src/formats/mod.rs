@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 /// or the request was (exit 2).
 pub type CliResult<T> = anyhow::Result<T>;
 
-/// Options that change how a document is built from a scene.
+/// Options that change how a scene is built from a document and a document from a scene.
 #[derive(Debug, Clone, Default)]
 pub struct SceneOptions {
     /// Frames per second to use where the target format has none of its own (SF3).
@@ -73,12 +73,9 @@ pub trait Document {
     fn dump(&self) -> CliResult<Value>;
     /// One line per broken spec invariant; empty when the file is valid.
     fn validate(&self) -> Vec<String>;
-    /// The document as a scene, recording what the scene cannot hold.
-    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene>;
-    /// [`Document::to_scene`] for formats whose reading depends on the options (glTF's axes).
-    fn to_scene_with(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
-        self.to_scene(report)
-    }
+    /// The document as a scene, recording what the scene cannot hold. The options matter
+    /// to formats without a rate of their own (SF3) and to glTF's axes.
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene>;
     /// Encodes the document as one of its format's targets.
     fn write(&self, target: &str) -> CliResult<Vec<u8>>;
 }

@@ -118,7 +118,7 @@ impl Document for SeAnimDocument {
             .collect()
     }
 
-    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
         Ok(self.anim.to_scene(report))
     }
 

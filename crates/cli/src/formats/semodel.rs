@@ -150,7 +150,7 @@ impl Document for SeModelDocument {
             .collect()
     }
 
-    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
         Ok(self.model.to_scene(report)?)
     }
 

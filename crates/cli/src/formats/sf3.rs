@@ -2,8 +2,7 @@
 //!
 //! The files have no magic: they are recognised by the name `x8an*.bin` (any case) or by
 //! `--format sf3`. They store no framerate: `--framerate` sets the rate of key ticks when
-//! converting a scene into SF3 (default 30); reading an SF3 file into a scene always uses
-//! 30 fps, since [`Document::to_scene`] receives no options.
+//! converting a scene into SF3 and reading SF3 into a scene (default 30).
 
 use std::path::Path;
 
@@ -47,11 +46,19 @@ impl Format for Sf3 {
         options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
-        let options = Sf3Options {
-            framerate: options.framerate.unwrap_or(DEFAULT_FRAMERATE),
-            ..Sf3Options::default()
-        };
-        Ok(Box::new(Sf3Document(animbin_sf3::from_scene(scene, &options, report)?)))
+        Ok(Box::new(Sf3Document(animbin_sf3::from_scene(
+            scene,
+            &sf3_options(options),
+            report,
+        )?)))
+    }
+}
+
+/// The SF3 crate's options: the key tick rate from `--framerate`, 30 fps by default.
+fn sf3_options(options: &SceneOptions) -> Sf3Options {
+    Sf3Options {
+        framerate: options.framerate.unwrap_or(DEFAULT_FRAMERATE),
+        ..Sf3Options::default()
     }
 }
 
@@ -95,12 +102,12 @@ impl Document for Sf3Document {
         animbin_sf3::validate(&self.0).iter().map(ToString::to_string).collect()
     }
 
-    fn to_scene(&self, report: &mut ConversionReport) -> CliResult<Scene> {
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
         let file = &self.0;
         if file.padding_words != 0 || file.ending != Ending::Eof || file.segments.iter().any(|s| s.padding_words != 0) {
             report.lose("the padding words and end marker of the SF3 file");
         }
-        Ok(animbin_sf3::to_scene(file, &Sf3Options::default()))
+        Ok(animbin_sf3::to_scene(file, &sf3_options(options)))
     }
 
     fn write(&self, _target: &str) -> CliResult<Vec<u8>> {
