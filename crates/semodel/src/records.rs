@@ -190,8 +190,12 @@ where
     const CHUNK: usize = 4096;
     let n = check_count(reader, what, count, size_of::<T>() as u64)?;
     let mut out = Vec::with_capacity(n);
-    let mut buffer = T::new_vec_zeroed(CHUNK.min(n))
-        .map_err(|_| binrw::Error::Io(std::io::Error::new(std::io::ErrorKind::OutOfMemory, "allocation failed")))?;
+    let mut buffer = T::new_vec_zeroed(CHUNK.min(n)).map_err(|_| {
+        binrw::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            "allocation failed",
+        ))
+    })?;
     let mut left = n;
     while left > 0 {
         let chunk = &mut buffer[..left.min(CHUNK)];
