@@ -55,17 +55,25 @@ fn big_anim(high_precision: bool) -> SeAnim {
     anim
 }
 
-/// Decodes every key of every bone through the view and folds them into a number.
+/// Decodes every key of every bone through the view and folds every component into a number.
 fn walk(view: &View<'_>) -> f64 {
     let mut sum = 0.0;
     for bone in view.bones() {
         sum += bone
             .location
             .iter()
-            .map(|k| k.value.x + f64::from(k.frame))
+            .map(|k| f64::from(k.frame) + k.value.x + k.value.y + k.value.z)
             .sum::<f64>();
-        sum += bone.rotation.iter().map(|k| k.value.w).sum::<f64>();
-        sum += bone.scale.iter().map(|k| k.value.z).sum::<f64>();
+        sum += bone
+            .rotation
+            .iter()
+            .map(|k| f64::from(k.frame) + k.value.x + k.value.y + k.value.z + k.value.w)
+            .sum::<f64>();
+        sum += bone
+            .scale
+            .iter()
+            .map(|k| f64::from(k.frame) + k.value.x + k.value.y + k.value.z)
+            .sum::<f64>();
     }
     sum
 }

@@ -370,6 +370,16 @@ impl<V: KeyValue> Iterator for KeyRunIter<'_, V> {
         let left = self.run.len().saturating_sub(self.next);
         (left, Some(left))
     }
+
+    /// Chooses the layout once, then runs a tight loop over the records (`sum`, `for_each`,
+    /// `collect` and friends go through here).
+    fn fold<B, F: FnMut(B, Key<V>) -> B>(self, init: B, mut f: F) -> B {
+        let start = self.next;
+        with_run!(self.run, |s, conv| s.get(start..).unwrap_or_default().iter().fold(
+            init,
+            |acc, r| f(acc, Key::new(FrameField::get(r.frame), conv(r.value)))
+        ))
+    }
 }
 
 impl<V: KeyValue> ExactSizeIterator for KeyRunIter<'_, V> {}
