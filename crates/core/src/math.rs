@@ -38,6 +38,30 @@ macro_rules! native_plain {
 }
 native_plain!(u8, i8, f32, f64, half::f16);
 
+/// Makes a generic `#[repr(C)]` type of one scalar kind a [`Pod`] with binrw support in
+/// either byte order (one copy, then a byte swap only when the order differs).
+macro_rules! pod_io {
+    ($($name:ident),*) => {$(
+        impl<T: Pod> Pod for $name<T> {
+            const SCALAR_SIZE: usize = T::SCALAR_SIZE;
+        }
+
+        impl<T: Pod> BinRead for $name<T> {
+            type Args<'a> = ();
+            fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
+                read_pod(reader, endian)
+            }
+        }
+
+        impl<T: Pod> BinWrite for $name<T> {
+            type Args<'a> = ();
+            fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
+                crate::io::write_pod_slice(writer, endian, std::slice::from_ref(self))
+            }
+        }
+    )*};
+}
+
 /// Declares a `#[repr(C)]` math type with binrw, zerocopy and [`Native`] support.
 macro_rules! math_type {
     ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $field:ident),+ }) => {
@@ -51,9 +75,7 @@ macro_rules! math_type {
             $( $(#[$fmeta])* pub $field: T, )+
         }
 
-        impl<T: Pod> Pod for $name<T> {
-            const SCALAR_SIZE: usize = T::SCALAR_SIZE;
-        }
+        pod_io!($name);
 
         impl<T> $name<T> {
             /// Builds the value from its components, in declaration order.
@@ -71,20 +93,6 @@ macro_rules! math_type {
             /// The value with native scalars (for views over file bytes).
             pub fn native(self) -> $name<T::Out> {
                 self.map(Native::native)
-            }
-        }
-
-        impl<T: Pod> BinRead for $name<T> {
-            type Args<'a> = ();
-            fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
-                read_pod(reader, endian)
-            }
-        }
-
-        impl<T: Pod> BinWrite for $name<T> {
-            type Args<'a> = ();
-            fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-                crate::io::write_pod_slice(writer, endian, std::slice::from_ref(self))
             }
         }
     };
@@ -166,90 +174,40 @@ math_type!(
 /// An 8-bit-per-channel RGBA colour.
 pub type Rgba8 = Rgba<u8>;
 
-/// A 2x2 matrix stored row by row (`rows[r][c]`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Default,
-    Serialize,
-    Deserialize,
-    FromBytes,
-    IntoBytes,
-    Immutable,
-    KnownLayout,
-    Unaligned,
-)]
-#[repr(C)]
-pub struct Mat2<T = f32> {
-    /// The rows, top to bottom.
-    pub rows: [[T; 2]; 2],
+/// Declares a square matrix type stored row by row.
+macro_rules! matrix_type {
+    ($(#[$meta:meta])* $name:ident, $n:literal) => {
+        $(#[$meta])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize,
+            FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
+        )]
+        #[repr(C)]
+        pub struct $name<T = f32> {
+            /// The rows, top to bottom.
+            pub rows: [[T; $n]; $n],
+        }
+
+        pod_io!($name);
+    };
 }
 
-/// A 3x3 matrix stored row by row (`rows[r][c]`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Default,
-    Serialize,
-    Deserialize,
-    FromBytes,
-    IntoBytes,
-    Immutable,
-    KnownLayout,
-    Unaligned,
-)]
-#[repr(C)]
-pub struct Mat3<T = f32> {
-    /// The rows, top to bottom.
-    pub rows: [[T; 3]; 3],
-}
-
-/// A 4x4 matrix stored row by row (`rows[r][c]`); transforms column vectors (`M * v`),
-/// so the translation is in the last column.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Default,
-    Serialize,
-    Deserialize,
-    FromBytes,
-    IntoBytes,
-    Immutable,
-    KnownLayout,
-    Unaligned,
-)]
-#[repr(C)]
-pub struct Mat4<T = f32> {
-    /// The rows, top to bottom.
-    pub rows: [[T; 4]; 4],
-}
-
-macro_rules! matrix_io {
-    ($($name:ident),*) => {$(
-        impl<T: Pod> Pod for $name<T> {
-            const SCALAR_SIZE: usize = T::SCALAR_SIZE;
-        }
-        impl<T: Pod> BinRead for $name<T> {
-            type Args<'a> = ();
-            fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
-                read_pod(reader, endian)
-            }
-        }
-        impl<T: Pod> BinWrite for $name<T> {
-            type Args<'a> = ();
-            fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-                crate::io::write_pod_slice(writer, endian, std::slice::from_ref(self))
-            }
-        }
-    )*};
-}
-matrix_io!(Mat2, Mat3, Mat4);
+matrix_type!(
+    /// A 2x2 matrix stored row by row (`rows[r][c]`).
+    Mat2,
+    2
+);
+matrix_type!(
+    /// A 3x3 matrix stored row by row (`rows[r][c]`).
+    Mat3,
+    3
+);
+matrix_type!(
+    /// A 4x4 matrix stored row by row (`rows[r][c]`); transforms column vectors (`M * v`),
+    /// so the translation is in the last column.
+    Mat4,
+    4
+);
 
 impl std::ops::Add for Vec3<f64> {
     type Output = Self;
