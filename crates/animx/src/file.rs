@@ -175,10 +175,7 @@ impl AnimXFile {
 /// Reads the header at the start of `bytes`; returns it and its size.
 pub(crate) fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
     let mut reader = SliceReader::new(bytes);
-    let header = Header::read_options(&mut reader, Endian::Little, ()).map_err(|e| {
-        let at = reader.short_read_at().unwrap_or(bytes.len() as u64);
-        Error::from_binrw(FORMAT, e, at)
-    })?;
+    let header = Header::read_options(&mut reader, Endian::Little, ()).map_err(|e| reader.error(FORMAT, e))?;
     Ok((header, reader.position() as usize))
 }
 
@@ -205,8 +202,7 @@ pub(crate) fn decode_tracks(
         Ok(tracks)
     })();
     let tracks = result.map_err(|e| {
-        let at = reader.short_read_at().unwrap_or(bytes.len() as u64);
-        let mut e = Error::from_binrw(format, e, at);
+        let mut e = reader.error(format, e);
         e.offset += base;
         e
     })?;

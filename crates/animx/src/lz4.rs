@@ -119,8 +119,7 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
 fn chunk_varint(reader: &mut SliceReader<'_>, base: u64, what: &str) -> Result<u32, Error> {
     let at = reader.position();
     read_varint(reader).map_err(|e| {
-        let eof = reader.short_read_at().unwrap_or(reader.bytes().len() as u64);
-        let mut e = Error::from_binrw(FORMAT, e, eof);
+        let mut e = reader.error(FORMAT, e);
         if matches!(e.kind, ErrorKind::UnexpectedEof { .. }) {
             e.kind = ErrorKind::UnexpectedEof {
                 expected: format!("an LZ4 chunk's {what}"),

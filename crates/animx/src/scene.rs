@@ -54,10 +54,8 @@ pub fn decode_track(data: &[u8]) -> Result<Track, Error> {
     let mut reader = SliceReader::new(data);
     // No duration is known here: it only picks the curve keyframe order, and a track this
     // crate encoded is always in the seed's order, which an infinite duration accepts.
-    let track = Track::read_options(&mut reader, Endian::Little, (1, f32::INFINITY)).map_err(|e| {
-        let at = reader.short_read_at().unwrap_or(data.len() as u64);
-        Error::from_binrw(FORMAT, e, at)
-    })?;
+    let track =
+        Track::read_options(&mut reader, Endian::Little, (1, f32::INFINITY)).map_err(|e| reader.error(FORMAT, e))?;
     if reader.position() != data.len() as u64 {
         return Err(Error::new(
             FORMAT,

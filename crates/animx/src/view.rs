@@ -266,10 +266,7 @@ impl<'a> TrackView<'a> {
                 format,
             })
         })();
-        result.map_err(|e| {
-            let eof = reader.short_read_at().unwrap_or(bytes.len() as u64);
-            Error::from_binrw(format, e, eof)
-        })
+        result.map_err(|e| reader.error(format, e))
     }
 
     /// The offset just past the track.
@@ -314,10 +311,7 @@ impl<'a> TrackView<'a> {
             .seek(SeekFrom::Start(self.offset))
             .map_err(binrw::Error::Io)
             .and_then(|_| Track::read_options(&mut reader, Endian::Little, (header.version, header.global_duration)));
-        result.map_err(|e| {
-            let eof = reader.short_read_at().unwrap_or(self.input.len() as u64);
-            Error::from_binrw(self.format, e, eof)
-        })
+        result.map_err(|e| reader.error(self.format, e))
     }
 }
 

@@ -52,6 +52,14 @@ impl<'a> SliceReader<'a> {
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
     }
+
+    /// Converts a binrw error raised while reading this input into an [`Error`] of `format`:
+    /// an end of input is placed where the first short read started (the end of the input
+    /// when none did).
+    pub fn error(&self, format: &'static str, err: binrw::Error) -> Error {
+        let eof = self.short_read_at.unwrap_or(self.bytes.len() as u64);
+        Error::from_binrw(format, err, eof)
+    }
 }
 
 impl Read for SliceReader<'_> {
@@ -108,10 +116,7 @@ where
     T: for<'a> BinRead<Args<'a> = ()>,
 {
     let mut reader = SliceReader::new(bytes);
-    T::read_options(&mut reader, endian, ()).map_err(|e| {
-        let at = reader.short_read_at().unwrap_or(bytes.len() as u64);
-        Error::from_binrw(format, e, at)
-    })
+    T::read_options(&mut reader, endian, ()).map_err(|e| reader.error(format, e))
 }
 
 /// Writes `value` into a new byte vector, mapping failures to an [`Error`] of `format`.
@@ -283,5 +288,21 @@ where
                 remaining: len.saturating_sub(offset),
             },
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_read_is_an_error_where_the_read_started() {
+        let bytes = [1, 2, 3, 4, 5];
+        let mut reader = SliceReader::new(&bytes);
+        reader.seek(SeekFrom::Start(3)).unwrap();
+        let err = u32::read_options(&mut reader, Endian::Little, ()).unwrap_err();
+        let err = reader.error("test", err);
+        assert_eq!(err.offset, 3);
+        assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
     }
 }

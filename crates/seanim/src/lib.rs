@@ -98,10 +98,7 @@ pub const FORMAT: &str = "seanim";
 
 fn read_with_rule(bytes: &[u8], rule: FrameWidthRule) -> Result<SeAnim> {
     let mut reader = SliceReader::new(bytes);
-    SeAnim::read_options(&mut reader, Endian::Little, (rule,)).map_err(|e| {
-        let at = reader.short_read_at().unwrap_or(bytes.len() as u64);
-        Error::from_binrw(FORMAT, e, at)
-    })
+    SeAnim::read_options(&mut reader, Endian::Little, (rule,)).map_err(|e| reader.error(FORMAT, e))
 }
 
 /// Reads a whole SEAnim file from memory.

@@ -4,7 +4,7 @@
 use std::io::{Seek, SeekFrom};
 use std::ops::Range;
 
-use animbin_core::io::{SliceReader, slice_at};
+use animbin_core::io::{SliceReader, read_from_slice, slice_at};
 use animbin_core::{Endian, Error, ErrorKind, Fixed16, Quat, Result, Rot14, Vec3};
 use binrw::BinRead;
 use zerocopy::byteorder::big_endian::{I16, I32, U16};
@@ -127,10 +127,7 @@ pub fn parse_slot_table(base: &[u8], table_offset: usize, data: Range<usize>) ->
         reader
             .seek(SeekFrom::Start(pos))
             .map_err(|e| Error::new(FORMAT, pos, ErrorKind::Io(e)))?;
-        let entry = SlotEntry::read_options(&mut reader, Endian::Big, ()).map_err(|e| {
-            let at = reader.short_read_at().unwrap_or(len);
-            Error::from_binrw(FORMAT, e, at)
-        })?;
+        let entry = SlotEntry::read_options(&mut reader, Endian::Big, ()).map_err(|e| reader.error(FORMAT, e))?;
         slots.push(slot_view(base, pos, slots.len(), entry, &data, &mut placed)?);
         pos += SLOT_ENTRY_SIZE as u64;
     }
@@ -288,11 +285,7 @@ impl<'a> SegmentView<'a> {
     /// Parses the segment at the start of `base` (bytes after it are ignored); error
     /// offsets are relative to `base`.
     pub fn parse(base: &'a [u8]) -> Result<Self> {
-        let mut reader = SliceReader::new(base);
-        let header = SegmentHeader::read_options(&mut reader, Endian::Big, ()).map_err(|e| {
-            let at = reader.short_read_at().unwrap_or(base.len() as u64);
-            Error::from_binrw(FORMAT, e, at)
-        })?;
+        let header: SegmentHeader = read_from_slice(FORMAT, base, Endian::Big)?;
         let offset = header.slot_table_offset;
         if offset < 4 || offset as usize > base.len() {
             return Err(Error::new(
