@@ -24,6 +24,7 @@
 //! `tangents: true` (the tangent flag on a curve with no keyframes). Canonical files never
 //! need them. The bit patterns of NaNs are not kept.
 
+use animbin_core::io::line_column_offset;
 use animbin_core::{Error, ErrorKind};
 use serde_json::{Map, Value as Json};
 
@@ -141,20 +142,10 @@ pub fn from_str(text: &str) -> Result<Animation, Error> {
 /// Reads AnimJ bytes (UTF-8 JSON).
 pub fn from_slice(bytes: &[u8]) -> Result<Animation, Error> {
     let json: Json = serde_json::from_slice(bytes).map_err(|e| {
-        let offset = byte_offset(bytes, e.line(), e.column());
+        let offset = line_column_offset(bytes, e.line(), e.column());
         Error::new(FORMAT, offset, ErrorKind::invalid("AnimJ (JSON)", e))
     })?;
     from_value(&json)
-}
-
-/// The byte offset of a 1-based line and column (serde_json's error position).
-fn byte_offset(bytes: &[u8], line: usize, column: usize) -> u64 {
-    let line_start: usize = bytes
-        .split_inclusive(|&b| b == b'\n')
-        .take(line.saturating_sub(1))
-        .map(<[u8]>::len)
-        .sum();
-    (line_start + column.saturating_sub(1)).min(bytes.len()) as u64
 }
 
 /// Reads an AnimJ JSON value.

@@ -291,6 +291,17 @@ where
     }
 }
 
+/// The byte offset in `text` of a 1-based line and column (how JSON parsers such as
+/// serde_json place an error), at most the end of the text.
+pub fn line_column_offset(text: &[u8], line: usize, column: usize) -> u64 {
+    let line_start: usize = text
+        .split_inclusive(|&b| b == b'\n')
+        .take(line.saturating_sub(1))
+        .map(<[u8]>::len)
+        .sum();
+    (line_start + column.saturating_sub(1)).min(text.len()) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,5 +315,16 @@ mod tests {
         let err = reader.error("test", err);
         assert_eq!(err.offset, 3);
         assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    }
+
+    #[test]
+    fn line_and_column_offsets_follow_the_lines() {
+        let text = b"{\n  \"a\": 1,\n  \"b\": x\n}";
+        assert_eq!(line_column_offset(text, 3, 8), 19);
+        assert_eq!(text[19], b'x');
+        assert_eq!(line_column_offset(text, 1, 1), 0);
+        assert_eq!(line_column_offset(text, 0, 0), 0);
+        assert_eq!(line_column_offset(text, 9, 1), text.len() as u64);
+        assert_eq!(line_column_offset(text, 2, 99), text.len() as u64);
     }
 }

@@ -20,6 +20,7 @@
 use std::fmt;
 use std::io::Write;
 
+use animbin_core::io::line_column_offset;
 use animbin_core::math::{Quat, Rgba, Rgba8, Vec2, Vec3};
 use animbin_core::{Error, ErrorKind, Result};
 use base64::Engine;
@@ -697,21 +698,6 @@ pub fn to_value(dmf: &Dmf) -> Result<serde_json::Value> {
     serde_json::from_slice(&text).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("JSON", e)))
 }
 
-/// The byte offset of serde_json's 1-based line and column in `bytes`.
-fn byte_offset(bytes: &[u8], line: usize, column: usize) -> u64 {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'\n')
-            .nth(line - 2)
-            .map_or(bytes.len(), |(i, _)| i + 1)
-    };
-    (line_start + column.saturating_sub(1)).min(bytes.len()) as u64
-}
-
 fn from_file(file: JsonFile, at: u64) -> Result<Dmf> {
     if file.format != JSON_FORMAT {
         return Err(Error::new(
@@ -737,7 +723,7 @@ fn from_file(file: JsonFile, at: u64) -> Result<Dmf> {
 /// Reads the JSON form. Errors carry the byte offset serde_json stopped at.
 pub fn read(bytes: &[u8]) -> Result<Dmf> {
     let file: JsonFile = serde_json::from_slice(bytes).map_err(|e| {
-        let at = byte_offset(bytes, e.line(), e.column());
+        let at = line_column_offset(bytes, e.line(), e.column());
         let kind = if e.is_eof() {
             ErrorKind::UnexpectedEof {
                 expected: format!("the rest of the DMF JSON ({e})"),
@@ -788,12 +774,5 @@ mod tests {
             assert_eq!(CssRgba::parse(bad), None, "{bad}");
         }
         assert_eq!(CssRgba::parse("rgb(1,2,3)"), Some(Rgba::new(1, 2, 3, 255)));
-    }
-
-    #[test]
-    fn byte_offsets_follow_lines_and_columns() {
-        let text = b"{\n  \"a\": 1,\n  \"b\": x\n}";
-        assert_eq!(byte_offset(text, 3, 8), 19);
-        assert_eq!(text[19], b'x');
     }
 }
