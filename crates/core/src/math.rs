@@ -294,6 +294,46 @@ impl Quat<f64> {
         }
     }
 
+    /// The rotation of a 3x3 rotation matrix given row by row (`rows[r][c]`), by Shepperd's
+    /// method: it divides by the largest of the four components, never by a small one. Not
+    /// normalised, so a caller can check the result is finite first.
+    pub fn from_rotation_rows(r: [[f64; 3]; 3]) -> Self {
+        let trace = r[0][0] + r[1][1] + r[2][2];
+        if trace > 0.0 {
+            let s = (trace + 1.0).sqrt() * 2.0;
+            Self::new(
+                (r[2][1] - r[1][2]) / s,
+                (r[0][2] - r[2][0]) / s,
+                (r[1][0] - r[0][1]) / s,
+                0.25 * s,
+            )
+        } else if r[0][0] > r[1][1] && r[0][0] > r[2][2] {
+            let s = (1.0 + r[0][0] - r[1][1] - r[2][2]).sqrt() * 2.0;
+            Self::new(
+                0.25 * s,
+                (r[0][1] + r[1][0]) / s,
+                (r[0][2] + r[2][0]) / s,
+                (r[2][1] - r[1][2]) / s,
+            )
+        } else if r[1][1] > r[2][2] {
+            let s = (1.0 + r[1][1] - r[0][0] - r[2][2]).sqrt() * 2.0;
+            Self::new(
+                (r[0][1] + r[1][0]) / s,
+                0.25 * s,
+                (r[1][2] + r[2][1]) / s,
+                (r[0][2] - r[2][0]) / s,
+            )
+        } else {
+            let s = (1.0 + r[2][2] - r[0][0] - r[1][1]).sqrt() * 2.0;
+            Self::new(
+                (r[0][2] + r[2][0]) / s,
+                (r[1][2] + r[2][1]) / s,
+                0.25 * s,
+                (r[1][0] - r[0][1]) / s,
+            )
+        }
+    }
+
     /// Rotates the vector `v`.
     pub fn rotate(self, v: Vec3<f64>) -> Vec3<f64> {
         let u = Vec3::new(self.x, self.y, self.z);
@@ -414,6 +454,32 @@ mod tests {
         let bytes = [0x3f, 0x80, 0, 0, 0x40, 0, 0, 0, 0x40, 0x40, 0, 0];
         let view = Vec3::<F32<zerocopy::BigEndian>>::ref_from_bytes(&bytes).unwrap();
         assert_eq!(view.native(), Vec3::new(1.0, 2.0, 3.0));
+    }
+
+    #[test]
+    fn rotation_matrices_give_back_their_quaternion_on_every_branch() {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        // Identity (trace > 0), then half turns about x, y and z (x, y, z the largest).
+        for q in [
+            Quat::IDENTITY,
+            Quat::new(0.2, 0.3, -0.1, 0.9).normalized(),
+            Quat::new(1.0, 0.0, 0.0, 0.0),
+            Quat::new(0.0, 1.0, 0.0, 0.0),
+            Quat::new(0.0, 0.0, 1.0, 0.0),
+            Quat::new(h, h, 0.0, 0.0),
+        ] {
+            let m = Transform {
+                rotation: q,
+                ..Transform::IDENTITY
+            }
+            .to_matrix();
+            let rows = std::array::from_fn(|r| std::array::from_fn(|c| m.rows[r][c]));
+            let back = Quat::from_rotation_rows(rows);
+            let same = [back.x - q.x, back.y - q.y, back.z - q.z, back.w - q.w];
+            let opposite = [back.x + q.x, back.y + q.y, back.z + q.z, back.w + q.w];
+            let close = |d: [f64; 4]| d.iter().all(|c| c.abs() < 1e-12);
+            assert!(close(same) || close(opposite), "{q:?} came back as {back:?}");
+        }
     }
 
     #[test]

@@ -57,41 +57,7 @@ fn decompose(m: [f32; 16]) -> (Transform, bool) {
     let (u0, u1, u2) = (unit(c0, scale.x), unit(c1, scale.y), unit(c2, scale.z));
     // r[row][col] of the rotation matrix, whose columns are u0, u1, u2.
     let r = [[u0.x, u1.x, u2.x], [u0.y, u1.y, u2.y], [u0.z, u1.z, u2.z]];
-    let trace = r[0][0] + r[1][1] + r[2][2];
-    let rotation = if trace > 0.0 {
-        let s = (trace + 1.0).sqrt() * 2.0;
-        Quat::new(
-            (r[2][1] - r[1][2]) / s,
-            (r[0][2] - r[2][0]) / s,
-            (r[1][0] - r[0][1]) / s,
-            0.25 * s,
-        )
-    } else if r[0][0] > r[1][1] && r[0][0] > r[2][2] {
-        let s = (1.0 + r[0][0] - r[1][1] - r[2][2]).sqrt() * 2.0;
-        Quat::new(
-            0.25 * s,
-            (r[0][1] + r[1][0]) / s,
-            (r[0][2] + r[2][0]) / s,
-            (r[2][1] - r[1][2]) / s,
-        )
-    } else if r[1][1] > r[2][2] {
-        let s = (1.0 + r[1][1] - r[0][0] - r[2][2]).sqrt() * 2.0;
-        Quat::new(
-            (r[0][1] + r[1][0]) / s,
-            0.25 * s,
-            (r[1][2] + r[2][1]) / s,
-            (r[0][2] - r[2][0]) / s,
-        )
-    } else {
-        let s = (1.0 + r[2][2] - r[0][0] - r[1][1]).sqrt() * 2.0;
-        Quat::new(
-            (r[0][2] + r[2][0]) / s,
-            (r[1][2] + r[2][1]) / s,
-            0.25 * s,
-            (r[1][0] - r[0][1]) / s,
-        )
-    }
-    .normalized();
+    let rotation = Quat::from_rotation_rows(r).normalized();
     let transform = Transform {
         translation: Vec3::new(m[12], m[13], m[14]),
         rotation,
