@@ -5,6 +5,7 @@
 //! animbin goes through [`check_count`] (or a helper built on it) first.
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use zerocopy::{FromBytes, Immutable, IntoBytes};
@@ -291,6 +292,35 @@ where
     }
 }
 
+/// The first two of `items` whose byte ranges share a byte, as `(later, earlier)`: the items
+/// are sorted by range start (then end), and each must begin at or after the furthest end
+/// seen before it; `earlier` is the item that reaches that end. `None` when no two overlap.
+///
+/// For formats that place arrays by offset (DMF sections, x8an key arrays), where two
+/// arrays over the same bytes are an error.
+pub fn first_overlap<'a, T>(items: &'a mut [T], range: impl Fn(&T) -> Range<u64>) -> Option<(&'a T, &'a T)> {
+    items.sort_by_key(|item| {
+        let r = range(item);
+        (r.start, r.end)
+    });
+    let items: &'a [T] = items;
+    let mut furthest: Option<&'a T> = None;
+    for item in items {
+        let r = range(item);
+        if let Some(prev) = furthest {
+            let reach = range(prev).end;
+            if r.start < reach {
+                return Some((item, prev));
+            }
+            if r.end <= reach {
+                continue;
+            }
+        }
+        furthest = Some(item);
+    }
+    None
+}
+
 /// The byte offset in `text` of a 1-based line and column (how JSON parsers such as
 /// serde_json place an error), at most the end of the text.
 pub fn line_column_offset(text: &[u8], line: usize, column: usize) -> u64 {
@@ -315,6 +345,20 @@ mod tests {
         let err = reader.error("test", err);
         assert_eq!(err.offset, 3);
         assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    }
+
+    #[test]
+    fn the_first_overlap_is_found_against_the_furthest_end() {
+        let mut ranges = [10..20, 0..4, 4..30, 25..26];
+        let (later, earlier) = first_overlap(&mut ranges, |r| r.clone()).unwrap();
+        assert_eq!((later.clone(), earlier.clone()), (10..20, 4..30));
+        // Touching ranges and empty ones between them do not overlap.
+        let mut ranges = [4..8, 0..4, 8..8, 8..9];
+        assert!(first_overlap(&mut ranges, |r| r.clone()).is_none());
+        // A range inside an earlier, longer one overlaps that one, not its neighbour.
+        let mut ranges = [0..100, 10..20, 30..40];
+        let (later, earlier) = first_overlap(&mut ranges, |r| r.clone()).unwrap();
+        assert_eq!((later.clone(), earlier.clone()), (10..20, 0..100));
     }
 
     #[test]

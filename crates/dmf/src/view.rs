@@ -4,6 +4,7 @@ use std::fmt;
 use std::mem::offset_of;
 use std::ops::Range;
 
+use animbin_core::io::first_overlap;
 use animbin_core::{Error, ErrorKind, Result};
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
@@ -385,27 +386,17 @@ impl<'a> View<'a> {
     }
 }
 
-/// Refuses any two regions that share a byte: sorted by start, each must begin at or after
-/// the furthest end seen so far.
+/// Refuses any two regions that share a byte, at the offset field of the later one.
 fn check_overlaps(mut regions: Vec<Region>) -> Result<()> {
-    regions.sort_by_key(|r| (r.range.start, r.range.end));
-    let mut furthest: Option<&Region> = None;
-    for region in &regions {
-        if let Some(prev) = furthest {
-            if region.range.start < prev.range.end {
-                return Err(invalid(
-                    region.field_at,
-                    format!(
-                        "{} not to overlap {} ({:#x}..{:#x})",
-                        region.what, prev.what, prev.range.start, prev.range.end
-                    ),
-                    format!("{:#x}..{:#x}", region.range.start, region.range.end),
-                ));
-            }
-        }
-        if furthest.is_none_or(|prev| region.range.end > prev.range.end) {
-            furthest = Some(region);
-        }
+    match first_overlap(&mut regions, |r| r.range.clone()) {
+        Some((region, prev)) => Err(invalid(
+            region.field_at,
+            format!(
+                "{} not to overlap {} ({:#x}..{:#x})",
+                region.what, prev.what, prev.range.start, prev.range.end
+            ),
+            format!("{:#x}..{:#x}", region.range.start, region.range.end),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -4,7 +4,7 @@
 use std::io::{Seek, SeekFrom};
 use std::ops::Range;
 
-use animbin_core::io::{SliceReader, read_from_slice, slice_at};
+use animbin_core::io::{SliceReader, first_overlap, read_from_slice, slice_at};
 use animbin_core::{Endian, Error, ErrorKind, Fixed16, Quat, Result, Rot14, Vec3};
 use binrw::BinRead;
 use zerocopy::byteorder::big_endian::{I16, I32, U16};
@@ -236,38 +236,29 @@ where
 
 /// Refuses arrays that share bytes; the error names both and sits at the later one's offset field.
 fn check_overlaps(placed: &mut [Placed]) -> Result<()> {
-    placed.sort_by_key(|p| (p.range.start, p.range.end));
-    let mut reach: Option<&Placed> = None;
-    for p in placed.iter() {
-        if let Some(prev) = reach {
-            if p.range.start < prev.range.end {
-                return Err(Error::new(
-                    FORMAT,
-                    p.field,
-                    ErrorKind::invalid(
-                        format!(
-                            "slot {} {} at {:#x}..{:#x} not to overlap other arrays",
-                            p.slot,
-                            p.array.name(),
-                            p.range.start,
-                            p.range.end
-                        ),
-                        format!(
-                            "an overlap with slot {} {} at {:#x}..{:#x}",
-                            prev.slot,
-                            prev.array.name(),
-                            prev.range.start,
-                            prev.range.end
-                        ),
-                    ),
-                ));
-            }
-        }
-        if reach.is_none_or(|r| p.range.end > r.range.end) {
-            reach = Some(p);
-        }
+    match first_overlap(placed, |p| p.range.clone()) {
+        Some((p, prev)) => Err(Error::new(
+            FORMAT,
+            p.field,
+            ErrorKind::invalid(
+                format!(
+                    "slot {} {} at {:#x}..{:#x} not to overlap other arrays",
+                    p.slot,
+                    p.array.name(),
+                    p.range.start,
+                    p.range.end
+                ),
+                format!(
+                    "an overlap with slot {} {} at {:#x}..{:#x}",
+                    prev.slot,
+                    prev.array.name(),
+                    prev.range.start,
+                    prev.range.end
+                ),
+            ),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// One segment: its slot table offset and slots, borrowed from the input.
