@@ -33,6 +33,7 @@ use zerocopy::little_endian::{F32, I16, U16, U32};
 use crate::FORMAT;
 use crate::model::{Animation, Dmf, Material, Texture};
 use crate::records::{BlendEquation, BlendFactor, Bone, Bool16, Face, Name, ShaderType, Side, Track, Vertex, Wrap};
+use crate::write::Counting;
 
 /// The `format` member's value.
 pub const JSON_FORMAT: &str = "DASH";
@@ -645,24 +646,6 @@ impl From<JsonFile> for Dmf {
                 })
                 .collect(),
         }
-    }
-}
-
-/// Counts the bytes written, so a write error can say where the JSON output stopped.
-struct Counting<W> {
-    inner: W,
-    pos: u64,
-}
-
-impl<W: Write> Write for Counting<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.pos += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
     }
 }
 

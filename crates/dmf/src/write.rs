@@ -190,10 +190,11 @@ fn check(dmf: &Dmf, layout: &Layout) -> Result<()> {
     Ok(())
 }
 
-/// Counts the bytes written so padding can be computed without seeking.
-struct Counting<W> {
-    inner: W,
-    pos: u64,
+/// Counts the bytes written: the binary writer pads without seeking, and both writers say
+/// where their output stopped when a write fails.
+pub(crate) struct Counting<W> {
+    pub(crate) inner: W,
+    pub(crate) pos: u64,
 }
 
 impl<W: Write> Counting<W> {
@@ -284,23 +285,29 @@ fn write_layout<W: Write + Seek>(dmf: &Dmf, layout: &Layout, w: &mut Counting<W>
 /// a bit above bit 2, and any count, offset or length that does not fit its field. Enum
 /// values are in range by construction.
 pub fn write<W: Write + Seek>(dmf: &Dmf, writer: W) -> Result<()> {
-    let layout = Layout::of(dmf)?;
-    check(dmf, &layout)?;
-    let mut w = Counting { inner: writer, pos: 0 };
-    write_layout(dmf, &layout, &mut w).map_err(|e| Error::from_binrw(FORMAT, e, w.pos))?;
-    debug_assert_eq!(w.pos, layout.len);
-    Ok(())
+    let layout = plan(dmf)?;
+    write_planned(dmf, &layout, writer).map(drop)
 }
 
 /// [`write()`] into a new byte vector, allocated once at the file's final size.
 pub fn to_bytes(dmf: &Dmf) -> Result<Vec<u8>> {
+    let layout = plan(dmf)?;
+    let capacity = usize::try_from(layout.len).map_err(|_| unencodable(0, "a file this large".into()))?;
+    let out = std::io::Cursor::new(Vec::with_capacity(capacity));
+    write_planned(dmf, &layout, out).map(std::io::Cursor::into_inner)
+}
+
+/// The canonical layout of `dmf`, once the rules the writer enforces hold.
+fn plan(dmf: &Dmf) -> Result<Layout> {
     let layout = Layout::of(dmf)?;
     check(dmf, &layout)?;
-    let capacity = usize::try_from(layout.len).map_err(|_| unencodable(0, "a file this large".into()))?;
-    let mut w = Counting {
-        inner: std::io::Cursor::new(Vec::with_capacity(capacity)),
-        pos: 0,
-    };
-    write_layout(dmf, &layout, &mut w).map_err(|e| Error::from_binrw(FORMAT, e, w.pos))?;
-    Ok(w.inner.into_inner())
+    Ok(layout)
+}
+
+/// Writes `dmf` in its planned layout and hands the writer back.
+fn write_planned<W: Write + Seek>(dmf: &Dmf, layout: &Layout, writer: W) -> Result<W> {
+    let mut w = Counting { inner: writer, pos: 0 };
+    write_layout(dmf, layout, &mut w).map_err(|e| Error::from_binrw(FORMAT, e, w.pos))?;
+    debug_assert_eq!(w.pos, layout.len);
+    Ok(w.inner)
 }
