@@ -139,25 +139,14 @@ impl SeAnim {
         if self.frame_width_rule == FrameWidthRule::Legacy {
             report.lose("the old frame_t rule of this file");
         }
-        let keys = |b: &Bone| (!b.location.is_empty(), !b.rotation.is_empty(), !b.scale.is_empty());
-        let any = self
-            .bones
-            .iter()
-            .map(keys)
-            .fold((false, false, false), |a, k| (a.0 | k.0, a.1 | k.1, a.2 | k.2));
-        if presence_for(!self.bones.is_empty(), any, !self.notes.is_empty())
+        if presence_for(&self.bones, !self.notes.is_empty())
             != self
                 .data_presence_flags
                 .with(PresenceFlags::CUSTOM | PresenceFlags::RESERVED, false)
         {
             report.lose("presence flags of empty blocks");
         }
-        let exact = self.bones.iter().all(|b| {
-            b.location.iter().all(|k| single_exact(&k.value))
-                && b.rotation.iter().all(|k| single_exact(&k.value))
-                && b.scale.iter().all(|k| single_exact(&k.value))
-        });
-        if self.precision() == Precision::Double && exact {
+        if self.precision() == Precision::Double && single_exact_keys(&self.bones) {
             report.lose("SEANIM_PRECISION_HIGH on values that single precision holds exactly");
         }
     }
@@ -246,17 +235,7 @@ impl SeAnim {
             }
         }
 
-        let keys = |b: &Bone| (!b.location.is_empty(), !b.rotation.is_empty(), !b.scale.is_empty());
-        let any = bones
-            .iter()
-            .map(keys)
-            .fold((false, false, false), |a, k| (a.0 | k.0, a.1 | k.1, a.2 | k.2));
-        let exact = bones.iter().all(|b| {
-            b.location.iter().all(|k| single_exact(&k.value))
-                && b.rotation.iter().all(|k| single_exact(&k.value))
-                && b.scale.iter().all(|k| single_exact(&k.value))
-        });
-        let precision = if exact {
+        let precision = if single_exact_keys(&bones) {
             PropertyFlags::default()
         } else {
             PropertyFlags::PRECISION_HIGH
@@ -278,7 +257,7 @@ impl SeAnim {
         Ok(Self {
             anim_type: anim.kind.into(),
             anim_flags: AnimFlags::default().with(AnimFlags::LOOPED, anim.looping),
-            data_presence_flags: presence_for(!bones.is_empty(), any, !notes.is_empty()),
+            data_presence_flags: presence_for(&bones, !notes.is_empty()),
             data_property_flags: precision,
             framerate,
             fixed_frame_count,
@@ -293,12 +272,25 @@ impl SeAnim {
 
 /// The presence flags a writer sets: a channel's flag when any bone has keys in it, LOC alone
 /// when there are bones but no keys (so the bones are still written), NOTE with notes.
-fn presence_for(has_bones: bool, (loc, rot, scale): (bool, bool, bool), has_notes: bool) -> PresenceFlags {
+fn presence_for(bones: &[Bone], has_notes: bool) -> PresenceFlags {
+    let loc = bones.iter().any(|b| !b.location.is_empty());
+    let rot = bones.iter().any(|b| !b.rotation.is_empty());
+    let scale = bones.iter().any(|b| !b.scale.is_empty());
+    let has_bones = !bones.is_empty();
     let flags = PresenceFlags::default()
         .with(PresenceFlags::LOC, loc || (has_bones && !rot && !scale))
         .with(PresenceFlags::ROT, rot)
         .with(PresenceFlags::SCALE, scale);
     flags.with(PresenceFlags::NOTE, has_notes)
+}
+
+/// Whether every key value of `bones` survives single precision (see [`single_exact`]).
+fn single_exact_keys(bones: &[Bone]) -> bool {
+    bones.iter().all(|b| {
+        b.location.iter().all(|k| single_exact(&k.value))
+            && b.rotation.iter().all(|k| single_exact(&k.value))
+            && b.scale.iter().all(|k| single_exact(&k.value))
+    })
 }
 
 /// Whether every component of a value survives a trip through `f32` bit for bit (so NaNs

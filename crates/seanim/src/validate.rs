@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::layout::{AnimFlags, Channel, PresenceFlags, PropertyFlags, SeAnim};
+use crate::layout::{Channel, PresenceFlags, SeAnim};
 
 /// One broken invariant of an SEAnim file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,15 +173,9 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
         }
     }
     let bits = [
-        ("animFlags", anim.anim_flags.0 & AnimFlags::RESERVED.0),
-        (
-            "dataPresenceFlags",
-            anim.data_presence_flags.0 & PresenceFlags::RESERVED.0,
-        ),
-        (
-            "dataPropertyFlags",
-            anim.data_property_flags.0 & PropertyFlags::RESERVED.0,
-        ),
+        ("animFlags", anim.anim_flags.reserved_bits()),
+        ("dataPresenceFlags", anim.data_presence_flags.reserved_bits()),
+        ("dataPropertyFlags", anim.data_property_flags.reserved_bits()),
     ];
     for (field, bits) in bits {
         if bits != 0 {
