@@ -37,7 +37,8 @@ enum Command {
         /// The file to read.
         file: PathBuf,
     },
-    /// Print the whole file as JSON; `animbin convert` turns the dump back into the file.
+    /// Print the whole file as JSON; `animbin convert` turns the dump back into the file
+    /// (a file whose dump would not give back the same bytes is refused).
     Dump {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
@@ -163,8 +164,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
         }
         Command::Dump { format, file } => {
             let (fmt, doc) = open(&file, format.as_deref())?;
-            let dump = serde_json::json!({ "format": fmt.name(), "data": doc.dump()? });
-            out!("{}", serde_json::to_string_pretty(&dump)?)?;
+            out!("{}", serde_json::to_string_pretty(&formats::dump(fmt, doc.as_ref())?)?)?;
         }
         Command::Convert {
             format,
@@ -278,8 +278,7 @@ fn convert(
 ) -> CliResult<Vec<u8>> {
     let extension = output.extension().and_then(|e| e.to_str());
     if to == Some("json") || (to.is_none() && extension.is_some_and(|e| e.eq_ignore_ascii_case("json"))) {
-        let dump = serde_json::json!({ "format": source.name(), "data": doc.dump()? });
-        return Ok(serde_json::to_vec_pretty(&dump)?);
+        return Ok(serde_json::to_vec_pretty(&formats::dump(source, doc)?)?);
     }
     let (target, target_name) = formats::target_by_name_or_extension(to, extension).ok_or_else(|| match to {
         Some(name) => usage(format!("unknown output format {name:?}")),

@@ -1,26 +1,14 @@
 //! `animbin` on AnimX and AnimJ files: detection, info, dump, convert, validate, exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
 use animbin_animx::{Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, Track, TrackData, Values};
 use animbin_core::math::{Quat, Vec3};
 use serde_json::Value;
 
-fn animbin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_animbin"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("an exit code, not a signal")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{
+    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, info_json, read, s, stderr, stdout, tempdir, write,
+};
 
 fn sample(encoding: Encoding) -> Animation {
     Animation {
@@ -53,28 +41,16 @@ fn sample(encoding: Encoding) -> Animation {
     }
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn info_json_reports_the_header_and_counts_for_every_encoding() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for encoding in [Encoding::Plain, Encoding::Lz4, Encoding::Lzma] {
         let path = write(
             dir.path(),
             "a.animx",
             &animbin_animx::to_bytes(&sample(encoding)).unwrap(),
         );
-        let out = animbin(&["info", "--json", s(&path)]);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        let info: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let info = info_json(&path);
         assert_eq!(info["format"], "animx");
         assert_eq!(info["version"], 1);
         assert_eq!(info["encoding"], encoding.name());
@@ -87,41 +63,31 @@ fn info_json_reports_the_header_and_counts_for_every_encoding() {
 
 #[test]
 fn dump_then_convert_rebuilds_the_same_bytes_in_every_encoding() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for encoding in [Encoding::Plain, Encoding::Lz4, Encoding::Lzma] {
         let bytes = animbin_animx::to_bytes(&sample(encoding)).unwrap();
-        let path = write(dir.path(), "in.animx", &bytes);
-        let out = animbin(&["dump", s(&path)]);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        let dump = write(dir.path(), "dump.json", &out.stdout);
-        let back = dir.path().join("back.animx");
-        let out = animbin(&["convert", s(&dump), s(&back)]);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{encoding:?}");
+        let path = write(dir.path(), &format!("in-{}.animx", encoding.name()), &bytes);
+        assert_dump_rebuilds(&path, "animx", dir.path(), "back.animx", &[]);
         // Same-format conversion of the file itself is byte-identical too.
-        let copy = dir.path().join("copy.animx");
-        assert_eq!(code(&animbin(&["convert", s(&path), s(&copy)])), 0);
-        assert_eq!(std::fs::read(&copy).unwrap(), bytes);
+        assert_converts_to_itself(&path, dir.path(), "copy.animx", &[]);
     }
 }
 
 #[test]
 fn animx_to_animj_and_back_is_lossless() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let bytes = animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap();
     let path = write(dir.path(), "in.animx", &bytes);
     let json = dir.path().join("out.animj");
     assert_eq!(code(&animbin(&["convert", s(&path), s(&json)])), 0);
-    let text: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let text: Value = serde_json::from_slice(&read(&json)).unwrap();
     assert_eq!(text["tracks"][0]["trackType"], "Curve");
     assert_eq!(text["tracks"][1]["data"]["interval"], 0.5);
     let back = dir.path().join("back.animx");
     let out = animbin(&["convert", s(&json), s(&back)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(std::fs::read(&back).unwrap(), bytes);
-    let out = animbin(&["info", "--json", s(&json)]);
-    let info: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(info["format"], "animx");
+    assert_eq!(read(&back), bytes);
+    assert_eq!(info_json(&json)["format"], "animx");
 }
 
 #[test]
@@ -129,12 +95,12 @@ fn corpus_animj_converts_to_the_bytes_redx_expects() {
     let Some(dir) = animbin_core::testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = tempdir();
     let input = dir.join("redx-discrete-bool-int-string.animj");
     let out_path = tmp.path().join("redx.animx");
     let out = animbin(&["convert", s(&input), s(&out_path)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let bytes = std::fs::read(&out_path).unwrap();
+    let bytes = read(&out_path);
     assert_eq!(
         &bytes[..20],
         &animbin_core::testing::hex("05 41 6e 69 6d 58 01 00 00 00 03 00 00 80 40 04 74 65 73 74")[..]
@@ -144,7 +110,7 @@ fn corpus_animj_converts_to_the_bytes_redx_expects() {
 
 #[test]
 fn bad_input_exits_1_naming_the_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let bytes = animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap();
     let path = write(dir.path(), "cut.animx", &bytes[..30]);
     let out = animbin(&["info", s(&path)]);
@@ -164,7 +130,7 @@ fn bad_input_exits_1_naming_the_offset() {
 
 #[test]
 fn validate_reports_problems_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut anim = sample(Encoding::Plain);
     anim.tracks[1].data = TrackData::Raw(RawTrack {
         interval: 1.5,
@@ -174,7 +140,7 @@ fn validate_reports_problems_and_exits_1() {
     let path = write(dir.path(), "late.animx", &animbin_animx::to_bytes(&anim).unwrap());
     let out = animbin(&["validate", s(&path)]);
     assert_eq!(code(&out), 1);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("track 0: /rotation: the node name is empty"), "{text}");
     assert!(
         text.contains("track 1: Light/Color: the last value is at 1.5 s, after the duration of 1 s"),
@@ -190,7 +156,7 @@ fn validate_reports_problems_and_exits_1() {
 
 #[test]
 fn unknown_output_format_is_a_usage_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write(
         dir.path(),
         "a.animx",

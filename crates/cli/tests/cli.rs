@@ -1,67 +1,51 @@
 //! Behaviour of the `animbin` command that does not belong to one format.
 
+mod common;
+
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn animbin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_animbin"))
-}
-
-fn testdata(name: &str) -> String {
-    format!("{}/../../testdata/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use common::{animbin, assert_dump_rebuilds, code, command, s, stderr, stdout, tempdir, testdata, testdata_dir, write};
 
 #[test]
 fn no_command_is_a_usage_error() {
-    let out = animbin().output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = animbin(&[]);
+    assert_eq!(code(&out), 2);
 }
 
 #[test]
 fn unknown_format_name_is_a_usage_error() {
-    let out = animbin()
-        .args(["info", "--format", "nope", &testdata("sample.seanim")])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown format \"nope\""));
+    let out = animbin(&["info", "--format", "nope", s(&testdata("sample.seanim"))]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("unknown format \"nope\""));
 }
 
 #[test]
 fn unknown_output_extension_is_a_usage_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = animbin()
-        .arg("convert")
-        .arg(testdata("sample.seanim"))
-        .arg(dir.path().join("out.xyz"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let dir = tempdir();
+    let out = animbin(&["convert", s(&testdata("sample.seanim")), s(&dir.path().join("out.xyz"))]);
+    assert_eq!(code(&out), 2);
 }
 
 #[test]
 fn file_without_known_magic_is_bad_input_at_byte_0() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mystery.bin");
-    std::fs::write(&path, b"NOTAFORMAT").unwrap();
-    let out = animbin().arg("info").arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("at byte 0"));
+    let dir = tempdir();
+    let path = write(dir.path(), "mystery.bin", b"NOTAFORMAT");
+    let out = animbin(&["info", s(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("at byte 0"));
 }
 
 #[test]
 fn missing_file_is_bad_input() {
-    let out = animbin()
-        .args(["info", "/nonexistent/animbin/file.seanim"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let out = animbin(&["info", "/nonexistent/animbin/file.seanim"]);
+    assert_eq!(code(&out), 1);
 }
 
 #[test]
 fn closed_stdout_ends_quietly_without_a_panic() {
-    let mut child = animbin()
-        .args(["dump", &testdata("sample.semodel")])
+    let mut child = command()
+        .args(["dump", s(&testdata("sample.semodel"))])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -76,17 +60,32 @@ fn closed_stdout_ends_quietly_without_a_panic() {
 
 #[test]
 fn validate_reports_every_file_and_fails_when_one_is_bad() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.seanim");
-    std::fs::write(&bad, b"SEAnim\x01\x00").unwrap();
-    let out = animbin()
-        .arg("validate")
-        .arg(testdata("sample.seanim"))
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let dir = tempdir();
+    let bad = write(dir.path(), "bad.seanim", b"SEAnim\x01\x00");
+    let out = animbin(&["validate", s(&testdata("sample.seanim")), s(&bad)]);
+    assert_eq!(code(&out), 1);
+    let stdout = stdout(&out);
     assert!(stdout.contains("bad.seanim"), "{stdout}");
     assert!(!stdout.contains("sample.seanim"), "a valid file reported: {stdout}");
+}
+
+#[test]
+fn every_testdata_file_dumps_and_its_dump_converts_back_byte_for_byte() {
+    let dir = tempdir();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(testdata_dir()).expect("testdata/ exists") {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        // The formats whose files the output name does not select.
+        let (format, args): (&str, &[&str]) = match path.extension().and_then(|e| e.to_str()) {
+            Some("bin") => ("sf3", &["--to", "sf3"]),
+            Some("json") => ("dmf", &["--to", "dmf-json"]),
+            Some("animj") => ("animx", &[]),
+            Some(other) => (other, &[]),
+            None => continue,
+        };
+        assert_dump_rebuilds(&path, format, dir.path(), &name, args);
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} files");
 }

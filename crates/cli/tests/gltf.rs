@@ -2,40 +2,24 @@
 //! Khronos validator (when node and `gltf-validator` are installed), glTF -> format -> glTF
 //! keeping keys and weights, `--anim`, `--strict`, `--z-up`, info, dump and exit codes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_gltf::ImportOptions;
 use animbin_gltf::testing::{error_lines, khronos_validate, provide_external_images};
 use serde_json::Value;
 
-fn animbin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_animbin"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("an exit code, not a signal")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
+use common::{
+    animbin, assert_converts_to_itself, assert_dump_is_refused, code, info_json, read, s, stderr, tempdir, testdata,
+    testdata_dir, write,
+};
 
 /// Every fixture in `testdata/` (written by each format's own writer).
 fn fixtures() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(testdata())
+    let mut files: Vec<PathBuf> = std::fs::read_dir(testdata_dir())
         .expect("testdata/ exists")
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_file())
@@ -44,14 +28,21 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
+/// `testdata/sample.dmf` (a skinned, animated model) converted to `dir/a.glb`.
+fn sample_glb(dir: &Path) -> PathBuf {
+    let glb = dir.join("a.glb");
+    let out = animbin(&["convert", s(&testdata("sample.dmf")), s(&glb)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    glb
+}
+
 fn scene_of(path: &Path) -> Scene {
-    let bytes = std::fs::read(path).unwrap();
-    animbin_gltf::from_slice(&bytes, &ImportOptions::default(), &mut ConversionReport::default()).unwrap()
+    animbin_gltf::from_slice(&read(path), &ImportOptions::default(), &mut ConversionReport::default()).unwrap()
 }
 
 #[test]
 fn every_fixture_exports_to_gltf_and_glb_with_no_validator_errors() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut outputs = Vec::new();
     for fixture in fixtures() {
         let name = fixture.file_name().unwrap().to_str().unwrap().to_string();
@@ -204,18 +195,12 @@ fn assert_same_weights(a: &Scene, b: &Scene, what: &str) {
 
 #[test]
 fn gltf_to_each_format_and_back_keeps_keys_and_weights() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // A model with an animation (DMF), and an animation alone (AnimX), as glTF.
     let model = dir.path().join("model.glb");
-    assert_eq!(
-        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&model)])),
-        0
-    );
+    assert_eq!(code(&animbin(&["convert", s(&testdata("sample.dmf")), s(&model)])), 0);
     let anim = dir.path().join("anim.glb");
-    assert_eq!(
-        code(&animbin(&["convert", s(&testdata().join("sample.animx")), s(&anim)])),
-        0
-    );
+    assert_eq!(code(&animbin(&["convert", s(&testdata("sample.animx")), s(&anim)])), 0);
     let mut checked = 0;
     for to in TARGETS {
         // The DMF sample has keys between frames (0.25 s at 30 fps), which SEAnim and SF3
@@ -261,18 +246,14 @@ fn gltf_to_each_format_and_back_keeps_keys_and_weights() {
 
 #[test]
 fn anim_files_join_the_model_and_unmatched_bones_are_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("both.glb");
-    let model = testdata().join("sample.dmf");
-    let anim = testdata().join("sample.animx");
+    let model = testdata("sample.dmf");
+    let anim = testdata("sample.animx");
     let run = animbin(&["convert", s(&model), s(&out), "--anim", s(&anim), "--anim", s(&anim)]);
     assert_eq!(code(&run), 0, "{}", stderr(&run));
     let scene = scene_of(&out);
-    let dmf_animations = {
-        let run = animbin(&["info", "--json", s(&model)]);
-        let info: Value = serde_json::from_slice(&run.stdout).unwrap();
-        info["animation_count"].as_u64().unwrap() as usize
-    };
+    let dmf_animations = { info_json(&model)["animation_count"].as_u64().unwrap() as usize };
     assert_eq!(scene.animations.len(), dmf_animations + 2);
     // The AnimX sample animates nodes that the DMF model does not have: said on stderr.
     assert!(
@@ -290,9 +271,9 @@ fn anim_files_join_the_model_and_unmatched_bones_are_reported() {
 
 #[test]
 fn strict_turns_loss_lines_into_an_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("x.glb");
-    let sf3 = testdata().join("x8an00.bin");
+    let sf3 = testdata("x8an00.bin");
     let lossy = animbin(&["convert", s(&sf3), s(&out)]);
     assert_eq!(code(&lossy), 0);
     assert!(stderr(&lossy).contains("gltf cannot hold"), "{}", stderr(&lossy));
@@ -302,21 +283,15 @@ fn strict_turns_loss_lines_into_an_error() {
 
 #[test]
 fn gltf_and_glb_convert_into_each_other_byte_for_byte_and_dump_rebuilds_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("a.glb");
-    assert_eq!(
-        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&glb)])),
-        0
-    );
+    let dir = tempdir();
+    let glb = sample_glb(dir.path());
     let gltf = dir.path().join("a.gltf");
     assert_eq!(code(&animbin(&["convert", s(&glb), s(&gltf)])), 0);
     let glb2 = dir.path().join("b.glb");
     assert_eq!(code(&animbin(&["convert", s(&gltf), s(&glb2)])), 0);
-    assert_eq!(std::fs::read(&glb).unwrap(), std::fs::read(&glb2).unwrap());
+    assert_eq!(read(&glb), read(&glb2));
     // An unchanged document writes its own bytes back.
-    let same = dir.path().join("same.glb");
-    assert_eq!(code(&animbin(&["convert", s(&glb), s(&same)])), 0);
-    assert_eq!(std::fs::read(&glb).unwrap(), std::fs::read(&same).unwrap());
+    assert_converts_to_itself(&glb, dir.path(), "same.glb", &[]);
     for original in [&glb, &gltf] {
         let dump = dir.path().join("dump.json");
         assert_eq!(code(&animbin(&["convert", s(original), s(&dump)])), 0);
@@ -325,21 +300,34 @@ fn gltf_and_glb_convert_into_each_other_byte_for_byte_and_dump_rebuilds_them() {
             .join(format!("rebuilt.{}", original.extension().unwrap().to_str().unwrap()));
         let run = animbin(&["convert", s(&dump), s(&rebuilt)]);
         assert_eq!(code(&run), 0, "{}", stderr(&run));
-        assert_eq!(std::fs::read(original).unwrap(), std::fs::read(&rebuilt).unwrap());
+        assert_eq!(read(original), read(&rebuilt));
     }
 }
 
 #[test]
-fn info_json_names_the_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("a.glb");
-    assert_eq!(
-        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&glb)])),
-        0
+fn a_dump_refuses_json_text_that_it_would_not_write_back() {
+    let dir = tempdir();
+    let gltf = dir.path().join("a.gltf");
+    assert_eq!(code(&animbin(&["convert", s(&sample_glb(dir.path())), s(&gltf)])), 0);
+    // The same document pretty-printed, as other tools write glTF: a dump holds the JSON as
+    // a value and would give it back compact.
+    let value: Value = serde_json::from_slice(&read(&gltf)).unwrap();
+    let pretty = write(dir.path(), "pretty.gltf", &serde_json::to_vec_pretty(&value).unwrap());
+    assert_dump_is_refused(
+        &pretty,
+        dir.path(),
+        "gltf: a dump of this file would not convert back to the same bytes",
+        "copy.gltf",
     );
-    let run = animbin(&["info", "--json", s(&glb)]);
-    assert_eq!(code(&run), 0);
-    let info: Value = serde_json::from_slice(&run.stdout).unwrap();
+    // The compact form dumps.
+    assert_eq!(code(&animbin(&["dump", s(&gltf)])), 0);
+}
+
+#[test]
+fn info_json_names_the_counts() {
+    let dir = tempdir();
+    let glb = sample_glb(dir.path());
+    let info = info_json(&glb);
     assert_eq!(info["format"], "gltf");
     assert_eq!(info["container"], "glb");
     assert_eq!(info["version"], "2.0");
@@ -362,22 +350,20 @@ fn info_json_names_the_counts() {
 
 #[test]
 fn bad_gltf_is_exit_1_with_the_place() {
-    let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("a.glb");
-    assert_eq!(
-        code(&animbin(&["convert", s(&testdata().join("sample.dmf")), s(&glb)])),
-        0
-    );
-    let mut bytes = std::fs::read(&glb).unwrap();
+    let dir = tempdir();
+    let glb = sample_glb(dir.path());
+    let mut bytes = read(&glb);
     bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
-    let bad = dir.path().join("bad.glb");
-    std::fs::write(&bad, &bytes).unwrap();
+    let bad = write(dir.path(), "bad.glb", &bytes);
     let run = animbin(&["info", s(&bad)]);
     assert_eq!(code(&run), 1);
     assert!(stderr(&run).contains("glb at byte 8"), "{}", stderr(&run));
 
-    let json = dir.path().join("bad.gltf");
-    std::fs::write(&json, br#"{"asset": {"version": "2.0"}, "skins": [{"joints": []}]}"#).unwrap();
+    let json = write(
+        dir.path(),
+        "bad.gltf",
+        br#"{"asset": {"version": "2.0"}, "skins": [{"joints": []}]}"#,
+    );
     let run = animbin(&["convert", s(&json), s(&dir.path().join("out.dmf"))]);
     assert_eq!(code(&run), 1);
     assert!(stderr(&run).contains("/skins/0/joints"), "{}", stderr(&run));
@@ -389,16 +375,16 @@ fn bad_gltf_is_exit_1_with_the_place() {
 
 #[test]
 fn z_up_goes_on_a_root_node_and_comes_back_off() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let plain = dir.path().join("plain.glb");
     let z_up = dir.path().join("z.glb");
-    let dmf = testdata().join("sample.dmf");
+    let dmf = testdata("sample.dmf");
     assert_eq!(code(&animbin(&["convert", s(&dmf), s(&plain)])), 0);
     assert_eq!(
         code(&animbin(&["convert", "--z-up", "--scale", "0.01", s(&dmf), s(&z_up)])),
         0
     );
-    let (json, _) = animbin_gltf::split(&std::fs::read(&z_up).unwrap()).unwrap();
+    let (json, _) = animbin_gltf::split(&read(&z_up)).unwrap();
     let root = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
     assert_eq!(json["nodes"][root]["name"], "animbin_root");
     assert_eq!(json["nodes"][root]["scale"], serde_json::json!([0.01, 0.01, 0.01]));
@@ -447,9 +433,8 @@ mod any_to_any {
 
     /// A -> B -> A for one scene; `None` when a format is missing from this build.
     fn trip(scene: &Scene, a: &str, b: &str, dir: &Path) -> Option<(Scene, Scene, String)> {
-        let source = dir.join("source.glb");
         let bytes = animbin_gltf::to_glb(scene, &ExportOptions::default(), &mut ConversionReport::default()).unwrap();
-        std::fs::write(&source, bytes).unwrap();
+        let source = write(dir, "source.glb", &bytes);
         let first = dir.join(file_name("00", a));
         run(&source, &first, a)?;
         let middle = dir.join(file_name("01", b));
@@ -563,7 +548,7 @@ mod any_to_any {
 
         #[test]
         fn animations_survive_a_trip_through_every_other_format(anim in arb_animation(3)) {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempdir();
             let scene = Scene { skeleton: skeleton(3), animations: vec![anim], ..Scene::default() };
             let mut checked = 0;
             for a in ANIMATION_FORMATS {
@@ -584,7 +569,7 @@ mod any_to_any {
 
         #[test]
         fn models_survive_semodel_to_dmf_and_back(model in arb_model()) {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempdir();
             for (a, b) in [("semodel", "dmf"), ("dmf", "semodel")] {
                 let Some((first, again, _)) = trip(&model, a, b, dir.path()) else { continue };
                 assert_same_weights(&first, &again, &format!("{a} -> {b} -> {a}"));

@@ -1,8 +1,9 @@
 //! `animbin` on SEAnim files: detection by magic, `info --json`, convert and dump -> convert
 //! byte for byte (the shared corpus too), validate, byte offsets in errors, and exit codes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use animbin_core::testing::{corpus_files, shared_corpus};
 use animbin_core::{Quat, Vec3};
@@ -12,24 +13,10 @@ use animbin_seanim::{
 };
 use serde_json::Value;
 
-fn animbin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_animbin"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("an exit code, not a signal")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
-}
+use common::{
+    animbin, assert_converts_to_itself, assert_dump_is_refused, assert_dump_rebuilds, code, info_json, s, stderr,
+    stdout, tempdir, write,
+};
 
 /// Every optional part: high precision, a modifier, notes, a custom block, extra header
 /// bytes and an SEBlend trailer.
@@ -83,50 +70,18 @@ fn sample() -> SeAnim {
 }
 
 fn write_sample(dir: &Path, name: &str, anim: &SeAnim) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, to_bytes(anim).expect("encodable")).expect("written");
-    path
-}
-
-fn info_json(path: &Path) -> Value {
-    let out = animbin(&["info", "--json", s(path)]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("info --json prints JSON")
+    write(dir, name, &to_bytes(anim).expect("encodable"))
 }
 
 /// `convert IN OUT.seanim` and `dump IN` -> `convert DUMP OUT.seanim` both give back IN's bytes.
 fn assert_convert_and_dump_are_identical(input: &Path, dir: &Path) {
-    let original = std::fs::read(input).unwrap();
-    let copy = dir.join("copy.seanim");
-    let out = animbin(&["convert", s(input), s(&copy)]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    assert_eq!(
-        std::fs::read(&copy).unwrap(),
-        original,
-        "convert changed {}",
-        input.display()
-    );
-
-    let dump = animbin(&["dump", s(input)]);
-    assert_eq!(code(&dump), 0, "{}", text(&dump.stderr));
-    let json: Value = serde_json::from_slice(&dump.stdout).expect("dump prints JSON");
-    assert_eq!(json["format"], "seanim");
-    let dump_path = dir.join("dump.json");
-    std::fs::write(&dump_path, &dump.stdout).unwrap();
-    let rebuilt = dir.join("rebuilt.seanim");
-    let out = animbin(&["convert", s(&dump_path), s(&rebuilt)]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    assert_eq!(
-        std::fs::read(&rebuilt).unwrap(),
-        original,
-        "dump -> convert changed {}",
-        input.display()
-    );
+    assert_converts_to_itself(input, dir, "copy.seanim", &[]);
+    assert_dump_rebuilds(input, "seanim", dir, "rebuilt.seanim", &[]);
 }
 
 #[test]
 fn info_json_has_the_seanim_fields() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // Detection is by magic, not by extension.
     let path = write_sample(dir.path(), "sample.bin", &sample());
     let info = info_json(&path);
@@ -158,7 +113,7 @@ fn info_json_has_the_seanim_fields() {
 
 #[test]
 fn every_anim_type_has_its_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for (t, name) in [
         (AnimType::Absolute, "absolute"),
         (AnimType::Additive, "additive"),
@@ -179,7 +134,7 @@ fn every_anim_type_has_its_name() {
 
 #[test]
 fn convert_and_dump_rebuild_the_sample_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write_sample(dir.path(), "sample.seanim", &sample());
     assert_convert_and_dump_are_identical(&path, dir.path());
 }
@@ -190,13 +145,13 @@ fn convert_and_dump_rebuild_every_corpus_file_byte_for_byte() {
         eprintln!("skipped: ../shared/corpus/seanim is absent");
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let files = corpus_files(&corpus, "seanim");
     assert!(!files.is_empty());
     for file in files {
         assert_convert_and_dump_are_identical(&file, dir.path());
         let out = animbin(&["validate", s(&file)]);
-        assert_eq!(code(&out), 0, "{}: {}", file.display(), text(&out.stdout));
+        assert_eq!(code(&out), 0, "{}: {}", file.display(), stdout(&out));
     }
 }
 
@@ -230,7 +185,7 @@ fn corpus_info_matches_sources_se() {
 
 #[test]
 fn validate_lists_problems_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut anim = SeAnim {
         data_presence_flags: PresenceFlags::LOC,
         fixed_frame_count: Some(2),
@@ -248,7 +203,7 @@ fn validate_lists_problems_and_exits_1() {
     let good = write_sample(dir.path(), "good.seanim", &sample());
     let out = animbin(&["validate", s(&good), s(&bad)]);
     assert_eq!(code(&out), 1);
-    let stdout = text(&out.stdout);
+    let stdout = stdout(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert!(
@@ -264,7 +219,7 @@ fn validate_lists_problems_and_exits_1() {
 
 #[test]
 fn bad_input_exits_1_naming_the_byte_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let good = to_bytes(&sample()).unwrap();
     let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
     let mut header_size = good.clone();
@@ -278,72 +233,60 @@ fn bad_input_exits_1_naming_the_byte_offset() {
     cases.push(("bone_count", bones, "seanim at byte 38"));
     cases.push(("truncated", good[..good.len() / 2].to_vec(), "seanim at byte"));
     for (name, bytes, expected) in cases {
-        let path = dir.path().join(format!("{name}.seanim"));
-        std::fs::write(&path, bytes).unwrap();
+        let path = write(dir.path(), &format!("{name}.seanim"), &bytes);
         for command in ["info", "dump"] {
             let out = animbin(&[command, s(&path)]);
-            assert_eq!(code(&out), 1, "{name}: {}", text(&out.stderr));
-            assert!(text(&out.stderr).contains(expected), "{name}: {}", text(&out.stderr));
+            assert_eq!(code(&out), 1, "{name}: {}", stderr(&out));
+            assert!(stderr(&out).contains(expected), "{name}: {}", stderr(&out));
         }
         let out = animbin(&["validate", s(&path)]);
         assert_eq!(code(&out), 1);
-        assert!(text(&out.stdout).contains(expected), "{name}: {}", text(&out.stdout));
+        assert!(stdout(&out).contains(expected), "{name}: {}", stdout(&out));
     }
     // A wrong magic is not detected as SEAnim at all; forced, it is an error at byte 0.
     let mut magic = good;
     magic[0] = b'X';
-    let path = dir.path().join("magic.seanim");
-    std::fs::write(&path, magic).unwrap();
+    let path = write(dir.path(), "magic.seanim", &magic);
     let out = animbin(&["info", s(&path)]);
     assert_eq!(code(&out), 1);
-    assert!(text(&out.stderr).contains("byte 0"), "{}", text(&out.stderr));
+    assert!(stderr(&out).contains("byte 0"), "{}", stderr(&out));
     let out = animbin(&["info", "--format", "seanim", s(&path)]);
     assert_eq!(code(&out), 1);
-    assert!(text(&out.stderr).contains("seanim at byte 0"), "{}", text(&out.stderr));
+    assert!(stderr(&out).contains("seanim at byte 0"), "{}", stderr(&out));
 }
 
 #[test]
 fn what_the_writer_cannot_encode_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write_sample(dir.path(), "sample.seanim", &sample());
     let dump = animbin(&["dump", s(&path)]);
     let mut json: Value = serde_json::from_slice(&dump.stdout).unwrap();
     // 256 modifiers do not fit the u8 boneAnimModifierCount.
     let modifier = json["data"]["modifiers"][0].clone();
     json["data"]["modifiers"] = Value::Array(vec![modifier; 256]);
-    let edited = dir.path().join("edited.json");
-    std::fs::write(&edited, serde_json::to_vec(&json).unwrap()).unwrap();
+    let edited = write(dir.path(), "edited.json", &serde_json::to_vec(&json).unwrap());
     let out = animbin(&["convert", s(&edited), s(&dir.path().join("out.seanim"))]);
     assert_eq!(code(&out), 1);
-    assert!(text(&out.stderr).contains("seanim at byte 28"), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("256 bone modifiers"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(stderr(&out).contains("seanim at byte 28"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("256 bone modifiers"), "{}", stderr(&out));
 }
 
 #[test]
 fn a_dump_refuses_nan_values_it_cannot_keep() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut anim = sample();
     anim.bones[0].location[0].value.x = f64::NAN;
     let path = write_sample(dir.path(), "nan.seanim", &anim);
-    let out = animbin(&["dump", s(&path)]);
-    assert_eq!(code(&out), 1);
-    assert!(text(&out.stderr).contains("NaN"), "{}", text(&out.stderr));
     // The binary path keeps it.
-    let copy = dir.path().join("copy.seanim");
-    assert_eq!(code(&animbin(&["convert", s(&path), s(&copy)])), 0);
-    assert_eq!(std::fs::read(copy).unwrap(), std::fs::read(path).unwrap());
+    assert_dump_is_refused(&path, dir.path(), "NaN", "copy.seanim");
 }
 
 #[test]
 fn usage_mistakes_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write_sample(dir.path(), "sample.seanim", &sample());
     assert_eq!(code(&animbin(&["info"])), 2);
     let out = animbin(&["convert", s(&path), s(&dir.path().join("out.unknown"))]);
-    assert_eq!(code(&out), 2, "{}", text(&out.stderr));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(code(&animbin(&["info", "--format", "nope", s(&path)])), 2);
 }

@@ -1,34 +1,18 @@
 //! `animbin` on SEModel files: detection by magic, info, dump -> convert byte for byte, layout
 //! conversion, validate with byte offsets, and exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
 use animbin_core::math::{Vec2, Vec3};
 use animbin_core::testing::{corpus_files, shared_corpus};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::flags::{BoneFlags, MeshFlags};
 use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, to_bytes};
-use serde_json::Value;
 
-fn animbin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_animbin"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("an exit code, not a signal")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{
+    animbin, assert_converts_to_itself, assert_dump_is_refused, assert_dump_rebuilds, code, info_json, read, s, stderr,
+    stdout, tempdir, write,
+};
 
 fn sample() -> SeModel {
     SeModel::Deployed(deployed::Model {
@@ -75,23 +59,11 @@ fn sample() -> SeModel {
     })
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-fn info(path: &Path) -> Value {
-    let out = animbin(&["info", "--json", s(path)]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 #[test]
 fn info_json_names_the_format_and_sums_vertices_and_faces() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write(dir.path(), "model.bin", &to_bytes(&sample()).unwrap());
-    let info = info(&path);
+    let info = info_json(&path);
     assert_eq!(info["format"], "semodel", "detected by its magic, whatever the name");
     assert_eq!(info["layout"], "deployed");
     assert_eq!(info["bone_count"], 2);
@@ -103,7 +75,7 @@ fn info_json_names_the_format_and_sums_vertices_and_faces() {
 
 #[test]
 fn dump_then_convert_rebuilds_the_same_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut files = vec![write(dir.path(), "sample.semodel", &to_bytes(&sample()).unwrap())];
     let mut report = Default::default();
     let scene = sample().to_scene(&mut report).unwrap();
@@ -113,43 +85,32 @@ fn dump_then_convert_rebuilds_the_same_bytes() {
         files.extend(corpus_files(&corpus, "semodel"));
     }
     for file in files {
-        let original = std::fs::read(&file).unwrap();
-        let dump = animbin(&["dump", s(&file)]);
-        assert_eq!(code(&dump), 0, "{}", text(&dump.stderr));
-        let json: Value = serde_json::from_slice(&dump.stdout).unwrap();
-        assert_eq!(json["format"], "semodel");
-        let dump_path = write(dir.path(), "dump.json", &dump.stdout);
-        let rebuilt = dir.path().join("rebuilt.semodel");
-        let out = animbin(&["convert", s(&dump_path), s(&rebuilt)]);
-        assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-        assert_eq!(std::fs::read(&rebuilt).unwrap(), original, "{}", file.display());
+        assert_dump_rebuilds(&file, "semodel", dir.path(), "rebuilt.semodel", &[]);
         // Same-format conversion of the file itself is byte-identical too.
-        let copy = dir.path().join("copy.semodel");
-        assert_eq!(code(&animbin(&["convert", s(&file), s(&copy)])), 0);
-        assert_eq!(std::fs::read(&copy).unwrap(), original, "{}", file.display());
+        assert_converts_to_itself(&file, dir.path(), "copy.semodel", &[]);
     }
 }
 
 #[test]
 fn the_layouts_convert_into_each_other_with_losses_on_stderr() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write(dir.path(), "sample.semodel", &to_bytes(&sample()).unwrap());
     let draft = dir.path().join("draft.semodel");
     let out = animbin(&["convert", "--to", "semodel-draft", s(&path), s(&draft)]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
-        text(&out.stderr).contains("semodel-draft cannot hold: material definitions"),
+        stderr(&out).contains("semodel-draft cannot hold: material definitions"),
         "{}",
-        text(&out.stderr)
+        stderr(&out)
     );
-    assert_eq!(&std::fs::read(&draft).unwrap()[9..11], &[0x1E, 0]);
-    let info_draft = info(&draft);
+    assert_eq!(&read(&draft)[9..11], &[0x1E, 0]);
+    let info_draft = info_json(&draft);
     assert_eq!(info_draft["layout"], "draft");
     assert_eq!(info_draft["vertex_count"], 3);
     let back = dir.path().join("back.semodel");
     let out = animbin(&["convert", "--to", "semodel-deployed", s(&draft), s(&back)]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    let info_back = info(&back);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let info_back = info_json(&back);
     assert_eq!(info_back["layout"], "deployed");
     assert_eq!(info_back["face_count"], 1);
     assert_eq!(code(&animbin(&["validate", s(&draft), s(&back)])), 0);
@@ -157,11 +118,11 @@ fn the_layouts_convert_into_each_other_with_losses_on_stderr() {
 
 #[test]
 fn validate_lists_each_problem_with_its_byte_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut bytes = to_bytes(&sample()).unwrap();
     let good = write(dir.path(), "good.semodel", &bytes);
     let out = animbin(&["validate", s(&good)]);
-    assert_eq!((code(&out), text(&out.stdout)), (0, String::new()));
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
     // Header 29, names "root\0arm\0" 9, two 61-byte bone records, mesh header 11, positions
     // 36, UVs 24, normals 36, weights 15: the face is at 312; make its last index 5.
     let face = 29 + 9 + 122 + 11 + 36 + 24 + 36 + 15;
@@ -170,7 +131,7 @@ fn validate_lists_each_problem_with_its_byte_and_exits_1() {
     let bad = write(dir.path(), "bad.semodel", &bytes);
     let out = animbin(&["validate", s(&good), s(&bad)]);
     assert_eq!(code(&out), 1);
-    let lines = text(&out.stdout);
+    let lines = stdout(&out);
     assert_eq!(lines.lines().count(), 1, "{lines}");
     assert!(
         lines.contains(&format!("byte {face}")) && lines.contains("past vertexCount 3"),
@@ -181,7 +142,7 @@ fn validate_lists_each_problem_with_its_byte_and_exits_1() {
 
 #[test]
 fn bad_input_exits_1_with_the_byte_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let bytes = to_bytes(&sample()).unwrap();
     let mut header = bytes.clone();
     header[9] = 0x20;
@@ -194,7 +155,7 @@ fn bad_input_exits_1_with_the_byte_offset() {
         for command in [&["info", s(&path)][..], &["dump", s(&path)], &["validate", s(&path)]] {
             let out = animbin(command);
             assert_eq!(code(&out), 1, "{command:?}");
-            let message = text(&out.stderr) + &text(&out.stdout);
+            let message = stderr(&out) + &stdout(&out);
             assert!(message.contains(expected), "{command:?}: {message}");
         }
     }
@@ -202,26 +163,21 @@ fn bad_input_exits_1_with_the_byte_offset() {
 
 #[test]
 fn a_dump_refuses_floats_json_cannot_hold() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut model = sample();
     let SeModel::Deployed(m) = &mut model else {
         unreachable!()
     };
     m.meshes.items_mut()[0].normals[0].x = f32::NAN;
     let path = write(dir.path(), "nan.semodel", &to_bytes(&model).unwrap());
-    let out = animbin(&["dump", s(&path)]);
-    assert_eq!(code(&out), 1);
-    assert!(text(&out.stderr).contains("NaN"), "{}", text(&out.stderr));
     // The file itself is fine otherwise: it converts to itself byte for byte.
-    let copy = dir.path().join("copy.semodel");
-    assert_eq!(code(&animbin(&["convert", s(&path), s(&copy)])), 0);
-    assert_eq!(std::fs::read(copy).unwrap(), std::fs::read(path).unwrap());
+    assert_dump_is_refused(&path, dir.path(), "NaN", "copy.semodel");
 }
 
 #[test]
 fn an_unknown_target_is_a_usage_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = write(dir.path(), "sample.semodel", &to_bytes(&sample()).unwrap());
     let out = animbin(&["convert", "--to", "semodel-v2", s(&path), s(&dir.path().join("x"))]);
-    assert_eq!(code(&out), 2, "{}", text(&out.stderr));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
 }

@@ -1,27 +1,14 @@
 //! `animbin` on Shining Force III x8an files: detection by name, info, dump, convert,
 //! validate, and exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
 use animbin_core::{Fixed16, Quat, Rot14, Vec3};
 use animbin_sf3::{Ending, Key, Segment, Sf3File, Slot};
-use serde_json::Value;
 
-fn animbin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_animbin"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("an exit code, not a signal")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{
+    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, info_json, read, s, stderr, stdout, tempdir, write,
+};
 
 fn sample() -> Sf3File {
     let v3 = |x, y, z| Vec3::new(Fixed16(x), Fixed16(y), Fixed16(z));
@@ -51,23 +38,11 @@ fn sample() -> Sf3File {
     }
 }
 
-fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn info_json_gives_segment_slot_and_key_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = write_file(dir.path(), "x8an00.bin", &animbin_sf3::to_bytes(&sample()).unwrap());
-    let out = animbin(&["info", "--json", s(&path)]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let info: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dir = tempdir();
+    let path = write(dir.path(), "x8an00.bin", &animbin_sf3::to_bytes(&sample()).unwrap());
+    let info = info_json(&path);
     assert_eq!(info["format"], "sf3");
     assert_eq!(info["segment_count"], 2);
     assert_eq!(info["slot_count"], 3);
@@ -81,12 +56,12 @@ fn info_json_gives_segment_slot_and_key_counts() {
 
 #[test]
 fn detection_is_by_the_x8an_name_or_format_option() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let bytes = animbin_sf3::to_bytes(&sample()).unwrap();
-    let upper = write_file(dir.path(), "X8AN07.BIN", &bytes);
+    let upper = write(dir.path(), "X8AN07.BIN", &bytes);
     assert_eq!(code(&animbin(&["info", s(&upper)])), 0);
 
-    let other = write_file(dir.path(), "battle.bin", &bytes);
+    let other = write(dir.path(), "battle.bin", &bytes);
     let out = animbin(&["info", s(&other)]);
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("byte 0"), "{}", stderr(&out));
@@ -99,36 +74,17 @@ fn detection_is_by_the_x8an_name_or_format_option() {
 
 #[test]
 fn dump_then_convert_rebuilds_the_same_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let bytes = animbin_sf3::to_bytes(&sample()).unwrap();
-    let path = write_file(dir.path(), "x8an00.bin", &bytes);
-    let out = animbin(&["dump", s(&path)]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let dump: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(dump["format"], "sf3");
+    let dir = tempdir();
+    let path = write(dir.path(), "x8an00.bin", &animbin_sf3::to_bytes(&sample()).unwrap());
+    let dump = assert_dump_rebuilds(&path, "sf3", dir.path(), "x8an01.bin", &["--to", "sf3"]);
     assert_eq!(dump["data"]["segments"][1]["padding_words"], 2);
-    let dump_path = write_file(dir.path(), "dump.json", &out.stdout);
-    let rebuilt = dir.path().join("x8an01.bin");
-    let out = animbin(&["convert", "--to", "sf3", s(&dump_path), s(&rebuilt)]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(std::fs::read(&rebuilt).unwrap(), bytes);
-
-    // convert to .json writes the same dump.
-    let json = dir.path().join("again.json");
-    assert_eq!(code(&animbin(&["convert", s(&path), s(&json)])), 0);
-    let again: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(again, dump);
 }
 
 #[test]
 fn same_format_conversion_is_byte_identical() {
-    let dir = tempfile::tempdir().unwrap();
-    let bytes = animbin_sf3::to_bytes(&sample()).unwrap();
-    let path = write_file(dir.path(), "x8an00.bin", &bytes);
-    let copy = dir.path().join("x8an02.bin");
-    let out = animbin(&["convert", "--to", "sf3", s(&path), s(&copy)]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(std::fs::read(&copy).unwrap(), bytes);
+    let dir = tempdir();
+    let path = write(dir.path(), "x8an00.bin", &animbin_sf3::to_bytes(&sample()).unwrap());
+    assert_converts_to_itself(&path, dir.path(), "x8an02.bin", &["--to", "sf3"]);
 
     // ".bin" names no format: a usage error.
     let out = animbin(&["convert", s(&path), s(&dir.path().join("out.bin"))]);
@@ -137,44 +93,44 @@ fn same_format_conversion_is_byte_identical() {
 
 #[test]
 fn bad_input_exits_1_naming_the_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut bytes = animbin_sf3::to_bytes(&sample()).unwrap();
     // Segment 0 slot 1's translation x offset (entry at slot_table_offset + 64, field 0x18).
     let table = u32::from_be_bytes(bytes[..4].try_into().unwrap()) as usize;
     let field = table + 64 + 0x18;
     bytes[field..field + 4].copy_from_slice(&0xFFFF_0000u32.to_be_bytes());
-    let path = write_file(dir.path(), "x8an03.bin", &bytes);
+    let path = write(dir.path(), "x8an03.bin", &bytes);
     let out = animbin(&["info", s(&path)]);
     assert_eq!(code(&out), 1);
     let msg = stderr(&out);
     assert!(msg.contains(&format!("sf3 at byte {field} ({field:#x})")), "{msg}");
     assert!(msg.contains("translation_x"), "{msg}");
 
-    let truncated = write_file(
+    let truncated = write(
         dir.path(),
         "x8an04.bin",
         &animbin_sf3::to_bytes(&sample()).unwrap()[..50],
     );
     let out = animbin(&["validate", s(&truncated)]);
     assert_eq!(code(&out), 1);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("sf3 at byte"));
+    assert!(stdout(&out).contains("sf3 at byte"));
 }
 
 #[test]
 fn validate_lists_backwards_key_times_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let good = write_file(dir.path(), "x8an05.bin", &animbin_sf3::to_bytes(&sample()).unwrap());
+    let dir = tempdir();
+    let good = write(dir.path(), "x8an05.bin", &animbin_sf3::to_bytes(&sample()).unwrap());
     let out = animbin(&["validate", s(&good)]);
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert!(out.stdout.is_empty());
 
     let mut file = sample();
     file.segments[1].slots[0].rotation[0].time = 10;
     file.segments[0].slots[0].translation.swap(0, 2);
-    let bad = write_file(dir.path(), "x8an06.bin", &animbin_sf3::to_bytes(&file).unwrap());
+    let bad = write(dir.path(), "x8an06.bin", &animbin_sf3::to_bytes(&file).unwrap());
     let out = animbin(&["validate", s(&bad)]);
     assert_eq!(code(&out), 1);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = stdout(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(lines[0].ends_with("segment 0 slot 0: translation key 1 at time 2 comes after time 4"));
@@ -188,13 +144,13 @@ fn validate_lists_backwards_key_times_and_exits_1() {
 #[test]
 fn framerate_sets_the_tick_rate_of_a_scene_converted_to_sf3() {
     // SF3 -> DMF (a scene at 30 fps, SF3's default) -> SF3 at 30 and at 60 ticks per second.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut file = sample();
     file.segments.truncate(1);
     file.padding_words = 0;
     file.ending = Ending::Eof;
     let bytes = animbin_sf3::to_bytes(&file).unwrap();
-    let path = write_file(dir.path(), "x8an00.bin", &bytes);
+    let path = write(dir.path(), "x8an00.bin", &bytes);
     let dmf = dir.path().join("battle.dmf");
     let out = animbin(&["convert", s(&path), s(&dmf)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -206,7 +162,7 @@ fn framerate_sets_the_tick_rate_of_a_scene_converted_to_sf3() {
         args.extend([s(&dmf), s(&back)]);
         let out = animbin(&args);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
-        let file = animbin_sf3::read(&std::fs::read(&back).unwrap()).unwrap();
+        let file = animbin_sf3::read(&read(&back)).unwrap();
         file.segments[0].slots[1].translation.iter().map(|k| k.time).collect()
     };
     assert_eq!(times(None), [0, 2, 4, 6, 8]);

@@ -15,7 +15,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
-use super::{CliResult, Document, Format, SceneOptions, Target};
+use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
 
 /// AnimX and AnimJ.
 pub(crate) struct AnimX;
@@ -26,16 +26,7 @@ impl Format for AnimX {
     }
 
     fn targets(&self) -> &'static [Target] {
-        &[
-            Target {
-                name: "animx",
-                extension: Some("animx"),
-            },
-            Target {
-                name: "animj",
-                extension: Some("animj"),
-            },
-        ]
+        const { &[Target::with_extension("animx"), Target::with_extension("animj")] }
     }
 
     fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
@@ -56,7 +47,7 @@ impl Format for AnimX {
     }
 
     fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>> {
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        if crate::looks_like_json(bytes) {
             return Ok(Box::new(AnimXDocument {
                 stored: None,
                 animation: animj::from_slice(bytes)?,
@@ -108,18 +99,14 @@ struct AnimXDocument {
 impl Document for AnimXDocument {
     fn info(&self) -> Map<String, Value> {
         let a = &self.animation;
-        let info = json!({
+        members(json!({
             "version": a.version,
             "encoding": a.encoding.name(),
             "track_count": a.tracks.len(),
             "keyframe_count": a.keyframe_count(),
             "duration": a.global_duration,
             "name": a.name,
-        });
-        match info {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
+        }))
     }
 
     fn dump(&self) -> CliResult<Value> {
@@ -135,10 +122,7 @@ impl Document for AnimXDocument {
     }
 
     fn validate(&self) -> Vec<String> {
-        animbin_animx::validate(&self.animation)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        lines(animbin_animx::validate(&self.animation))
     }
 
     fn to_scene(&self, _options: &SceneOptions, _report: &mut ConversionReport) -> CliResult<Scene> {

@@ -12,7 +12,7 @@ use animbin_dmf::json;
 use anyhow::bail;
 use serde_json::{Map, Value};
 
-use super::{CliResult, Document, Format, SceneOptions, Target};
+use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
 
 /// DMF, binary and JSON.
 pub(crate) struct Dmf;
@@ -23,16 +23,7 @@ impl Format for Dmf {
     }
 
     fn targets(&self) -> &'static [Target] {
-        &[
-            Target {
-                name: "dmf",
-                extension: Some("dmf"),
-            },
-            Target {
-                name: "dmf-json",
-                extension: None,
-            },
-        ]
+        const { &[Target::with_extension("dmf"), Target::named("dmf-json")] }
     }
 
     fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
@@ -67,19 +58,15 @@ struct DmfDocument(animbin_dmf::Dmf);
 impl Document for DmfDocument {
     fn info(&self) -> Map<String, Value> {
         let dmf = &self.0;
-        let mut info = Map::new();
-        for (key, count) in [
-            ("texture_count", dmf.textures.len()),
-            ("material_count", dmf.materials.len()),
-            ("vertex_count", dmf.vertices.len()),
-            ("face_count", dmf.faces.len()),
-            ("bone_count", dmf.bones.len()),
-            ("animation_count", dmf.animations.len()),
-            ("track_count", dmf.track_count()),
-        ] {
-            info.insert(key.into(), count.into());
-        }
-        info
+        members(serde_json::json!({
+            "texture_count": dmf.textures.len(),
+            "material_count": dmf.materials.len(),
+            "vertex_count": dmf.vertices.len(),
+            "face_count": dmf.faces.len(),
+            "bone_count": dmf.bones.len(),
+            "animation_count": dmf.animations.len(),
+            "track_count": dmf.track_count(),
+        }))
     }
 
     fn dump(&self) -> CliResult<Value> {
@@ -87,7 +74,7 @@ impl Document for DmfDocument {
     }
 
     fn validate(&self) -> Vec<String> {
-        animbin_dmf::validate(&self.0).iter().map(ToString::to_string).collect()
+        lines(animbin_dmf::validate(&self.0))
     }
 
     fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {

@@ -19,7 +19,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
-use super::{CliResult, Document, Format, SceneOptions, Target};
+use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
 
 /// glTF 2.0.
 pub(crate) struct Gltf;
@@ -30,16 +30,7 @@ impl Format for Gltf {
     }
 
     fn targets(&self) -> &'static [Target] {
-        &[
-            Target {
-                name: "gltf",
-                extension: Some("gltf"),
-            },
-            Target {
-                name: "glb",
-                extension: Some("glb"),
-            },
-        ]
+        const { &[Target::with_extension("gltf"), Target::with_extension("glb")] }
     }
 
     fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
@@ -85,6 +76,11 @@ impl Format for Gltf {
         self.read(&bytes)
     }
 
+    fn dump_limits(&self) -> &'static str {
+        "a dump keeps the JSON as a value, written back compact with sorted members as animbin \
+         writes glTF, so JSON text laid out otherwise does not come back"
+    }
+
     fn from_scene(
         &self,
         scene: &Scene,
@@ -117,10 +113,9 @@ fn container_name(c: Container) -> &'static str {
 
 impl Document for GltfDocument {
     fn info(&self) -> Map<String, Value> {
-        let mut info = Map::new();
-        info.insert("container".into(), json!(container_name(self.container)));
+        let container = container_name(self.container);
         let Ok((json, bin)) = animbin_gltf::split(&self.bytes) else {
-            return info;
+            return members(json!({ "container": container }));
         };
         let count = |member: &str| json.get(member).and_then(Value::as_array).map_or(0, Vec::len);
         let sum = |member: &str, inner: &str| {
@@ -131,22 +126,21 @@ impl Document for GltfDocument {
                 .map(|item| item.get(inner).and_then(Value::as_array).map_or(0, Vec::len))
                 .sum::<usize>()
         };
-        info.insert("version".into(), json["asset"]["version"].clone());
-        info.insert(
-            "generator".into(),
-            json["asset"].get("generator").cloned().unwrap_or(Value::Null),
-        );
-        info.insert("node_count".into(), json!(count("nodes")));
-        info.insert("mesh_count".into(), json!(count("meshes")));
-        info.insert("primitive_count".into(), json!(sum("meshes", "primitives")));
-        info.insert("skin_count".into(), json!(count("skins")));
-        info.insert("joint_count".into(), json!(sum("skins", "joints")));
-        info.insert("material_count".into(), json!(count("materials")));
-        info.insert("image_count".into(), json!(count("images")));
-        info.insert("animation_count".into(), json!(count("animations")));
-        info.insert("channel_count".into(), json!(sum("animations", "channels")));
-        info.insert("bin_bytes".into(), json!(bin.map_or(0, |b| b.len())));
-        info
+        members(json!({
+            "container": container,
+            "version": json["asset"]["version"],
+            "generator": json["asset"].get("generator"),
+            "node_count": count("nodes"),
+            "mesh_count": count("meshes"),
+            "primitive_count": sum("meshes", "primitives"),
+            "skin_count": count("skins"),
+            "joint_count": sum("skins", "joints"),
+            "material_count": count("materials"),
+            "image_count": count("images"),
+            "animation_count": count("animations"),
+            "channel_count": sum("animations", "channels"),
+            "bin_bytes": bin.map_or(0, |b| b.len()),
+        }))
     }
 
     fn dump(&self) -> CliResult<Value> {
@@ -159,10 +153,7 @@ impl Document for GltfDocument {
     }
 
     fn validate(&self) -> Vec<String> {
-        animbin_gltf::validate(&self.bytes)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        lines(animbin_gltf::validate(&self.bytes))
     }
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
@@ -184,5 +175,9 @@ impl Document for GltfDocument {
             return Ok(self.bytes.clone());
         }
         Ok(animbin_gltf::repack(&self.bytes, container)?)
+    }
+
+    fn own_target(&self) -> Option<&'static str> {
+        Some(container_name(self.container))
     }
 }

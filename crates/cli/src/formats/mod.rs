@@ -8,10 +8,12 @@ pub(crate) mod seanim;
 pub(crate) mod semodel;
 pub(crate) mod sf3;
 
+use std::fmt::Display;
 use std::path::Path;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use serde_json::{Map, Value};
+use anyhow::{anyhow, bail};
+use serde_json::{Map, Value, json};
 
 /// What a failed command reports: a message, and whether the input was at fault (exit 1)
 /// or the request was (exit 2).
@@ -37,6 +39,21 @@ pub struct Target {
     pub extension: Option<&'static str>,
 }
 
+impl Target {
+    /// A target chosen by `--to NAME` or by the output extension `.NAME`.
+    pub const fn with_extension(name: &'static str) -> Self {
+        Target {
+            name,
+            extension: Some(name),
+        }
+    }
+
+    /// A target chosen by `--to NAME` only.
+    pub const fn named(name: &'static str) -> Self {
+        Target { name, extension: None }
+    }
+}
+
 /// One file format as the command line sees it.
 pub trait Format: Sync {
     /// The short name used in `--format`, `info --json` and dumps (`"seanim"`).
@@ -54,6 +71,10 @@ pub trait Format: Sync {
     fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>>;
     /// Rebuilds a document from the `data` member of an `animbin dump`.
     fn undump(&self, data: Value) -> CliResult<Box<dyn Document>>;
+    /// Why a dump may fail to rebuild a file of this format, said when [`dump`] refuses one.
+    fn dump_limits(&self) -> &'static str {
+        "JSON has no NaN or infinity, so a dump cannot keep such floats"
+    }
     /// Builds a document from a scene, recording what the format cannot hold.
     // `self` is the format (a factory), not a value being converted.
     #[allow(clippy::wrong_self_convention)]
@@ -69,7 +90,8 @@ pub trait Format: Sync {
 pub trait Document {
     /// The `info --json` fields after `format`.
     fn info(&self) -> Map<String, Value>;
-    /// The whole document as JSON, losslessly (the `data` member of a dump).
+    /// The whole document as JSON (the `data` member of a dump); [`dump`] checks that it is
+    /// lossless.
     fn dump(&self) -> CliResult<Value>;
     /// One line per broken spec invariant; empty when the file is valid.
     fn validate(&self) -> Vec<String>;
@@ -78,6 +100,53 @@ pub trait Document {
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene>;
     /// Encodes the document as one of its format's targets.
     fn write(&self, target: &str) -> CliResult<Vec<u8>>;
+    /// The target that writes the document back in the form it was read from, when that is
+    /// not the format's first target (a glTF document's own container).
+    fn own_target(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// The `animbin dump` of a document: `{"format": NAME, "data": ...}`, refused (bad input)
+/// unless converting it back rebuilds the bytes that converting the document itself gives,
+/// so every dump is lossless whatever the format.
+pub fn dump(format: &dyn Format, doc: &dyn Document) -> CliResult<Value> {
+    let data = doc.dump()?;
+    if let Some(target) = doc.own_target().or_else(|| format.targets().first().map(|t| t.name)) {
+        check_rebuilds(format, doc, target, &data)?;
+    }
+    Ok(json!({ "format": format.name(), "data": data }))
+}
+
+/// Refuses `data` unless, undumped and written as `target`, it gives what `doc` gives.
+fn check_rebuilds(format: &dyn Format, doc: &dyn Document, target: &str, data: &Value) -> CliResult<()> {
+    // A document that cannot be written has no bytes to keep: converting its dump fails
+    // the way converting the document does.
+    let Ok(original) = doc.write(target) else {
+        return Ok(());
+    };
+    let (name, limits) = (format.name(), format.dump_limits());
+    let rebuilt = format
+        .undump(data.clone())
+        .and_then(|back| back.write(target))
+        .map_err(|e| anyhow!("{name}: a dump cannot hold this file ({limits}): {}", e.root_cause()))?;
+    if rebuilt != original {
+        bail!("{name}: a dump of this file would not convert back to the same bytes ({limits})");
+    }
+    Ok(())
+}
+
+/// The members of a `json!({...})` object: how `Document::info` builds its fields.
+fn members(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// One line per problem that a format crate's `validate` found.
+fn lines<P: Display>(problems: impl IntoIterator<Item = P>) -> Vec<String> {
+    problems.into_iter().map(|p| p.to_string()).collect()
 }
 
 /// Every format, in detection order (formats with magic bytes before name-detected ones).

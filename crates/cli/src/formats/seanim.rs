@@ -9,9 +9,9 @@ use std::path::Path;
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_seanim::{SeAnim, Trailer};
 use anyhow::{Context, bail};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::{CliResult, Document, Format, SceneOptions, Target};
+use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
 
 /// SEAnim v1.
 pub(crate) struct SeAnimFormat;
@@ -22,10 +22,7 @@ impl Format for SeAnimFormat {
     }
 
     fn targets(&self) -> &'static [Target] {
-        &[Target {
-            name: "seanim",
-            extension: Some("seanim"),
-        }]
+        const { &[Target::with_extension("seanim")] }
     }
 
     fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
@@ -73,49 +70,33 @@ fn f32_value(x: f32) -> Value {
 impl Document for SeAnimDocument {
     fn info(&self) -> Map<String, Value> {
         let a = &self.anim;
-        let mut info = Map::new();
-        info.insert("frame_count".into(), a.frame_count().map_or(Value::Null, Value::from));
-        info.insert("framerate".into(), f32_value(a.framerate));
-        info.insert("bone_count".into(), a.bones.len().into());
-        info.insert("note_count".into(), a.notes.len().into());
-        info.insert(
-            "high_precision".into(),
-            (a.precision() == animbin_seanim::Precision::Double).into(),
-        );
-        info.insert("anim_type".into(), a.anim_type.name().into());
-        info.insert("looped".into(), a.looped().into());
-        info.insert("modifier_count".into(), a.modifiers.len().into());
-        info.insert(
-            "frame_width".into(),
-            a.frame_width().map_or(Value::Null, |w| w.size().into()),
-        );
-        info.insert("custom_size".into(), a.custom.len().into());
         let (trailer, shapes) = match &a.trailer {
             None => ("none", 0),
             Some(Trailer::SeBlend(blend)) => ("seblend", blend.shapes.len()),
             Some(Trailer::Unknown(_)) => ("unknown", 0),
         };
-        info.insert("trailer".into(), trailer.into());
-        info.insert("blend_shape_count".into(), shapes.into());
-        info
+        members(json!({
+            "frame_count": a.frame_count().ok(),
+            "framerate": f32_value(a.framerate),
+            "bone_count": a.bones.len(),
+            "note_count": a.notes.len(),
+            "high_precision": a.precision() == animbin_seanim::Precision::Double,
+            "anim_type": a.anim_type.name(),
+            "looped": a.looped(),
+            "modifier_count": a.modifiers.len(),
+            "frame_width": a.frame_width().ok().map(|w| w.size()),
+            "custom_size": a.custom.len(),
+            "trailer": trailer,
+            "blend_shape_count": shapes,
+        }))
     }
 
     fn dump(&self) -> CliResult<Value> {
-        let value = serde_json::to_value(&self.anim)?;
-        // JSON has no NaN or infinity: refuse a dump that would not rebuild the same bytes.
-        let back: SeAnim = serde_json::from_value(value.clone())
-            .context("this file holds NaN or infinite floats, which a JSON dump cannot keep")?;
-        if animbin_seanim::to_bytes(&back)? != animbin_seanim::to_bytes(&self.anim)? {
-            bail!("this file holds floats that a JSON dump cannot keep exactly (NaN payloads or infinities)");
-        }
-        Ok(value)
+        Ok(serde_json::to_value(&self.anim)?)
     }
 
     fn validate(&self) -> Vec<String> {
-        animbin_seanim::validate(&self.anim)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        lines(animbin_seanim::validate(&self.anim))
     }
 
     fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {

@@ -10,9 +10,9 @@ use std::path::Path;
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_semodel::{Layout, SeModel, Trailer};
 use anyhow::{Context, bail};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::{CliResult, Document, Format, SceneOptions, Target};
+use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
 
 /// SEModel, either layout.
 pub(crate) struct SeModelFormat;
@@ -23,20 +23,13 @@ impl Format for SeModelFormat {
     }
 
     fn targets(&self) -> &'static [Target] {
-        &[
-            Target {
-                name: "semodel",
-                extension: Some("semodel"),
-            },
-            Target {
-                name: "semodel-deployed",
-                extension: None,
-            },
-            Target {
-                name: "semodel-draft",
-                extension: None,
-            },
-        ]
+        const {
+            &[
+                Target::with_extension("semodel"),
+                Target::named("semodel-deployed"),
+                Target::named("semodel-draft"),
+            ]
+        }
     }
 
     fn detect(&self, bytes: &[u8], _path: &Path) -> bool {
@@ -83,7 +76,7 @@ impl SeModelDocument {
                 let mut report = ConversionReport::default();
                 let scene = self.model.to_scene(&mut report)?;
                 for line in &report.lost {
-                    eprintln!("animbin: the scene model cannot hold: {line}");
+                    crate::warn(format_args!("animbin: the scene model cannot hold: {line}"));
                 }
                 scene
             }
@@ -95,7 +88,7 @@ impl SeModelDocument {
             Layout::Draft => "semodel-draft",
         };
         for line in &report.lost {
-            eprintln!("animbin: {name} cannot hold: {line}");
+            crate::warn(format_args!("animbin: {name} cannot hold: {line}"));
         }
         Ok(model)
     }
@@ -104,50 +97,32 @@ impl SeModelDocument {
 impl Document for SeModelDocument {
     fn info(&self) -> Map<String, Value> {
         let m = &self.model;
-        let mut info = Map::new();
-        info.insert(
-            "layout".into(),
-            match m.layout() {
-                Layout::Deployed => "deployed",
-                Layout::Draft => "draft",
-            }
-            .into(),
-        );
-        for (key, count) in [
-            ("bone_count", m.bone_count()),
-            ("mesh_count", m.mesh_count()),
-            ("material_count", m.material_count()),
-            ("vertex_count", m.vertex_count()),
-            ("face_count", m.face_count()),
-        ] {
-            info.insert(key.into(), count.into());
-        }
         let (blend_shapes, trailing) = match m.trailer() {
             Trailer::None => (0, 0),
             Trailer::Blend(b) => (b.names.len(), 0),
             Trailer::Unknown(bytes) => (0, bytes.len()),
         };
-        info.insert("blend_shape_count".into(), blend_shapes.into());
-        info.insert("trailing_bytes".into(), trailing.into());
-        info
+        members(json!({
+            "layout": match m.layout() {
+                Layout::Deployed => "deployed",
+                Layout::Draft => "draft",
+            },
+            "bone_count": m.bone_count(),
+            "mesh_count": m.mesh_count(),
+            "material_count": m.material_count(),
+            "vertex_count": m.vertex_count(),
+            "face_count": m.face_count(),
+            "blend_shape_count": blend_shapes,
+            "trailing_bytes": trailing,
+        }))
     }
 
     fn dump(&self) -> CliResult<Value> {
-        let value = serde_json::to_value(&self.model)?;
-        // JSON has no NaN or infinity: refuse a dump that would not rebuild the same bytes.
-        let back: SeModel = serde_json::from_value(value.clone())
-            .context("this file holds NaN or infinite floats, which a JSON dump cannot keep")?;
-        if animbin_semodel::to_bytes(&back)? != animbin_semodel::to_bytes(&self.model)? {
-            bail!("this file holds floats that a JSON dump cannot keep exactly (NaN payloads or infinities)");
-        }
-        Ok(value)
+        Ok(serde_json::to_value(&self.model)?)
     }
 
     fn validate(&self) -> Vec<String> {
-        animbin_semodel::validate(&self.model)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        lines(animbin_semodel::validate(&self.model))
     }
 
     fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {

@@ -10,7 +10,7 @@ use animbin_core::scene::{ConversionReport, Scene};
 use animbin_sf3::{DEFAULT_FRAMERATE, Ending, SceneOptions as Sf3Options, Sf3File};
 use serde_json::{Map, Value, json};
 
-use super::{CliResult, Document, Format, SceneOptions, Target};
+use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
 
 /// The SF3 format.
 pub(crate) struct Sf3;
@@ -22,10 +22,7 @@ impl Format for Sf3 {
 
     fn targets(&self) -> &'static [Target] {
         // No extension selects it (every x8an file is a ".bin"); `--to sf3` does.
-        &[Target {
-            name: "sf3",
-            extension: None,
-        }]
+        const { &[Target::named("sf3")] }
     }
 
     fn detect(&self, _bytes: &[u8], path: &Path) -> bool {
@@ -78,7 +75,7 @@ impl Document for Sf3Document {
         let [translation, rotation, scale] = file.key_counts();
         let padding: u64 =
             file.segments.iter().map(|s| u64::from(s.padding_words)).sum::<u64>() + u64::from(file.padding_words);
-        let info = json!({
+        members(json!({
             "segment_count": file.segments.len(),
             "slot_count": file.slot_count(),
             "translation_key_count": translation,
@@ -87,11 +84,7 @@ impl Document for Sf3Document {
             "key_count": translation + rotation + scale,
             "padding_words": padding,
             "end_marker": matches!(file.ending, Ending::EndMarker { .. }),
-        });
-        match info {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
+        }))
     }
 
     fn dump(&self) -> CliResult<Value> {
@@ -99,7 +92,7 @@ impl Document for Sf3Document {
     }
 
     fn validate(&self) -> Vec<String> {
-        animbin_sf3::validate(&self.0).iter().map(ToString::to_string).collect()
+        lines(animbin_sf3::validate(&self.0))
     }
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
