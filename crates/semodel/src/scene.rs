@@ -396,6 +396,23 @@ fn check_scene_mesh(i: usize, mesh: &scene::Mesh, scene: &Scene) -> Result<()> {
     Ok(())
 }
 
+/// What both layouts take first from a scene mesh: the mesh checked ([`check_scene_mesh`]), a
+/// loss noted for materials past its UV layers, and its UV coordinates vertex-major.
+fn mesh_uvs(i: usize, mesh: &scene::Mesh, scene: &Scene, report: &mut ConversionReport) -> Result<Vec<Vec2<f32>>> {
+    check_scene_mesh(i, mesh, scene)?;
+    if mesh.materials.len() > mesh.uv_layers.len() {
+        report.lose(format!(
+            "materials beyond a mesh's UV layers (SEModel gives each UV layer one; mesh {i})"
+        ));
+    }
+    let v = mesh.positions.len();
+    let mut uvs = Vec::with_capacity(v * mesh.uv_layers.len());
+    for vertex in 0..v {
+        uvs.extend(mesh.uv_layers.iter().map(|layer| layer[vertex]));
+    }
+    Ok(uvs)
+}
+
 fn bones_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec<Bone>, BoneFlags)> {
     let bones = &scene.skeleton.bones;
     let parents: Vec<Option<usize>> = bones.iter().map(|b| b.parent).collect();
@@ -503,24 +520,15 @@ fn deployed_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<d
     let mesh_flags = scene_mesh_flags(&scene.meshes);
     let mut meshes = Vec::with_capacity(scene.meshes.len());
     for (i, mesh) in scene.meshes.iter().enumerate() {
-        check_scene_mesh(i, mesh, scene)?;
+        let uvs = mesh_uvs(i, mesh, scene, report)?;
         let v = mesh.positions.len();
         let layers = mesh.uv_layers.len();
-        if mesh.materials.len() > layers {
-            report.lose(format!(
-                "materials beyond a mesh's UV layers (SEModel gives each UV layer one; mesh {i})"
-            ));
-        }
         let material_indices = (0..layers)
             .map(|l| match mesh.materials.get(l).copied().flatten() {
                 None => Ok(-1),
                 Some(k) => i32::try_from(k).map_err(|_| unencodable(format!("material index {k} does not fit an i32"))),
             })
             .collect::<Result<Vec<_>>>()?;
-        let mut uvs = Vec::with_capacity(v * layers);
-        for vertex in 0..v {
-            uvs.extend(mesh.uv_layers.iter().map(|layer| layer[vertex]));
-        }
         let (max_influence, weights) = match &mesh.skin {
             Some(skin) => (
                 skin.influences as u8,
@@ -602,14 +610,9 @@ fn draft_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<draf
     }
     let mut meshes = Vec::with_capacity(scene.meshes.len());
     for (i, mesh) in scene.meshes.iter().enumerate() {
-        check_scene_mesh(i, mesh, scene)?;
+        let uvs = mesh_uvs(i, mesh, scene, report)?;
         let v = mesh.positions.len();
         let layers = mesh.uv_layers.len();
-        if mesh.materials.len() > layers {
-            report.lose(format!(
-                "materials beyond a mesh's UV layers (SEModel gives each UV layer one; mesh {i})"
-            ));
-        }
         let mut layer_materials = Vec::with_capacity(layers);
         for l in 0..layers {
             layer_materials.push(match mesh.materials.get(l).copied().flatten() {
@@ -622,12 +625,10 @@ fn draft_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<draf
         }
         let mut vx = Vertices {
             positions: mesh.positions.clone(),
+            uvs,
+            uv_materials: layer_materials.repeat(v),
             ..Vertices::default()
         };
-        for vertex in 0..v {
-            vx.uvs.extend(mesh.uv_layers.iter().map(|layer| layer[vertex]));
-            vx.uv_materials.extend_from_slice(&layer_materials);
-        }
         let has = |f| mesh_flags.contains(f);
         if has(MeshFlags::NORMALS) {
             vx.normals = filled(i, &mesh.normals, v, Vec3::new(0.0, 0.0, 0.0), "normals", report)
