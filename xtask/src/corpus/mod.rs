@@ -3,6 +3,7 @@
 
 mod animx;
 mod dmf;
+mod gltf;
 mod seanim;
 mod semodel;
 mod sf3;
@@ -25,6 +26,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     let _ = &mut all;
     all.extend(animx::samples());
     all.extend(dmf::samples());
+    all.extend(gltf::samples());
     all.extend(seanim::samples());
     all.extend(semodel::samples());
     all.extend(sf3::samples());
