@@ -5,6 +5,8 @@ use std::io::{Read, Seek, Write};
 
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::{Deserialize, Serialize};
+use zerocopy::byteorder::{ByteOrder, U16, U32};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use crate::error::ErrorKind;
 
@@ -71,6 +73,54 @@ impl IndexWidth {
     }
 }
 
+/// A variable-width index as it lies in a fixed-layout record read in place: `u8`, or a
+/// `zerocopy` [`U16`] / [`U32`] of either byte order. Zero-copy views and bulk codecs pick
+/// the record type by [`IndexWidth`] once and then read each index through this trait.
+pub trait IndexField: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + Copy + std::fmt::Debug {
+    /// The field's width.
+    const WIDTH: IndexWidth;
+    /// The index.
+    fn get(self) -> u32;
+    /// The field holding `value`, or `None` when [`IndexField::WIDTH`] cannot hold it.
+    fn try_new(value: u32) -> Option<Self>;
+}
+
+impl IndexField for u8 {
+    const WIDTH: IndexWidth = IndexWidth::U8;
+    #[inline]
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+    #[inline]
+    fn try_new(value: u32) -> Option<Self> {
+        u8::try_from(value).ok()
+    }
+}
+
+impl<O: ByteOrder> IndexField for U16<O> {
+    const WIDTH: IndexWidth = IndexWidth::U16;
+    #[inline]
+    fn get(self) -> u32 {
+        u32::from(U16::get(self))
+    }
+    #[inline]
+    fn try_new(value: u32) -> Option<Self> {
+        u16::try_from(value).ok().map(U16::new)
+    }
+}
+
+impl<O: ByteOrder> IndexField for U32<O> {
+    const WIDTH: IndexWidth = IndexWidth::U32;
+    #[inline]
+    fn get(self) -> u32 {
+        U32::get(self)
+    }
+    #[inline]
+    fn try_new(value: u32) -> Option<Self> {
+        Some(U32::new(value))
+    }
+}
+
 /// A `u32` stored at a width given as a binrw argument: `#[brw(args(width))] frame: Index`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -108,6 +158,25 @@ mod tests {
         assert_eq!(IndexWidth::for_count(256), IndexWidth::U16);
         assert_eq!(IndexWidth::for_count(65535), IndexWidth::U16);
         assert_eq!(IndexWidth::for_count(65536), IndexWidth::U32);
+    }
+
+    #[test]
+    fn index_fields_hold_exactly_what_their_width_holds() {
+        use zerocopy::{BigEndian, LittleEndian};
+        fn check<F: IndexField>() {
+            let max = F::WIDTH.max();
+            assert_eq!(F::try_new(max).map(F::get), Some(max));
+            assert_eq!(F::try_new(0).map(F::get), Some(0));
+            if max < u32::MAX {
+                assert!(F::try_new(max + 1).is_none());
+            }
+            assert_eq!(size_of::<F>() as u64, F::WIDTH.size());
+        }
+        check::<u8>();
+        check::<U16<LittleEndian>>();
+        check::<U32<LittleEndian>>();
+        check::<U16<BigEndian>>();
+        assert_eq!(U16::<BigEndian>::try_new(0x1234).unwrap().as_bytes(), &[0x12, 0x34]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::fmt;
 use std::io::{Read, Seek, Write};
 
 use animbin_core::io::check_count;
-use animbin_core::{ErrorKind, IndexWidth, Quat, Vec3};
+use animbin_core::{ErrorKind, IndexField, IndexWidth, Quat, Vec3};
 use binrw::BinResult;
 use serde::{Deserialize, Serialize};
 use zerocopy::little_endian::{F32, F64, U16, U32};
@@ -71,40 +71,9 @@ const _: () = assert!(size_of::<KeyRecord<u8, Vec3<F32>>>() == 13);
 const _: () = assert!(size_of::<KeyRecord<U16, Quat<F32>>>() == 18);
 const _: () = assert!(size_of::<KeyRecord<U32, Quat<F64>>>() == 36);
 
-/// A `frame_t` field in a record: `u8`, [`U16`] or [`U32`], little-endian.
-pub trait FrameField: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + Copy + fmt::Debug {
-    /// The frame number.
-    fn get(self) -> u32;
-    /// The field holding `frame`, or `None` when it does not fit.
-    fn try_new(frame: u32) -> Option<Self>;
-}
-
-impl FrameField for u8 {
-    fn get(self) -> u32 {
-        u32::from(self)
-    }
-    fn try_new(frame: u32) -> Option<Self> {
-        u8::try_from(frame).ok()
-    }
-}
-
-impl FrameField for U16 {
-    fn get(self) -> u32 {
-        u32::from(U16::get(self))
-    }
-    fn try_new(frame: u32) -> Option<Self> {
-        u16::try_from(frame).ok().map(U16::new)
-    }
-}
-
-impl FrameField for U32 {
-    fn get(self) -> u32 {
-        U32::get(self)
-    }
-    fn try_new(frame: u32) -> Option<Self> {
-        Some(U32::new(frame))
-    }
-}
+/// A `frame_t` field in a record (`u8`, [`U16`] or [`U32`], little-endian): core's
+/// [`IndexField`] under its SEAnim name.
+pub use animbin_core::IndexField as FrameField;
 
 /// Widens an `f32` to `f64` keeping NaN payloads bit for bit (a plain `as` cast may set the
 /// quiet bit), so that [`narrow`] gives back the exact `f32`.
@@ -316,12 +285,12 @@ impl<'a, V: KeyValue> KeyRun<'a, V> {
     pub fn get(&self, index: usize) -> Option<Key<V>> {
         with_run!(self, |s, conv| s
             .get(index)
-            .map(|r| Key::new(FrameField::get(r.frame), conv(r.value))))
+            .map(|r| Key::new(IndexField::get(r.frame), conv(r.value))))
     }
 
     /// The frame of the key at `index`, without decoding its value.
     pub fn frame(&self, index: usize) -> Option<u32> {
-        with_run!(self, |s, _c| s.get(index).map(|r| FrameField::get(r.frame)))
+        with_run!(self, |s, _c| s.get(index).map(|r| IndexField::get(r.frame)))
     }
 
     /// The keys in file order.
@@ -333,14 +302,14 @@ impl<'a, V: KeyValue> KeyRun<'a, V> {
     pub fn to_vec(&self) -> Vec<Key<V>> {
         with_run!(self, |s, conv| s
             .iter()
-            .map(|r| Key::new(FrameField::get(r.frame), conv(r.value)))
+            .map(|r| Key::new(IndexField::get(r.frame), conv(r.value)))
             .collect())
     }
 
     /// Appends every key to `out`.
     pub fn extend_into(&self, out: &mut Vec<Key<V>>) {
         with_run!(self, |s, conv| out
-            .extend(s.iter().map(|r| Key::new(FrameField::get(r.frame), conv(r.value)))))
+            .extend(s.iter().map(|r| Key::new(IndexField::get(r.frame), conv(r.value)))))
     }
 }
 
@@ -377,7 +346,7 @@ impl<V: KeyValue> Iterator for KeyRunIter<'_, V> {
         let start = self.next;
         with_run!(self.run, |s, conv| s.get(start..).unwrap_or_default().iter().fold(
             init,
-            |acc, r| f(acc, Key::new(FrameField::get(r.frame), conv(r.value)))
+            |acc, r| f(acc, Key::new(IndexField::get(r.frame), conv(r.value)))
         ))
     }
 }
@@ -440,7 +409,7 @@ pub(crate) fn write_run<V: KeyValue, W: Write + Seek>(
 
 fn encode<F, S, V, W>(writer: &mut W, keys: &[Key<V>], conv: impl Fn(V) -> Option<S>, what: &str) -> BinResult<()>
 where
-    F: FrameField,
+    F: IndexField,
     S: IntoBytes + Immutable + Unaligned + Copy,
     V: KeyValue,
     W: Write + Seek,

@@ -6,7 +6,7 @@
 //! [`KeyRecord`](crate::KeyRecord)s with little-endian fields, since `frame_t` and the
 //! precision are fixed for the whole file.
 
-use animbin_core::{Error, ErrorKind, IndexWidth, Quat, Result, Vec3};
+use animbin_core::{Error, ErrorKind, IndexField, IndexWidth, Quat, Result, Vec3};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
@@ -60,6 +60,17 @@ pub struct ModifierRecord<B> {
     pub anim_type: u8,
 }
 
+impl<B: IndexField> ModifierRecord<B> {
+    /// The modifier, or `None` when the override is not an anim type (a view has checked
+    /// every record of its file).
+    pub fn modifier(&self) -> Option<Modifier> {
+        AnimType::from_u8(self.anim_type).map(|anim_type| Modifier {
+            bone: self.bone.get(),
+            anim_type,
+        })
+    }
+}
+
 /// The modifier records of a file, at its `bone_t` width.
 #[derive(Debug, Clone, Copy)]
 pub enum ModifierRun<'a> {
@@ -88,13 +99,11 @@ impl<'a> ModifierRun<'a> {
 
     /// The modifier at `index`.
     pub fn get(&self, index: usize) -> Option<Modifier> {
-        let (bone, anim_type) = match self {
-            Self::U8(s) => s.get(index).map(|m| (u32::from(m.bone), m.anim_type))?,
-            Self::U16(s) => s.get(index).map(|m| (u32::from(m.bone.get()), m.anim_type))?,
-            Self::U32(s) => s.get(index).map(|m| (m.bone.get(), m.anim_type))?,
-        };
-        // Every override was checked when the view opened, so `from_u8` always succeeds.
-        AnimType::from_u8(anim_type).map(|anim_type| Modifier { bone, anim_type })
+        match self {
+            Self::U8(s) => s.get(index)?.modifier(),
+            Self::U16(s) => s.get(index)?.modifier(),
+            Self::U32(s) => s.get(index)?.modifier(),
+        }
     }
 
     /// The modifiers in file order.

@@ -88,45 +88,9 @@ macro_rules! byte_pod {
 }
 byte_pod!(Face8, Face16, Face32, Influence8, Influence16, Influence32);
 
-/// An index type of a record: widens to u32, and narrows back with a check.
-pub trait RecordIndex: Copy {
-    /// The index's width.
-    const WIDTH: IndexWidth;
-    /// The value as a u32.
-    fn get(self) -> u32;
-    /// The value stored at this width (callers check [`IndexWidth::max`] first).
-    fn narrow(value: u32) -> Self;
-}
-
-impl RecordIndex for u8 {
-    const WIDTH: IndexWidth = IndexWidth::U8;
-    fn get(self) -> u32 {
-        u32::from(self)
-    }
-    fn narrow(value: u32) -> Self {
-        value as u8
-    }
-}
-
-impl RecordIndex for U16 {
-    const WIDTH: IndexWidth = IndexWidth::U16;
-    fn get(self) -> u32 {
-        u32::from(U16::get(self))
-    }
-    fn narrow(value: u32) -> Self {
-        U16::new(value as u16)
-    }
-}
-
-impl RecordIndex for U32 {
-    const WIDTH: IndexWidth = IndexWidth::U32;
-    fn get(self) -> u32 {
-        U32::get(self)
-    }
-    fn narrow(value: u32) -> Self {
-        U32::new(value)
-    }
-}
+/// An index type of a record (`u8`, [`U16`] or [`U32`]): core's
+/// [`IndexField`](animbin_core::IndexField), which widens to u32 and narrows back with a check.
+pub use animbin_core::IndexField as RecordIndex;
 
 impl<I: RecordIndex> FaceRecord<I> {
     /// The indices widened to u32.
@@ -228,15 +192,15 @@ fn narrow_all<I: RecordIndex, W: Write + Seek>(
     mut push: impl FnMut(I),
 ) -> BinResult<()> {
     for (i, value) in values.enumerate() {
-        if value > I::WIDTH.max() {
+        let Some(field) = I::try_new(value) else {
             let at = writer.stream_position()? + (i as u64 / per_record) * record_size;
             return Err(ErrorKind::Unencodable(format!(
                 "{what} index {value} does not fit the {:?} field that the count gives",
                 I::WIDTH
             ))
             .at(at));
-        }
-        push(I::narrow(value));
+        };
+        push(field);
     }
     Ok(())
 }
