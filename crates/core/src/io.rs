@@ -292,6 +292,146 @@ where
     }
 }
 
+/// A read position in a borrowed input, for zero-copy views that walk variable-length data
+/// (NUL-terminated names, counted runs of records) once when they open. Every step checks
+/// its bounds and fails with an [`Error`] of the cursor's format at the offset where it
+/// stood; nothing is copied.
+#[derive(Debug, Clone, Copy)]
+pub struct ViewCursor<'a> {
+    format: &'static str,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ViewCursor<'a> {
+    /// A cursor at the start of `bytes`, whose errors name `format`.
+    pub fn new(format: &'static str, bytes: &'a [u8]) -> Self {
+        Self { format, bytes, pos: 0 }
+    }
+
+    /// The whole input.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The current position.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to `pos` (a later step past the end of the input fails).
+    pub fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// The bytes left after the position.
+    pub fn left(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
+    fn error(&self, at: usize, kind: ErrorKind) -> Error {
+        Error::new(self.format, at as u64, kind)
+    }
+
+    /// Takes the next `n` bytes; [`ErrorKind::UnexpectedEof`] expecting `what` when fewer are left.
+    pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
+        let end = self.pos.checked_add(n).filter(|&end| end <= self.bytes.len());
+        let slice = end.and_then(|end| self.bytes.get(self.pos..end)).ok_or_else(|| {
+            self.error(
+                self.pos,
+                ErrorKind::UnexpectedEof {
+                    expected: what.to_string(),
+                },
+            )
+        })?;
+        self.pos += n;
+        Ok(slice)
+    }
+
+    /// Takes the next `N` bytes as an array (see [`ViewCursor::take`]).
+    pub fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
+        let mut out = [0; N];
+        out.copy_from_slice(self.take(N, what)?);
+        Ok(out)
+    }
+
+    /// Takes the next byte (see [`ViewCursor::take`]).
+    pub fn u8(&mut self, what: &str) -> Result<u8, Error> {
+        let [b] = self.array(what)?;
+        Ok(b)
+    }
+
+    /// Refuses `count` items of at least `min_size` bytes each that the bytes left cannot
+    /// hold ([`ErrorKind::CountTooLarge`] at the position), before anything is allocated.
+    pub fn check(&self, what: &str, count: u64, min_size: u64) -> Result<usize, Error> {
+        let left = self.left() as u64;
+        let needed = count.saturating_mul(min_size);
+        if needed > left {
+            return Err(self.error(
+                self.pos,
+                ErrorKind::CountTooLarge {
+                    what: what.to_string(),
+                    count,
+                    needed,
+                    remaining: left,
+                },
+            ));
+        }
+        Ok(count as usize)
+    }
+
+    /// Takes `count` records of `size` bytes as bytes, after [`ViewCursor::check`].
+    pub fn records(&mut self, count: u64, size: u64, what: &str) -> Result<&'a [u8], Error> {
+        self.check(what, count, size)?;
+        self.take((count * size) as usize, what)
+    }
+
+    /// Takes `count` records of `T` as a slice ([`slice_at`]'s checks and errors).
+    pub fn slice<T>(&mut self, count: u64, what: &str) -> Result<&'a [T], Error>
+    where
+        T: FromBytes + Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
+    {
+        let records = slice_at::<T>(self.format, self.bytes, self.pos as u64, count, what)?;
+        self.pos += size_of_val(records);
+        Ok(records)
+    }
+
+    /// Takes one `T` (see [`ViewCursor::slice`]).
+    pub fn one<T>(&mut self, what: &str) -> Result<&'a T, Error>
+    where
+        T: FromBytes + Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
+    {
+        let at = self.pos;
+        self.slice::<T>(1, what)?.first().ok_or_else(|| {
+            self.error(
+                at,
+                ErrorKind::UnexpectedEof {
+                    expected: what.to_string(),
+                },
+            )
+        })
+    }
+
+    /// Takes a NUL-terminated UTF-8 `what` (the NUL is consumed, not returned); an error at
+    /// its first byte when the NUL is missing or the bytes are not UTF-8.
+    pub fn cstr(&mut self, what: &str) -> Result<&'a str, Error> {
+        let start = self.pos;
+        let rest = self.bytes.get(start..).unwrap_or_default();
+        let len = rest.iter().position(|&b| b == 0).ok_or_else(|| {
+            self.error(
+                start,
+                ErrorKind::UnexpectedEof {
+                    expected: format!("a NUL-terminated {what}"),
+                },
+            )
+        })?;
+        let s = std::str::from_utf8(&rest[..len])
+            .map_err(|e| self.error(start, ErrorKind::invalid(format!("a UTF-8 {what}"), e)))?;
+        self.pos += len + 1;
+        Ok(s)
+    }
+}
+
 /// The first two of `items` whose byte ranges share a byte, as `(later, earlier)`: the items
 /// are sorted by range start (then end), and each must begin at or after the furthest end
 /// seen before it; `earlier` is the item that reaches that end. `None` when no two overlap.
@@ -345,6 +485,33 @@ mod tests {
         let err = reader.error("test", err);
         assert_eq!(err.offset, 3);
         assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_view_cursor_fails_where_it_stands() {
+        let bytes = b"ab\0\xff\0\x01\x02\x03";
+        let mut c = ViewCursor::new("test", bytes);
+        assert_eq!(c.cstr("name").unwrap(), "ab");
+        let err = c.cstr("name").unwrap_err();
+        assert_eq!((err.offset, err.to_string().contains("a UTF-8 name")), (3, true));
+        c.set_pos(5);
+        assert_eq!(c.left(), 3);
+        let err = c.check("record", 2, 2).unwrap_err();
+        assert_eq!(err.offset, 5);
+        assert!(
+            err.to_string()
+                .contains("record count 2 needs at least 4 bytes, but only 3 remain"),
+            "{err}"
+        );
+        assert_eq!(c.records(1, 2, "record").unwrap(), [1, 2]);
+        assert_eq!(*c.one::<u8>("byte").unwrap(), 3);
+        let err = c.u8("byte").unwrap_err();
+        assert_eq!(err.offset, 8);
+        assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }));
+        let err = c.cstr("name").unwrap_err();
+        assert!(err.to_string().contains("a NUL-terminated name"), "{err}");
+        c.set_pos(100);
+        assert!(c.take(0, "nothing").is_err() && c.left() == 0);
     }
 
     #[test]

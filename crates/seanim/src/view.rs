@@ -6,6 +6,7 @@
 //! [`KeyRecord`](crate::KeyRecord)s with little-endian fields, since `frame_t` and the
 //! precision are fixed for the whole file.
 
+use animbin_core::io::ViewCursor;
 use animbin_core::{Error, ErrorKind, IndexField, IndexWidth, Quat, Result, Vec3};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -155,138 +156,75 @@ pub struct View<'a> {
     trailer: &'a [u8],
 }
 
-/// A position in the input that reads forward with bounds checks and offsets in its errors.
-#[derive(Debug, Clone, Copy)]
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+/// Reads a little-endian `frame_t` or `bone_t` index of the given width.
+fn index(c: &mut ViewCursor<'_>, width: IndexWidth, what: &str) -> Result<u32> {
+    Ok(match width {
+        IndexWidth::U8 => u32::from(c.u8(what)?),
+        IndexWidth::U16 => u32::from(c.array(what).map(u16::from_le_bytes)?),
+        IndexWidth::U32 => c.array(what).map(u32::from_le_bytes)?,
+    })
 }
 
-impl<'a> Cursor<'a> {
-    fn eof(&self, expected: &str) -> Error {
+/// Borrows a key run (its `frame_t` count, then the records), or an empty one when absent.
+fn run<'a, V: KeyValue>(
+    c: &mut ViewCursor<'a>,
+    present: bool,
+    frame: IndexWidth,
+    precision: Precision,
+    what: &str,
+) -> Result<KeyRun<'a, V>> {
+    if !present {
+        return Ok(KeyRun::empty());
+    }
+    let count = index(c, frame, what)?;
+    let at = c.pos();
+    let bytes = c.records(u64::from(count), record_size::<V>(frame, precision), what)?;
+    KeyRun::from_bytes(bytes, frame, precision).ok_or_else(|| {
         Error::new(
             FORMAT,
-            self.pos as u64,
-            ErrorKind::UnexpectedEof {
-                expected: expected.to_string(),
-            },
+            at as u64,
+            ErrorKind::invalid(format!("whole {what} records"), "a partial record"),
         )
-    }
+    })
+}
 
-    fn left(&self) -> usize {
-        self.bytes.len().saturating_sub(self.pos)
-    }
-
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|&end| end <= self.bytes.len());
-        let slice = end
-            .and_then(|end| self.bytes.get(self.pos..end))
-            .ok_or_else(|| self.eof(what))?;
-        self.pos += n;
-        Ok(slice)
-    }
-
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
-        let mut out = [0; N];
-        out.copy_from_slice(self.take(N, what)?);
-        Ok(out)
-    }
-
-    fn u8(&mut self, what: &str) -> Result<u8> {
-        let [b] = self.array(what)?;
-        Ok(b)
-    }
-
-    fn u32(&mut self, what: &str) -> Result<u32> {
-        self.array(what).map(u32::from_le_bytes)
-    }
-
-    fn index(&mut self, width: IndexWidth, what: &str) -> Result<u32> {
-        Ok(match width {
-            IndexWidth::U8 => u32::from(self.u8(what)?),
-            IndexWidth::U16 => u32::from(self.array(what).map(u16::from_le_bytes)?),
-            IndexWidth::U32 => self.u32(what)?,
-        })
-    }
-
-    /// Takes `count` records of `size` bytes, refusing (before anything else) a count the
-    /// bytes left cannot hold.
-    fn records(&mut self, count: u64, size: u64, what: &str) -> Result<&'a [u8]> {
-        let needed = count.saturating_mul(size);
-        if needed > self.left() as u64 {
-            return Err(Error::new(
-                FORMAT,
-                self.pos as u64,
-                ErrorKind::CountTooLarge {
-                    what: what.to_string(),
-                    count,
-                    needed,
-                    remaining: self.left() as u64,
-                },
-            ));
-        }
-        self.take(needed as usize, what)
-    }
-
-    fn cstr(&mut self, what: &str) -> Result<&'a str> {
-        let start = self.pos;
-        let rest = self.bytes.get(start..).unwrap_or_default();
-        let len = rest.iter().position(|&b| b == 0).ok_or_else(|| {
-            Error::new(
-                FORMAT,
-                start as u64,
-                ErrorKind::UnexpectedEof {
-                    expected: format!("a NUL-terminated {what}"),
-                },
-            )
-        })?;
-        let s = std::str::from_utf8(&rest[..len])
-            .map_err(|e| Error::new(FORMAT, start as u64, ErrorKind::invalid(format!("a UTF-8 {what}"), e)))?;
-        self.pos += len + 1;
-        Ok(s)
-    }
-
-    fn run<V: KeyValue>(
-        &mut self,
-        present: bool,
-        frame: IndexWidth,
-        precision: Precision,
-        what: &str,
-    ) -> Result<KeyRun<'a, V>> {
-        if !present {
-            return Ok(KeyRun::empty());
-        }
-        let count = self.index(frame, what)?;
-        let at = self.pos;
-        let bytes = self.records(u64::from(count), record_size::<V>(frame, precision), what)?;
-        KeyRun::from_bytes(bytes, frame, precision).ok_or_else(|| {
-            Error::new(
-                FORMAT,
-                at as u64,
-                ErrorKind::invalid(format!("whole {what} records"), "a partial record"),
-            )
-        })
-    }
-
-    fn bone(
-        &mut self,
-        name: &'a str,
-        presence: PresenceFlags,
-        frame: IndexWidth,
-        precision: Precision,
-    ) -> Result<BoneView<'a>> {
-        let flags = self.u8("bone flags")?;
-        let location = self.run(presence.contains(PresenceFlags::LOC), frame, precision, "location key")?;
-        let rotation = self.run(presence.contains(PresenceFlags::ROT), frame, precision, "rotation key")?;
-        let scale = self.run(presence.contains(PresenceFlags::SCALE), frame, precision, "scale key")?;
-        Ok(BoneView {
-            name,
-            flags,
-            location,
-            rotation,
-            scale,
-        })
-    }
+/// Borrows one bone's `SEAnim_BoneData`: its flags and key runs.
+fn bone<'a>(
+    c: &mut ViewCursor<'a>,
+    name: &'a str,
+    presence: PresenceFlags,
+    frame: IndexWidth,
+    precision: Precision,
+) -> Result<BoneView<'a>> {
+    let flags = c.u8("bone flags")?;
+    let location = run(
+        c,
+        presence.contains(PresenceFlags::LOC),
+        frame,
+        precision,
+        "location key",
+    )?;
+    let rotation = run(
+        c,
+        presence.contains(PresenceFlags::ROT),
+        frame,
+        precision,
+        "rotation key",
+    )?;
+    let scale = run(
+        c,
+        presence.contains(PresenceFlags::SCALE),
+        frame,
+        precision,
+        "scale key",
+    )?;
+    Ok(BoneView {
+        name,
+        flags,
+        location,
+        rotation,
+        scale,
+    })
 }
 
 impl<'a> View<'a> {
@@ -313,18 +251,18 @@ impl<'a> View<'a> {
 
     /// Opens a view with a given `frame_t` rule and no fallback.
     pub fn with_rule(bytes: &'a [u8], rule: FrameWidthRule) -> Result<Self> {
-        let mut c = Cursor { bytes, pos: 0 };
+        let mut c = ViewCursor::new(FORMAT, bytes);
         let magic = c.take(6, "the magic \"SEAnim\"")?;
         if magic != layout::MAGIC {
             let found = format!("\"{}\"", magic.escape_ascii());
             return Err(Error::new(FORMAT, 0, ErrorKind::invalid("the magic \"SEAnim\"", found)));
         }
-        let version_at = c.pos as u64;
-        let version = c.index(IndexWidth::U16, "the version")?;
+        let version_at = c.pos() as u64;
+        let version = index(&mut c, IndexWidth::U16, "the version")?;
         if version != 1 {
             return Err(Error::new(FORMAT, version_at, ErrorKind::invalid("version 1", version)));
         }
-        let header_at = c.pos;
+        let header_at = c.pos();
         let header_size = u16::from_le_bytes(c.array("headerSize")?);
         if header_size < HEADER_SIZE {
             return Err(Error::new(
@@ -336,7 +274,7 @@ impl<'a> View<'a> {
                 ),
             ));
         }
-        c.pos = header_at;
+        c.set_pos(header_at);
         let header_bytes = c.take(HEADER_SIZE as usize, "the 0x1C-byte header")?;
         let header = HeaderRecord::ref_from_bytes(header_bytes)
             .map_err(|_| Error::new(FORMAT, header_at as u64, ErrorKind::invalid("a header", "a misfit")))?;
@@ -358,15 +296,15 @@ impl<'a> View<'a> {
         let (mut names, mut modifiers, mut bone_data) = (&bytes[..0], ModifierRun::U8(&[]), &bytes[..0]);
         if presence.has_bones() {
             // Each name is at least its NUL.
-            let names_at = c.pos;
+            let names_at = c.pos();
             c.records(u64::from(bone_count), 1, "bone name")?;
-            c.pos = names_at;
+            c.set_pos(names_at);
             for _ in 0..bone_count {
                 c.cstr("bone name")?;
             }
-            names = &bytes[names_at..c.pos];
+            names = &bytes[names_at..c.pos()];
 
-            let modifiers_at = c.pos;
+            let modifiers_at = c.pos();
             let count = u64::from(header.bone_anim_modifier_count);
             let records = c.records(count, bone_width.size() + 1, "bone modifier")?;
             modifiers = match bone_width {
@@ -386,33 +324,33 @@ impl<'a> View<'a> {
                 ));
             }
 
-            let data_at = c.pos;
-            let mut name_cursor = Cursor { bytes: names, pos: 0 };
+            let data_at = c.pos();
+            let mut name_cursor = ViewCursor::new(FORMAT, names);
             for _ in 0..bone_count {
                 let name = name_cursor.cstr("bone name")?;
-                c.bone(name, presence, frame_width, precision)?;
+                bone(&mut c, name, presence, frame_width, precision)?;
             }
-            bone_data = &bytes[data_at..c.pos];
+            bone_data = &bytes[data_at..c.pos()];
         }
 
-        let notes_at = c.pos;
+        let notes_at = c.pos();
         if presence.contains(PresenceFlags::NOTE) {
             let count = u64::from(header.note_count.get());
             c.records(count, frame_width.size() + 1, "note")?;
-            c.pos = notes_at;
+            c.set_pos(notes_at);
             for _ in 0..count {
-                c.index(frame_width, "note frame")?;
+                index(&mut c, frame_width, "note frame")?;
                 c.cstr("note name")?;
             }
         }
-        let notes = &bytes[notes_at..c.pos];
+        let notes = &bytes[notes_at..c.pos()];
 
         let mut custom = &bytes[..0];
         if presence.contains(PresenceFlags::CUSTOM) {
-            let size = c.u32("the custom block size")?;
+            let size = c.array("the custom block size").map(u32::from_le_bytes)?;
             custom = c.records(u64::from(size), 1, "custom block byte")?;
         }
-        let trailer = bytes.get(c.pos..).unwrap_or_default();
+        let trailer = bytes.get(c.pos()..).unwrap_or_default();
 
         Ok(Self {
             header,
@@ -511,14 +449,8 @@ impl<'a> View<'a> {
     /// The bones in file order.
     pub fn bones(&self) -> Bones<'a> {
         Bones {
-            names: Cursor {
-                bytes: self.names,
-                pos: 0,
-            },
-            data: Cursor {
-                bytes: self.bone_data,
-                pos: 0,
-            },
+            names: ViewCursor::new(FORMAT, self.names),
+            data: ViewCursor::new(FORMAT, self.bone_data),
             presence: self.data_presence_flags(),
             frame: self.frame_width,
             precision: self.precision,
@@ -528,10 +460,7 @@ impl<'a> View<'a> {
     /// The notes in file order, as `(frame, name)`.
     pub fn notes(&self) -> Notes<'a> {
         Notes {
-            cursor: Cursor {
-                bytes: self.notes,
-                pos: 0,
-            },
+            cursor: ViewCursor::new(FORMAT, self.notes),
             frame: self.frame_width,
         }
     }
@@ -605,8 +534,8 @@ fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(bytes: &[u8], at: us
 /// An iterator over a view's bones.
 #[derive(Debug, Clone)]
 pub struct Bones<'a> {
-    names: Cursor<'a>,
-    data: Cursor<'a>,
+    names: ViewCursor<'a>,
+    data: ViewCursor<'a>,
     presence: PresenceFlags,
     frame: IndexWidth,
     precision: Precision,
@@ -617,14 +546,14 @@ impl<'a> Iterator for Bones<'a> {
     fn next(&mut self) -> Option<BoneView<'a>> {
         // The view checked every bone when it opened; these reads cannot fail.
         let name = self.names.cstr("bone name").ok()?;
-        self.data.bone(name, self.presence, self.frame, self.precision).ok()
+        bone(&mut self.data, name, self.presence, self.frame, self.precision).ok()
     }
 }
 
 /// An iterator over a view's notes.
 #[derive(Debug, Clone)]
 pub struct Notes<'a> {
-    cursor: Cursor<'a>,
+    cursor: ViewCursor<'a>,
     frame: IndexWidth,
 }
 
@@ -635,7 +564,7 @@ impl<'a> Iterator for Notes<'a> {
             return None;
         }
         // Checked when the view opened; these reads cannot fail.
-        let frame = self.cursor.index(self.frame, "note frame").ok()?;
+        let frame = index(&mut self.cursor, self.frame, "note frame").ok()?;
         let name = self.cursor.cstr("note name").ok()?;
         Some((frame, name))
     }

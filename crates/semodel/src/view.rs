@@ -10,7 +10,7 @@
 //! has no per-attribute slices to lend; [`View::open`] refuses it (read it with
 //! [`crate::read`]).
 
-use animbin_core::io::slice_at;
+use animbin_core::io::ViewCursor;
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
 use animbin_core::{Error, ErrorKind, IndexWidth, Result};
 use zerocopy::little_endian::{F32, I32, U16, U32};
@@ -335,73 +335,6 @@ pub struct View<'a> {
     trailer_offset: usize,
 }
 
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: u64,
-}
-
-impl<'a> Cursor<'a> {
-    fn slice<T>(&mut self, count: u64, what: &str) -> Result<&'a [T]>
-    where
-        T: FromBytes + Immutable + KnownLayout + Unaligned,
-    {
-        let s = slice_at::<T>(FORMAT, self.bytes, self.at, count, what)?;
-        self.at += count * size_of::<T>() as u64;
-        Ok(s)
-    }
-
-    fn one<T>(&mut self, what: &str) -> Result<&'a T>
-    where
-        T: FromBytes + Immutable + KnownLayout + Unaligned,
-    {
-        let at = self.at;
-        self.slice::<T>(1, what)?
-            .first()
-            .ok_or_else(|| Error::new(FORMAT, at, ErrorKind::UnexpectedEof { expected: what.into() }))
-    }
-
-    fn byte(&mut self, what: &str) -> Result<u8> {
-        self.one::<u8>(what).copied()
-    }
-
-    fn cstr(&mut self) -> Result<&'a str> {
-        let start = self.at;
-        let rest = self.bytes.get(start as usize..).unwrap_or_default();
-        let Some(len) = rest.iter().position(|&b| b == 0) else {
-            return Err(Error::new(
-                FORMAT,
-                start,
-                ErrorKind::UnexpectedEof {
-                    expected: "a NUL-terminated string".into(),
-                },
-            ));
-        };
-        let s = std::str::from_utf8(&rest[..len])
-            .map_err(|e| Error::new(FORMAT, start, ErrorKind::invalid("a UTF-8 string", e)))?;
-        self.at += len as u64 + 1;
-        Ok(s)
-    }
-
-    /// Refuses `count` items of at least `min_size` bytes that cannot fit, before allocating.
-    fn check(&self, what: &str, count: u64, min_size: u64) -> Result<usize> {
-        let left = (self.bytes.len() as u64).saturating_sub(self.at);
-        let needed = count.saturating_mul(min_size);
-        if needed > left {
-            return Err(Error::new(
-                FORMAT,
-                self.at,
-                ErrorKind::CountTooLarge {
-                    what: what.into(),
-                    count,
-                    needed,
-                    remaining: left,
-                },
-            ));
-        }
-        Ok(count as usize)
-    }
-}
-
 impl<'a> View<'a> {
     /// Checks the structure of a deployed-layout file and borrows its parts.
     ///
@@ -433,7 +366,7 @@ impl<'a> View<'a> {
                 (3, "reserved"),
             ],
         )?;
-        let mut c = Cursor { bytes, at: 0 };
+        let mut c = ViewCursor::new(FORMAT, bytes);
         let header: &HeaderRecord = c.one("the header")?;
         let bone_flags = BoneFlags(header.bone_flags);
         let mesh_flags = MeshFlags(header.mesh_flags);
@@ -445,12 +378,12 @@ impl<'a> View<'a> {
             let n = c.check("bone", bone_count, 1 + record)?;
             let mut names = Vec::with_capacity(n);
             for _ in 0..n {
-                names.push(c.cstr()?);
+                names.push(c.cstr("string")?);
             }
             let records: &[u8] = c.slice(bone_count * record, "bone record")?;
             bones.reserve_exact(n);
             for (name, mut r) in names.into_iter().zip(records.chunks_exact(record as usize)) {
-                let (head, rest) = BoneHead::ref_from_prefix(r).map_err(|_| short(c.at, "a bone record"))?;
+                let (head, rest) = BoneHead::ref_from_prefix(r).map_err(|_| short(c.pos() as u64, "a bone record"))?;
                 r = rest;
                 let mut take = |flag: BoneFlags| -> Option<&'a PoseRecord> {
                     if !bone_flags.contains(flag) {
@@ -484,7 +417,7 @@ impl<'a> View<'a> {
             meshes.reserve_exact(n);
             let bone_index = IndexWidth::for_count(bone_count);
             for _ in 0..n {
-                let offset = c.at;
+                let offset = c.pos() as u64;
                 cut_field(
                     bytes.len() as u64,
                     offset,
@@ -553,11 +486,11 @@ impl<'a> View<'a> {
             let n = c.check("material", count, 2)?;
             materials.reserve_exact(n);
             for _ in 0..n {
-                let name = c.cstr()?;
-                let at = c.at;
-                let maps = match c.byte("isSimple")? {
+                let name = c.cstr("string")?;
+                let at = c.pos() as u64;
+                let maps = match *c.one::<u8>("isSimple")? {
                     0 => None,
-                    1 => Some([c.cstr()?, c.cstr()?, c.cstr()?]),
+                    1 => Some([c.cstr("string")?, c.cstr("string")?, c.cstr("string")?]),
                     other => return Err(Error::new(FORMAT, at, ErrorKind::invalid("isSimple 0 or 1", other))),
                 };
                 materials.push(MaterialView { name, maps });
@@ -570,7 +503,7 @@ impl<'a> View<'a> {
             bones,
             meshes,
             materials,
-            trailer_offset: c.at as usize,
+            trailer_offset: c.pos(),
         })
     }
 
