@@ -120,6 +120,14 @@ where
     T::read_options(&mut reader, endian, ()).map_err(|e| reader.error(format, e))
 }
 
+/// Reads a `T` that takes up all of `bytes`: `None` when it does not parse or leaves bytes
+/// over. For optional trailers, which are kept as plain bytes when they are not one.
+pub fn read_whole<'a, T: BinRead>(bytes: &[u8], endian: Endian, args: T::Args<'a>) -> Option<T> {
+    let mut reader = SliceReader::new(bytes);
+    let value = T::read_options(&mut reader, endian, args).ok()?;
+    (reader.position() == bytes.len() as u64).then_some(value)
+}
+
 /// Writes `value` into a new byte vector, mapping failures to an [`Error`] of `format`.
 pub fn write_to_vec<T>(format: &'static str, value: &T, endian: Endian) -> Result<Vec<u8>, Error>
 where
@@ -485,6 +493,13 @@ mod tests {
         let err = reader.error("test", err);
         assert_eq!(err.offset, 3);
         assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_whole_read_uses_every_byte() {
+        assert_eq!(read_whole::<u16>(&[1, 2], Endian::Little, ()), Some(0x0201));
+        assert_eq!(read_whole::<u16>(&[1, 2, 3], Endian::Little, ()), None);
+        assert_eq!(read_whole::<u16>(&[1], Endian::Little, ()), None);
     }
 
     #[test]

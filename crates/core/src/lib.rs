@@ -8,10 +8,11 @@
 //! - [`fixed`]: the Saturn's 16.16 `FIXED` and the i16 / 16384 rotation component;
 //! - [`index`]: u8 / u16 / u32 indices whose width depends on a count (the SE formats);
 //! - [`strings`]: NUL-terminated and .NET (7-bit varint length) strings;
-//! - [`io`]: a slice reader, bounds checks that refuse impossible counts *before* allocating,
-//!   and bulk reads of plain data with one copy;
+//! - [`io`]: a slice reader and a view cursor, bounds checks that refuse impossible counts
+//!   *before* allocating, and bulk reads of plain data with one copy;
 //! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
-//! - [`scene`]: the neutral model that conversions between formats go through.
+//! - [`scene`]: the neutral model that conversions between formats go through;
+//! - [`seblend`]: the header of the SEBlend trailer that both SE formats may carry.
 //!
 //! ```
 //! use animbin_core::{io::read_from_slice, math::Vec3, Endian};
@@ -32,6 +33,7 @@ pub mod index;
 pub mod io;
 pub mod math;
 pub mod scene;
+pub mod seblend;
 pub mod strings;
 pub mod testing;
 

@@ -6,7 +6,8 @@
 use std::fmt;
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::{BoundedArgs, SliceReader, bounded_vec, check_count};
+use animbin_core::io::{BoundedArgs, bounded_vec, check_count, read_whole};
+use animbin_core::seblend::SeBlendHeader;
 use animbin_core::strings::{NulString, read_cstring, write_cstring};
 use animbin_core::{ErrorKind, IndexWidth, Quat, Vec3};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
@@ -737,28 +738,23 @@ pub enum Trailer {
     Unknown(Vec<u8>),
 }
 
-/// Greyhound's unflagged blend-shape trailer (FORMATS.md): `u64` magic `"SEBlend\n"`, `u64`
-/// shape count, the shape names, then each shape's weight keys.
+/// Greyhound's unflagged blend-shape trailer (FORMATS.md): the SEBlend header (`u64` magic
+/// `"SEBlend\n"`, `u64` shape count, the shape names), then each shape's weight keys.
 ///
 /// The per-key layout is not confirmed by any public writer; a trailer that does not parse
 /// exactly to the end of the file is kept as [`Trailer::Unknown`] instead.
 #[binrw]
-#[brw(little, magic = b"SEBlend\n")]
+#[brw(little)]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SeBlend {
-    /// `u64 count`: the number of shapes.
-    #[br(temp)]
-    #[bw(try_calc = u64::try_from(shapes.len()))]
-    shape_count: u64,
-
-    /// `string_t name[count]`, moved into [`SeBlend::shapes`].
-    #[br(temp, parse_with = bounded_vec)]
-    #[br(args_raw = BoundedArgs { count: shape_count, min_size: 5, what: "blend shape", inner: () })]
-    #[bw(calc = shapes.iter().map(|s| NulString(s.name.clone())).collect())]
-    names: Vec<NulString>,
+    /// The magic, `u64 count` and `string_t name[count]`; each name moves into its shape. A
+    /// shape takes at least its name's NUL and its `u32` key count.
+    #[br(temp, args(5))]
+    #[bw(calc = SeBlendHeader { names: shapes.iter().map(|s| NulString(s.name.clone())).collect() })]
+    header: SeBlendHeader,
 
     /// Each shape with its keys.
-    #[br(parse_with = read_shapes, args(&names))]
+    #[br(parse_with = read_shapes, args(&header.names))]
     pub shapes: Vec<BlendShape>,
 }
 
@@ -1000,9 +996,8 @@ pub(crate) fn parse_trailer(rest: Vec<u8>) -> Option<Trailer> {
     if rest.is_empty() {
         return None;
     }
-    let mut reader = SliceReader::new(&rest);
-    match SeBlend::read_options(&mut reader, Endian::Little, ()) {
-        Ok(blend) if reader.position() == rest.len() as u64 => Some(Trailer::SeBlend(blend)),
-        _ => Some(Trailer::Unknown(rest)),
-    }
+    Some(match read_whole::<SeBlend>(&rest, Endian::Little, ()) {
+        Some(blend) => Trailer::SeBlend(blend),
+        None => Trailer::Unknown(rest),
+    })
 }

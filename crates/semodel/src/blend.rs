@@ -2,14 +2,16 @@
 
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::{BoundedArgs, SliceReader, bounded_vec, check_count, remaining};
+use animbin_core::io::{BoundedArgs, bounded_vec, read_whole, remaining};
+use animbin_core::seblend::{self, SeBlendHeader};
+use animbin_core::strings::NulString;
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::{Deserialize, Serialize};
 
-use crate::records::{BlendDelta, cstring, pod_vec, write_cstring_field, write_pod};
+use crate::records::{BlendDelta, pod_vec, write_pod};
 
 /// The SEBlend magic, `"SEBlend\n"` read as a little-endian u64.
-pub const BLEND_MAGIC: u64 = 0x0A64_6E65_6C42_4553;
+pub const BLEND_MAGIC: u64 = u64::from_le_bytes(seblend::MAGIC);
 
 /// The bytes after the last data block. Both readers in the reference tools stop at the
 /// material block, so anything here is optional; it is kept so a rewrite is byte-identical.
@@ -40,28 +42,28 @@ impl Trailer {
         if bytes.is_empty() {
             return Self::None;
         }
-        let mut reader = SliceReader::new(bytes);
-        match BlendShapes::read_options(&mut reader, Endian::Little, (vertex_counts,)) {
-            Ok(blend) if reader.position() == bytes.len() as u64 => Self::Blend(blend),
-            _ => Self::Unknown(bytes.to_vec()),
+        match read_whole::<BlendShapes>(bytes, Endian::Little, (vertex_counts,)) {
+            Some(blend) => Self::Blend(blend),
+            None => Self::Unknown(bytes.to_vec()),
         }
     }
 }
 
-/// Greyhound's blend-shape trailer: `u64 magic "SEBlend\n"`, `u64 count`, `count` shape
-/// names, then for each mesh, for each vertex, `u32 n` and `n` deltas.
+/// Greyhound's blend-shape trailer: the SEBlend header (`u64 magic "SEBlend\n"`, `u64 count`,
+/// `count` shape names), then for each mesh, for each vertex, `u32 n` and `n` deltas.
 #[binrw]
-#[brw(little, magic = 0x0A64_6E65_6C42_4553_u64)]
+#[brw(little)]
 #[br(import(vertex_counts: &[u64]))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct BlendShapes {
-    /// The number of shapes.
-    #[br(temp)]
-    #[bw(calc = names.len() as u64)]
-    count: u64,
+    /// The magic, `u64 count` and the names, moved into [`BlendShapes::names`]. A name takes
+    /// at least its NUL.
+    #[br(temp, args(1))]
+    #[bw(calc = SeBlendHeader { names: names.iter().map(|n| NulString(n.clone())).collect() })]
+    header: SeBlendHeader,
     /// The shape names, NUL-terminated.
-    #[br(parse_with = read_names, args(count))]
-    #[bw(write_with = write_names)]
+    #[br(calc = header.names.into_iter().map(|n| n.0).collect())]
+    #[bw(ignore)]
     pub names: Vec<String>,
     /// One entry per mesh of the mesh block, in order.
     #[br(parse_with = read_meshes, args(vertex_counts))]
@@ -93,23 +95,6 @@ pub struct VertexBlend {
     #[br(parse_with = pod_vec, args(u64::from(count), "blend delta"))]
     #[bw(write_with = write_pod)]
     pub deltas: Vec<BlendDelta>,
-}
-
-fn read_names<R: Read + Seek>(reader: &mut R, endian: Endian, (count,): (u64,)) -> BinResult<Vec<String>> {
-    // A name takes at least its NUL.
-    let n = check_count(reader, "blend shape name", count, 1)?;
-    let mut names = Vec::with_capacity(n);
-    for _ in 0..n {
-        names.push(cstring(reader, endian, ())?);
-    }
-    Ok(names)
-}
-
-fn write_names<W: Write + Seek>(names: &Vec<String>, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-    for name in names {
-        write_cstring_field(name, writer, endian, ())?;
-    }
-    Ok(())
 }
 
 fn read_meshes<R: Read + Seek>(reader: &mut R, endian: Endian, (counts,): (&[u64],)) -> BinResult<Vec<MeshBlend>> {
