@@ -67,6 +67,14 @@ pub struct KeyRecord<F, V> {
     pub value: V,
 }
 
+impl<F: IndexField, R: Copy> KeyRecord<F, R> {
+    /// The key, its value turned into `V` by `conv`.
+    #[inline]
+    fn key<V>(&self, conv: impl Fn(R) -> V) -> Key<V> {
+        Key::new(self.frame.get(), conv(self.value))
+    }
+}
+
 const _: () = assert!(size_of::<KeyRecord<u8, Vec3<F32>>>() == 13);
 const _: () = assert!(size_of::<KeyRecord<U16, Quat<F32>>>() == 18);
 const _: () = assert!(size_of::<KeyRecord<U32, Quat<F64>>>() == 36);
@@ -126,58 +134,40 @@ pub trait KeyValue: Copy + PartialEq + fmt::Debug + 'static {
     fn to_double(self) -> Self::Double;
 }
 
-impl KeyValue for Vec3<f64> {
-    type Single = Vec3<F32>;
-    type Double = Vec3<F64>;
-    const COMPONENTS: u64 = 3;
-    #[inline]
-    fn from_single(v: Self::Single) -> Self {
-        Vec3::new(widen(v.x.get()), widen(v.y.get()), widen(v.z.get()))
-    }
-    #[inline]
-    fn from_double(v: Self::Double) -> Self {
-        Vec3::new(v.x.get(), v.y.get(), v.z.get())
-    }
-    #[inline]
-    fn to_single(self) -> Option<Self::Single> {
-        Some(Vec3::new(
-            F32::new(narrow(self.x)?),
-            F32::new(narrow(self.y)?),
-            F32::new(narrow(self.z)?),
-        ))
-    }
-    #[inline]
-    fn to_double(self) -> Self::Double {
-        self.map(F64::new)
-    }
+/// Implements [`KeyValue`] for core math types of `f64` components, component by component.
+macro_rules! key_value {
+    ($($ty:ident: $components:literal),*) => {$(
+        impl KeyValue for $ty<f64> {
+            type Single = $ty<F32>;
+            type Double = $ty<F64>;
+            const COMPONENTS: u64 = $components;
+            #[inline]
+            fn from_single(v: Self::Single) -> Self {
+                v.map(|c| widen(c.get()))
+            }
+            #[inline]
+            fn from_double(v: Self::Double) -> Self {
+                v.map(F64::get)
+            }
+            #[inline]
+            fn to_single(self) -> Option<Self::Single> {
+                let mut fits = true;
+                let single = self.map(|c| {
+                    let narrowed = narrow(c);
+                    fits &= narrowed.is_some();
+                    F32::new(narrowed.unwrap_or_default())
+                });
+                fits.then_some(single)
+            }
+            #[inline]
+            fn to_double(self) -> Self::Double {
+                self.map(F64::new)
+            }
+        }
+    )*};
 }
 
-impl KeyValue for Quat<f64> {
-    type Single = Quat<F32>;
-    type Double = Quat<F64>;
-    const COMPONENTS: u64 = 4;
-    #[inline]
-    fn from_single(v: Self::Single) -> Self {
-        Quat::new(widen(v.x.get()), widen(v.y.get()), widen(v.z.get()), widen(v.w.get()))
-    }
-    #[inline]
-    fn from_double(v: Self::Double) -> Self {
-        Quat::new(v.x.get(), v.y.get(), v.z.get(), v.w.get())
-    }
-    #[inline]
-    fn to_single(self) -> Option<Self::Single> {
-        Some(Quat::new(
-            F32::new(narrow(self.x)?),
-            F32::new(narrow(self.y)?),
-            F32::new(narrow(self.z)?),
-            F32::new(narrow(self.w)?),
-        ))
-    }
-    #[inline]
-    fn to_double(self) -> Self::Double {
-        self.map(F64::new)
-    }
-}
+key_value!(Vec3: 3, Quat: 4);
 
 /// The size in bytes of one key record for values `V` at the given widths.
 pub const fn record_size<V: KeyValue>(frame: IndexWidth, precision: Precision) -> u64 {
@@ -283,9 +273,7 @@ impl<'a, V: KeyValue> KeyRun<'a, V> {
 
     /// The key at `index`.
     pub fn get(&self, index: usize) -> Option<Key<V>> {
-        with_run!(self, |s, conv| s
-            .get(index)
-            .map(|r| Key::new(IndexField::get(r.frame), conv(r.value))))
+        with_run!(self, |s, conv| s.get(index).map(|r| r.key(conv)))
     }
 
     /// The frame of the key at `index`, without decoding its value.
@@ -300,16 +288,14 @@ impl<'a, V: KeyValue> KeyRun<'a, V> {
 
     /// Decodes every key into an owned vector (one tight loop per layout).
     pub fn to_vec(&self) -> Vec<Key<V>> {
-        with_run!(self, |s, conv| s
-            .iter()
-            .map(|r| Key::new(IndexField::get(r.frame), conv(r.value)))
-            .collect())
+        let mut out = Vec::with_capacity(self.len());
+        self.extend_into(&mut out);
+        out
     }
 
     /// Appends every key to `out`.
     pub fn extend_into(&self, out: &mut Vec<Key<V>>) {
-        with_run!(self, |s, conv| out
-            .extend(s.iter().map(|r| Key::new(IndexField::get(r.frame), conv(r.value)))))
+        with_run!(self, |s, conv| out.extend(s.iter().map(|r| r.key(conv))))
     }
 }
 
@@ -344,10 +330,11 @@ impl<V: KeyValue> Iterator for KeyRunIter<'_, V> {
     /// `collect` and friends go through here).
     fn fold<B, F: FnMut(B, Key<V>) -> B>(self, init: B, mut f: F) -> B {
         let start = self.next;
-        with_run!(self.run, |s, conv| s.get(start..).unwrap_or_default().iter().fold(
-            init,
-            |acc, r| f(acc, Key::new(IndexField::get(r.frame), conv(r.value)))
-        ))
+        with_run!(self.run, |s, conv| s
+            .get(start..)
+            .unwrap_or_default()
+            .iter()
+            .fold(init, |acc, r| f(acc, r.key(conv))))
     }
 }
 
