@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::file::Animation;
-use crate::track::{Interpolation, Interpolations, TrackData};
+use crate::track::{Interpolation, TrackData};
 
 /// One broken invariant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,12 +66,13 @@ pub fn validate(animation: &Animation) -> Vec<Problem> {
             }
             TrackData::Discrete(d) => &d.keyframes.times,
             TrackData::Curve(c) => {
+                // A shared interpolation is every keyframe's, so this covers both storages.
                 let needs_tangents = (0..c.keyframes.len()).any(|k| {
                     matches!(
                         c.interpolation.get(k),
                         Some(Interpolation::Tangent | Interpolation::CubicBezier)
                     )
-                }) || matches!(c.interpolation, Interpolations::Shared(Interpolation::Tangent | Interpolation::CubicBezier) if !c.keyframes.is_empty());
+                });
                 if needs_tangents && c.tangents.is_none() {
                     problem("Tangent or CubicBezier interpolation without tangents".into());
                 }
