@@ -208,16 +208,26 @@ pub(crate) fn decode_tracks(
     })?;
     let end = reader.position();
     if end != bytes.len() as u64 {
-        return Err(Error::new(
+        return Err(bytes_after_tracks(
             format,
+            tracks.len(),
             base + end,
-            ErrorKind::invalid(
-                format!("the end of the data after {} tracks", tracks.len()),
-                format!("{} more bytes", bytes.len() as u64 - end),
-            ),
+            bytes.len() as u64 - end,
         ));
     }
     Ok(tracks)
+}
+
+/// The error for `more` bytes at `at`, after the last of `count` tracks (no writer leaves any).
+pub(crate) fn bytes_after_tracks(format: &'static str, count: usize, at: u64, more: u64) -> Error {
+    Error::new(
+        format,
+        at,
+        ErrorKind::invalid(
+            format!("the end of the data after {count} tracks"),
+            format!("{more} more bytes"),
+        ),
+    )
 }
 
 /// An animation: the owned model of an AnimX (or AnimJ) file.

@@ -9,13 +9,13 @@
 
 use std::io::{Seek, SeekFrom};
 
-use animbin_core::io::{SliceReader, slice_at};
+use animbin_core::io::{SliceReader, ViewCursor, slice_at};
 use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
 use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinRead;
 use zerocopy::little_endian::{F32, F64, I16, I32, I64, U16, U32, U64};
 
-use crate::file::{Encoding, Header, read_header};
+use crate::file::{Encoding, Header, bytes_after_tracks, read_header};
 use crate::track::{Track, TrackHeader, TrackType};
 use crate::value::ValueType;
 use crate::{DECOMPRESSED, FORMAT};
@@ -169,21 +169,10 @@ fn walk_tracks<'a>(
     header: &Header,
     format: &'static str,
 ) -> Result<Vec<TrackView<'a>>, Error> {
-    let count = header.track_count.0 as usize;
     // A track takes at least 4 bytes; refuse a count the input cannot hold before reserving.
-    let left = (bytes.len() as u64).saturating_sub(start);
-    if count as u64 * 4 > left {
-        return Err(Error::new(
-            format,
-            start,
-            ErrorKind::CountTooLarge {
-                what: "track".into(),
-                count: count as u64,
-                needed: count as u64 * 4,
-                remaining: left,
-            },
-        ));
-    }
+    let mut cursor = ViewCursor::new(format, bytes);
+    cursor.set_pos(start as usize);
+    let count = cursor.check("track", u64::from(header.track_count.0), 4)?;
     let mut tracks = Vec::with_capacity(count);
     let mut at = start;
     for _ in 0..count {
@@ -192,14 +181,7 @@ fn walk_tracks<'a>(
         tracks.push(track);
     }
     if at != bytes.len() as u64 {
-        return Err(Error::new(
-            format,
-            at,
-            ErrorKind::invalid(
-                format!("the end of the data after {count} tracks"),
-                format!("{} more bytes", bytes.len() as u64 - at),
-            ),
-        ));
+        return Err(bytes_after_tracks(format, count, at, bytes.len() as u64 - at));
     }
     Ok(tracks)
 }
