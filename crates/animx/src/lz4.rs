@@ -67,20 +67,17 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
         }
         let data_at = reader.position();
         let stored = compressed.unwrap_or(original);
-        let left = reader.rest().len() as u64;
-        if stored > left {
+        let Some(bytes) = reader.take_slice(stored) else {
             return Err(err(
                 data_at,
                 ErrorKind::CountTooLarge {
                     what: "LZ4 chunk byte".into(),
                     count: stored,
                     needed: stored,
-                    remaining: left,
+                    remaining: reader.rest().len() as u64,
                 },
             ));
-        }
-        let bytes = &reader.rest()[..stored as usize];
-        reader.set_position_after(stored);
+        };
         match compressed {
             None => out.extend_from_slice(bytes),
             Some(size) => {
@@ -151,16 +148,4 @@ pub fn compress(plain: &[u8]) -> Vec<u8> {
         }
     }
     out
-}
-
-trait Skip {
-    fn set_position_after(&mut self, n: u64);
-}
-
-impl Skip for SliceReader<'_> {
-    fn set_position_after(&mut self, n: u64) {
-        use std::io::{Seek, SeekFrom};
-        // Seeking a SliceReader forward never fails.
-        let _ = self.seek(SeekFrom::Current(n as i64));
-    }
 }

@@ -190,17 +190,15 @@ fn walk_tracks<'a>(
 fn borrowed_string<'a>(reader: &mut SliceReader<'a>) -> binrw::BinResult<&'a str> {
     let start = reader.position();
     let len = animbin_core::strings::read_varint(reader)?;
-    let rest = reader.rest();
-    let bytes = rest.get(..len as usize).ok_or_else(|| {
+    let bytes = reader.take_slice(u64::from(len)).ok_or_else(|| {
         ErrorKind::CountTooLarge {
             what: "string byte".into(),
             count: u64::from(len),
             needed: u64::from(len),
-            remaining: rest.len() as u64,
+            remaining: reader.rest().len() as u64,
         }
         .at(reader.position())
     })?;
-    reader.seek(SeekFrom::Current(i64::from(len)))?;
     std::str::from_utf8(bytes).map_err(|e| ErrorKind::invalid("a UTF-8 string", e).at(start))
 }
 

@@ -54,6 +54,13 @@ impl<'a> SliceReader<'a> {
         self.bytes
     }
 
+    /// Borrows the next `n` bytes and moves past them; `None`, moving nowhere, when fewer are left.
+    pub fn take_slice(&mut self, n: u64) -> Option<&'a [u8]> {
+        let taken = self.rest().get(..usize::try_from(n).ok()?)?;
+        self.pos += n;
+        Some(taken)
+    }
+
     /// Converts a binrw error raised while reading this input into an [`Error`] of `format`:
     /// an end of input is placed where the first short read started (the end of the input
     /// when none did).
@@ -493,6 +500,16 @@ mod tests {
         let err = reader.error("test", err);
         assert_eq!(err.offset, 3);
         assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
+    }
+
+    #[test]
+    fn take_borrows_what_is_there_or_moves_nowhere() {
+        let mut reader = SliceReader::new(&[1, 2, 3]);
+        assert_eq!(reader.take_slice(2), Some(&[1, 2][..]));
+        assert_eq!(reader.take_slice(2), None);
+        assert_eq!(reader.position(), 2);
+        assert_eq!(reader.take_slice(1), Some(&[3][..]));
+        assert_eq!(reader.take_slice(0), Some(&[][..]));
     }
 
     #[test]
