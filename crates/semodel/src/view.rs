@@ -21,7 +21,7 @@ use crate::block::Block;
 use crate::bone::{Bone, Pose};
 use crate::deployed::{self, MaterialMaps};
 use crate::flags::{BoneFlags, MeshFlags, data};
-use crate::records::{Face8, Face16, Face32, Influence, Influence8, Influence16, Influence32};
+use crate::records::{FaceRecord, Influence, InfluenceRecord};
 use crate::{FORMAT, Layout, sniff};
 
 /// The deployed header as it lies at the start of the file (29 bytes).
@@ -129,105 +129,75 @@ impl BoneView<'_> {
     }
 }
 
-/// A mesh's influences, borrowed at the width the bone count gives.
-#[derive(Debug, Clone, Copy)]
-pub enum WeightSlice<'a> {
-    /// u8 bone indices.
-    U8(&'a [Influence8]),
-    /// u16 bone indices.
-    U16(&'a [Influence16]),
-    /// u32 bone indices.
-    U32(&'a [Influence32]),
+/// Declares a run of records borrowed at one of the three index widths, with the same
+/// accessors for every width.
+macro_rules! width_slice {
+    ($(#[$meta:meta])* $name:ident($record:ident -> $item:ty), $indices:literal, $count:literal) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy)]
+        pub enum $name<'a> {
+            #[doc = concat!("u8 ", $indices, ".")]
+            U8(&'a [$record<u8>]),
+            #[doc = concat!("u16 ", $indices, ".")]
+            U16(&'a [$record<U16>]),
+            #[doc = concat!("u32 ", $indices, ".")]
+            U32(&'a [$record<U32>]),
+        }
+
+        impl $name<'_> {
+            #[doc = concat!("The number of ", $count, ".")]
+            pub fn len(&self) -> usize {
+                match self {
+                    Self::U8(s) => s.len(),
+                    Self::U16(s) => s.len(),
+                    Self::U32(s) => s.len(),
+                }
+            }
+
+            /// Whether there are none.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            /// The record at `i`, widened.
+            pub fn get(&self, i: usize) -> Option<$item> {
+                match self {
+                    Self::U8(s) => s.get(i).map($record::get),
+                    Self::U16(s) => s.get(i).map($record::get),
+                    Self::U32(s) => s.get(i).map($record::get),
+                }
+            }
+
+            /// Every record, widened, in file order.
+            pub fn iter(&self) -> impl Iterator<Item = $item> + '_ {
+                (0..self.len()).filter_map(|i| self.get(i))
+            }
+
+            /// The index width.
+            pub fn width(&self) -> IndexWidth {
+                match self {
+                    Self::U8(_) => IndexWidth::U8,
+                    Self::U16(_) => IndexWidth::U16,
+                    Self::U32(_) => IndexWidth::U32,
+                }
+            }
+        }
+    };
 }
 
-impl WeightSlice<'_> {
-    /// The number of influences (vertexCount x maxInfluence).
-    pub fn len(&self) -> usize {
-        match self {
-            Self::U8(s) => s.len(),
-            Self::U16(s) => s.len(),
-            Self::U32(s) => s.len(),
-        }
-    }
+width_slice!(
+    /// A mesh's influences, borrowed at the width the bone count gives.
+    WeightSlice(InfluenceRecord -> Influence),
+    "bone indices",
+    "influences (vertexCount x maxInfluence)"
+);
 
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The influence at `i`.
-    pub fn get(&self, i: usize) -> Option<Influence> {
-        match self {
-            Self::U8(s) => s.get(i).map(Influence8::get),
-            Self::U16(s) => s.get(i).map(Influence16::get),
-            Self::U32(s) => s.get(i).map(Influence32::get),
-        }
-    }
-
-    /// Every influence, vertex-major.
-    pub fn iter(&self) -> impl Iterator<Item = Influence> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
-    }
-
-    /// The index width.
-    pub fn width(&self) -> IndexWidth {
-        match self {
-            Self::U8(_) => IndexWidth::U8,
-            Self::U16(_) => IndexWidth::U16,
-            Self::U32(_) => IndexWidth::U32,
-        }
-    }
-}
-
-/// A mesh's triangles, borrowed at the width its vertex count gives.
-#[derive(Debug, Clone, Copy)]
-pub enum FaceSlice<'a> {
-    /// u8 indices.
-    U8(&'a [Face8]),
-    /// u16 indices.
-    U16(&'a [Face16]),
-    /// u32 indices.
-    U32(&'a [Face32]),
-}
-
-impl FaceSlice<'_> {
-    /// The number of triangles.
-    pub fn len(&self) -> usize {
-        match self {
-            Self::U8(s) => s.len(),
-            Self::U16(s) => s.len(),
-            Self::U32(s) => s.len(),
-        }
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The triangle at `i`.
-    pub fn get(&self, i: usize) -> Option<[u32; 3]> {
-        match self {
-            Self::U8(s) => s.get(i).map(Face8::get),
-            Self::U16(s) => s.get(i).map(Face16::get),
-            Self::U32(s) => s.get(i).map(Face32::get),
-        }
-    }
-
-    /// Every triangle.
-    pub fn iter(&self) -> impl Iterator<Item = [u32; 3]> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
-    }
-
-    /// The index width.
-    pub fn width(&self) -> IndexWidth {
-        match self {
-            Self::U8(_) => IndexWidth::U8,
-            Self::U16(_) => IndexWidth::U16,
-            Self::U32(_) => IndexWidth::U32,
-        }
-    }
-}
+width_slice!(
+    /// A mesh's triangles, borrowed at the width its vertex count gives.
+    FaceSlice(FaceRecord -> [u32; 3]),
+    "indices",
+    "triangles"
+);
 
 /// One mesh, borrowed: its header and a slice per array.
 #[derive(Debug, Clone, Copy)]
