@@ -214,16 +214,18 @@ fn animation_to_segment(
         let fixed = |v: f64, what: &str, key: usize| {
             Fixed16::from_f64(v).map_err(|e| unencodable(format!("{}: {e}", at(what, key))))
         };
+        let fixed3 = |v: Vec3<f64>, what: &str, key: usize| -> Result<Vec3<Fixed16>> {
+            Ok(Vec3::new(
+                fixed(v.x, what, key)?,
+                fixed(v.y, what, key)?,
+                fixed(v.z, what, key)?,
+            ))
+        };
         let rot =
             |v: f64, key: usize| Rot14::from_f64(v).map_err(|e| unencodable(format!("{}: {e}", at("rotation", key))));
         let mut slot = Slot::default();
         for (k, key) in track.translation.iter().enumerate() {
-            let v = key.value;
-            let value = Vec3::new(
-                fixed(v.x, "translation", k)?,
-                fixed(v.y, "translation", k)?,
-                fixed(v.z, "translation", k)?,
-            );
+            let value = fixed3(key.value, "translation", k)?;
             slot.translation
                 .push(Key::new(tick(key.frame, "translation", k)?, value));
         }
@@ -233,12 +235,7 @@ fn animation_to_segment(
             slot.rotation.push(Key::new(tick(key.frame, "rotation", k)?, value));
         }
         for (k, key) in track.scale.iter().enumerate() {
-            let v = key.value;
-            let value = Vec3::new(
-                fixed(v.x, "scale", k)?,
-                fixed(v.y, "scale", k)?,
-                fixed(v.z, "scale", k)?,
-            );
+            let value = fixed3(key.value, "scale", k)?;
             slot.scale.push(Key::new(tick(key.frame, "scale", k)?, value));
         }
         slots.push(slot);
