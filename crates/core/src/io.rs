@@ -256,6 +256,29 @@ pub fn read_pod_vec<T: Pod, R: Read + Seek>(
     Ok(out)
 }
 
+/// [`read_pod_vec`] as a binrw `parse_with` function for `Vec` fields:
+/// `#[br(parse_with = read_pod_field, args(count, "what"))]`.
+pub fn read_pod_field<T: Pod, R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+    (count, what): (u64, &'static str),
+) -> BinResult<Vec<T>> {
+    read_pod_vec(reader, endian, count, what)
+}
+
+/// [`write_pod_slice`] as a binrw `write_with` function for `Vec` fields:
+/// `#[bw(write_with = write_pod_field)]`.
+// binrw hands `write_with` functions a reference to the field's own type.
+#[allow(clippy::ptr_arg)]
+pub fn write_pod_field<T: Pod, W: Write + Seek>(
+    values: &Vec<T>,
+    writer: &mut W,
+    endian: Endian,
+    (): (),
+) -> BinResult<()> {
+    write_pod_slice(writer, endian, values)
+}
+
 /// Writes [`Pod`] values in bulk in the given byte order.
 pub fn write_pod_slice<T: Pod, W: Write>(writer: &mut W, endian: Endian, values: &[T]) -> BinResult<()> {
     if endian == Endian::NATIVE || T::SCALAR_SIZE == 1 {

@@ -40,6 +40,20 @@ pub fn write_cstring<W: Write + Seek>(writer: &mut W, s: &str) -> BinResult<()> 
     Ok(())
 }
 
+/// [`read_cstring`] as a binrw `parse_with` function for `String` fields:
+/// `#[br(parse_with = read_cstring_field)]`.
+pub fn read_cstring_field<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<String> {
+    read_cstring(reader)
+}
+
+/// [`write_cstring`] as a binrw `write_with` function for `String` fields:
+/// `#[bw(write_with = write_cstring_field)]`.
+// binrw hands `write_with` functions a reference to the field's own type.
+#[allow(clippy::ptr_arg)]
+pub fn write_cstring_field<W: Write + Seek>(value: &String, writer: &mut W, _: Endian, (): ()) -> BinResult<()> {
+    write_cstring(writer, value)
+}
+
 /// A NUL-terminated UTF-8 string as a binrw type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
 #[serde(transparent)]

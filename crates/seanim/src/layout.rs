@@ -6,9 +6,9 @@
 use std::fmt;
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::{BoundedArgs, bounded_vec, check_count, read_whole};
+use animbin_core::io::{BoundedArgs, bounded_vec, check_count, read_pod_field, read_whole};
 use animbin_core::seblend::SeBlendHeader;
-use animbin_core::strings::{NulString, read_cstring, write_cstring};
+use animbin_core::strings::{NulString, read_cstring_field, write_cstring_field};
 use animbin_core::{ErrorKind, IndexWidth, Quat, Vec3};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::{Deserialize, Serialize};
@@ -374,7 +374,7 @@ pub struct SeAnim {
 
     /// Header bytes past the 0x1C the seed defines (`headerSize` > 0x1C); readers skip them,
     /// we keep them.
-    #[br(parse_with = read_bytes, args(u32::from(header_size - HEADER_SIZE), "extra header byte"))]
+    #[br(parse_with = read_pod_field, args(u64::from(header_size - HEADER_SIZE), "extra header byte"))]
     pub header_extra: Vec<u8>,
 
     /// The rule that chose `frame_t` (see [`FrameWidthRule`]); `Legacy` only for a file
@@ -430,8 +430,8 @@ pub struct SeAnim {
     custom_size: u32,
 
     /// `uint8_t data[size]`: the custom block's bytes, present with the CUSTOM flag.
-    #[br(if(data_presence_flags.contains(PresenceFlags::CUSTOM)), parse_with = read_bytes)]
-    #[br(args(custom_size, "custom block byte"))]
+    #[br(if(data_presence_flags.contains(PresenceFlags::CUSTOM)), parse_with = read_pod_field)]
+    #[br(args(u64::from(custom_size), "custom block byte"))]
     #[bw(write_with = write_custom, args(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
     pub custom: Vec<u8>,
 
@@ -722,8 +722,8 @@ pub struct Note {
     #[bw(write_with = write_width, args(frame_width))]
     pub frame: u32,
     /// `string_t name`.
-    #[br(parse_with = read_string)]
-    #[bw(write_with = write_string)]
+    #[br(parse_with = read_cstring_field)]
+    #[bw(write_with = write_cstring_field)]
     pub name: String,
 }
 
@@ -831,23 +831,6 @@ fn read_width<R: Read + Seek>(reader: &mut R, endian: Endian, (width,): (IndexWi
 
 fn write_width<W: Write + Seek>(value: &u32, writer: &mut W, endian: Endian, (width,): (IndexWidth,)) -> BinResult<()> {
     width.write(*value, writer, endian)
-}
-
-fn read_string<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<String> {
-    read_cstring(reader)
-}
-
-// binrw's `write_with` passes the field by reference, so `&String` it is.
-#[allow(clippy::ptr_arg)]
-fn write_string<W: Write + Seek>(value: &String, writer: &mut W, _: Endian, (): ()) -> BinResult<()> {
-    write_cstring(writer, value)
-}
-
-fn read_bytes<R: Read + Seek>(reader: &mut R, _: Endian, (count, what): (u32, &str)) -> BinResult<Vec<u8>> {
-    let count = check_count(reader, what, u64::from(count), 1)?;
-    let mut bytes = vec![0; count];
-    reader.read_exact(&mut bytes)?;
-    Ok(bytes)
 }
 
 #[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<u8>`.

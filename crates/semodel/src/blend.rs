@@ -2,13 +2,13 @@
 
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::{BoundedArgs, bounded_vec, read_whole, remaining};
+use animbin_core::io::{BoundedArgs, bounded_vec, read_pod_field, read_whole, remaining, write_pod_field};
 use animbin_core::seblend::{self, SeBlendHeader};
 use animbin_core::strings::NulString;
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::{Deserialize, Serialize};
 
-use crate::records::{BlendDelta, pod_vec, write_pod};
+use crate::records::BlendDelta;
 
 /// The SEBlend magic, `"SEBlend\n"` read as a little-endian u64.
 pub const BLEND_MAGIC: u64 = u64::from_le_bytes(seblend::MAGIC);
@@ -92,8 +92,8 @@ pub struct VertexBlend {
     #[bw(try_calc = u32::try_from(deltas.len()))]
     count: u32,
     /// The deltas, one per shape that moves this vertex.
-    #[br(parse_with = pod_vec, args(u64::from(count), "blend delta"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(count), "blend delta"))]
+    #[bw(write_with = write_pod_field)]
     pub deltas: Vec<BlendDelta>,
 }
 

@@ -13,7 +13,9 @@
 
 use std::io::{Read, Seek};
 
+use animbin_core::io::{read_pod_field, write_pod_field};
 use animbin_core::math::{Rgba8, Vec2, Vec3};
+use animbin_core::strings::{read_cstring_field, write_cstring_field};
 use animbin_core::{ErrorKind, IndexWidth};
 use binrw::{BinRead, BinResult, Endian, binrw};
 use serde::{Deserialize, Serialize};
@@ -23,10 +25,7 @@ use crate::blend::{Trailer, read_trailer, write_trailer};
 use crate::block::{Block, BlockArgs, read_block, write_block};
 use crate::bone::{Bone, read_bones, write_bones};
 use crate::flags::{BoneFlags, MeshFlags, data};
-use crate::records::{
-    Influence, cstring, pod_vec, read_faces, read_influences, write_cstring_field, write_faces, write_influences,
-    write_pod,
-};
+use crate::records::{Influence, read_faces, read_influences, write_faces, write_influences};
 
 /// `headerSize` of this layout; it counts its own two bytes, so the header ends at byte 29.
 pub const HEADER_SIZE: u16 = 0x14;
@@ -129,23 +128,23 @@ pub struct Mesh {
     #[bw(try_calc = crate::count_u32(faces.len(), "faces"))]
     face_count: u32,
     /// `vec3 position[vertexCount]`.
-    #[br(parse_with = pod_vec, args(u64::from(vertex_count), "vertex position"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(vertex_count), "vertex position"))]
+    #[bw(write_with = write_pod_field)]
     pub positions: Vec<Vec3<f32>>,
     /// `vec2 uv[vertexCount][layerCount]`, vertex-major, when `meshFlags` has UV_SET.
     #[brw(if(presence.contains(MeshFlags::UV_SET)))]
-    #[br(parse_with = pod_vec, args(u64::from(vertex_count) * u64::from(layer_count), "uv"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(vertex_count) * u64::from(layer_count), "uv"))]
+    #[bw(write_with = write_pod_field)]
     pub uvs: Vec<Vec2<f32>>,
     /// `vec3 normal[vertexCount]` (f32), when `meshFlags` has NORMALS.
     #[brw(if(presence.contains(MeshFlags::NORMALS)))]
-    #[br(parse_with = pod_vec, args(u64::from(vertex_count), "normal"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(vertex_count), "normal"))]
+    #[bw(write_with = write_pod_field)]
     pub normals: Vec<Vec3<f32>>,
     /// `u8 rgba[vertexCount][4]`, when `meshFlags` has COLOR.
     #[brw(if(presence.contains(MeshFlags::COLOR)))]
-    #[br(parse_with = pod_vec, args(u64::from(vertex_count), "colour"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(vertex_count), "colour"))]
+    #[bw(write_with = write_pod_field)]
     pub colors: Vec<Rgba8>,
     /// `(bone_t, f32)[vertexCount][maxInfluence]`, vertex-major, when `meshFlags` has WEIGHTS.
     #[brw(if(presence.contains(MeshFlags::WEIGHTS)))]
@@ -157,8 +156,8 @@ pub struct Mesh {
     #[bw(write_with = write_faces, args_raw = IndexWidth::for_count(u64::from(vertex_count)))]
     pub faces: Vec<[u32; 3]>,
     /// `i32 materialIndex[layerCount]`: the material of each UV layer, -1 for none.
-    #[br(parse_with = pod_vec, args(u64::from(layer_count), "material index"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(layer_count), "material index"))]
+    #[bw(write_with = write_pod_field)]
     pub material_indices: Vec<i32>,
 }
 
@@ -184,7 +183,7 @@ impl Mesh {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Material {
     /// The material's name.
-    #[br(parse_with = cstring)]
+    #[br(parse_with = read_cstring_field)]
     #[bw(write_with = write_cstring_field)]
     pub name: String,
     /// `isSimple`: 1 when the three map names follow, 0 when nothing does.
@@ -202,15 +201,15 @@ pub struct Material {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct MaterialMaps {
     /// The diffuse (albedo) map.
-    #[br(parse_with = cstring)]
+    #[br(parse_with = read_cstring_field)]
     #[bw(write_with = write_cstring_field)]
     pub diffuse: String,
     /// The normal map.
-    #[br(parse_with = cstring)]
+    #[br(parse_with = read_cstring_field)]
     #[bw(write_with = write_cstring_field)]
     pub normal: String,
     /// The specular map.
-    #[br(parse_with = cstring)]
+    #[br(parse_with = read_cstring_field)]
     #[bw(write_with = write_cstring_field)]
     pub specular: String,
 }

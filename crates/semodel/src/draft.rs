@@ -15,7 +15,7 @@
 
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::check_count;
+use animbin_core::io::{check_count, read_pod_field, write_pod_field};
 use animbin_core::math::{Rgba8, Vec2, Vec3};
 use animbin_core::{ErrorKind, Index, IndexWidth};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
@@ -27,7 +27,6 @@ use crate::blend::{Trailer, read_trailer, write_trailer};
 use crate::block::{Block, BlockArgs, read_block, write_block};
 use crate::bone::{Bone, read_bones, write_bones};
 use crate::flags::{BoneFlags, MeshFlags, data};
-use crate::records::{pod_vec, write_pod};
 
 /// `headerSize` of the draft layout: the seed's header fields add up to 0x1E bytes.
 pub const HEADER_SIZE: u16 = 0x1E;
@@ -209,8 +208,8 @@ pub struct Mesh {
     #[bw(write_with = write_vertices, args_raw = args.vertex_layout(*uv_set_count))]
     pub vertices: Vertices,
     /// `uint32_t Indicies[faceCount][3]`.
-    #[br(parse_with = pod_vec, args(u64::from(face_count), "face"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(face_count), "face"))]
+    #[bw(write_with = write_pod_field)]
     pub faces: Vec<[u32; 3]>,
 }
 
@@ -243,8 +242,8 @@ pub struct VertexRecord {
     pub position: Vec3<f32>,
     /// `vec2 uvCoords[uvSetCount]`, when the UV_SET flag is set.
     #[brw(if(layout.has(MeshFlags::UV_SET)))]
-    #[br(parse_with = pod_vec, args(u64::from(layout.layers), "uv"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(layout.layers), "uv"))]
+    #[bw(write_with = write_pod_field)]
     pub uvs: Vec<Vec2<f32>>,
     /// `mat_t uvMaterialIndicies[uvSetCount]`, when the UV_SET flag is set.
     #[brw(if(layout.has(MeshFlags::UV_SET)))]
@@ -264,8 +263,8 @@ pub struct VertexRecord {
     pub bone_indices: Vec<Index>,
     /// `half_t boneWeight[maxSkinInfluence]`, when the WEIGHTS flag is set.
     #[brw(if(layout.has(MeshFlags::WEIGHTS)))]
-    #[br(parse_with = pod_vec, args(u64::from(layout.mesh.influences), "bone weight"))]
-    #[bw(write_with = write_pod)]
+    #[br(parse_with = read_pod_field, args(u64::from(layout.mesh.influences), "bone weight"))]
+    #[bw(write_with = write_pod_field)]
     pub bone_weights: Vec<f16>,
 }
 

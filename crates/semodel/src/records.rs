@@ -8,7 +8,6 @@ use std::io::{Read, Seek, Write};
 
 use animbin_core::io::{Pod, check_count, read_pod_vec, write_pod_slice};
 use animbin_core::math::Vec3;
-use animbin_core::strings::{read_cstring, write_cstring};
 use animbin_core::{ErrorKind, IndexWidth};
 use binrw::{BinResult, Endian};
 use serde::{Deserialize, Serialize};
@@ -107,38 +106,6 @@ impl<I: RecordIndex> InfluenceRecord<I> {
             weight: self.weight.get(),
         }
     }
-}
-
-/// Reads `count` plain values in bulk (a binrw `parse_with` helper).
-pub(crate) fn pod_vec<T: Pod, R: Read + Seek>(
-    reader: &mut R,
-    endian: Endian,
-    (count, what): (u64, &'static str),
-) -> BinResult<Vec<T>> {
-    read_pod_vec(reader, endian, count, what)
-}
-
-/// Writes plain values in bulk (a binrw `write_with` helper).
-// binrw hands `write_with` functions a reference to the field's own type.
-#[allow(clippy::ptr_arg)]
-pub(crate) fn write_pod<T: Pod, W: Write + Seek>(
-    values: &Vec<T>,
-    writer: &mut W,
-    endian: Endian,
-    (): (),
-) -> BinResult<()> {
-    write_pod_slice(writer, endian, values)
-}
-
-/// Reads a NUL-terminated UTF-8 string (a binrw `parse_with` helper).
-pub(crate) fn cstring<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<String> {
-    read_cstring(reader)
-}
-
-/// Writes a NUL-terminated string (a binrw `write_with` helper).
-#[allow(clippy::ptr_arg)]
-pub(crate) fn write_cstring_field<W: Write + Seek>(value: &String, writer: &mut W, _: Endian, (): ()) -> BinResult<()> {
-    write_cstring(writer, value)
 }
 
 /// Reads `count` byte-order-free records and widens each with `f`, through a small buffer:
