@@ -145,8 +145,6 @@ pub struct View<'a> {
     header: &'a HeaderRecord,
     anim_type: AnimType,
     frame_width_rule: FrameWidthRule,
-    frame_width: IndexWidth,
-    precision: Precision,
     header_extra: &'a [u8],
     names: &'a [u8],
     modifiers: ModifierRun<'a>,
@@ -356,8 +354,6 @@ impl<'a> View<'a> {
             header,
             anim_type,
             frame_width_rule: rule,
-            frame_width,
-            precision,
             header_extra,
             names,
             modifiers,
@@ -428,12 +424,12 @@ impl<'a> View<'a> {
 
     /// The width of `frame_t`.
     pub fn frame_width(&self) -> IndexWidth {
-        self.frame_width
+        self.frame_width_rule.width(self.frame_count())
     }
 
     /// The precision of key values.
     pub fn precision(&self) -> Precision {
-        self.precision
+        self.data_property_flags().precision()
     }
 
     /// Header bytes past 0x1C.
@@ -452,8 +448,8 @@ impl<'a> View<'a> {
             names: ViewCursor::new(FORMAT, self.names),
             data: ViewCursor::new(FORMAT, self.bone_data),
             presence: self.data_presence_flags(),
-            frame: self.frame_width,
-            precision: self.precision,
+            frame: self.frame_width(),
+            precision: self.precision(),
         }
     }
 
@@ -461,7 +457,7 @@ impl<'a> View<'a> {
     pub fn notes(&self) -> Notes<'a> {
         Notes {
             cursor: ViewCursor::new(FORMAT, self.notes),
-            frame: self.frame_width,
+            frame: self.frame_width(),
         }
     }
 
