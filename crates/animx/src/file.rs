@@ -299,27 +299,28 @@ impl Animation {
 
     /// Encodes the tracks and compresses them with [`Animation::encoding`].
     pub fn encode(&self) -> Result<AnimXFile, Error> {
-        let header = self.header()?;
-        let plain = self.tracks_bytes()?;
-        let data = match self.encoding {
-            Encoding::Plain => plain,
-            Encoding::Lz4 => lz4::compress(&plain),
-            Encoding::Lzma => lzma::compress_container(&plain)?,
-        };
-        Ok(AnimXFile { header, data })
+        self.compress(self.header()?, self.tracks_bytes()?)
     }
 
     /// Encodes like [`Animation::encode`], but gives back `original` itself when it holds
     /// exactly this animation, so an unchanged compressed file keeps its bytes.
     pub fn encode_keeping(&self, original: &AnimXFile, options: &ReadOptions) -> Result<AnimXFile, Error> {
         let header = self.header()?;
-        if header == original.header {
-            let plain = self.tracks_bytes()?;
-            if original.tracks_bytes(options).is_ok_and(|stored| *stored == *plain) {
-                return Ok(original.clone());
-            }
+        let plain = self.tracks_bytes()?;
+        if header == original.header && original.tracks_bytes(options).is_ok_and(|stored| *stored == *plain) {
+            return Ok(original.clone());
         }
-        self.encode()
+        self.compress(header, plain)
+    }
+
+    /// The file of `header` and the plain track bytes, stored with [`Animation::encoding`].
+    fn compress(&self, header: Header, plain: Vec<u8>) -> Result<AnimXFile, Error> {
+        let data = match self.encoding {
+            Encoding::Plain => plain,
+            Encoding::Lz4 => lz4::compress(&plain),
+            Encoding::Lzma => lzma::compress_container(&plain)?,
+        };
+        Ok(AnimXFile { header, data })
     }
 
     /// The sum of every track's keyframe count.
