@@ -286,8 +286,8 @@ pub fn sniff(bytes: &[u8]) -> Result<Layout> {
 /// Reads an SEModel file of either layout from memory.
 pub fn read(bytes: &[u8]) -> Result<SeModel> {
     Ok(match sniff(bytes)? {
-        Layout::Deployed => SeModel::Deployed(read_layout(bytes)?),
-        Layout::Draft => SeModel::Draft(read_layout(bytes)?),
+        Layout::Deployed => SeModel::Deployed(read_from_slice(FORMAT, bytes, Endian::Little)?),
+        Layout::Draft => SeModel::Draft(read_from_slice(FORMAT, bytes, Endian::Little)?),
     })
 }
 
