@@ -148,13 +148,16 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
     match cli.command {
         Command::Info { json, format, file } => {
             let (fmt, doc) = open(&file, format.as_deref())?;
-            let mut info = Map::new();
-            info.insert("format".into(), fmt.name().into());
-            info.extend(doc.info());
+            let fields = doc.info();
             if json {
+                let mut info = Map::new();
+                info.insert("format".into(), fmt.name().into());
+                info.extend(fields);
                 out!("{}", Value::Object(info))?;
             } else {
-                for (key, value) in info {
+                // The format first, then the fields in name order.
+                out!("format: {}", fmt.name())?;
+                for (key, value) in fields {
                     match value {
                         Value::String(s) => out!("{key}: {s}")?,
                         other => out!("{key}: {other}")?,

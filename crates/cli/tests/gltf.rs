@@ -13,7 +13,7 @@ use animbin_gltf::testing::{error_lines, khronos_validate, provide_external_imag
 use serde_json::Value;
 
 use common::{
-    animbin, assert_converts_to_itself, assert_dump_is_refused, code, info_json, read, s, stderr, tempdir, testdata,
+    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, info_json, read, s, stderr, tempdir, testdata,
     testdata_dir, write,
 };
 
@@ -305,22 +305,30 @@ fn gltf_and_glb_convert_into_each_other_byte_for_byte_and_dump_rebuilds_them() {
 }
 
 #[test]
-fn a_dump_refuses_json_text_that_it_would_not_write_back() {
+fn a_dump_keeps_json_text_laid_out_by_other_tools() {
     let dir = tempdir();
     let gltf = dir.path().join("a.gltf");
     assert_eq!(code(&animbin(&["convert", s(&sample_glb(dir.path())), s(&gltf)])), 0);
-    // The same document pretty-printed, as other tools write glTF: a dump holds the JSON as
-    // a value and would give it back compact.
+    // The compact form that animbin writes dumps as a JSON value.
+    let dump = assert_dump_rebuilds(&gltf, "gltf", dir.path(), "compact.gltf", &[]);
+    assert!(dump["data"]["json"].is_object(), "{dump}");
+    // The same document pretty-printed, as other tools write glTF, keeps its text exactly,
+    // in both containers.
     let value: Value = serde_json::from_slice(&read(&gltf)).unwrap();
-    let pretty = write(dir.path(), "pretty.gltf", &serde_json::to_vec_pretty(&value).unwrap());
-    assert_dump_is_refused(
-        &pretty,
-        dir.path(),
-        "gltf: a dump of this file would not convert back to the same bytes",
-        "copy.gltf",
+    let pretty_json = serde_json::to_vec_pretty(&value).unwrap();
+    let pretty = write(dir.path(), "pretty.gltf", &pretty_json);
+    let dump = assert_dump_rebuilds(&pretty, "gltf", dir.path(), "pretty-again.gltf", &[]);
+    assert_eq!(
+        dump["data"]["json_text"].as_str().map(str::as_bytes),
+        Some(&pretty_json[..])
     );
-    // The compact form dumps.
-    assert_eq!(code(&animbin(&["dump", s(&gltf)])), 0);
+    let pretty_glb = write(
+        dir.path(),
+        "pretty.glb",
+        &animbin_gltf::Glb::to_vec(&pretty_json, None).unwrap(),
+    );
+    let dump = assert_dump_rebuilds(&pretty_glb, "gltf", dir.path(), "pretty-again.glb", &[]);
+    assert!(dump["data"]["json_text"].is_string(), "{dump}");
 }
 
 #[test]

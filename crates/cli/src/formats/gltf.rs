@@ -63,7 +63,6 @@ impl Format for Gltf {
             Some("glb") => Container::Glb,
             other => bail!("a glTF dump needs `container` \"gltf\" or \"glb\", found {other:?}"),
         };
-        let json = data.get("json").cloned().context("a glTF dump needs its `json`")?;
         let bin = match data.get("bin") {
             None | Some(Value::Null) => None,
             Some(text) => Some(
@@ -72,13 +71,26 @@ impl Format for Gltf {
                     .context("`bin` is not valid base64")?,
             ),
         };
-        let bytes = animbin_gltf::join(json, bin, container)?;
+        // `json_text` is the JSON exactly as the file laid it out; `json` is the value,
+        // written back compact (the dump uses it when that gives the same bytes).
+        let bytes = match data.get("json_text") {
+            Some(text) => {
+                let text = text.as_str().context("`json_text` must be a string")?.as_bytes();
+                match container {
+                    Container::Gltf if bin.is_none() => text.to_vec(),
+                    Container::Gltf => bail!("a .gltf dump with `json_text` has no separate `bin`"),
+                    Container::Glb => animbin_gltf::Glb::to_vec(text, bin.as_deref())?,
+                }
+            }
+            None => {
+                let json = data
+                    .get("json")
+                    .cloned()
+                    .context("a glTF dump needs its `json` or `json_text`")?;
+                animbin_gltf::join(json, bin, container)?
+            }
+        };
         self.read(&bytes)
-    }
-
-    fn dump_limits(&self) -> &'static str {
-        "a dump keeps the JSON as a value, written back compact with sorted members as animbin \
-         writes glTF, so JSON text laid out otherwise does not come back"
     }
 
     fn from_scene(
@@ -145,11 +157,21 @@ impl Document for GltfDocument {
 
     fn dump(&self) -> CliResult<Value> {
         let (json, bin) = animbin_gltf::split(&self.bytes)?;
-        Ok(json!({
-            "container": container_name(self.container),
-            "json": json,
-            "bin": bin.map(|b| BASE64.encode(b)),
-        }))
+        let container = container_name(self.container);
+        // The JSON as a value reads best; files whose JSON text another tool laid out
+        // (pretty-printed, members in another order) keep that text instead.
+        if animbin_gltf::join(json.clone(), bin.clone(), self.container)? == self.bytes {
+            return Ok(json!({ "container": container, "json": json, "bin": bin.map(|b| BASE64.encode(b)) }));
+        }
+        let (text, bin) = match self.container {
+            Container::Gltf => (&self.bytes[..], None),
+            Container::Glb => {
+                let glb = animbin_gltf::Glb::parse(&self.bytes)?;
+                (glb.json, glb.bin)
+            }
+        };
+        let text = std::str::from_utf8(text).context("the glTF JSON is not UTF-8")?;
+        Ok(json!({ "container": container, "json_text": text, "bin": bin.map(|b| BASE64.encode(b)) }))
     }
 
     fn validate(&self) -> Vec<String> {

@@ -71,10 +71,6 @@ pub trait Format: Sync {
     fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>>;
     /// Rebuilds a document from the `data` member of an `animbin dump`.
     fn undump(&self, data: Value) -> CliResult<Box<dyn Document>>;
-    /// Why a dump may fail to rebuild a file of this format, said when [`dump`] refuses one.
-    fn dump_limits(&self) -> &'static str {
-        "JSON has no NaN or infinity, so a dump cannot keep such floats"
-    }
     /// Builds a document from a scene, recording what the format cannot hold.
     // `self` is the format (a factory), not a value being converted.
     #[allow(clippy::wrong_self_convention)]
@@ -125,7 +121,8 @@ fn check_rebuilds(format: &dyn Format, doc: &dyn Document, target: &str, data: &
     let Ok(original) = doc.write(target) else {
         return Ok(());
     };
-    let (name, limits) = (format.name(), format.dump_limits());
+    let name = format.name();
+    let limits = "JSON has no NaN or infinity, so a dump cannot keep such floats";
     let rebuilt = format
         .undump(data.clone())
         .and_then(|back| back.write(target))
