@@ -165,3 +165,38 @@ fn fuzz(target: Option<&str>, seconds: Option<&str>) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `testdata/` is committed; it must be what the writers make today, or `cargo xtask
+    /// corpus` was not run after a writer changed.
+    #[test]
+    fn testdata_is_what_the_writers_make_today() {
+        let testdata = root().join("testdata");
+        let mut checked = 0;
+        for sample in corpus::samples().into_iter().filter(|s| s.testdata) {
+            let path = testdata.join(sample.name);
+            let on_disk = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                on_disk == sample.bytes,
+                "{} differs from what its writer makes: run `cargo xtask corpus`",
+                path.display()
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "no testdata samples");
+    }
+
+    #[test]
+    fn every_fuzz_target_gets_seeds() {
+        let samples = corpus::samples();
+        for target in fuzz_targets().expect("fuzz/Cargo.toml reads") {
+            assert!(
+                samples.iter().any(|s| s.fuzz_targets.contains(&target.as_str())),
+                "fuzz target {target} has no seed sample"
+            );
+        }
+    }
+}
