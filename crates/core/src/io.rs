@@ -343,35 +343,42 @@ pub struct ViewCursor<'a> {
 
 impl<'a> ViewCursor<'a> {
     /// A cursor at the start of `bytes`, whose errors name `format`.
+    #[inline]
     pub fn new(format: &'static str, bytes: &'a [u8]) -> Self {
         Self { format, bytes, pos: 0 }
     }
 
     /// The whole input.
+    #[inline]
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
     /// The current position.
+    #[inline]
     pub fn pos(&self) -> usize {
         self.pos
     }
 
     /// Moves to `pos` (a later step past the end of the input fails).
+    #[inline]
     pub fn set_pos(&mut self, pos: usize) {
         self.pos = pos;
     }
 
     /// The bytes left after the position.
+    #[inline]
     pub fn left(&self) -> usize {
         self.bytes.len().saturating_sub(self.pos)
     }
 
+    #[cold]
     fn error(&self, at: usize, kind: ErrorKind) -> Error {
         Error::new(self.format, at as u64, kind)
     }
 
     /// Takes the next `n` bytes; [`ErrorKind::UnexpectedEof`] expecting `what` when fewer are left.
+    #[inline]
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
         let end = self.pos.checked_add(n).filter(|&end| end <= self.bytes.len());
         let slice = end.and_then(|end| self.bytes.get(self.pos..end)).ok_or_else(|| {
@@ -387,6 +394,7 @@ impl<'a> ViewCursor<'a> {
     }
 
     /// Takes the next `N` bytes as an array (see [`ViewCursor::take`]).
+    #[inline]
     pub fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
         let mut out = [0; N];
         out.copy_from_slice(self.take(N, what)?);
@@ -394,6 +402,7 @@ impl<'a> ViewCursor<'a> {
     }
 
     /// Takes the next byte (see [`ViewCursor::take`]).
+    #[inline]
     pub fn u8(&mut self, what: &str) -> Result<u8, Error> {
         let [b] = self.array(what)?;
         Ok(b)
@@ -401,6 +410,7 @@ impl<'a> ViewCursor<'a> {
 
     /// Refuses `count` items of at least `min_size` bytes each that the bytes left cannot
     /// hold ([`ErrorKind::CountTooLarge`] at the position), before anything is allocated.
+    #[inline]
     pub fn check(&self, what: &str, count: u64, min_size: u64) -> Result<usize, Error> {
         let left = self.left() as u64;
         let needed = count.saturating_mul(min_size);
@@ -419,12 +429,14 @@ impl<'a> ViewCursor<'a> {
     }
 
     /// Takes `count` records of `size` bytes as bytes, after [`ViewCursor::check`].
+    #[inline]
     pub fn records(&mut self, count: u64, size: u64, what: &str) -> Result<&'a [u8], Error> {
         self.check(what, count, size)?;
         self.take((count * size) as usize, what)
     }
 
     /// Takes `count` records of `T` as a slice ([`slice_at`]'s checks and errors).
+    #[inline]
     pub fn slice<T>(&mut self, count: u64, what: &str) -> Result<&'a [T], Error>
     where
         T: FromBytes + Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
@@ -435,6 +447,7 @@ impl<'a> ViewCursor<'a> {
     }
 
     /// Takes one `T` (see [`ViewCursor::slice`]).
+    #[inline]
     pub fn one<T>(&mut self, what: &str) -> Result<&'a T, Error>
     where
         T: FromBytes + Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
@@ -452,6 +465,7 @@ impl<'a> ViewCursor<'a> {
 
     /// Takes a NUL-terminated UTF-8 `what` (the NUL is consumed, not returned); an error at
     /// its first byte when the NUL is missing or the bytes are not UTF-8.
+    #[inline]
     pub fn cstr(&mut self, what: &str) -> Result<&'a str, Error> {
         let start = self.pos;
         let rest = self.bytes.get(start..).unwrap_or_default();
