@@ -220,20 +220,23 @@ fn check_blend(trailer: &Trailer, vertex_counts: &[usize], at: u64) -> Result<()
     Ok(())
 }
 
+/// Refuses `other_data_flags` with a block's bit (`dataFlags` is at `at`): the blocks set those.
+fn check_other_data_flags(other: u8, blocks: u8, at: u64) -> Result<(), Error> {
+    if other & blocks != 0 {
+        return Err(refuse(
+            at,
+            format!("other_data_flags {other:#04x} overlaps the block flags, which come from the blocks"),
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses a model whose arrays disagree with its flags and counts, naming the output offset.
 pub(crate) fn check(model: &SeModel) -> Result<(), Error> {
     let spans = spans(model);
     match model {
         SeModel::Deployed(m) => {
-            if m.other_data_flags & data::DEPLOYED_BLOCKS != 0 {
-                return Err(refuse(
-                    11,
-                    format!(
-                        "other_data_flags {:#04x} overlaps the block flags, which come from the blocks",
-                        m.other_data_flags
-                    ),
-                ));
-            }
+            check_other_data_flags(m.other_data_flags, data::DEPLOYED_BLOCKS, 11)?;
             check_bones(&m.bones, m.bone_flags, &spans.bones)?;
             let has = |f| m.mesh_flags.contains(f);
             for (i, (mesh, s)) in m.meshes.items().iter().zip(&spans.meshes).enumerate() {
@@ -286,15 +289,7 @@ pub(crate) fn check(model: &SeModel) -> Result<(), Error> {
             check_blend(&m.trailer, &counts, spans.trailer)
         }
         SeModel::Draft(m) => {
-            if m.other_data_flags & data::DRAFT_BLOCKS != 0 {
-                return Err(refuse(
-                    14,
-                    format!(
-                        "other_data_flags {:#04x} overlaps the block flags, which come from the blocks",
-                        m.other_data_flags
-                    ),
-                ));
-            }
+            check_other_data_flags(m.other_data_flags, data::DRAFT_BLOCKS, 14)?;
             check_bones(&m.bones, m.bone_flags, &spans.bones)?;
             let args = m.mesh_args();
             for (i, (mesh, s)) in m.meshes.items().iter().zip(&spans.meshes).enumerate() {
