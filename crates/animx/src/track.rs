@@ -473,22 +473,23 @@ impl Track {
         }
     }
 
+    /// The values of its keyframes (of a Raw track, its values).
+    fn values(&self) -> &Values {
+        match &self.data {
+            TrackData::Raw(raw) => &raw.values,
+            TrackData::Discrete(d) => &d.keyframes.values,
+            TrackData::Curve(c) => &c.keyframes.values,
+        }
+    }
+
     /// The type of its values.
     pub fn value_type(&self) -> ValueType {
-        match &self.data {
-            TrackData::Raw(raw) => raw.values.value_type(),
-            TrackData::Discrete(d) => d.keyframes.values.value_type(),
-            TrackData::Curve(c) => c.keyframes.values.value_type(),
-        }
+        self.values().value_type()
     }
 
     /// The number of keyframes (values, for a Raw track).
     pub fn keyframe_count(&self) -> usize {
-        match &self.data {
-            TrackData::Raw(raw) => raw.values.len(),
-            TrackData::Discrete(d) => d.keyframes.values.len(),
-            TrackData::Curve(c) => c.keyframes.values.len(),
-        }
+        self.values().len()
     }
 
     /// The time of the last keyframe (of the last value, for a Raw track), in seconds.
