@@ -5,6 +5,8 @@
 //! the file; they become frames at [`SceneOptions::framerate`] (30 by default), unchanged
 //! in value. Going back, frames of an animation at another rate are rescaled to that rate.
 
+use std::cell::Cell;
+
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, Interpolation, Key as SceneKey, Scene};
 use animbin_core::{ConversionReport, Error, ErrorKind, Fixed16, Quat, Result, Rot14, Vec3};
 
@@ -195,6 +197,8 @@ fn animation_to_segment(
             report.lose("cosmetic bone flags");
         }
         let at = |what: &str, key: usize| format!("animation {:?} bone {:?} {what} key {key}", anim.name, track.bone);
+        // Values that the fixed-point fields hold only approximately, reported once below.
+        let (lengths_rounded, rotations_rounded) = (Cell::new(false), Cell::new(false));
         let mut tick = |frame: f64, what: &str, key: usize| -> Result<u16> {
             let t = frame * ratio;
             let rounded = t.round();
@@ -212,7 +216,9 @@ fn animation_to_segment(
             Ok(tick)
         };
         let fixed = |v: f64, what: &str, key: usize| {
-            Fixed16::from_f64(v).map_err(|e| unencodable(format!("{}: {e}", at(what, key))))
+            let f = Fixed16::from_f64(v).map_err(|e| unencodable(format!("{}: {e}", at(what, key))))?;
+            lengths_rounded.set(lengths_rounded.get() || f.to_f64() != v);
+            Ok(f)
         };
         let fixed3 = |v: Vec3<f64>, what: &str, key: usize| -> Result<Vec3<Fixed16>> {
             Ok(Vec3::new(
@@ -221,8 +227,11 @@ fn animation_to_segment(
                 fixed(v.z, what, key)?,
             ))
         };
-        let rot =
-            |v: f64, key: usize| Rot14::from_f64(v).map_err(|e| unencodable(format!("{}: {e}", at("rotation", key))));
+        let rot = |v: f64, key: usize| {
+            let r = Rot14::from_f64(v).map_err(|e| unencodable(format!("{}: {e}", at("rotation", key))))?;
+            rotations_rounded.set(rotations_rounded.get() || r.to_f64() != v);
+            Ok(r)
+        };
         let mut slot = Slot::default();
         for (k, key) in track.translation.iter().enumerate() {
             let value = fixed3(key.value, "translation", k)?;
@@ -239,6 +248,12 @@ fn animation_to_segment(
             slot.scale.push(Key::new(tick(key.frame, "scale", k)?, value));
         }
         slots.push(slot);
+        if lengths_rounded.get() {
+            report.lose("translation and scale precision finer than 1/65536 (16.16 fixed point, rounded)");
+        }
+        if rotations_rounded.get() {
+            report.lose("rotation precision finer than 1/16384 (i16 components, rounded)");
+        }
     }
     let length = last_tick.map_or(0.0, |t| f64::from(t) + 1.0);
     if (anim.frame_count * ratio - length).abs() > 1e-6 && anim.frame_count * ratio > length {

@@ -175,3 +175,26 @@ fn what_the_format_cannot_hold_is_reported() {
         );
     }
 }
+
+#[test]
+fn values_finer_than_the_fixed_point_fields_are_reported_as_rounded() {
+    let track = |translation: f64, rotation_x: f64| BoneTrack {
+        bone: "slot0".into(),
+        translation: vec![SceneKey::new(0.0, Vec3::new(translation, 0.0, 0.0))],
+        rotation: vec![SceneKey::new(0.0, Quat::new(rotation_x, 0.0, 0.0, 1.0))],
+        ..BoneTrack::default()
+    };
+    let lengths = "translation and scale precision finer than 1/65536 (16.16 fixed point, rounded)";
+    let rotations = "rotation precision finer than 1/16384 (i16 components, rounded)";
+    let report_of = |track: BoneTrack| {
+        let mut report = ConversionReport::default();
+        from_scene(&one_track_scene(track), &SceneOptions::default(), &mut report).unwrap();
+        report.lost
+    };
+    // 1.5 and 0.25 are exact in both fields: nothing to report.
+    let exact = report_of(track(1.5, 0.25));
+    assert!(!exact.iter().any(|l| l == lengths || l == rotations), "{exact:?}");
+    let fine = report_of(track(0.1, 0.1));
+    assert!(fine.iter().any(|l| l == lengths), "{fine:?}");
+    assert!(fine.iter().any(|l| l == rotations), "{fine:?}");
+}
