@@ -57,40 +57,7 @@ pub fn decompose(m: &Mat4<f64>) -> Option<Transform> {
     let (x, y, z) = (cx.scale(1.0 / sx), cy.scale(1.0 / sy), cz.scale(1.0 / sz));
     // Rotation matrix columns x, y, z; element (row i, column j).
     let e = [[x.x, y.x, z.x], [x.y, y.y, z.y], [x.z, y.z, z.z]];
-    let trace = e[0][0] + e[1][1] + e[2][2];
-    let q = if trace > 0.0 {
-        let s = (trace + 1.0).sqrt() * 2.0;
-        Quat::new(
-            (e[2][1] - e[1][2]) / s,
-            (e[0][2] - e[2][0]) / s,
-            (e[1][0] - e[0][1]) / s,
-            0.25 * s,
-        )
-    } else if e[0][0] > e[1][1] && e[0][0] > e[2][2] {
-        let s = (1.0 + e[0][0] - e[1][1] - e[2][2]).sqrt() * 2.0;
-        Quat::new(
-            0.25 * s,
-            (e[0][1] + e[1][0]) / s,
-            (e[0][2] + e[2][0]) / s,
-            (e[2][1] - e[1][2]) / s,
-        )
-    } else if e[1][1] > e[2][2] {
-        let s = (1.0 + e[1][1] - e[0][0] - e[2][2]).sqrt() * 2.0;
-        Quat::new(
-            (e[0][1] + e[1][0]) / s,
-            0.25 * s,
-            (e[1][2] + e[2][1]) / s,
-            (e[0][2] - e[2][0]) / s,
-        )
-    } else {
-        let s = (1.0 + e[2][2] - e[0][0] - e[1][1]).sqrt() * 2.0;
-        Quat::new(
-            (e[0][2] + e[2][0]) / s,
-            (e[1][2] + e[2][1]) / s,
-            0.25 * s,
-            (e[1][0] - e[0][1]) / s,
-        )
-    };
+    let q = Quat::from_rotation_rows(e);
     let t = Vec3::new(r[0][3], r[1][3], r[2][3]);
     let all_finite = [q.x, q.y, q.z, q.w, t.x, t.y, t.z].iter().all(|v| v.is_finite());
     all_finite.then(|| Transform {
