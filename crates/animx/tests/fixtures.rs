@@ -7,7 +7,7 @@ use animbin_animx::{
 };
 use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Vec2, Vec3, Vec4};
-use animbin_core::testing::{assert_every_truncation_fails, corpus_files, hex, shared_corpus};
+use animbin_testing::{assert_every_truncation_fails, corpus_files, hex, shared_corpus};
 
 /// The header redx's test expects, then its three Discrete tracks (bool, int, string).
 const REDX: &str = "

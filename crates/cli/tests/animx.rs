@@ -92,7 +92,7 @@ fn animx_to_animj_and_back_is_lossless() {
 
 #[test]
 fn corpus_animj_converts_to_the_bytes_redx_expects() {
-    let Some(dir) = animbin_core::testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
+    let Some(dir) = animbin_testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
         return;
     };
     let tmp = tempdir();
@@ -103,7 +103,7 @@ fn corpus_animj_converts_to_the_bytes_redx_expects() {
     let bytes = read(&out_path);
     assert_eq!(
         &bytes[..20],
-        &animbin_core::testing::hex("05 41 6e 69 6d 58 01 00 00 00 03 00 00 80 40 04 74 65 73 74")[..]
+        &animbin_testing::hex("05 41 6e 69 6d 58 01 00 00 00 03 00 00 80 40 04 74 65 73 74")[..]
     );
     assert_eq!(code(&animbin(&["validate", s(&input)])), 0);
 }

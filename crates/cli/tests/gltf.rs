@@ -9,7 +9,7 @@ use std::process::Output;
 
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_gltf::ImportOptions;
-use animbin_gltf::testing::{error_lines, khronos_validate, provide_external_images};
+use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
 use serde_json::Value;
 
 use common::{

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use animbin_core::testing::{corpus_files, shared_corpus};
+use animbin_testing::{corpus_files, shared_corpus};
 use animbin_core::{Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim,

@@ -4,7 +4,7 @@
 mod common;
 
 use animbin_core::math::{Vec2, Vec3};
-use animbin_core::testing::{corpus_files, shared_corpus};
+use animbin_testing::{corpus_files, shared_corpus};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::flags::{BoneFlags, MeshFlags};
 use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, to_bytes};

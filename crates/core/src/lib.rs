@@ -12,7 +12,8 @@
 //!   *before* allocating, and bulk reads of plain data with one copy;
 //! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
 //! - [`scene`]: the neutral model that conversions between formats go through;
-//! - [`seblend`]: the header of the SEBlend trailer that both SE formats may carry.
+//! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
+//! - [`validate`]: the severity and place of a problem that a format's `validate` finds.
 //!
 //! ```
 //! use animbin_core::{io::read_from_slice, math::Vec3, Endian};
@@ -35,14 +36,15 @@ pub mod math;
 pub mod scene;
 pub mod seblend;
 pub mod strings;
-pub mod testing;
+pub mod validate;
 
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, Result};
 pub use fixed::{Fixed16, Rot14};
 pub use index::{Index, IndexField, IndexWidth};
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
-pub use scene::ConversionReport;
+pub use scene::{ConversionReport, SceneOptions};
+pub use validate::{Diagnostic, Location, Severity};
 
 /// Re-exported so format crates and users name one version of each.
 pub use {binrw, half, zerocopy};

@@ -357,3 +357,38 @@ impl ConversionReport {
         self.lost.is_empty()
     }
 }
+
+/// How a file becomes a scene and a scene becomes a file: the options every format crate's
+/// `to_scene` and `from_scene` take, each used by the formats it concerns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneOptions {
+    /// Frames per second for formats that store no rate of their own (x8an key ticks, and
+    /// AnimX, which counts seconds); `None` uses the format's default.
+    pub framerate: Option<f64>,
+    /// The non-glTF side of a conversion is Z-up (the SE formats and most game data);
+    /// glTF is Y-up.
+    pub z_up: bool,
+    /// Lengths times this are glTF metres (0.01 for centimetres); 1.0 changes nothing.
+    pub unit_scale: f64,
+    /// Scale rotations read from a format that rounds them (x8an's i16 components) to unit
+    /// length. Off by default, so a scene holds exactly what the file holds.
+    pub normalize_rotations: bool,
+}
+
+impl Default for SceneOptions {
+    fn default() -> Self {
+        Self {
+            framerate: None,
+            z_up: false,
+            unit_scale: 1.0,
+            normalize_rotations: false,
+        }
+    }
+}
+
+impl SceneOptions {
+    /// The frame rate to use: [`SceneOptions::framerate`] or, when unset, `default`.
+    pub fn framerate_or(&self, default: f64) -> f64 {
+        self.framerate.unwrap_or(default)
+    }
+}

@@ -4,6 +4,7 @@
 //! (per-shape keys in SEAnim, per-vertex deltas in SEModel).
 
 use binrw::binrw;
+use serde::{Deserialize, Serialize};
 
 use crate::io::{BoundedArgs, bounded_vec};
 use crate::strings::NulString;
@@ -30,16 +31,50 @@ pub struct SeBlendHeader {
     pub names: Vec<NulString>,
 }
 
+/// What follows the last block of an SE file: nothing, an SEBlend trailer whose body (`T`,
+/// each format's own) parses exactly to the end of the file, or other bytes, kept so that a
+/// rewrite is byte-identical.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trailer<T> {
+    /// The file ends with its last block.
+    #[default]
+    None,
+    /// Greyhound's blend-shape trailer.
+    #[serde(rename = "seblend")]
+    SeBlend(T),
+    /// Bytes that are not an SEBlend trailer ending at the end of the file, kept verbatim.
+    Unknown(Vec<u8>),
+}
+
+impl<T> Trailer<T> {
+    /// The SEBlend body, when the trailer is one.
+    pub fn seblend(&self) -> Option<&T> {
+        match self {
+            Self::SeBlend(body) => Some(body),
+            _ => None,
+        }
+    }
+
+    /// The kind of trailer in a word: `"none"`, `"seblend"` or `"unknown"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::SeBlend(_) => "seblend",
+            Self::Unknown(_) => "unknown",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::io::SliceReader;
-    use crate::testing::hex;
     use binrw::{BinRead, BinWrite, Endian};
 
     #[test]
     fn the_header_is_the_magic_the_count_and_the_names() {
-        let bytes = hex("53 45 42 6c 65 6e 64 0a  02 00 00 00 00 00 00 00  61 00 62 63 00");
+        let bytes = [b"SEBlend\n".as_slice(), &2u64.to_le_bytes(), b"a\0bc\0"].concat();
         let header = SeBlendHeader {
             names: vec!["a".into(), "bc".into()],
         };
@@ -53,13 +88,13 @@ mod tests {
 
     #[test]
     fn a_count_the_bytes_left_cannot_hold_is_refused_before_allocating() {
-        let bytes = hex("53 45 42 6c 65 6e 64 0a  ff ff ff ff ff ff ff ff  61 00");
+        let bytes = [b"SEBlend\n".as_slice(), &u64::MAX.to_le_bytes(), b"a\0"].concat();
         let mut reader = SliceReader::new(&bytes);
         let err = SeBlendHeader::read_options(&mut reader, Endian::Little, (1,)).unwrap_err();
         let err = reader.error("test", err);
         assert_eq!(err.offset, 16);
         // Two names of one byte each fit, but not two shapes of at least 5 bytes.
-        let bytes = hex("53 45 42 6c 65 6e 64 0a  02 00 00 00 00 00 00 00  61 00 62 00");
+        let bytes = [b"SEBlend\n".as_slice(), &2u64.to_le_bytes(), b"a\0b\0"].concat();
         assert!(SeBlendHeader::read_options(&mut SliceReader::new(&bytes), Endian::Little, (1,)).is_ok());
         assert!(SeBlendHeader::read_options(&mut SliceReader::new(&bytes), Endian::Little, (5,)).is_err());
     }

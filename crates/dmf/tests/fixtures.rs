@@ -4,7 +4,7 @@
 mod common;
 
 use animbin_core::math::{Rgba, Vec3};
-use animbin_core::testing::{assert_every_truncation_fails, hex};
+use animbin_testing::{assert_every_truncation_fails, hex};
 use animbin_dmf::{Dmf, Section, View, Wrap};
 use common::{fixture, model};
 

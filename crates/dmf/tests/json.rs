@@ -5,7 +5,7 @@ mod common;
 
 use animbin_core::ErrorKind;
 use animbin_core::math::Vec3;
-use animbin_core::testing::assert_every_truncation_fails;
+use animbin_testing::assert_every_truncation_fails;
 use animbin_dmf::{BlendFactor, Bool16, Dmf, Name, Side, Track, Wrap, json};
 use common::{fixture, model};
 use serde_json::json;

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use animbin_core::testing::{corpus_files, shared_corpus};
 
 fn testdata(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name);
@@ -23,20 +22,4 @@ fn the_committed_sample_is_canonical_valid_and_matches_its_json_form() {
     assert_eq!(animbin_dmf::json::to_vec(&from_binary).unwrap(), json);
     // The embedded PNG is a real one: signature, IHDR of 2 x 2 (checked by validate above).
     assert_eq!(animbin_dmf::png_size(&from_binary.textures[0].png), Some((2, 2)));
-}
-
-#[test]
-fn shared_corpus_files_read_and_rewrite_when_present() {
-    let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "dmf") else {
-        return;
-    };
-    for path in corpus_files(&dir, "dmf") {
-        let bytes = std::fs::read(&path).unwrap();
-        let dmf = animbin_dmf::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let again = animbin_dmf::to_bytes(&dmf).unwrap();
-        assert_eq!(
-            animbin_dmf::to_bytes(&animbin_dmf::read(&again).unwrap()).unwrap(),
-            again
-        );
-    }
 }

@@ -578,7 +578,7 @@ pub(crate) fn import(bytes: &[u8], options: &ImportOptions, report: &mut Convers
 }
 
 /// Decodes `%XX` escapes; malformed escapes are kept as they are.
-pub(crate) fn percent_decode(uri: &str) -> String {
+pub fn percent_decode(uri: &str) -> String {
     let bytes = uri.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

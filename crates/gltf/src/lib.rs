@@ -117,7 +117,6 @@ mod import;
 mod json;
 pub mod pose;
 mod repack;
-pub mod testing;
 mod validate;
 mod xform;
 
@@ -126,7 +125,7 @@ use animbin_core::scene::{ConversionReport, Scene};
 pub use error::{Error, Path, Result};
 pub use export::{ExportOptions, uri_from_name};
 pub use glb::Glb;
-pub use import::ImportOptions;
+pub use import::{ImportOptions, percent_decode};
 pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};
 

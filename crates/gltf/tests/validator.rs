@@ -3,7 +3,7 @@
 mod common;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_gltf::testing::{error_lines, khronos_validate, provide_external_images};
+use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
 use animbin_gltf::{Container, ExportOptions};
 
 fn export_all(dir: &std::path::Path, name: &str, scene: &Scene, options: &ExportOptions) -> Vec<std::path::PathBuf> {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use animbin_core::IndexWidth;
-use animbin_core::testing::{corpus_files, shared_corpus};
+use animbin_testing::{corpus_files, shared_corpus};
 use animbin_seanim::{AnimType, Channel, Modifier, Precision, PresenceFlags, SeAnim, View, read, to_bytes, validate};
 
 fn corpus() -> Option<PathBuf> {

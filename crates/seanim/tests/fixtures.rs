@@ -2,7 +2,7 @@
 //! old frame rule, every optional block, trailers, bad input with its offset, and what the
 //! writer refuses.
 
-use animbin_core::testing::{assert_every_truncation_fails, hex};
+use animbin_testing::{assert_every_truncation_fails, hex};
 use animbin_core::{IndexWidth, Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, Modifier, Note, Precision, PresenceFlags,

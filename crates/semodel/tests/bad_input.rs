@@ -3,7 +3,7 @@
 //! cannot encode.
 
 use animbin_core::math::{Vec2, Vec3};
-use animbin_core::testing::hex;
+use animbin_testing::hex;
 use animbin_core::{Error, ErrorKind};
 use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material};

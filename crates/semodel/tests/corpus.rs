@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use animbin_core::IndexWidth;
-use animbin_core::testing::{corpus_files, shared_corpus};
+use animbin_testing::{corpus_files, shared_corpus};
 use animbin_semodel::flags::{BoneFlags, MeshFlags};
 use animbin_semodel::{SeModel, Trailer, View, deployed, read, to_bytes, validate};
 

@@ -2,7 +2,7 @@
 //! writes back to the same bytes, and every truncation of it is an error.
 
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
-use animbin_core::testing::{assert_every_truncation_fails, hex};
+use animbin_testing::{assert_every_truncation_fails, hex};
 use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft::{self, Vertices};

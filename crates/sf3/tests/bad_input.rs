@@ -4,7 +4,7 @@
 mod common;
 
 use animbin_core::ErrorKind;
-use animbin_core::testing::hex;
+use animbin_testing::hex;
 use animbin_sf3::{ArrayKind, Channel, MAX_PADDING_WORDS, Sf3File, read, to_bytes};
 use common::*;
 
@@ -191,7 +191,7 @@ fn assert_truncations_fail_or_read_a_prefix(bytes: &[u8]) -> usize {
 
 #[test]
 fn truncation_at_every_offset_of_the_seed_segment_is_an_error() {
-    animbin_core::testing::assert_every_truncation_fails(&seed_segment_bytes(), read);
+    animbin_testing::assert_every_truncation_fails(&seed_segment_bytes(), read);
 }
 
 #[test]

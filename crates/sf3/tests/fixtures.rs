@@ -3,7 +3,7 @@
 
 mod common;
 
-use animbin_core::testing::hex;
+use animbin_testing::hex;
 use animbin_sf3::{ArrayKind, Ending, SLOT_ENTRY_SIZE, SegmentView, Sf3File, View, parse_slot_table, read, to_bytes};
 use common::*;
 
@@ -185,20 +185,5 @@ fn the_testdata_samples_are_valid_and_rewrite_byte_for_byte() {
         let file = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(animbin_sf3::validate(&file), [], "{}", path.display());
         assert_eq!(to_bytes(&file).unwrap(), bytes, "{}", path.display());
-    }
-}
-
-#[test]
-fn shared_corpus_files_read_and_rewrite_when_present() {
-    // No real x8an file may be shipped; a developer who owns the game can put some beside
-    // the project in ../shared/corpus/sf3 and this test reads them. It skips otherwise.
-    let Some(dir) = animbin_core::testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "sf3") else {
-        return;
-    };
-    for path in animbin_core::testing::corpus_files(&dir, "bin") {
-        let bytes = std::fs::read(&path).unwrap();
-        let file = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let again = read(&to_bytes(&file).unwrap()).unwrap();
-        assert_eq!(again, file, "{}", path.display());
     }
 }

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
-use animbin_core::testing::hex;
+use animbin_testing::hex;
 use animbin_dmf::{
     Animation, BlendEquation, BlendFactor, Bone, Bool16, Dmf, Face, Material, Name, ShaderType, Side, Texture, Track,
     Vertex, Wrap,

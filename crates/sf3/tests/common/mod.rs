@@ -1,7 +1,7 @@
 //! Fixtures shared by the tests.
 #![allow(dead_code)]
 
-use animbin_core::testing::hex;
+use animbin_testing::hex;
 use animbin_core::{Fixed16, Quat, Rot14, Vec3};
 use animbin_sf3::{Key, Segment, Sf3File, Slot};
 

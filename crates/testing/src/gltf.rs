@@ -1,9 +1,8 @@
-//! Test support: running the Khronos glTF validator over exported files.
+//! Running the Khronos glTF validator over exported files.
 //!
-//! The validator is the npm package `gltf-validator`, run by `tests/validator/validate.js`
-//! in this crate. `.ci/run` installs it with `npm install --prefix crates/gltf/tests/validator`
-//! when npm is present; without node or the package the tests that use it print that they
-//! skip, so `cargo test` alone still passes.
+//! The validator is the npm package `gltf-validator`, run by `crates/gltf/tests/validator/validate.js`.
+//! `.ci/run` installs it with `npm install --prefix crates/gltf/tests/validator`; without
+//! node or the package the tests that use it skip outside CI and fail under CI.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,14 +39,14 @@ pub const PNG_1X1: [u8; 70] = [
 /// When `file` cannot be read or parsed, or a placeholder cannot be written.
 pub fn provide_external_images(file: &Path) -> usize {
     let bytes = std::fs::read(file).expect("the exported file");
-    let (json, _) = crate::repack::split(&bytes).expect("an exported glTF");
+    let (json, _) = animbin_gltf::split(&bytes).expect("an exported glTF");
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut written = 0;
     for image in json["images"].as_array().into_iter().flatten() {
         let Some(uri) = image["uri"].as_str().filter(|u| !u.starts_with("data:")) else {
             continue;
         };
-        let path = dir.join(crate::import::percent_decode(uri));
+        let path = dir.join(animbin_gltf::percent_decode(uri));
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("a folder for the placeholder");
         }
@@ -59,7 +58,7 @@ pub fn provide_external_images(file: &Path) -> usize {
 
 /// The validator script shipped in this crate.
 pub fn validator_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validator/validate.js")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validator/validate.js")
 }
 
 /// Whether `node` runs and finds the `gltf-validator` package.
@@ -71,18 +70,15 @@ pub fn validator_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Runs the Khronos validator over `files`: `None` (after printing why) when node or the
-/// package is not installed, else one report per file.
+/// Runs the Khronos validator over `files`: `None` (after [`crate::require`]) when node or
+/// the package is not installed, else one report per file.
 ///
 /// # Panics
 /// When the validator crashes or prints something that is not its report (a broken test
 /// setup, not a finding about the files).
 pub fn khronos_validate(files: &[PathBuf]) -> Option<Vec<ValidatorReport>> {
     if !validator_available() {
-        eprintln!(
-            "skipping the Khronos glTF validator: node or the gltf-validator package is missing \
-             (npm install --prefix crates/gltf/tests/validator)"
-        );
+        crate::require("the Khronos glTF validator (node and `npm install --prefix crates/gltf/tests/validator`)");
         return None;
     }
     let output = Command::new("node")

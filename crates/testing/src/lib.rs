@@ -1,4 +1,14 @@
-//! Helpers for the format crates' tests (public so every crate's tests share one copy).
+//! Test helpers shared by the animbin crates' tests: hex fixtures, truncation checks, the
+//! shared corpus of files from independent tools, and the Khronos glTF validator.
+//!
+//! This crate is a dev-dependency only and is never published, so none of it is part of
+//! any public API.
+//!
+//! Under CI (the environment variable `CI` set to anything but `false` or `0`), what a test
+//! needs from outside the repository (the shared corpus, node and the validator) must be
+//! there: [`require`] fails the test instead of letting it pass by skipping.
+
+pub mod gltf;
 
 use std::path::{Path, PathBuf};
 
@@ -20,13 +30,33 @@ pub fn assert_every_truncation_fails<T, E: std::fmt::Debug>(
     bytes.len()
 }
 
+/// Whether the tests run under CI, where nothing they need may be missing.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Says that a test cannot run because `what` is missing: under CI that fails the test
+/// (a test must not pass by skipping there); elsewhere it prints why and the caller returns.
+///
+/// # Panics
+/// Under CI, always.
+pub fn require(what: &str) {
+    assert!(!in_ci(), "CI=true and {what} is missing: this test must not be skipped in CI");
+    eprintln!("skipping: {what} is missing");
+}
+
 /// The folder `../shared/corpus/<format>` beside the workspace, found from a crate's
-/// `CARGO_MANIFEST_DIR`; `None` when it is absent (tests that use it then skip).
+/// `CARGO_MANIFEST_DIR`. When it is absent the test is skipped with a message outside CI
+/// ([`require`]) and fails under CI.
 pub fn shared_corpus(manifest_dir: &str, format: &str) -> Option<PathBuf> {
-    Path::new(manifest_dir)
+    let found = Path::new(manifest_dir)
         .ancestors()
         .map(|dir| dir.join("../shared/corpus").join(format))
-        .find(|dir| dir.is_dir())
+        .find(|dir| dir.is_dir());
+    if found.is_none() {
+        require(&format!("the shared corpus folder ../shared/corpus/{format}"));
+    }
+    found
 }
 
 /// The files of a shared corpus folder with the given extension, sorted by name.
