@@ -1,22 +1,21 @@
 //! `animbin`: inspect, dump, validate and convert game animation and model files.
 //!
-//! Exit codes: 0 success, 1 bad input (the message names the byte offset), 2 usage.
+//! A thin front end over the `animbin` library: it parses arguments, calls the library,
+//! prints, and sets the exit code: 0 success, 1 bad input (the message names the byte
+//! offset), 2 usage.
 
-mod formats;
-
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use animbin_core::scene::{ConversionReport, Scene};
-use anyhow::{Context, anyhow, bail};
+use animbin::{
+    AnimationSource, ConversionReport, ConvertOptions, Document, Error, Format, SceneOptions, Severity, Target,
+};
 use clap::{Parser, Subcommand};
-use serde_json::{Map, Value};
-
-use formats::{CliResult, Document, FORMATS, Format, SceneOptions};
+use serde_json::Value;
 
 /// Inspect, dump, validate and convert SEAnim, SEModel, AnimX/AnimJ, Shining Force III
-/// x8an and Dash Model Format files.
+/// x8an, Dash Model Format and glTF/glb files.
 #[derive(Parser)]
 #[command(name = "animbin", version, about)]
 struct Cli {
@@ -31,76 +30,105 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// The input's format, when it cannot be detected (sf3 has no magic).
+        /// The input's format, when it cannot be detected (x8an files have no magic).
         #[arg(long)]
-        format: Option<String>,
-        /// The file to read.
+        format: Option<Format>,
+        /// The file to read (any supported format, glTF/glb included).
         file: PathBuf,
     },
-    /// Print the whole file as JSON; `animbin convert` turns the dump back into the file
-    /// (a file whose dump would not give back the same bytes is refused).
+    /// Print the whole file as JSON; `animbin convert DUMP OUT` turns it back into the file.
     Dump {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
-        format: Option<String>,
+        format: Option<Format>,
         /// The file to read.
         file: PathBuf,
     },
-    /// Convert a file to another format (chosen by OUT's extension or --to).
+    /// Convert a file to another format (chosen by OUT's extension or --to), glTF/glb included.
     Convert {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
-        format: Option<String>,
-        /// The output format: seanim, semodel, animx, animj, sf3, dmf, dmf-json or json (a dump).
+        format: Option<Format>,
+        /// The output format: seanim, semodel, semodel-deployed, semodel-draft, animx, animj,
+        /// sf3, dmf, dmf-json, gltf, glb or json (a dump).
         #[arg(long)]
-        to: Option<String>,
+        to: Option<Target>,
         /// Fail instead of reporting what the output format cannot hold.
         #[arg(long)]
         strict: bool,
-        /// Frames per second for formats that store none (sf3); default 30.
+        /// Frames per second for formats that store none (x8an: 30, AnimX: 60 by default).
         #[arg(long)]
         framerate: Option<f64>,
         /// An animation file whose animations join the input's (repeatable); tracks are
         /// matched to the input's bones by name, and unmatched ones are reported.
         #[arg(long = "anim", value_name = "FILE")]
         anims: Vec<PathBuf>,
-        /// The non-glTF side is Z-up (SEAnim, SEModel): glTF output gets a root node that
-        /// turns it Y-up; glTF input from other tools is turned Z-up.
+        /// The non-glTF side is Z-up (SEAnim, SEModel): glTF/glb output gets a root node
+        /// that turns it Y-up; glTF input from other tools is turned Z-up.
         #[arg(long)]
         z_up: bool,
-        /// Lengths times this are glTF metres, both ways (0.01 for centimetres).
-        #[arg(long, value_name = "FACTOR")]
+        /// Lengths times this are glTF metres, both ways (0.01 for centimetres; negative
+        /// values mirror).
+        #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
         scale: Option<f64>,
         /// The file to read.
         input: PathBuf,
-        /// The file to write.
+        /// The file to write; it is replaced only when the whole output is ready.
         output: PathBuf,
     },
-    /// Check every spec invariant; one line per problem, exit 1 if any.
+    /// Check every rule of the format: one line per problem on stdout; exit 1 on any error
+    /// (warnings too with --strict).
     Validate {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
-        format: Option<String>,
+        format: Option<Format>,
+        /// Warnings fail the check as errors do.
+        #[arg(long)]
+        strict: bool,
         /// The files to check.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
 }
 
-/// A usage mistake (exit 2) as opposed to bad input (exit 1).
-#[derive(Debug)]
-struct UsageError(String);
+/// Why the command failed: the request (exit 2) or the input (exit 1).
+enum Failure {
+    Usage(String),
+    Input(String),
+    /// A closed stdout (`animbin dump x | head`): end quietly, as a C tool killed by SIGPIPE
+    /// would (Rust ignores SIGPIPE, so writes fail instead).
+    BrokenPipe,
+}
 
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+type CliResult<T> = Result<T, Failure>;
+
+/// Library errors about `path` become input failures naming the file.
+fn input_error(path: &Path) -> impl Fn(Error) -> Failure + '_ {
+    move |e| match e {
+        Error::Write(io) if io.kind() == io::ErrorKind::BrokenPipe => Failure::BrokenPipe,
+        Error::Io { .. } => Failure::Input(e.to_string()),
+        e => Failure::Input(format!("{}: {e}", path.display())),
     }
 }
 
-impl std::error::Error for UsageError {}
+fn stdout_error(e: io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure::BrokenPipe
+    } else {
+        Failure::Input(format!("cannot write to stdout: {e}"))
+    }
+}
 
-fn usage(msg: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UsageError(msg.into()))
+/// Writes a line to stdout, returning the error (`println!` would panic on a closed pipe).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(io::stdout().lock(), $($arg)*).map_err(stdout_error)
+    };
+}
+
+/// Writes a line to stderr; a closed stderr has nowhere left to report to, so it is ignored.
+fn warn(args: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{args}");
 }
 
 fn main() -> ExitCode {
@@ -113,61 +141,24 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
-        // A closed stdout (`animbin dump x | head`) ends the command quietly, as it would a
-        // C tool killed by SIGPIPE; Rust ignores SIGPIPE, so without this it would be an error.
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            warn(format_args!("animbin: {e:#}"));
-            if e.downcast_ref::<UsageError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
+        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) => {
+            warn(format_args!("animbin: {message}"));
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(message)) => {
+            warn(format_args!("animbin: {message}"));
+            ExitCode::from(1)
         }
     }
 }
 
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<std::io::Error>()
-        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-}
-
-/// Writes a line to stdout, returning the error (`println!` would panic on a closed pipe).
-macro_rules! out {
-    ($($arg:tt)*) => {
-        writeln!(std::io::stdout().lock(), $($arg)*)
-    };
-}
-
-/// Writes a line to stderr; a closed stderr has nowhere left to report to, so it is ignored.
-fn warn(args: std::fmt::Arguments<'_>) {
-    let _ = writeln!(std::io::stderr().lock(), "{args}");
-}
-
 fn run(cli: Cli) -> CliResult<ExitCode> {
     match cli.command {
-        Command::Info { json, format, file } => {
-            let (fmt, doc) = open(&file, format.as_deref())?;
-            let fields = doc.info();
-            if json {
-                let mut info = Map::new();
-                info.insert("format".into(), fmt.name().into());
-                info.extend(fields);
-                out!("{}", Value::Object(info))?;
-            } else {
-                // The format first, then the fields in name order.
-                out!("format: {}", fmt.name())?;
-                for (key, value) in fields {
-                    match value {
-                        Value::String(s) => out!("{key}: {s}")?,
-                        other => out!("{key}: {other}")?,
-                    }
-                }
-            }
-        }
+        Command::Info { json, format, file } => info(&file, format, json)?,
         Command::Dump { format, file } => {
-            let (fmt, doc) = open(&file, format.as_deref())?;
-            out!("{}", serde_json::to_string_pretty(&formats::dump(fmt, doc.as_ref())?)?)?;
+            let doc = open(&file, format)?;
+            doc.dump(io::stdout().lock()).map_err(input_error(&file))?;
         }
         Command::Convert {
             format,
@@ -180,178 +171,135 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
             input,
             output,
         } => {
-            let (fmt, doc) = open(&input, format.as_deref())?;
             let options = SceneOptions {
                 framerate,
                 z_up,
-                unit_scale: scale,
+                unit_scale: scale.unwrap_or(1.0),
+                ..SceneOptions::default()
             };
-            let bytes = convert(fmt, doc.as_ref(), to.as_deref(), &output, strict, &options, &anims)?;
-            std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+            convert(&input, format, to, &output, &anims, options, strict)?;
         }
-        Command::Validate { format, files } => {
-            let mut clean = true;
-            for file in &files {
-                match open(file, format.as_deref()) {
-                    Ok((_, doc)) => {
-                        for problem in doc.validate() {
-                            clean = false;
-                            out!("{}: {problem}", file.display())?;
-                        }
-                    }
-                    Err(e) if e.downcast_ref::<UsageError>().is_some() => return Err(e),
-                    Err(e) => {
-                        clean = false;
-                        out!("{}: {e:#}", file.display())?;
-                    }
-                }
-            }
-            return Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) });
-        }
+        Command::Validate { format, strict, files } => return validate(&files, format, strict),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads `path` and finds its format: `--format` first, then an animbin dump, a format's
-/// own JSON form, magic bytes, and finally the file name.
-fn open(path: &Path, format: Option<&str>) -> CliResult<(&'static dyn Format, Box<dyn Document>)> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let forced = match format {
-        Some(name) => Some(
-            formats::by_name(name)
-                .ok_or_else(|| usage(format!("unknown format {name:?}; known: {}", known_formats())))?,
-        ),
-        None => None,
-    };
-    let context = || format!("{}", path.display());
-    if looks_like_json(&bytes) {
-        let json: Value = serde_json::from_slice(&bytes).with_context(context)?;
-        if let Some((name, data)) = as_dump(&json) {
-            let fmt = formats::by_name(name)
-                .ok_or_else(|| anyhow!("{}: a dump of unknown format {name:?}", path.display()))?;
-            let doc = fmt.undump(data.clone()).with_context(context)?;
-            return Ok((fmt, doc));
-        }
-        let fmt = forced
-            .or_else(|| FORMATS.iter().copied().find(|f| f.detect_json(&json)))
-            .ok_or_else(|| {
-                anyhow!(
-                    "{}: JSON that is neither an animbin dump nor a known format's JSON form",
-                    path.display()
-                )
-            })?;
-        return Ok((fmt, fmt.read(&bytes).with_context(context)?));
+fn open(path: &Path, format: Option<Format>) -> CliResult<Document> {
+    Document::open_as(path, format).map_err(input_error(path))
+}
+
+fn info(file: &Path, format: Option<Format>, json: bool) -> CliResult<()> {
+    let info = open(file, format)?.info();
+    let value = serde_json::to_value(&info).map_err(|e| Failure::Input(e.to_string()))?;
+    if json {
+        return out!("{value}");
     }
-    let fmt = forced
-        .or_else(|| FORMATS.iter().copied().find(|f| f.detect(&bytes, path)))
-        .ok_or_else(|| {
-            anyhow!(
-                "{}: unknown format at byte 0 (no known magic; use --format with one of {})",
-                path.display(),
-                known_formats()
-            )
-        })?;
-    Ok((fmt, fmt.read(&bytes).with_context(context)?))
-}
-
-fn known_formats() -> String {
-    FORMATS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-}
-
-fn looks_like_json(bytes: &[u8]) -> bool {
-    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
-}
-
-/// An animbin dump is `{"format": NAME, "data": ...}`.
-fn as_dump(json: &Value) -> Option<(&str, &Value)> {
-    let obj = json.as_object()?;
-    let name = obj.get("format")?.as_str()?;
-    let data = obj.get("data")?;
-    (obj.len() == 2 && formats::by_name(name).is_some()).then_some((name, data))
+    // The format first, then the fields in name order.
+    let Value::Object(mut fields) = value else {
+        return Ok(());
+    };
+    let format = fields.remove("format").unwrap_or_default();
+    out!("format: {}", format.as_str().unwrap_or_default())?;
+    for (key, value) in fields {
+        match value {
+            Value::String(s) => out!("{key}: {s}")?,
+            other => out!("{key}: {other}")?,
+        }
+    }
+    Ok(())
 }
 
 fn convert(
-    source: &'static dyn Format,
-    doc: &dyn Document,
-    to: Option<&str>,
+    input: &Path,
+    format: Option<Format>,
+    to: Option<Target>,
     output: &Path,
-    strict: bool,
-    options: &SceneOptions,
     anims: &[PathBuf],
-) -> CliResult<Vec<u8>> {
-    let extension = output.extension().and_then(|e| e.to_str());
-    if to == Some("json") || (to.is_none() && extension.is_some_and(|e| e.eq_ignore_ascii_case("json"))) {
-        return Ok(serde_json::to_vec_pretty(&formats::dump(source, doc)?)?);
+    scene: SceneOptions,
+    strict: bool,
+) -> CliResult<()> {
+    // Everything the request alone decides is checked before any file is read.
+    let target = match to.or_else(|| Target::from_path(output)) {
+        Some(target) => target,
+        None => {
+            let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+            return Err(Failure::Usage(format!(
+                "cannot tell the output format from {}; use --to with one of: {}",
+                output.display(),
+                names.join(", ")
+            )));
+        }
+    };
+    for source in std::iter::once(input).chain(anims.iter().map(PathBuf::as_path)) {
+        if animbin::is_same_file(source, output) {
+            return Err(Failure::Usage(format!(
+                "the output {} is the input {}: refusing to overwrite it",
+                output.display(),
+                source.display()
+            )));
+        }
     }
-    let (target, target_name) = formats::target_by_name_or_extension(to, extension).ok_or_else(|| match to {
-        Some(name) => usage(format!("unknown output format {name:?}")),
-        None => usage(format!(
-            "cannot tell the output format from {}; use --to",
-            output.display()
-        )),
-    })?;
-    if target.name() == source.name() && anims.is_empty() {
-        return doc.write(target_name);
+    let doc = open(input, format)?;
+    let anims = anims
+        .iter()
+        .map(|path| {
+            Ok(AnimationSource {
+                name: path.display().to_string(),
+                document: open(path, None)?,
+            })
+        })
+        .collect::<CliResult<Vec<_>>>()?;
+    let options = ConvertOptions { scene, strict, anims };
+    let conversion = match animbin::convert(&doc, target, &options) {
+        Ok(conversion) => conversion,
+        Err(Error::Lossy { lost }) => {
+            for line in &lost {
+                warn(format_args!("animbin: {line}"));
+            }
+            return Err(Failure::Input(format!(
+                "--strict: the conversion would lose {} kind(s) of data; nothing was written",
+                lost.len()
+            )));
+        }
+        Err(e) => return Err(input_error(input)(e)),
+    };
+    report_losses(&conversion.report, target);
+    for unmatched in &conversion.unmatched {
+        warn(format_args!("animbin: {unmatched}"));
     }
-    let mut report = ConversionReport::default();
-    let mut scene = doc.to_scene(options, &mut report)?;
-    let unmatched = merge_animations(&mut scene, anims, options, &mut report)?;
-    if strict && unmatched > 0 {
-        bail!("--strict: {unmatched} --anim track(s) name bones that the input does not have");
-    }
-    let converted = target.from_scene(&scene, options, &mut report)?;
-    for line in &report.lost {
-        warn(format_args!("animbin: {} cannot hold: {line}", target.name()));
-    }
-    if strict && !report.is_lossless() {
-        bail!(
-            "--strict: the conversion would lose {} kind(s) of data",
-            report.lost.len()
-        );
-    }
-    converted.write(target_name)
+    conversion.save(output).map_err(input_error(input))
 }
 
-/// Adds the animations of each `--anim` file to `scene`. Tracks are matched to the scene's
-/// bones by name; each animation with tracks for bones the scene lacks is reported on
-/// stderr (the tracks are kept: the output format says what it does with them). Returns
-/// how many tracks did not match.
-fn merge_animations(
-    scene: &mut Scene,
-    anims: &[PathBuf],
-    options: &SceneOptions,
-    report: &mut ConversionReport,
-) -> CliResult<usize> {
-    let mut unmatched = 0;
-    for path in anims {
-        let (_, doc) = open(path, None)?;
-        let extra = doc
-            .to_scene(options, report)
-            .with_context(|| format!("{}", path.display()))?;
-        if extra.animations.is_empty() {
-            bail!("{}: --anim file holds no animation", path.display());
-        }
-        for anim in extra.animations {
-            if !scene.skeleton.bones.is_empty() {
-                let missing: Vec<&str> = anim
-                    .bones
-                    .iter()
-                    .filter(|t| scene.skeleton.find(&t.bone).is_none())
-                    .map(|t| t.bone.as_str())
-                    .collect();
-                if !missing.is_empty() {
-                    unmatched += missing.len();
-                    warn(format_args!(
-                        "animbin: {}: animation {:?}: {} track(s) name bones the input does not have: {}",
-                        path.display(),
-                        anim.name,
-                        missing.len(),
-                        missing.join(", ")
-                    ));
+/// One stderr line per kind of loss, naming what cannot hold it.
+fn report_losses(report: &ConversionReport, target: Target) {
+    let holder = match target {
+        // The layouts of one format differ in what they hold: name the layout.
+        Target::SeModelDeployed | Target::SeModelDraft => target.name(),
+        other => other.format().map_or("a dump", Format::name),
+    };
+    for line in &report.lost {
+        warn(format_args!("animbin: {holder} cannot hold: {line}"));
+    }
+}
+
+fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResult<ExitCode> {
+    let mut failed = false;
+    for file in files {
+        match Document::open_as(file, format) {
+            Ok(doc) => {
+                for problem in doc.validate() {
+                    failed |= problem.severity == Severity::Error || strict;
+                    out!("{}: {problem}", file.display())?;
                 }
             }
-            scene.animations.push(anim);
+            Err(e) => {
+                failed = true;
+                match e {
+                    Error::Io { source, .. } => warn(format_args!("{}: {source}", file.display())),
+                    e => warn(format_args!("{}: {e}", file.display())),
+                }
+            }
         }
     }
-    Ok(unmatched)
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

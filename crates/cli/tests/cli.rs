@@ -64,9 +64,12 @@ fn validate_reports_every_file_and_fails_when_one_is_bad() {
     let bad = write(dir.path(), "bad.seanim", b"SEAnim\x01\x00");
     let out = animbin(&["validate", s(&testdata("sample.seanim")), s(&bad)]);
     assert_eq!(code(&out), 1);
-    let stdout = stdout(&out);
-    assert!(stdout.contains("bad.seanim"), "{stdout}");
-    assert!(!stdout.contains("sample.seanim"), "a valid file reported: {stdout}");
+    // A file that does not read is an error (stderr), named once on its line.
+    let stderr = stderr(&out);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("bad.seanim").count(), 1, "{stderr}");
+    assert!(stderr.contains("seanim at byte 8"), "{stderr}");
+    assert_eq!(stdout(&out), "", "a valid file reported");
 }
 
 #[test]

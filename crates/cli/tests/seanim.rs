@@ -5,12 +5,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use animbin_testing::{corpus_files, shared_corpus};
 use animbin_core::{Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim,
     SeBlend, Trailer, to_bytes,
 };
+use animbin_testing::{corpus_files, shared_corpus};
 use serde_json::Value;
 
 use common::{
@@ -239,9 +239,10 @@ fn bad_input_exits_1_naming_the_byte_offset() {
             assert_eq!(code(&out), 1, "{name}: {}", stderr(&out));
             assert!(stderr(&out).contains(expected), "{name}: {}", stderr(&out));
         }
+        // validate: a file that does not read is an error, on stderr.
         let out = animbin(&["validate", s(&path)]);
         assert_eq!(code(&out), 1);
-        assert!(stdout(&out).contains(expected), "{name}: {}", stdout(&out));
+        assert!(stderr(&out).contains(expected), "{name}: {}", stderr(&out));
     }
     // A wrong magic is not detected as SEAnim at all; forced, it is an error at byte 0.
     let mut magic = good;

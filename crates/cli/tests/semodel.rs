@@ -4,10 +4,10 @@
 mod common;
 
 use animbin_core::math::{Vec2, Vec3};
-use animbin_testing::{corpus_files, shared_corpus};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::flags::{BoneFlags, MeshFlags};
 use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, to_bytes};
+use animbin_testing::{corpus_files, shared_corpus};
 
 use common::{
     animbin, assert_converts_to_itself, assert_dump_is_refused, assert_dump_rebuilds, code, info_json, read, s, stderr,

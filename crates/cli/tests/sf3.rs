@@ -113,7 +113,7 @@ fn bad_input_exits_1_naming_the_offset() {
     );
     let out = animbin(&["validate", s(&truncated)]);
     assert_eq!(code(&out), 1);
-    assert!(stdout(&out).contains("sf3 at byte"));
+    assert!(stderr(&out).contains("sf3 at byte"), "{}", stderr(&out));
 }
 
 #[test]

@@ -4,8 +4,8 @@
 mod common;
 
 use animbin_core::math::{Rgba, Vec3};
-use animbin_testing::{assert_every_truncation_fails, hex};
 use animbin_dmf::{Dmf, Section, View, Wrap};
+use animbin_testing::{assert_every_truncation_fails, hex};
 use common::{fixture, model};
 
 #[test]

@@ -5,8 +5,8 @@ mod common;
 
 use animbin_core::ErrorKind;
 use animbin_core::math::Vec3;
-use animbin_testing::assert_every_truncation_fails;
 use animbin_dmf::{BlendFactor, Bool16, Dmf, Name, Side, Track, Wrap, json};
+use animbin_testing::assert_every_truncation_fails;
 use common::{fixture, model};
 use serde_json::json;
 use zerocopy::little_endian::{F32, I16, U16};

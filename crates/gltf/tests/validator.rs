@@ -3,8 +3,8 @@
 mod common;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
 use animbin_gltf::{Container, ExportOptions};
+use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
 
 fn export_all(dir: &std::path::Path, name: &str, scene: &Scene, options: &ExportOptions) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();

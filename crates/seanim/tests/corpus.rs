@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use animbin_core::IndexWidth;
-use animbin_testing::{corpus_files, shared_corpus};
 use animbin_seanim::{AnimType, Channel, Modifier, Precision, PresenceFlags, SeAnim, View, read, to_bytes, validate};
+use animbin_testing::{corpus_files, shared_corpus};
 
 fn corpus() -> Option<PathBuf> {
     shared_corpus(env!("CARGO_MANIFEST_DIR"), "seanim")

@@ -2,12 +2,12 @@
 //! old frame rule, every optional block, trailers, bad input with its offset, and what the
 //! writer refuses.
 
-use animbin_testing::{assert_every_truncation_fails, hex};
 use animbin_core::{IndexWidth, Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, Modifier, Note, Precision, PresenceFlags,
     Problem, PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer, View, read, to_bytes, validate,
 };
+use animbin_testing::{assert_every_truncation_fails, hex};
 
 /// Reads `bytes`, checks that they are written back identically and that the view agrees
 /// with the owned model, and returns the model.

@@ -3,7 +3,6 @@
 //! cannot encode.
 
 use animbin_core::math::{Vec2, Vec3};
-use animbin_testing::hex;
 use animbin_core::{Error, ErrorKind};
 use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material};
@@ -11,6 +10,7 @@ use animbin_semodel::draft;
 use animbin_semodel::flags::{BoneFlags, MeshFlags};
 use animbin_semodel::records::BlendDelta;
 use animbin_semodel::{Block, Bone, Influence, Pose, Problem, SeModel, Trailer, View, read, to_bytes, validate};
+use animbin_testing::hex;
 
 /// Reads `bytes` expecting an error, checks that the view fails at the same byte, and
 /// returns the error.

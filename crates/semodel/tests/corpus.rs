@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use animbin_core::IndexWidth;
-use animbin_testing::{corpus_files, shared_corpus};
 use animbin_semodel::flags::{BoneFlags, MeshFlags};
 use animbin_semodel::{SeModel, Trailer, View, deployed, read, to_bytes, validate};
+use animbin_testing::{corpus_files, shared_corpus};
 
 fn model(path: &Path) -> (Vec<u8>, deployed::Model) {
     let bytes = std::fs::read(path).unwrap();

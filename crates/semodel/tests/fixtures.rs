@@ -2,13 +2,13 @@
 //! writes back to the same bytes, and every truncation of it is an error.
 
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
-use animbin_testing::{assert_every_truncation_fails, hex};
 use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft::{self, Vertices};
 use animbin_semodel::flags::{BoneFlags, MeshFlags, data};
 use animbin_semodel::records::BlendDelta;
 use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, Trailer, View, read, to_bytes, validate};
+use animbin_testing::{assert_every_truncation_fails, hex};
 use half::f16;
 
 const IDENTITY: Pose = Pose {

@@ -4,8 +4,8 @@
 mod common;
 
 use animbin_core::ErrorKind;
-use animbin_testing::hex;
 use animbin_sf3::{ArrayKind, Channel, MAX_PADDING_WORDS, Sf3File, read, to_bytes};
+use animbin_testing::hex;
 use common::*;
 
 fn err_at(bytes: &[u8]) -> (u64, String) {

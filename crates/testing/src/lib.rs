@@ -41,7 +41,10 @@ pub fn in_ci() -> bool {
 /// # Panics
 /// Under CI, always.
 pub fn require(what: &str) {
-    assert!(!in_ci(), "CI=true and {what} is missing: this test must not be skipped in CI");
+    assert!(
+        !in_ci(),
+        "CI=true and {what} is missing: this test must not be skipped in CI"
+    );
     eprintln!("skipping: {what} is missing");
 }
 

@@ -1,0 +1,248 @@
+//! [`Document`]: any file animbin reads, opened through one door.
+
+use std::io::Write;
+use std::path::Path;
+
+use animbin_core::SceneOptions;
+use animbin_core::scene::{ConversionReport, Scene};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::formats::Codec;
+use crate::formats::animx::AnimXDocument;
+use crate::formats::gltf::GltfFile;
+use crate::{Error, Format, Info, Problem, Result, Target, dump, files};
+
+/// A file of any supported format, read into memory.
+///
+/// Each variant holds the format crate's own model, so a caller who needs every field of
+/// one format matches on it; everything else ([`Document::info`], [`Document::validate`],
+/// [`Document::to_scene`], [`Document::write`], dumps) works the same for every format.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Document {
+    /// An SEAnim animation.
+    SeAnim(animbin_seanim::SeAnim),
+    /// An SEModel model, in either layout.
+    SeModel(animbin_semodel::SeModel),
+    /// An AnimX animation, read from AnimX or AnimJ.
+    AnimX(AnimXDocument),
+    /// A Shining Force III battle animation file.
+    Sf3(animbin_sf3::Sf3File),
+    /// A Dash Model Format model, read from its binary or JSON form.
+    Dmf(animbin_dmf::Dmf),
+    /// A glTF 2.0 file.
+    Gltf(GltfFile),
+}
+
+/// Calls the same [`Codec`] method on whichever format a document holds.
+macro_rules! each {
+    ($doc:expr, $inner:ident => $body:expr) => {
+        match $doc {
+            Document::SeAnim($inner) => $body,
+            Document::SeModel($inner) => $body,
+            Document::AnimX($inner) => $body,
+            Document::Sf3($inner) => $body,
+            Document::Dmf($inner) => $body,
+            Document::Gltf($inner) => $body,
+        }
+    };
+}
+
+/// The members of a JSON input that tell the JSON forms apart, read without keeping values.
+#[derive(Deserialize)]
+struct JsonProbe {
+    format: Option<String>,
+    data: Option<IgnoredAny>,
+    asset: Option<IgnoredAny>,
+    tracks: Option<IgnoredAny>,
+    #[serde(rename = "globalDuration")]
+    global_duration: Option<IgnoredAny>,
+}
+
+/// Whether the input is JSON text (an object) rather than a binary file.
+pub(crate) fn looks_like_json(bytes: &[u8]) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+impl Document {
+    /// Reads a file of any supported format from its bytes. `name` (the file's path or
+    /// name) is needed only for x8an files, which have no magic and are recognised by the
+    /// name `x8an*.bin`. JSON inputs may be an animbin dump, AnimJ, DMF JSON or glTF.
+    pub fn parse(bytes: &[u8], name: Option<&Path>) -> Result<Self> {
+        Self::parse_as(bytes, name, None)
+    }
+
+    /// Reads `bytes` as `format` when it is given (the only way to read an x8an file whose
+    /// name does not say so), else as [`Document::parse`] does.
+    pub fn parse_as(bytes: &[u8], name: Option<&Path>, format: Option<Format>) -> Result<Self> {
+        if bytes.is_empty() {
+            return Err(Error::Empty);
+        }
+        if looks_like_json(bytes) {
+            return Self::parse_json(bytes, format);
+        }
+        let format = format
+            .or_else(|| Format::detect(bytes, name))
+            .ok_or_else(|| Error::UnknownFormat {
+                start: hex_start(bytes),
+                hint: "; x8an files are recognised by the name x8an*.bin or read with the format sf3",
+            })?;
+        Self::read_as(format, bytes)
+    }
+
+    /// Opens the file at `path` (through a memory map) and reads it as [`Document::parse`].
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_as(path, None)
+    }
+
+    /// Opens the file at `path` as `format`, or detects its format as [`Document::parse`].
+    pub fn open_as(path: impl AsRef<Path>, format: Option<Format>) -> Result<Self> {
+        let path = path.as_ref();
+        let bytes = files::Input::open(path)?;
+        Self::parse_as(&bytes, Some(path), format)
+    }
+
+    fn read_as(format: Format, bytes: &[u8]) -> Result<Self> {
+        Ok(match format {
+            Format::SeAnim => Document::SeAnim(Codec::read(bytes)?),
+            Format::SeModel => Document::SeModel(Codec::read(bytes)?),
+            Format::AnimX => Document::AnimX(Codec::read(bytes)?),
+            Format::Sf3 => Document::Sf3(Codec::read(bytes)?),
+            Format::Dmf => Document::Dmf(Codec::read(bytes)?),
+            Format::Gltf => Document::Gltf(Codec::read(bytes)?),
+        })
+    }
+
+    /// A dump, or a format's own JSON form: AnimJ, DMF JSON or glTF.
+    fn parse_json(bytes: &[u8], forced: Option<Format>) -> Result<Self> {
+        let probe: JsonProbe = serde_json::from_slice(bytes).map_err(|e| dump::json_error("the JSON input", &e))?;
+        if probe.data.is_some()
+            && probe
+                .format
+                .as_deref()
+                .is_some_and(|f| f != animbin_dmf::json::JSON_FORMAT)
+        {
+            return dump::read(bytes);
+        }
+        let format = forced
+            .or_else(|| {
+                if probe.format.as_deref() == Some(animbin_dmf::json::JSON_FORMAT) {
+                    Some(Format::Dmf)
+                } else if probe.asset.is_some() {
+                    Some(Format::Gltf)
+                } else if probe.tracks.is_some() || probe.global_duration.is_some() {
+                    Some(Format::AnimX)
+                } else {
+                    None
+                }
+            })
+            .ok_or(Error::UnknownJson)?;
+        Self::read_as(format, bytes)
+    }
+
+    /// Reads an animbin dump (see [`Document::dump`]); an edit that does not parse is
+    /// reported with its JSON path and line.
+    pub fn undump(bytes: &[u8]) -> Result<Self> {
+        dump::read(bytes)
+    }
+
+    /// Builds a document for `target` from a scene, recording in `report` what the target
+    /// cannot hold. A dump is not a target here: dump the document instead.
+    pub fn from_scene(
+        scene: &Scene,
+        target: Target,
+        options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> Result<Self> {
+        fn build<T: Codec>(
+            scene: &Scene,
+            target: Target,
+            options: &SceneOptions,
+            report: &mut ConversionReport,
+        ) -> Result<Document> {
+            Ok(T::from_scene(scene, target, options, report)?.into_document())
+        }
+        match target.format() {
+            Some(Format::SeAnim) => build::<animbin_seanim::SeAnim>(scene, target, options, report),
+            Some(Format::SeModel) => build::<animbin_semodel::SeModel>(scene, target, options, report),
+            Some(Format::AnimX) => build::<AnimXDocument>(scene, target, options, report),
+            Some(Format::Sf3) => build::<animbin_sf3::Sf3File>(scene, target, options, report),
+            Some(Format::Dmf) => build::<animbin_dmf::Dmf>(scene, target, options, report),
+            Some(Format::Gltf) => build::<GltfFile>(scene, target, options, report),
+            None => Err(Error::Unsupported {
+                format: Format::Gltf,
+                target,
+            }),
+        }
+    }
+
+    /// The document's format.
+    pub fn format(&self) -> Format {
+        match self {
+            Document::SeAnim(_) => Format::SeAnim,
+            Document::SeModel(_) => Format::SeModel,
+            Document::AnimX(_) => Format::AnimX,
+            Document::Sf3(_) => Format::Sf3,
+            Document::Dmf(_) => Format::Dmf,
+            Document::Gltf(_) => Format::Gltf,
+        }
+    }
+
+    /// The target that writes the document back as it was read (a glTF's own container).
+    pub fn own_target(&self) -> Target {
+        each!(self, d => Codec::own_target(d))
+    }
+
+    /// A summary: counts and header fields.
+    pub fn info(&self) -> Info {
+        each!(self, d => Codec::info(d))
+    }
+
+    /// Every rule of the format the document breaks, and every legal but suspicious value.
+    pub fn validate(&self) -> Vec<Problem> {
+        each!(self, d => Codec::validate(d))
+    }
+
+    /// The document as a scene, the neutral model conversions go through, recording in
+    /// `report` what the scene cannot hold.
+    pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        each!(self, d => Codec::to_scene(d, options, report))
+    }
+
+    /// Encodes the document as `target`, which must be one of its format's targets (see
+    /// [`Format::targets`]) or [`Target::Dump`]; [`crate::convert`] reaches the others.
+    /// What a change of layout loses (SEModel's draft layout) goes to `report`.
+    pub fn write(&self, target: Target, mut writer: impl Write, report: &mut ConversionReport) -> Result<()> {
+        if target == Target::Dump {
+            return self.dump(writer);
+        }
+        each!(self, d => Codec::write(d, target, &mut writer, report))
+    }
+
+    /// The document encoded as `target` in memory (see [`Document::write`]); losses of a
+    /// change of layout are not reported.
+    pub fn to_bytes(&self, target: Target) -> Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        self.write(target, &mut bytes, &mut ConversionReport::default())?;
+        Ok(bytes)
+    }
+
+    /// Writes the whole document as JSON, `{"format": NAME, "data": ...}`, which
+    /// [`Document::undump`] turns back into the same bytes. A document whose dump would not
+    /// give back its bytes (a NaN or infinity, which JSON cannot hold) is refused with
+    /// [`Error::LossyDump`] and nothing is written.
+    pub fn dump(&self, writer: impl Write) -> Result<()> {
+        dump::write(self, writer)
+    }
+}
+
+/// The first bytes of an input, as `0x..` hex and, when they are text, quoted.
+fn hex_start(bytes: &[u8]) -> String {
+    let start = &bytes[..bytes.len().min(8)];
+    let hex: String = start.iter().map(|b| format!("{b:02x}")).collect();
+    match std::str::from_utf8(start) {
+        Ok(text) if text.chars().all(|c| c.is_ascii_graphic() || c == ' ') => format!("0x{hex} \"{text}\""),
+        _ => format!("0x{hex}"),
+    }
+}

@@ -1,0 +1,231 @@
+//! Dumps: a whole document as JSON, `{"format": NAME, "data": ...}`, that converts back to
+//! the same bytes.
+//!
+//! Each format's `data` is its owned model as serde writes it (SEAnim, SEModel, x8an), its
+//! own JSON form (DMF JSON; AnimJ plus the version, the encoding and, for a compressed file,
+//! the stored bytes in base64) or, for glTF, the JSON and the BIN chunk in base64.
+
+use std::io::Write;
+
+use animbin_dmf::json as dmf_json;
+use animbin_gltf::Container;
+use animbin_seanim::SeAnim;
+use animbin_semodel::SeModel;
+use animbin_sf3::Sf3File;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::formats::Codec;
+use crate::formats::animx::AnimXDocument;
+use crate::formats::gltf::GltfFile;
+use crate::{Document, Error, Format, Result};
+
+/// A dump as written: the format's tag, then its data.
+#[derive(Serialize)]
+#[serde(tag = "format", content = "data", rename_all = "lowercase")]
+enum DumpRef<'a> {
+    SeAnim(&'a SeAnim),
+    SeModel(&'a SeModel),
+    AnimX(Value),
+    Sf3(&'a Sf3File),
+    Dmf(Value),
+    Gltf(Value),
+}
+
+/// A dump as read back.
+#[derive(Deserialize)]
+#[serde(tag = "format", content = "data", rename_all = "lowercase")]
+enum DumpOwned {
+    SeAnim(SeAnim),
+    SeModel(SeModel),
+    AnimX(Value),
+    Sf3(Sf3File),
+    Dmf(Value),
+    Gltf(GltfDump),
+}
+
+/// The `data` of a glTF dump.
+#[derive(Deserialize)]
+struct GltfDump {
+    /// `"gltf"` or `"glb"`.
+    container: String,
+    /// The JSON as a value, written back compact.
+    json: Option<Value>,
+    /// The JSON exactly as another tool laid it out.
+    json_text: Option<String>,
+    /// The BIN chunk in base64.
+    bin: Option<String>,
+}
+
+/// Writes the dump of `doc` to `writer`, pretty-printed, after checking that it converts
+/// back to the bytes the document itself writes.
+pub(crate) fn write(doc: &Document, mut writer: impl Write) -> Result<()> {
+    let text = serde_json::to_vec_pretty(&dump_ref(doc)?).map_err(|e| lossy(doc.format(), e))?;
+    check_rebuilds(doc, &text)?;
+    writer.write_all(&text).map_err(Error::Write)?;
+    writer.write_all(b"\n").map_err(Error::Write)
+}
+
+/// Reads a dump, naming the JSON path and line of anything that does not parse.
+pub(crate) fn read(bytes: &[u8]) -> Result<Document> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let dump: DumpOwned = serde_path_to_error::deserialize(&mut de).map_err(|e| Error::json("the dump", e))?;
+    de.end().map_err(|e| json_error("the dump", &e))?;
+    Ok(match dump {
+        DumpOwned::SeAnim(anim) => Document::SeAnim(anim),
+        DumpOwned::SeModel(model) => Document::SeModel(model),
+        DumpOwned::Sf3(file) => Document::Sf3(file),
+        DumpOwned::AnimX(data) => Document::AnimX(animx_undump(&data)?),
+        DumpOwned::Dmf(data) => Document::Dmf(dmf_json::from_value(&data)?),
+        DumpOwned::Gltf(data) => Document::Gltf(gltf_undump(data)?),
+    })
+}
+
+/// A serde_json error without a path (a syntax error) as [`Error::Json`].
+pub(crate) fn json_error(what: &str, e: &serde_json::Error) -> Error {
+    Error::Json {
+        what: what.to_string(),
+        path: ".".to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+    }
+}
+
+fn lossy(format: Format, reason: impl std::fmt::Display) -> Error {
+    Error::LossyDump {
+        format,
+        reason: reason.to_string(),
+    }
+}
+
+fn dump_ref(doc: &Document) -> Result<DumpRef<'_>> {
+    Ok(match doc {
+        Document::SeAnim(anim) => DumpRef::SeAnim(anim),
+        Document::SeModel(model) => DumpRef::SeModel(model),
+        Document::Sf3(file) => DumpRef::Sf3(file),
+        Document::AnimX(animx) => DumpRef::AnimX(animx_dump(animx)),
+        Document::Dmf(dmf) => DumpRef::Dmf(dmf_json::to_value(dmf)?),
+        Document::Gltf(gltf) => DumpRef::Gltf(gltf_dump(gltf)?),
+    })
+}
+
+/// Refuses a dump unless, read back and written as the document's own target, it gives
+/// what the document gives, so every dump is lossless whatever the format.
+fn check_rebuilds(doc: &Document, text: &[u8]) -> Result<()> {
+    const LIMITS: &str = "JSON has no NaN or infinity, so a dump cannot keep such floats";
+    let target = doc.own_target();
+    // A document that cannot be written has no bytes to keep: converting its dump fails
+    // the way converting the document does.
+    let Ok(original) = doc.to_bytes(target) else {
+        return Ok(());
+    };
+    let rebuilt = read(text)
+        .and_then(|back| back.to_bytes(target))
+        .map_err(|e| lossy(doc.format(), format!("{LIMITS}: {e}")))?;
+    if rebuilt != original {
+        return Err(lossy(
+            doc.format(),
+            format!("it would not convert back to the same bytes ({LIMITS})"),
+        ));
+    }
+    Ok(())
+}
+
+fn animx_dump(doc: &AnimXDocument) -> Value {
+    let mut value = animbin_animx::animj::to_value(&doc.animation);
+    if let Value::Object(map) = &mut value {
+        map.insert("version".into(), json!(doc.animation.version));
+        map.insert("encoding".into(), json!(doc.animation.encoding.name()));
+        if let Some(file) = doc
+            .stored
+            .as_ref()
+            .filter(|f| f.header.encoding != animbin_animx::Encoding::Plain)
+        {
+            map.insert("stored".into(), json!(BASE64.encode(&file.data)));
+        }
+    }
+    value
+}
+
+fn animx_undump(data: &Value) -> Result<AnimXDocument> {
+    let animation = animbin_animx::animj::from_value(data)?;
+    let stored = match data.get("stored") {
+        None => None,
+        Some(text) => {
+            let bytes = text
+                .as_str()
+                .and_then(|t| BASE64.decode(t).ok())
+                .ok_or_else(|| bad_member("animx", "stored", "a base64 string"))?;
+            Some(animbin_animx::AnimXFile {
+                header: animation.header()?,
+                data: bytes,
+            })
+        }
+    };
+    Ok(AnimXDocument { animation, stored })
+}
+
+fn bad_member(format: &str, member: &str, expected: &str) -> Error {
+    Error::Json {
+        what: format!("the {format} dump"),
+        path: format!("data.{member}"),
+        line: 0,
+        column: 0,
+        message: format!("expected {expected}"),
+    }
+}
+
+fn container_name(container: Container) -> &'static str {
+    match container {
+        Container::Gltf => "gltf",
+        Container::Glb => "glb",
+    }
+}
+
+fn gltf_dump(file: &GltfFile) -> Result<Value> {
+    let (json, bin) = animbin_gltf::split(&file.bytes)?;
+    let container = container_name(file.container);
+    // The JSON as a value reads best; files whose JSON text another tool laid out
+    // (pretty-printed, members in another order) keep that text instead.
+    if animbin_gltf::join(json.clone(), bin.clone(), file.container)? == file.bytes {
+        return Ok(json!({ "container": container, "json": json, "bin": bin.map(|b| BASE64.encode(b)) }));
+    }
+    let (text, bin) = match file.container {
+        Container::Gltf => (&file.bytes[..], None),
+        Container::Glb => {
+            let glb = animbin_gltf::Glb::parse(&file.bytes)?;
+            (glb.json, glb.bin)
+        }
+    };
+    let text = std::str::from_utf8(text).map_err(|_| lossy(Format::Gltf, "the glTF JSON is not UTF-8"))?;
+    Ok(json!({ "container": container, "json_text": text, "bin": bin.map(|b| BASE64.encode(b)) }))
+}
+
+fn gltf_undump(data: GltfDump) -> Result<GltfFile> {
+    let container = match data.container.as_str() {
+        "gltf" => Container::Gltf,
+        "glb" => Container::Glb,
+        _ => return Err(bad_member("gltf", "container", "\"gltf\" or \"glb\"")),
+    };
+    let bin = match data.bin {
+        None => None,
+        Some(text) => Some(
+            BASE64
+                .decode(text)
+                .map_err(|_| bad_member("gltf", "bin", "a base64 string"))?,
+        ),
+    };
+    let bytes = match (data.json_text, data.json) {
+        (Some(text), _) => match container {
+            Container::Gltf if bin.is_none() => text.into_bytes(),
+            Container::Gltf => return Err(bad_member("gltf", "bin", "null beside `json_text` in a .gltf dump")),
+            Container::Glb => animbin_gltf::Glb::to_vec(text.as_bytes(), bin.as_deref())?,
+        },
+        (None, Some(json)) => animbin_gltf::join(json, bin, container)?,
+        (None, None) => return Err(bad_member("gltf", "json", "the glTF JSON (`json` or `json_text`)")),
+    };
+    GltfFile::read(&bytes)
+}

@@ -1,0 +1,96 @@
+//! Files on disk: inputs read through a memory map, outputs written whole or not at all.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::ops::Deref;
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use crate::{Error, Result};
+
+/// The bytes of an input file: mapped when it is a regular file, read otherwise (pipes,
+/// devices, empty files, which cannot be mapped).
+pub(crate) enum Input {
+    Mapped(Mmap),
+    Read(Vec<u8>),
+}
+
+impl Input {
+    /// Opens `path` for reading.
+    pub(crate) fn open(path: &Path) -> Result<Self> {
+        let io = |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io)?;
+        let metadata = file.metadata().map_err(io)?;
+        if metadata.is_file() && metadata.len() > 0 {
+            // The one `unsafe` of animbin. Safety: the map is read-only and lives only while
+            // a document is parsed (every document owns its data, so nothing borrows the map
+            // afterwards), and animbin never writes a file it reads: an output that is an
+            // input is refused, and outputs replace their target by renaming a new file over
+            // it, which leaves the mapped pages of the old file intact. What no process can
+            // rule out is another program truncating the file during that parse, which ends
+            // the process with SIGBUS, as it would for any mapped reader.
+            #[allow(unsafe_code)]
+            let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+            return Ok(Self::Mapped(map));
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        Ok(Self::Read(bytes))
+    }
+}
+
+impl Deref for Input {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Self::Mapped(map) => map,
+            Self::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// Whether two paths name the same file (the same device and inode, so a symlink or a hard
+/// link to a file is that file). `false` when either does not exist.
+pub fn is_same_file(a: impl AsRef<Path>, b: impl AsRef<Path>) -> bool {
+    same_file::is_same_file(a, b).unwrap_or(false)
+}
+
+/// Writes a file whole or not at all: `write` fills a new temporary file in `path`'s folder,
+/// which is flushed to disk and renamed over `path` only when `write` succeeded. On any
+/// error the temporary file is removed and whatever was at `path` is untouched. A file that
+/// `path` replaces keeps its permissions; a new one gets the usual ones (0666 less the umask).
+pub fn save(path: impl AsRef<Path>, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let path = path.as_ref();
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".partial");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let temp = builder.tempfile_in(folder).map_err(io)?;
+    let mut writer = BufWriter::new(temp);
+    write(&mut writer)?;
+    let temp = writer.into_inner().map_err(|e| io(e.into_error()))?;
+    temp.as_file().sync_all().map_err(io)?;
+    if let Ok(existing) = std::fs::metadata(path) {
+        temp.as_file().set_permissions(existing.permissions()).map_err(io)?;
+    }
+    temp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}

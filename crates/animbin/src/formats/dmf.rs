@@ -1,0 +1,56 @@
+//! The Dash Model Format 1.5 through `animbin-dmf`: the binary form (`Target::Dmf`) and the
+//! JSON form (`Target::DmfJson`) read into one document.
+
+use std::io::Write;
+
+use animbin_core::SceneOptions;
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_dmf::{Dmf, json};
+
+use super::{Codec, unsupported, write_all};
+use crate::info::DmfInfo;
+use crate::{Document, Format, Info, Problem, Result, Target};
+
+impl Codec for Dmf {
+    const FORMAT: Format = Format::Dmf;
+
+    fn read(bytes: &[u8]) -> Result<Self> {
+        Ok(animbin_dmf::read(bytes)?)
+    }
+
+    fn info(&self) -> Info {
+        Info::Dmf(DmfInfo {
+            texture_count: self.textures.len(),
+            material_count: self.materials.len(),
+            vertex_count: self.vertices.len(),
+            face_count: self.faces.len(),
+            bone_count: self.bones.len(),
+            animation_count: self.animations.len(),
+            track_count: self.track_count(),
+        })
+    }
+
+    fn validate(&self) -> Vec<Problem> {
+        animbin_dmf::validate(self).iter().map(Problem::legacy).collect()
+    }
+
+    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(Dmf::to_scene(self, report))
+    }
+
+    fn from_scene(scene: &Scene, _: Target, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        Ok(Dmf::from_scene(scene, report)?)
+    }
+
+    fn write(&self, target: Target, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<()> {
+        match target {
+            Target::Dmf => write_all(writer, &animbin_dmf::to_bytes(self)?),
+            Target::DmfJson => write_all(writer, &json::to_vec(self)?),
+            other => Err(unsupported(Self::FORMAT, other)),
+        }
+    }
+
+    fn into_document(self) -> Document {
+        Document::Dmf(self)
+    }
+}

@@ -1,0 +1,71 @@
+//! SEAnim v1 through `animbin-seanim`. A file read and written again is identical byte for
+//! byte; an SEAnim built from a scene derives its counts, widths and precision from the keys.
+
+use std::io::Write;
+
+use animbin_core::SceneOptions;
+use animbin_core::scene::{ConversionReport, Scene};
+use animbin_seanim::{SeAnim, Trailer};
+
+use super::{Codec, unsupported, write_all};
+use crate::info::SeAnimInfo;
+use crate::{Document, Format, Info, Problem, Result, Target};
+
+/// An `f32` as the `f64` its shortest decimal form reads as (29.97, not 29.969999313354492);
+/// `None` for NaN and infinities.
+fn shortest_f64(x: f32) -> Option<f64> {
+    x.to_string().parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+impl Codec for SeAnim {
+    const FORMAT: Format = Format::SeAnim;
+
+    fn read(bytes: &[u8]) -> Result<Self> {
+        Ok(animbin_seanim::read(bytes)?)
+    }
+
+    fn info(&self) -> Info {
+        let (trailer, blend_shape_count) = match &self.trailer {
+            None => ("none", 0),
+            Some(Trailer::SeBlend(blend)) => ("seblend", blend.shapes.len()),
+            Some(Trailer::Unknown(_)) => ("unknown", 0),
+        };
+        Info::SeAnim(SeAnimInfo {
+            frame_count: self.frame_count().ok(),
+            framerate: shortest_f64(self.framerate),
+            bone_count: self.bones.len(),
+            note_count: self.notes.len(),
+            high_precision: self.precision() == animbin_seanim::Precision::Double,
+            anim_type: self.anim_type.name().to_string(),
+            looped: self.looped(),
+            modifier_count: self.modifiers.len(),
+            frame_width: self.frame_width().ok().map(|w| w.size()),
+            custom_size: self.custom.len(),
+            trailer: trailer.to_string(),
+            blend_shape_count,
+        })
+    }
+
+    fn validate(&self) -> Vec<Problem> {
+        animbin_seanim::validate(self).iter().map(Problem::legacy).collect()
+    }
+
+    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(SeAnim::to_scene(self, report))
+    }
+
+    fn from_scene(scene: &Scene, _: Target, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        Ok(SeAnim::from_scene(scene, report)?)
+    }
+
+    fn write(&self, target: Target, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<()> {
+        match target {
+            Target::SeAnim => write_all(writer, &animbin_seanim::to_bytes(self)?),
+            other => Err(unsupported(Self::FORMAT, other)),
+        }
+    }
+
+    fn into_document(self) -> Document {
+        Document::SeAnim(self)
+    }
+}
