@@ -1,7 +1,7 @@
 //! Files on disk: inputs read through a memory map, outputs written whole or not at all.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::ops::Deref;
 use std::path::Path;
 
@@ -66,9 +66,10 @@ pub fn is_same_file(a: impl AsRef<Path>, b: impl AsRef<Path>) -> bool {
 /// `path` replaces keeps its permissions; a new one gets the usual ones (0666 less the umask).
 pub fn save(path: impl AsRef<Path>, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
     let path = path.as_ref();
-    let io = |source| Error::Io {
+    let io = |source: io::Error| Error::Io {
         path: path.to_path_buf(),
-        source,
+        // The temporary file's errors name its path, which is gone once this returns.
+        source: source.raw_os_error().map_or(source, io::Error::from_raw_os_error),
     };
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
@@ -85,7 +86,10 @@ pub fn save(path: impl AsRef<Path>, write: impl FnOnce(&mut dyn Write) -> Result
     }
     let temp = builder.tempfile_in(folder).map_err(io)?;
     let mut writer = BufWriter::new(temp);
-    write(&mut writer)?;
+    write(&mut writer).map_err(|e| match e {
+        Error::Write(source) => io(source),
+        other => other,
+    })?;
     let temp = writer.into_inner().map_err(|e| io(e.into_error()))?;
     temp.as_file().sync_all().map_err(io)?;
     if let Ok(existing) = std::fs::metadata(path) {

@@ -132,6 +132,13 @@ fn warn(args: std::fmt::Arguments<'_>) {
 }
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    {
+        // Without a handler, SIGXFSZ (`ulimit -f` reached) ends the process in the middle of
+        // a write; with one, the write fails with EFBIG and the partial output is removed.
+        let reached = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, reached);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

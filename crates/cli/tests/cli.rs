@@ -92,3 +92,65 @@ fn every_testdata_file_dumps_and_its_dump_converts_back_byte_for_byte() {
     }
     assert!(checked >= 6, "{checked} files");
 }
+
+#[test]
+fn an_unknown_output_format_lists_the_valid_names() {
+    let dir = tempdir();
+    let out = animbin(&[
+        "convert",
+        "--to",
+        "fbx",
+        s(&testdata("sample.seanim")),
+        s(&dir.path().join("o")),
+    ]);
+    assert_eq!(code(&out), 2);
+    let text = stderr(&out);
+    assert!(
+        text.contains("unknown output format \"fbx\"; valid names: seanim, semodel"),
+        "{text}"
+    );
+    assert!(text.contains("glb") && text.contains("dmf-json"), "{text}");
+    let out = animbin(&["convert", s(&testdata("sample.seanim")), s(&dir.path().join("out.fbx"))]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("use --to with one of: seanim,"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_edited_dump_that_does_not_parse_names_the_json_path_and_line() {
+    let dir = tempdir();
+    let out = animbin(&["dump", s(&testdata("sample.seanim"))]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    // Make the first bone's name a number: a type error deep inside the data.
+    let edited = text.replacen("\"name\": \"", "\"name\": 12, \"x\": \"", 1);
+    let line = edited.lines().position(|l| l.contains("\"name\": 12")).unwrap() + 1;
+    let path = write(dir.path(), "edited.json", edited.as_bytes());
+    let out = animbin(&["convert", s(&path), s(&dir.path().join("out.seanim"))]);
+    assert_eq!(code(&out), 1);
+    let message = stderr(&out);
+    assert!(message.contains("data.bones[0].name"), "{message}");
+    assert!(message.contains(&format!("line {line}")), "{message}");
+    assert!(!dir.path().join("out.seanim").exists());
+}
+
+#[test]
+fn the_help_names_gltf_and_glb() {
+    let out = animbin(&["--help"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("glTF/glb"), "{}", stdout(&out));
+    let out = animbin(&["convert", "--help"]);
+    assert!(stdout(&out).contains("gltf, glb"), "{}", stdout(&out));
+}
+
+#[test]
+fn a_negative_scale_is_a_value_not_an_option() {
+    let dir = tempdir();
+    let output = dir.path().join("mirrored.glb");
+    let out = animbin(&["convert", "--scale", "-1", s(&testdata("sample.semodel")), s(&output)]);
+    assert_ne!(code(&out), 2, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("unexpected argument"), "{}", stderr(&out));
+}

@@ -33,8 +33,8 @@ pub enum ErrorKind {
         /// What the file holds.
         found: String,
     },
-    /// A writer was given something its format cannot encode.
-    #[error("cannot encode: {0}")]
+    /// A writer was given something its format cannot encode; the text names the field.
+    #[error("cannot encode {0}")]
     Unencodable(String),
     /// A caller-set limit (such as a decompression limit) would be exceeded.
     #[error("{what} of {requested} bytes exceeds the limit of {limit} bytes")]
@@ -82,6 +82,11 @@ pub struct Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A writer refuses most values before it writes a byte: offset 0 says nothing
+        // there, so the message names only the field (which the kind's text carries).
+        if matches!(self.kind, ErrorKind::Unencodable(_)) && self.offset == 0 {
+            return write!(f, "{}: {}", self.format, self.kind);
+        }
         write!(
             f,
             "{} at byte {} ({:#x}): {}",
