@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-
 fn testdata(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask corpus`)", path.display()))

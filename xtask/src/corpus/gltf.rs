@@ -35,7 +35,8 @@ pub(crate) fn samples() -> Vec<Sample> {
     // A skinned, textured model with two animations.
     let dmf = animbin_dmf::read(&sample_bytes(super::dmf::samples(), "sample.dmf"))
         .expect("the DMF sample reads")
-        .to_scene(report);
+        .to_scene(&animbin_dmf::SceneOptions::default(), report)
+        .expect("the DMF sample converts");
     // A skinned model with several meshes and materials named by file.
     let semodel = animbin_semodel::read(&sample_bytes(super::semodel::samples(), "sample.semodel"))
         .expect("the SEModel sample reads")

@@ -48,7 +48,11 @@ impl Format for Dmf {
         _options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
-        Ok(Box::new(DmfDocument(animbin_dmf::Dmf::from_scene(scene, report)?)))
+        Ok(Box::new(DmfDocument(animbin_dmf::Dmf::from_scene(
+            scene,
+            &animbin_dmf::SceneOptions::default(),
+            report,
+        )?)))
     }
 }
 
@@ -78,7 +82,7 @@ impl Document for DmfDocument {
     }
 
     fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
-        Ok(self.0.to_scene(report))
+        Ok(self.0.to_scene(&animbin_dmf::SceneOptions::default(), report)?)
     }
 
     fn write(&self, target: &str) -> CliResult<Vec<u8>> {

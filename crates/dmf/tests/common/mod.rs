@@ -2,11 +2,11 @@
 #![allow(dead_code)]
 
 use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
-use animbin_testing::hex;
 use animbin_dmf::{
     Animation, BlendEquation, BlendFactor, Bone, Bool16, Dmf, Face, Material, Name, ShaderType, Side, Texture, Track,
     Vertex, Wrap,
 };
+use animbin_testing::hex;
 
 /// The fixture, in the canonical layout (the writer's output must match it byte for byte).
 pub fn fixture() -> Vec<u8> {
