@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_gltf::{Container, ExportOptions, ImportOptions};
+use animbin_gltf::Container;
 use anyhow::{Context, bail};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -45,7 +45,11 @@ impl Format for Gltf {
 
     fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>> {
         // Reading into a scene checks the whole file, so a bad one fails here, not later.
-        animbin_gltf::from_slice(bytes, &ImportOptions::default(), &mut ConversionReport::default())?;
+        animbin_gltf::to_scene(
+            bytes,
+            &animbin_gltf::SceneOptions::default(),
+            &mut ConversionReport::default(),
+        )?;
         let container = if animbin_gltf::is_glb(bytes) {
             Container::Glb
         } else {
@@ -99,12 +103,13 @@ impl Format for Gltf {
         options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
-        let export = ExportOptions {
+        let export = animbin_gltf::SceneOptions {
             z_up: options.z_up,
             unit_scale: options.unit_scale.unwrap_or(1.0),
+            ..animbin_gltf::SceneOptions::default()
         };
         Ok(Box::new(GltfDocument {
-            bytes: animbin_gltf::to_glb(scene, &export, report)?,
+            bytes: animbin_gltf::from_scene(scene, &export, report)?,
             container: Container::Glb,
         }))
     }
@@ -179,12 +184,14 @@ impl Document for GltfDocument {
     }
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
-        let import = ImportOptions {
+        // --scale says how the other format's units become glTF's metres; the reader
+        // divides by it.
+        let import = animbin_gltf::SceneOptions {
             z_up: options.z_up,
-            // --scale says how the other format's units become glTF's metres: undo it.
-            unit_scale: 1.0 / options.unit_scale.unwrap_or(1.0),
+            unit_scale: options.unit_scale.unwrap_or(1.0),
+            ..animbin_gltf::SceneOptions::default()
         };
-        Ok(animbin_gltf::from_slice(&self.bytes, &import, report)?)
+        Ok(animbin_gltf::to_scene(&self.bytes, &import, report)?)
     }
 
     fn write(&self, target: &str) -> CliResult<Vec<u8>> {
