@@ -52,8 +52,8 @@ pub(crate) fn show_bytes(bytes: &[u8]) -> String {
 
 /// A fixed-size on-disk record of DMF: plain little-endian data, readable in place.
 ///
-/// Implemented by every record type of this crate (sealed by its bounds in practice: the
-/// constants name the spec's record).
+/// Implemented by every record type of this crate; the constants size and name the spec's
+/// record for the view's bounds checks and its messages.
 pub trait Record: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + Copy {
     /// The record's size in bytes (`size_of::<Self>()`, asserted against the spec).
     const SIZE: usize;
