@@ -111,10 +111,10 @@ fn dmf(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("memcpy", |b| b.iter(|| memcpy_baseline(black_box(&bytes))));
     group.bench_function("view_open", |b| {
-        b.iter(|| View::open(black_box(&bytes)).expect("reads"))
+        b.iter(|| View::parse(black_box(&bytes)).expect("reads"))
     });
     group.bench_function("view_walk", |b| {
-        b.iter(|| walk(&View::open(black_box(&bytes)).expect("reads")))
+        b.iter(|| walk(&View::parse(black_box(&bytes)).expect("reads")))
     });
     group.bench_function("read", |b| {
         b.iter(|| animbin_dmf::read(black_box(&bytes)).expect("reads"))

@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     if let Err(e) = &read {
         assert!(e.offset <= data.len() as u64, "error offset past the input: {e}");
     }
-    let view = animbin_dmf::View::open(data);
+    let view = animbin_dmf::View::parse(data);
     if animbin_dmf::has_magic(data) {
         // One check decides for both readers.
         assert_eq!(view.is_ok(), read.is_ok());
@@ -29,6 +29,6 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(dmf) = read {
         let _ = animbin_dmf::validate(&dmf);
-        let _ = dmf.to_scene(&mut ConversionReport::default());
+        let _ = dmf.to_scene(&Default::default(), &mut ConversionReport::default());
     }
 });

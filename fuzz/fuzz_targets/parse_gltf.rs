@@ -4,11 +4,11 @@
 #![no_main]
 
 use animbin_core::ConversionReport;
-use animbin_gltf::{Container, ImportOptions, from_slice, repack, split, validate};
+use animbin_gltf::{Container, SceneOptions, repack, split, to_scene, validate};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let read = from_slice(data, &ImportOptions::default(), &mut ConversionReport::default());
+    let read = to_scene(data, &SceneOptions::default(), &mut ConversionReport::default());
     let problems = validate(data);
     // validate reads the file first and reports a read error as its one problem.
     if read.is_err() {

@@ -28,8 +28,9 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let mut report = ConversionReport::default();
-    let scene = dmf.to_scene(&mut report);
-    if let Ok(back) = Dmf::from_scene(&scene, &mut report) {
+    let options = animbin_dmf::SceneOptions::default();
+    let scene = dmf.to_scene(&options, &mut report).expect("DMF -> scene cannot fail");
+    if let Ok(back) = Dmf::from_scene(&scene, &options, &mut report) {
         to_bytes(&back).expect("a model made from a scene must write");
     }
 });

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_gltf::ImportOptions;
+use animbin_gltf::SceneOptions;
 use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
 use serde_json::Value;
 
@@ -37,7 +37,7 @@ fn sample_glb(dir: &Path) -> PathBuf {
 }
 
 fn scene_of(path: &Path) -> Scene {
-    animbin_gltf::from_slice(&read(path), &ImportOptions::default(), &mut ConversionReport::default()).unwrap()
+    animbin_gltf::to_scene(&read(path), &SceneOptions::default(), &mut ConversionReport::default()).unwrap()
 }
 
 #[test]
@@ -410,7 +410,7 @@ mod any_to_any {
     use super::*;
     use animbin_core::math::{Quat, Transform, Vec2, Vec3};
     use animbin_core::scene::{Animation, Bone, BoneTrack, Key, Mesh, Skeleton, SkinWeights};
-    use animbin_gltf::ExportOptions;
+    use animbin_gltf::SceneOptions;
     use proptest::prelude::*;
 
     const ANIMATION_FORMATS: [&str; 4] = ["seanim", "animx", "sf3", "dmf"];
@@ -441,7 +441,8 @@ mod any_to_any {
 
     /// A -> B -> A for one scene; `None` when a format is missing from this build.
     fn trip(scene: &Scene, a: &str, b: &str, dir: &Path) -> Option<(Scene, Scene, String)> {
-        let bytes = animbin_gltf::to_glb(scene, &ExportOptions::default(), &mut ConversionReport::default()).unwrap();
+        let bytes =
+            animbin_gltf::from_scene(scene, &SceneOptions::default(), &mut ConversionReport::default()).unwrap();
         let source = write(dir, "source.glb", &bytes);
         let first = dir.join(file_name("00", a));
         run(&source, &first, a)?;

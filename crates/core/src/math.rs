@@ -387,6 +387,52 @@ impl Transform {
         }
     }
 
+    /// Splits an affine matrix (row by row, column vectors, translation in the last column,
+    /// as [`Transform::to_matrix`] makes it) into translation, rotation and scale.
+    ///
+    /// The scale is the length of each of the first three columns; a negative determinant
+    /// (a mirror) flips the x scale, so the rotation stays proper. Whatever the matrix holds
+    /// beyond that (shear, projection, a last row other than 0 0 0 1) is not in the result:
+    /// a caller that must know compares `to_matrix()` of the result with `m`. `None` when a
+    /// scale is zero (no rotation follows from a collapsed axis) or a value is not finite.
+    pub fn from_matrix(m: &Mat4<f64>) -> Option<Self> {
+        let r = &m.rows;
+        let column = |c: usize| Vec3::new(r[0][c], r[1][c], r[2][c]);
+        let (cx, cy, cz) = (column(0), column(1), column(2));
+        let mut scale = Vec3::new(cx.dot(cx).sqrt(), cy.dot(cy).sqrt(), cz.dot(cz).sqrt());
+        if cx.dot(cy.cross(cz)) < 0.0 {
+            scale.x = -scale.x;
+        }
+        let usable = |s: f64| s.is_finite() && s != 0.0;
+        if !(usable(scale.x) && usable(scale.y) && usable(scale.z)) {
+            return None;
+        }
+        let (x, y, z) = (
+            cx.scale(1.0 / scale.x),
+            cy.scale(1.0 / scale.y),
+            cz.scale(1.0 / scale.z),
+        );
+        // The rotation matrix has the unit columns x, y, z.
+        let rotation = Quat::from_rotation_rows([[x.x, y.x, z.x], [x.y, y.y, z.y], [x.z, y.z, z.z]]);
+        let translation = column(3);
+        let finite = [
+            rotation.x,
+            rotation.y,
+            rotation.z,
+            rotation.w,
+            translation.x,
+            translation.y,
+            translation.z,
+        ]
+        .iter()
+        .all(|v| v.is_finite());
+        finite.then(|| Self {
+            translation,
+            rotation: rotation.normalized(),
+            scale,
+        })
+    }
+
     /// The 4x4 matrix of this transform (column vectors, translation in the last column).
     pub fn to_matrix(self) -> Mat4<f64> {
         let Quat { x, y, z, w } = self.rotation;
@@ -480,6 +526,43 @@ mod tests {
             let close = |d: [f64; 4]| d.iter().all(|c| c.abs() < 1e-12);
             assert!(close(same) || close(opposite), "{q:?} came back as {back:?}");
         }
+    }
+
+    #[test]
+    fn from_matrix_undoes_to_matrix() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        for scale in [Vec3::new(2.0, 0.5, 3.0), Vec3::new(-1.5, 1.0, 0.25)] {
+            let t = Transform {
+                translation: Vec3::new(1.0, -2.0, 3.5),
+                rotation: Quat::new(0.3, -0.2, 0.5, 0.78).normalized(),
+                scale,
+            };
+            let back = Transform::from_matrix(&t.to_matrix()).unwrap();
+            assert_eq!(back.translation, t.translation);
+            assert!(close(back.scale.x, scale.x) && close(back.scale.y, scale.y) && close(back.scale.z, scale.z));
+            // q and -q are the same rotation.
+            let sign = (back.rotation.w * t.rotation.w).signum();
+            let (b, q) = (back.rotation.map(|c| c * sign), t.rotation);
+            assert!(
+                close(b.x, q.x) && close(b.y, q.y) && close(b.z, q.z) && close(b.w, q.w),
+                "{back:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn from_matrix_refuses_a_zero_scale_and_non_finite_values() {
+        let flat = Transform {
+            scale: Vec3::new(1.0, 0.0, 1.0),
+            ..Transform::IDENTITY
+        };
+        assert_eq!(Transform::from_matrix(&flat.to_matrix()), None);
+        let mut m = Transform::IDENTITY.to_matrix();
+        m.rows[1][3] = f64::NAN;
+        assert_eq!(Transform::from_matrix(&m), None);
+        m.rows[1][3] = 0.0;
+        m.rows[0][0] = f64::INFINITY;
+        assert_eq!(Transform::from_matrix(&m), None);
     }
 
     #[test]

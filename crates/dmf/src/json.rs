@@ -1,7 +1,7 @@
 //! The JSON form of DMF 1.5 (`{"format": "DASH", "version": "1.5", ...}`), read and written.
 //!
 //! One object per file with the arrays `textures`, `materials`, `vertices`, `faces`,
-//! `skeleton` and `animations`, as `DMF-1.5.md` describes them: textures carry their PNG as a
+//! `skeleton` and `animations`, as the DMF 1.5 specification describes them: textures carry their PNG as a
 //! `data:image/png;base64,` URI, enums are written by their spec names (an integer is read
 //! too), face colours are `"rgba(R, G, B, A)"` strings with A the alpha byte / 255, and an
 //! animation track has `pos`, `rot` and `scl` exactly when its prs flag is set.
@@ -31,8 +31,10 @@ use serde::{Deserialize, Serialize};
 use zerocopy::little_endian::{F32, I16, U16, U32};
 
 use crate::FORMAT;
+use crate::layout::{
+    BlendEquation, BlendFactor, Bone, Bool16, Face, Name, PrsFlags, ShaderType, Side, Track, Vertex, Wrap,
+};
 use crate::model::{Animation, Dmf, Material, Texture};
-use crate::records::{BlendEquation, BlendFactor, Bone, Bool16, Face, Name, ShaderType, Side, Track, Vertex, Wrap};
 use crate::write::Counting;
 
 /// The `format` member's value.
@@ -478,7 +480,7 @@ impl From<JsonBone> for Bone {
 impl JsonTrack {
     fn from_track<E: ser::Error>(t: &Track) -> Result<Self, E> {
         let flags = t.prs_flags.get();
-        if flags & !Track::ALL_FLAGS != 0 {
+        if !PrsFlags::all().contains(t.flags()) {
             return Err(E::custom(format!(
                 "prs_flags {flags:#x} has bits above bit 2, which JSON cannot hold"
             )));
@@ -686,7 +688,7 @@ fn from_file(file: JsonFile, at: u64) -> Result<Dmf> {
         return Err(Error::new(
             FORMAT,
             at,
-            ErrorKind::invalid("\"format\": \"DASH\"", format!("{:?}", file.format)),
+            ErrorKind::invalid("\"format\": \"DASH\"", format!("\"{}\"", file.format)),
         ));
     }
     let major = file.version.split('.').next().unwrap_or("");
@@ -696,7 +698,7 @@ fn from_file(file: JsonFile, at: u64) -> Result<Dmf> {
             at,
             ErrorKind::invalid(
                 "a \"version\" of major version 1 (\"1.5\")",
-                format!("{:?}", file.version),
+                format!("\"{}\"", file.version),
             ),
         ));
     }

@@ -9,37 +9,41 @@
 //! rotation and scale it sets. The spec also defines a JSON form (`{"format": "DASH", ...}`).
 //!
 //! ## Conventions
-//! - Little-endian throughout; every record is fixed-size ([`records`]), so a file is read in
+//! - Little-endian throughout; every record is fixed-size ([`Record`]), so a file is read in
 //!   place with [`View`] and copied into the owned [`Dmf`] one section at a time.
 //! - Units as stored: positions in model units, bone matrices are 4x4 **column-major** local
 //!   transforms (as OpenGL stores them), quaternions are **x, y, z, w**, animation times and
 //!   durations are in **seconds** with an `fps` beside them. No axis convention is imposed.
-//! - Names are `char[0x20]`, UTF-8, NUL-padded, at most 31 bytes (the spec's **decision**).
+//! - Names are `char[0x20]`, UTF-8, NUL-padded, at most 31 bytes, so a NUL always ends them.
 //! - ids are "for show": positions are what references use; the writer requires
 //!   id = position ([`Dmf::renumber`] sets them).
+//! - A track's `prs_flags` is [`PrsFlags`] (bit 0 position, bit 1 rotation, bit 2 scale),
+//!   read with [`Track::flags`]; undefined bits are kept, reported and refused by the writer.
 //!
-//! ## Where this crate follows FORMATS.md and `DMF-1.5.md` over the seed
-//! The seed (`004_b6513b5edd37ddc4.txt`) gives only section 8, animations. The rest of the
-//! format, the enums' values and JSON names, the JSON spellings (`vertices` and `vertex_color`
-//! written, the documentation's `verterices` and `verex_color` read), and the canonical layout
-//! come from `DMF-1.5.md` and the DMF section of FORMATS.md. Readers accept any placement that
-//! stays inside the file and does not overlap; the writer produces the canonical layout
-//! ([`write()`]). A transform whose prs flag is clear is kept as read and written as zeros from
-//! JSON. No public DMF files exist: every fixture here is synthetic.
+//! ## What the spec leaves open, and what this crate does
+//! The DMF 1.5 specification fixes the records, the enums' values and JSON names, and the JSON
+//! form. It also lets a writer place the sections anywhere: readers here accept any placement
+//! that stays inside the file and does not overlap, and the writer produces one canonical
+//! layout ([`write()`]). The JSON form is written with the spellings `vertices` and
+//! `vertex_color`; the misspellings `verterices` and `verex_color` that the format's
+//! documentation once used are read too. A transform whose prs flag is clear is kept as read
+//! and written as zeros from JSON. No public DMF files exist: every fixture here is synthetic.
 //!
 //! ## Reading, checking, writing
-//! - [`View::open`] checks the header, the table, that every section, image and track list
+//! - [`View::parse`] checks the header, the table, that every section, image and track list
 //!   lies inside the file without overlapping another, and every enum, then borrows
-//!   `&[Record]` slices; [`read`] copies into the owned [`Dmf`] (or reads the JSON form when
-//!   the bytes do not start with `DASH`).
+//!   `&[Record]` slices; [`View::to_dmf`] copies them into the owned [`Dmf`].
+//! - [`read`] takes either form of a file: the binary form when the bytes start with `DASH`
+//!   (through [`View::parse`]), the JSON form when they start with `{` (through
+//!   [`json::read`]). To accept only one form, call [`View::parse`] or [`json::read`].
 //! - [`validate()`] lists what breaks the spec but still reads (ids, ranges, parents,
-//!   booleans, prs flags, names, PNG bytes).
-//! - [`write()`] / [`to_bytes`] refuse what the spec forbids; [`json`] reads and writes the JSON
-//!   form; [`Dmf::to_scene`] and [`Dmf::from_scene`] convert to and from `animbin-core`'s scene.
+//!   booleans, prs flags, names, PNG bytes); each [`Problem`] is a [`Diagnostic`].
+//! - [`write()`] / [`to_bytes`] write the binary form and refuse what the spec forbids;
+//!   [`json`] reads and writes the JSON form; [`Dmf::to_scene`] and [`Dmf::from_scene`]
+//!   convert to and from the neutral [`Scene`] of `animbin-core`.
 //!
 //! ```
-//! use animbin_core::math::{Quat, Vec3};
-//! use animbin_dmf::{Animation, Bone, Dmf, Name, Track, View};
+//! use animbin_dmf::{Animation, Bone, Dmf, Name, Quat, Track, Vec3, View};
 //!
 //! let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
 //! let mut model = Dmf::default();
@@ -54,7 +58,7 @@
 //! let bytes = animbin_dmf::to_bytes(&model)?;
 //!
 //! // Zero-copy: the view borrows the records in place.
-//! let view = View::open(&bytes)?;
+//! let view = View::parse(&bytes)?;
 //! assert_eq!(view.bones()[0].name.as_str()?, "root");
 //! assert_eq!(view.tracks(0).unwrap()[0].position(), Some(Vec3::new(0.0, 1.0, 0.0)));
 //!
@@ -63,40 +67,60 @@
 //! let json = animbin_dmf::json::to_vec(&model)?;
 //! assert_eq!(animbin_dmf::to_bytes(&animbin_dmf::read(&json)?)?, bytes);
 //! assert!(animbin_dmf::validate(&model).is_empty());
+//!
+//! // The neutral scene, and what the trip lost (nothing here).
+//! let mut report = animbin_dmf::ConversionReport::default();
+//! let scene = model.to_scene(&animbin_dmf::SceneOptions::default(), &mut report)?;
+//! assert_eq!(scene.animations[0].bones[0].bone, "root");
+//! assert!(report.is_lossless());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+/// The JSON form: a public module because it is a second format beside the binary one, with
+/// its own `read`, `write` and `to_vec`, and callers choose it by name (`json::read`).
 pub mod json;
+mod layout;
 mod model;
-pub mod records;
 mod scene;
 mod validate;
 mod view;
 mod write;
 
-pub use animbin_core::{Error, ErrorKind, Result};
-pub use model::{Animation, Dmf, Material, Texture};
-pub use records::{
-    AnimationRecord, Attribute, BlendEquation, BlendFactor, Bone, Bool16, Face, FileHeader, MaterialRecord, Name,
-    Record, Section, ShaderType, Side, TextureRecord, Track, Vertex, Wrap,
+pub use animbin_core::math::{Mat4, Quat, Rgba, Rgba8, Vec2, Vec3};
+pub use animbin_core::scene::Scene;
+pub use animbin_core::{ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity};
+pub use layout::{
+    ATTRIBUTE_COUNT, ATTRIBUTE_TABLE_OFFSET, AnimationRecord, Attribute, BlendEquation, BlendFactor, Bone, Bool16,
+    Face, FileHeader, MAGIC, MAJOR_VERSION, MINOR_VERSION, MaterialRecord, Name, PrsFlags, Record, Section, ShaderType,
+    Side, TextureRecord, Track, Vertex, Wrap,
 };
+pub use model::{Animation, Dmf, Material, Texture};
+pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{PNG_SIGNATURE, Place, Problem, png_size, validate};
 pub use view::View;
 pub use write::{to_bytes, write};
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 /// The format's short name in errors and in `animbin`.
 pub const FORMAT: &str = "dmf";
 
 /// Whether `bytes` start with the DMF magic `DASH`.
 pub fn has_magic(bytes: &[u8]) -> bool {
-    bytes.starts_with(&records::MAGIC.to_le_bytes())
+    bytes.starts_with(&MAGIC.to_le_bytes())
 }
 
-/// Reads a DMF file into the owned model: the binary form when `bytes` start with `DASH`,
-/// otherwise the JSON form.
+/// Reads a DMF file, in either form, into the owned model.
+///
+/// The binary form when `bytes` start with `DASH` ([`View::parse`], then one copy per
+/// section); else the JSON form when the first character that is not whitespace is `{`
+/// ([`json::read`]); else an error at offset 0 that shows the first bytes.
 pub fn read(bytes: &[u8]) -> Result<Dmf> {
     if has_magic(bytes) {
-        read_binary(bytes)
+        View::parse(bytes)?.to_dmf()
     } else if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
         json::read(bytes)
     } else {
@@ -105,13 +129,8 @@ pub fn read(bytes: &[u8]) -> Result<Dmf> {
             0,
             ErrorKind::invalid(
                 "the magic \"DASH\" or a DMF JSON object",
-                format!("{:02x?}", &bytes[..bytes.len().min(4)]),
+                layout::show_bytes(&bytes[..bytes.len().min(4)]),
             ),
         ))
     }
-}
-
-/// Reads the binary form into the owned model ([`View::open`], then one copy per section).
-pub fn read_binary(bytes: &[u8]) -> Result<Dmf> {
-    View::open(bytes)?.to_dmf()
 }

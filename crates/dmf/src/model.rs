@@ -18,7 +18,7 @@ use animbin_core::{Error, ErrorKind, Result};
 use zerocopy::little_endian::{F32, I16, U16, U32};
 
 use crate::FORMAT;
-use crate::records::{
+use crate::layout::{
     AnimationRecord, BlendEquation, BlendFactor, Bone, Bool16, Face, MaterialRecord, Name, ShaderType, Side,
     TextureRecord, Track, Vertex, Wrap,
 };

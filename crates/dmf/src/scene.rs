@@ -15,17 +15,20 @@ use animbin_core::scene::{
     AnimKind, Animation as SceneAnimation, Bone as SceneBone, BoneTrack, ConversionReport, Interpolation, Key,
     Material as SceneMaterial, Mesh, Scene, Skeleton, SkinWeights, Texture as SceneTexture,
 };
-use animbin_core::{Error, ErrorKind, Result};
+use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 use zerocopy::little_endian::I16;
 
 use crate::FORMAT;
+use crate::layout::{Bone, Bool16, Face, Name, PrsFlags, Track, Vertex, Wrap};
 use crate::model::{Animation, Dmf, Material, Texture};
-use crate::records::{Bone, Bool16, Face, Name, Track, Vertex, Wrap};
 use crate::validate::png_size;
 
 /// What makes a face corner a distinct scene vertex: the DMF vertex, and the bits of the
 /// corner's normal, UV and colour.
 type CornerKey = (u32, [u32; 3], [u32; 2], [u8; 4]);
+
+/// The frame rate of an animation whose fps is 0, when the options give none.
+pub const DEFAULT_FRAMERATE: f64 = 30.0;
 
 /// The most records of one kind: ids are i16 and must equal positions.
 const MAX_IDS: usize = 1 << 15;
@@ -42,27 +45,23 @@ fn name(text: &str, whose: &str) -> Result<Name> {
 }
 
 /// The bone's local matrix (column-major, as DMF stores it) split into translation, rotation
-/// and scale; a negative determinant flips the x scale. `None` when the matrix is not such a
-/// transform (shear, projection), which the caller reports.
+/// and scale by [`Transform::from_matrix`], and whether that transform gives the matrix back
+/// (within 1e-4, relative for large values): `false` for shear or a projection, which the
+/// caller reports. A matrix with a zero scale (a collapsed axis, which has no rotation) keeps
+/// its translation and column lengths with no rotation, exact only when it had none.
 fn decompose(m: [f32; 16]) -> (Transform, bool) {
     let m = m.map(f64::from);
-    let col = |c: usize| Vec3::new(m[c * 4], m[c * 4 + 1], m[c * 4 + 2]);
-    let (c0, c1, c2) = (col(0), col(1), col(2));
-    let det = c0.dot(c1.cross(c2));
-    let mut scale = Vec3::new(c0.dot(c0).sqrt(), c1.dot(c1).sqrt(), c2.dot(c2).sqrt());
-    if det < 0.0 {
-        scale.x = -scale.x;
-    }
-    let unit = |c: Vec3<f64>, s: f64| if s == 0.0 { c } else { c.scale(1.0 / s) };
-    let (u0, u1, u2) = (unit(c0, scale.x), unit(c1, scale.y), unit(c2, scale.z));
-    // r[row][col] of the rotation matrix, whose columns are u0, u1, u2.
-    let r = [[u0.x, u1.x, u2.x], [u0.y, u1.y, u2.y], [u0.z, u1.z, u2.z]];
-    let rotation = Quat::from_rotation_rows(r).normalized();
-    let transform = Transform {
-        translation: Vec3::new(m[12], m[13], m[14]),
-        rotation,
-        scale,
+    let rows = Mat4 {
+        rows: std::array::from_fn(|r| std::array::from_fn(|c| m[c * 4 + r])),
     };
+    let transform = Transform::from_matrix(&rows).unwrap_or_else(|| {
+        let length = |c: usize| (m[c * 4].powi(2) + m[c * 4 + 1].powi(2) + m[c * 4 + 2].powi(2)).sqrt();
+        Transform {
+            translation: Vec3::new(m[12], m[13], m[14]),
+            rotation: Quat::IDENTITY,
+            scale: Vec3::new(length(0), length(1), length(2)),
+        }
+    });
     let back = column_major(transform.to_matrix());
     let exact = back
         .iter()
@@ -98,8 +97,19 @@ fn frames(seconds: f32, framerate: f64) -> f64 {
 impl Dmf {
     /// The model as a scene: one mesh per material the faces use, bones with their bind pose,
     /// materials, textures and animations. What the scene has no place for is recorded in
-    /// `report`.
-    pub fn to_scene(&self, report: &mut ConversionReport) -> Scene {
+    /// `report`: texture flip and wrap modes, material render settings other than the
+    /// diffuse colour and texture, bone matrices with shear, skin weights on bone -1, faces
+    /// and tracks whose indices are out of range, names that are not UTF-8, and an fps of 0
+    /// (converted at `options.framerate`, else 30 frames per second).
+    ///
+    /// Of the options only `framerate` applies (DMF stores its own fps and has no axis
+    /// convention or unit); the conversion cannot fail today, and returns a `Result` like
+    /// every format's.
+    pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(self.scene(options.framerate_or(DEFAULT_FRAMERATE), report))
+    }
+
+    fn scene(&self, default_framerate: f64, report: &mut ConversionReport) -> Scene {
         let textures = self
             .textures
             .iter()
@@ -163,7 +173,7 @@ impl Dmf {
         let animations = self
             .animations
             .iter()
-            .map(|a| self.scene_animation(a, report))
+            .map(|a| self.scene_animation(a, default_framerate, report))
             .collect();
         Scene {
             skeleton,
@@ -251,10 +261,17 @@ impl Dmf {
         meshes
     }
 
-    fn scene_animation(&self, animation: &Animation, report: &mut ConversionReport) -> SceneAnimation {
+    fn scene_animation(
+        &self,
+        animation: &Animation,
+        default_framerate: f64,
+        report: &mut ConversionReport,
+    ) -> SceneAnimation {
         let framerate = if animation.fps == 0 {
-            report.lose("an fps of 0 (converted at 30 frames per second)");
-            30.0
+            report.lose(format!(
+                "an fps of 0 (converted at {default_framerate} frames per second)"
+            ));
+            default_framerate
         } else {
             f64::from(animation.fps)
         };
@@ -303,7 +320,10 @@ impl Dmf {
     /// not fit 31 bytes of UTF-8, more than 32768 textures, materials, bones or animations,
     /// face indices past their mesh's vertices, more vertices than a u32 counts, and a
     /// framerate that is not positive. What DMF has no place for is recorded in `report`.
-    pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Self> {
+    ///
+    /// The options do not apply: the scene's animations carry their own framerate, and DMF
+    /// has no axis convention or unit.
+    pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
         let (bones, bone_index) = dmf_bones(scene, report)?;
         let textures = scene
             .textures
@@ -561,9 +581,9 @@ fn dmf_animation(index: usize, a: &SceneAnimation, bones: &[Bone], report: &mut 
         // Keys at the same frame share a record; a second key of one channel at one frame
         // gets a record of its own.
         let mut at: BTreeMap<i64, Vec<Track>> = BTreeMap::new();
-        let mut place = |frame: f64, flag: i16, set: &dyn Fn(&mut Track)| {
+        let mut place = |frame: f64, flag: PrsFlags, set: &dyn Fn(&mut Track)| {
             let records = at.entry(frame_key(frame)).or_default();
-            let slot = match records.iter().position(|r| r.prs_flags.get() & flag == 0) {
+            let slot = match records.iter().position(|r| !r.flags().contains(flag)) {
                 Some(i) => i,
                 None => {
                     records.push(Track::new(bone, seconds(frame), None, None, None));
@@ -571,24 +591,24 @@ fn dmf_animation(index: usize, a: &SceneAnimation, bones: &[Bone], report: &mut 
                 }
             };
             let record = &mut records[slot];
-            record.prs_flags = I16::new(record.prs_flags.get() | flag);
+            record.set_flags(record.flags() | flag);
             set(record);
         };
         for key in &channel.translation {
             let v = key.value.map(|c| c as f32);
-            place(key.frame, Track::POSITION, &|r| {
+            place(key.frame, PrsFlags::POSITION, &|r| {
                 r.pos = v.map(zerocopy::little_endian::F32::new)
             });
         }
         for key in &channel.rotation {
             let v = key.value.map(|c| c as f32);
-            place(key.frame, Track::ROTATION, &|r| {
+            place(key.frame, PrsFlags::ROTATION, &|r| {
                 r.rot = v.map(zerocopy::little_endian::F32::new)
             });
         }
         for key in &channel.scale {
             let v = key.value.map(|c| c as f32);
-            place(key.frame, Track::SCALE, &|r| {
+            place(key.frame, PrsFlags::SCALE, &|r| {
                 r.scl = v.map(zerocopy::little_endian::F32::new)
             });
         }
@@ -604,17 +624,17 @@ fn dmf_animation(index: usize, a: &SceneAnimation, bones: &[Bone], report: &mut 
 }
 
 impl From<&Dmf> for Scene {
-    /// [`Dmf::to_scene`] without the report.
+    /// [`Dmf::to_scene`] with the default options and without the report.
     fn from(dmf: &Dmf) -> Self {
-        dmf.to_scene(&mut ConversionReport::default())
+        dmf.scene(DEFAULT_FRAMERATE, &mut ConversionReport::default())
     }
 }
 
 impl TryFrom<&Scene> for Dmf {
     type Error = Error;
-    /// [`Dmf::from_scene`] without the report.
+    /// [`Dmf::from_scene`] with the default options and without the report.
     fn try_from(scene: &Scene) -> Result<Self> {
-        Dmf::from_scene(scene, &mut ConversionReport::default())
+        Dmf::from_scene(scene, &SceneOptions::default(), &mut ConversionReport::default())
     }
 }
 

@@ -3,8 +3,10 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use animbin_core::{Diagnostic, Location, Severity};
+
+use crate::layout::{Bool16, Name};
 use crate::model::Dmf;
-use crate::records::{Bool16, Name};
 
 /// The eight bytes every PNG starts with.
 pub const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1A, b'\n'];
@@ -62,6 +64,23 @@ impl fmt::Display for Problem {
     }
 }
 
+impl Diagnostic for Problem {
+    /// [`Severity::Error`]: every rule here is one the spec states.
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    /// The record as an item (`"bone 3"`, `"animation 0 track 2"`): problems are found in the
+    /// owned model, which has no file offsets.
+    fn location(&self) -> Location {
+        Location::Item(self.place.to_string())
+    }
+
+    fn message(&self) -> String {
+        self.message.clone()
+    }
+}
+
 struct Problems(Vec<Problem>);
 
 impl Problems {
@@ -109,8 +128,8 @@ impl Problems {
 /// track bone index or parent out of range (-1 is allowed for a material's texture, a skin
 /// index and a parent; a skin slot of index 0 and weight 0 is an unused slot; a face's
 /// `mat_id` is only checked when the model has materials); a parent at or after its child; ids
-/// that do not match positions; empty or duplicate bone names and (the seed's "defined and
-/// unique") animation names; names without a NUL or not UTF-8; an image whose bytes are not a
+/// that do not match positions; empty or duplicate bone names and animation names
+/// (which the spec asks to be "defined and unique"); names without a NUL or not UTF-8; an image whose bytes are not a
 /// PNG, or whose PNG header gives another size than the record; a track time outside
 /// `0..=duration`.
 pub fn validate(dmf: &Dmf) -> Vec<Problem> {
@@ -255,4 +274,24 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     }
     let be = |range: std::ops::Range<usize>| Some(u32::from_be_bytes(ihdr.get(range)?.try_into().ok()?));
     Some((be(8..12)?, be(12..16)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_is_a_diagnostic_at_its_record() {
+        let problem = Problem {
+            place: Place::Track { animation: 1, track: 4 },
+            message: "bone_id 9 is out of range (2 bones)".into(),
+        };
+        assert_eq!(problem.severity(), Severity::Error);
+        assert_eq!(problem.location(), Location::Item("animation 1 track 4".into()));
+        assert_eq!(Diagnostic::message(&problem), "bone_id 9 is out of range (2 bones)");
+        assert_eq!(
+            problem.to_string(),
+            "animation 1 track 4: bone_id 9 is out of range (2 bones)"
+        );
+    }
 }

@@ -9,17 +9,17 @@ use animbin_core::{Error, ErrorKind, Result};
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 use crate::FORMAT;
-use crate::model::{Dmf, Material, Texture};
-use crate::records::{
+use crate::layout::{
     ATTRIBUTE_COUNT, AnimationRecord, Attribute, Bone, Face, FileHeader, MAGIC, MAJOR_VERSION, MaterialRecord, Record,
-    Section, TextureRecord, Track, Vertex,
+    Section, TextureRecord, Track, Vertex, show_bytes,
 };
+use crate::model::{Dmf, Material, Texture};
 
 /// A DMF file borrowed in place.
 ///
-/// [`View::open`] checks the header, the attribute table, that every section, image and track
+/// [`View::parse`] checks the header, the attribute table, that every section, image and track
 /// list lies inside the file without overlapping another, and every enum value; afterwards
-/// every accessor is a plain borrow. Opening does work per texture, material and animation
+/// every accessor is a plain borrow. Parsing does work per texture, material and animation
 /// (their images, enums and track lists) but none per vertex, face, bone or track.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
@@ -48,7 +48,7 @@ impl fmt::Debug for View<'_> {
     }
 }
 
-/// What a [`Region`] holds, named only when an error needs it (opening allocates no text).
+/// What a [`Region`] holds, named only when an error needs it (parsing allocates no text).
 #[derive(Clone, Copy)]
 enum Holds {
     Header,
@@ -133,13 +133,13 @@ impl<'a> View<'a> {
     /// section, image or track list that leaves the file (offset + count * size computed without
     /// overflow) or overlaps the header, the attribute table or another, and an enum value
     /// outside its list.
-    pub fn open(bytes: &'a [u8]) -> Result<Self> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         let len = bytes.len() as u64;
         let magic = MAGIC.to_le_bytes();
         // A wrong magic is named as such even in a file too short for the header.
         if !bytes.starts_with(&magic) && !magic.starts_with(bytes) {
             let found = &bytes[..bytes.len().min(4)];
-            return Err(invalid(0, "the magic \"DASH\"", format!("{found:02x?}")));
+            return Err(invalid(0, "the magic \"DASH\"", show_bytes(found)));
         }
         let (header, _) = FileHeader::ref_from_prefix(bytes).map_err(|_| {
             Error::new(
@@ -187,11 +187,8 @@ impl<'a> View<'a> {
             if attribute.label.get() != section.label() {
                 return Err(invalid(
                     entry_at,
-                    format!(
-                        "the label {:?} of attribute entry {i}",
-                        section.label_bytes().escape_ascii().to_string()
-                    ),
-                    format!("{:?}", attribute.label.get().to_le_bytes().escape_ascii().to_string()),
+                    format!("the label {} of attribute entry {i}", show_bytes(section.label_bytes())),
+                    show_bytes(&attribute.label.get().to_le_bytes()),
                 ));
             }
             let count = u64::from(attribute.count.get());

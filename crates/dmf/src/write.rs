@@ -1,4 +1,4 @@
-//! The writer: the canonical layout of FORMATS.md, after checking the spec's rules.
+//! The writer: the canonical layout, after checking the spec's rules.
 //!
 //! Layout: the header at 0, the attribute table at 0x10, then the sections in attribute order
 //! (textures, materials, vertices, faces, bones, animations), each on a 4-byte boundary; each
@@ -7,19 +7,19 @@
 //! animation without tracks and a texture without image bytes have offset 0 and count 0.
 //! Padding bytes are zero and the file ends where its last section (or image) ends.
 
-use std::io::{Seek, Write};
+use std::io::Write;
 use std::mem::offset_of;
 
 use animbin_core::{Error, ErrorKind, Result};
-use binrw::{BinResult, BinWrite};
+use zerocopy::IntoBytes;
 use zerocopy::little_endian::{U16, U32};
 
 use crate::FORMAT;
-use crate::model::Dmf;
-use crate::records::{
+use crate::layout::{
     ATTRIBUTE_COUNT, ATTRIBUTE_TABLE_OFFSET, AnimationRecord, Attribute, Bone, Face, FileHeader, MAGIC, MAJOR_VERSION,
     MINOR_VERSION, MaterialRecord, Name, Record, Section, TextureRecord, Track, Vertex, write_records,
 };
+use crate::model::Dmf;
 
 /// Where everything goes in the canonical layout.
 struct Layout {
@@ -198,11 +198,10 @@ pub(crate) struct Counting<W> {
 }
 
 impl<W: Write> Counting<W> {
-    fn pad_to(&mut self, target: u64) -> BinResult<()> {
+    fn pad_to(&mut self, target: u64) -> std::io::Result<()> {
         const ZEROS: [u8; 4] = [0; 4];
         let gap = target.saturating_sub(self.pos) as usize;
-        self.write_all(&ZEROS[..gap.min(4)])?;
-        Ok(())
+        self.write_all(&ZEROS[..gap.min(4)])
     }
 }
 
@@ -218,37 +217,32 @@ impl<W: Write> Write for Counting<W> {
     }
 }
 
-impl<W: Write + Seek> Seek for Counting<W> {
-    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
-        self.pos = self.inner.seek(to)?;
-        Ok(self.pos)
-    }
-}
-
-fn write_layout<W: Write + Seek>(dmf: &Dmf, layout: &Layout, w: &mut Counting<W>) -> BinResult<()> {
-    FileHeader {
+/// Writes the file front to back: every record's bytes are already in file order, so no
+/// seeking is needed.
+fn write_layout<W: Write>(dmf: &Dmf, layout: &Layout, w: &mut Counting<W>) -> std::io::Result<()> {
+    let header = FileHeader {
         magic: U32::new(MAGIC),
         major_version: U16::new(MAJOR_VERSION),
         minor_version: U16::new(MINOR_VERSION),
         header_offset: U32::new(ATTRIBUTE_TABLE_OFFSET),
         header_count: U32::new(ATTRIBUTE_COUNT),
-    }
-    .write_le(w)?;
+    };
+    w.write_all(header.as_bytes())?;
     for (section, &(offset, count)) in Section::ALL.into_iter().zip(&layout.sections) {
-        Attribute {
+        let attribute = Attribute {
             label: U32::new(section.label()),
             flags: U32::ZERO,
             offset: U32::new(offset),
             count: U32::new(count),
-        }
-        .write_le(w)?;
+        };
+        w.write_all(attribute.as_bytes())?;
     }
     let pad_to_section = |w: &mut Counting<W>, section: Section| w.pad_to(layout.sections[section as usize].0.into());
 
     pad_to_section(w, Section::Textures)?;
     for (texture, &offset) in dmf.textures.iter().zip(&layout.png_offsets) {
         // Lengths were checked to fit when the layout was made.
-        texture.to_record(offset, texture.png.len() as u32).write_le(w)?;
+        w.write_all(texture.to_record(offset, texture.png.len() as u32).as_bytes())?;
     }
     for (texture, &offset) in dmf.textures.iter().zip(&layout.png_offsets) {
         if !texture.png.is_empty() {
@@ -269,7 +263,7 @@ fn write_layout<W: Write + Seek>(dmf: &Dmf, layout: &Layout, w: &mut Counting<W>
     write_records::<Bone, _>(w, &dmf.bones)?;
     pad_to_section(w, Section::Animations)?;
     for (animation, &offset) in dmf.animations.iter().zip(&layout.track_offsets) {
-        animation.to_record(offset, animation.tracks.len() as u32).write_le(w)?;
+        w.write_all(animation.to_record(offset, animation.tracks.len() as u32).as_bytes())?;
     }
     for animation in &dmf.animations {
         write_records::<Track, _>(w, &animation.tracks)?;
@@ -277,14 +271,22 @@ fn write_layout<W: Write + Seek>(dmf: &Dmf, layout: &Layout, w: &mut Counting<W>
     Ok(())
 }
 
-/// Writes `dmf` in the canonical layout to `writer`.
+/// Writes `dmf` in the canonical layout to `writer`, front to back (no seeking; wrap a file
+/// in a `BufWriter`, as every record is a separate write).
+///
+/// The layout: the 16-byte header, the attribute table at 0x10, then the sections in table
+/// order (textures, materials, vertices, faces, bones, animations), each on a 4-byte
+/// boundary; each texture's PNG bytes follow the texture records, in texture order, each
+/// 4-aligned; each animation's tracks follow the animation records, in animation order. An
+/// empty section, an animation without tracks and a texture without image bytes have offset
+/// 0 and count 0. Padding bytes are zero.
 ///
 /// Refused with [`ErrorKind::Unencodable`], at the offset the record would be written at: a
 /// name without room for its NUL or not UTF-8, an id that is not the record's position, a
 /// bone whose parent is not -1 or an earlier bone, a track whose `prs_flags` has no bit or
 /// a bit above bit 2, and any count, offset or length that does not fit its field. Enum
 /// values are in range by construction.
-pub fn write<W: Write + Seek>(dmf: &Dmf, writer: W) -> Result<()> {
+pub fn write(dmf: &Dmf, writer: impl Write) -> Result<()> {
     let layout = plan(dmf)?;
     write_planned(dmf, &layout, writer).map(drop)
 }
@@ -293,8 +295,7 @@ pub fn write<W: Write + Seek>(dmf: &Dmf, writer: W) -> Result<()> {
 pub fn to_bytes(dmf: &Dmf) -> Result<Vec<u8>> {
     let layout = plan(dmf)?;
     let capacity = usize::try_from(layout.len).map_err(|_| unencodable(0, "a file this large".into()))?;
-    let out = std::io::Cursor::new(Vec::with_capacity(capacity));
-    write_planned(dmf, &layout, out).map(std::io::Cursor::into_inner)
+    write_planned(dmf, &layout, Vec::with_capacity(capacity))
 }
 
 /// The canonical layout of `dmf`, once the rules the writer enforces hold.
@@ -305,9 +306,9 @@ fn plan(dmf: &Dmf) -> Result<Layout> {
 }
 
 /// Writes `dmf` in its planned layout and hands the writer back.
-fn write_planned<W: Write + Seek>(dmf: &Dmf, layout: &Layout, writer: W) -> Result<W> {
+fn write_planned<W: Write>(dmf: &Dmf, layout: &Layout, writer: W) -> Result<W> {
     let mut w = Counting { inner: writer, pos: 0 };
-    write_layout(dmf, layout, &mut w).map_err(|e| Error::from_binrw(FORMAT, e, w.pos))?;
+    write_layout(dmf, layout, &mut w).map_err(|e| Error::new(FORMAT, w.pos, ErrorKind::Io(e)))?;
     debug_assert_eq!(w.pos, layout.len);
     Ok(w.inner)
 }

@@ -5,7 +5,7 @@ mod common;
 
 use animbin_core::ErrorKind;
 use animbin_core::math::Vec3;
-use animbin_dmf::{Bool16, Dmf, Name, Place, Track, View};
+use animbin_dmf::{Bool16, Dmf, Name, Place, PrsFlags, Track, View};
 use common::{fixture, model};
 use zerocopy::little_endian::{F32, I16, U16, U32};
 
@@ -19,7 +19,7 @@ fn put_u16(bytes: &mut [u8], at: usize, value: u16) {
 
 /// The error of reading `bytes`, checked to be the same through the view and the owned reader.
 fn error_of(bytes: &[u8]) -> animbin_core::Error {
-    let view_err = View::open(bytes).unwrap_err();
+    let view_err = View::parse(bytes).unwrap_err();
     let read_err = animbin_dmf::read(bytes).unwrap_err();
     assert_eq!(view_err.offset, read_err.offset);
     assert_eq!(view_err.to_string(), read_err.to_string());
@@ -38,7 +38,7 @@ const ANIM_COUNT_FIELD: usize = 0x6c;
 fn a_wrong_magic_is_an_error_at_0() {
     let mut bytes = fixture();
     bytes[3] = b'X';
-    let err = View::open(&bytes).unwrap_err();
+    let err = View::parse(&bytes).unwrap_err();
     assert_eq!(err.offset, 0);
     assert!(err.to_string().contains("DASH"), "{err}");
     // The owned reader treats a file without the magic as JSON, and says what it wanted.
@@ -46,9 +46,9 @@ fn a_wrong_magic_is_an_error_at_0() {
     assert_eq!(err.offset, 0);
     assert!(err.to_string().contains("JSON"), "{err}");
     // Too short for the header: a wrong magic is still called one, a right one is an EOF.
-    let err = View::open(b"PNG\r").unwrap_err();
+    let err = View::parse(b"PNG\r").unwrap_err();
     assert!(err.offset == 0 && err.to_string().contains("DASH"), "{err}");
-    let err = View::open(b"DASH\x01\x00").unwrap_err();
+    let err = View::parse(b"DASH\x01\x00").unwrap_err();
     assert!(matches!(err.kind, ErrorKind::UnexpectedEof { .. }), "{err}");
     assert_eq!(err.offset, 6);
 }
@@ -263,7 +263,7 @@ fn values_that_validate_reports_still_read_and_are_kept() {
     let mut fixed = dmf.clone();
     fixed.bones[0].name = Name::new("root").unwrap();
     fixed.animations[0].id = 0;
-    fixed.animations[0].tracks[0].prs_flags = I16::new(Track::ROTATION);
+    fixed.animations[0].tracks[0].prs_flags = I16::new(PrsFlags::ROTATION.bits());
     let mut expected = bytes.clone();
     expected[0x1f0..0x210].copy_from_slice(&fixture()[0x1f0..0x210]);
     put_u16(&mut expected, 0x2d0 + 0x20, 0);
@@ -406,7 +406,7 @@ fn the_writer_refuses_tracks_without_a_prs_flag_or_with_other_bits() {
     dmf.animations[0].tracks[1] = Track::new(1, 0.5, None, None, None);
     unencodable_at(&dmf, 0x300 + 48 + 2, "prs_flags 0x0");
     dmf.animations[0].tracks[1] = Track::new(1, 0.5, Some(Vec3::new(0.0, 0.0, 0.0)), None, None);
-    dmf.animations[0].tracks[1].prs_flags = I16::new(Track::POSITION | 8);
+    dmf.animations[0].tracks[1].prs_flags = I16::new(PrsFlags::POSITION.bits() | 8);
     unencodable_at(&dmf, 0x300 + 48 + 2, "prs_flags 0x9");
 }
 
@@ -425,7 +425,7 @@ fn random_corruption_never_panics() {
         }
         if let Ok(dmf) = animbin_dmf::read(&bytes) {
             let _ = animbin_dmf::validate(&dmf);
-            let _ = dmf.to_scene(&mut Default::default());
+            let _ = dmf.to_scene(&Default::default(), &mut Default::default());
             // Compared as bytes: a corrupted float may be a NaN.
             if let Ok(again) = animbin_dmf::to_bytes(&dmf) {
                 assert_eq!(

@@ -31,7 +31,7 @@ fn the_fixture_is_valid() {
 #[test]
 fn the_view_borrows_every_record_in_place() {
     let bytes = fixture();
-    let view = View::open(&bytes).unwrap();
+    let view = View::parse(&bytes).unwrap();
     let offsets: Vec<u32> = view.attributes().iter().map(|a| a.offset.get()).collect();
     assert_eq!(offsets, [0x70, 0xbc, 0x12c, 0x198, 0x1f0, 0x2d0]);
     let labels: Vec<u32> = view.attributes().iter().map(|a| a.label.get()).collect();
@@ -62,17 +62,17 @@ fn the_view_borrows_every_record_in_place() {
 fn a_truncated_fixture_is_an_error_at_every_offset() {
     let bytes = fixture();
     assert_eq!(assert_every_truncation_fails(&bytes, animbin_dmf::read), 0x360);
-    assert_every_truncation_fails(&bytes, |b| View::open(b).map(|v| v.vertices().len()));
+    assert_every_truncation_fails(&bytes, |b| View::parse(b).map(|v| v.vertices().len()));
 }
 
 #[test]
 fn truncation_errors_name_an_offset_inside_the_file() {
     let bytes = fixture();
     for len in 0..bytes.len() {
-        let err = View::open(&bytes[..len]).unwrap_err();
+        let err = View::parse(&bytes[..len]).unwrap_err();
         assert!(err.offset <= len as u64, "{len}: {err}");
     }
-    let err = View::open(&bytes[..0x35f]).unwrap_err();
+    let err = View::parse(&bytes[..0x35f]).unwrap_err();
     // The track list of animation 0 no longer fits: the error sits at its track_offset field.
     assert_eq!(err.offset, 0x2d0 + 0x24, "{err}");
     assert!(err.to_string().contains("1 whole records and 47 bytes"), "{err}");
@@ -93,4 +93,12 @@ fn an_empty_model_is_the_header_and_table_with_zero_entries() {
     assert_eq!(bytes, expected);
     assert_eq!(animbin_dmf::read(&bytes).unwrap(), Dmf::default());
     assert_every_truncation_fails(&bytes, animbin_dmf::read);
+}
+
+#[test]
+fn the_writer_needs_no_seek() {
+    // A `Vec<u8>` is `Write` but not `Seek`.
+    let mut out: Vec<u8> = Vec::new();
+    animbin_dmf::write(&model(), &mut out).unwrap();
+    assert_eq!(out, fixture());
 }

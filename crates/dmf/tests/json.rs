@@ -5,7 +5,7 @@ mod common;
 
 use animbin_core::ErrorKind;
 use animbin_core::math::Vec3;
-use animbin_dmf::{BlendFactor, Bool16, Dmf, Name, Side, Track, Wrap, json};
+use animbin_dmf::{BlendFactor, Bool16, Dmf, Name, PrsFlags, Side, Wrap, json};
 use animbin_testing::assert_every_truncation_fails;
 use common::{fixture, model};
 use serde_json::json;
@@ -200,7 +200,7 @@ fn what_json_cannot_hold_is_refused_naming_the_record() {
     assert!(err.offset > 0);
 
     let mut dmf = model();
-    dmf.animations[0].tracks[1].prs_flags = I16::new(Track::POSITION | 16);
+    dmf.animations[0].tracks[1].prs_flags = I16::new(PrsFlags::POSITION.bits() | 16);
     let err = json::to_vec(&dmf).unwrap_err();
     assert!(
         err.to_string()
@@ -238,4 +238,12 @@ fn neither_magic_nor_json_is_an_error_at_0() {
     let err = animbin_dmf::read(b"PK\x03\x04").unwrap_err();
     assert_eq!(err.offset, 0);
     assert!(err.to_string().contains("DASH"), "{err}");
+}
+
+#[test]
+fn unknown_bytes_are_shown_as_hex_and_a_wrong_format_as_plain_text() {
+    let err = animbin_dmf::read(b"PK\x03\x04").unwrap_err();
+    assert!(err.to_string().contains("0x504b0304"), "{err}");
+    let err = animbin_dmf::read(br#"{"format": "DOSH", "version": "1.5"}"#).unwrap_err();
+    assert!(err.to_string().contains(r#"found "DOSH""#), "{err}");
 }

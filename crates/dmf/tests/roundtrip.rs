@@ -3,8 +3,8 @@
 
 use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
 use animbin_dmf::{
-    Animation, BlendEquation, BlendFactor, Bone, Bool16, Dmf, Face, Material, Name, ShaderType, Side, Texture, Track,
-    Vertex, View, Wrap,
+    Animation, BlendEquation, BlendFactor, Bone, Bool16, Dmf, Face, Material, Name, PrsFlags, ShaderType, Side,
+    Texture, Track, Vertex, View, Wrap,
 };
 use proptest::prelude::*;
 use zerocopy::little_endian::{F32, I16, U16};
@@ -180,9 +180,12 @@ fn track(kind: Kind) -> impl Strategy<Value = Track> {
         floats::<3>(kind),
     )
         .prop_map(move |(bone, flags, time, p, r, s)| {
-            let pos = (flags & Track::POSITION != 0).then(|| Vec3::new(p[0], p[1], p[2]));
-            let rot = (flags & Track::ROTATION != 0).then(|| Quat::new(r[0], r[1], r[2], r[3]));
-            let scl = (flags & Track::SCALE != 0).then(|| Vec3::new(s[0], s[1], s[2]));
+            let flags = PrsFlags::from_bits_retain(flags);
+            let pos = flags.contains(PrsFlags::POSITION).then(|| Vec3::new(p[0], p[1], p[2]));
+            let rot = flags
+                .contains(PrsFlags::ROTATION)
+                .then(|| Quat::new(r[0], r[1], r[2], r[3]));
+            let scl = flags.contains(PrsFlags::SCALE).then(|| Vec3::new(s[0], s[1], s[2]));
             let mut track = Track::new(bone, time, pos, rot, scl);
             if matches!(kind, Kind::Binary) {
                 // A binary model keeps whatever an unset transform holds.
@@ -268,7 +271,7 @@ proptest! {
     #[test]
     fn the_view_sees_what_the_writer_wrote(dmf in model(Kind::Binary)) {
         let bytes = animbin_dmf::to_bytes(&dmf).unwrap();
-        let view = View::open(&bytes).unwrap();
+        let view = View::parse(&bytes).unwrap();
         prop_assert_eq!(view.vertices(), &dmf.vertices[..]);
         prop_assert_eq!(view.faces(), &dmf.faces[..]);
         prop_assert_eq!(view.bones(), &dmf.bones[..]);

@@ -7,13 +7,13 @@ use animbin_core::scene::{
     Animation as SceneAnimation, Bone as SceneBone, BoneTrack, ConversionReport, Key, Material, Mesh, Note, Scene,
     Skeleton, SkinWeights, Texture,
 };
-use animbin_dmf::{Dmf, Track};
+use animbin_dmf::{Dmf, PrsFlags, SceneOptions, Track};
 use common::model;
 
 #[test]
 fn the_fixture_becomes_a_skinned_mesh_a_skeleton_and_per_bone_channels() {
     let mut report = ConversionReport::default();
-    let scene = model().to_scene(&mut report);
+    let scene = model().to_scene(&SceneOptions::default(), &mut report).unwrap();
     let names: Vec<&str> = scene.skeleton.bones.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["root", "tip"]);
     assert_eq!(scene.skeleton.bones[1].parent, Some(0));
@@ -137,20 +137,27 @@ fn scene() -> Scene {
 #[test]
 fn a_scene_goes_through_dmf_and_comes_back() {
     let mut report = ConversionReport::default();
-    let dmf = Dmf::from_scene(&scene(), &mut report).unwrap();
+    let dmf = Dmf::from_scene(&scene(), &SceneOptions::default(), &mut report).unwrap();
     assert!(report.is_lossless(), "{report:?}");
     assert_eq!(animbin_dmf::validate(&dmf), vec![]);
     // Keys of one bone at one frame share a record.
-    let flags: Vec<i16> = dmf.animations[0].tracks.iter().map(|t| t.prs_flags.get()).collect();
+    let flags: Vec<PrsFlags> = dmf.animations[0].tracks.iter().map(Track::flags).collect();
     assert_eq!(
         flags,
-        [Track::POSITION, Track::POSITION | Track::ROTATION, Track::ROTATION]
+        [
+            PrsFlags::POSITION,
+            PrsFlags::POSITION | PrsFlags::ROTATION,
+            PrsFlags::ROTATION
+        ]
     );
     assert_eq!(dmf.animations[0].tracks[1].time.get(), 7.0 / 30.0);
     assert_eq!(dmf.animations[0].duration, 1.5);
     assert!(dmf.materials[0].skinning.as_bool().unwrap());
     let bytes = animbin_dmf::to_bytes(&dmf).unwrap();
-    let back = animbin_dmf::read(&bytes).unwrap().to_scene(&mut report);
+    let back = animbin_dmf::read(&bytes)
+        .unwrap()
+        .to_scene(&SceneOptions::default(), &mut report)
+        .unwrap();
     assert!(report.is_lossless(), "{report:?}");
     assert_eq!(back, scene());
 }
@@ -190,7 +197,7 @@ fn an_animation_without_a_skeleton_gets_root_bones_and_says_so() {
         ..Scene::default()
     };
     let mut report = ConversionReport::default();
-    let dmf = Dmf::from_scene(&only_animation, &mut report).unwrap();
+    let dmf = Dmf::from_scene(&only_animation, &SceneOptions::default(), &mut report).unwrap();
     assert_eq!(dmf.bones.len(), 1);
     assert_eq!(dmf.bones[0].name.as_str().unwrap(), "spine");
     assert_eq!(dmf.bones[0].parent_id.get(), -1);
@@ -236,4 +243,55 @@ fn meshes_split_by_material_and_corners_split_by_attribute() {
     assert_eq!(scene.meshes[1].colors[0], Rgba::new(1, 2, 3, 4));
     // Both meshes have their own copy of the three vertices.
     assert_eq!(scene.meshes[1].positions.len(), 3);
+}
+
+#[test]
+fn an_fps_of_0_is_converted_at_the_options_framerate_and_reported() {
+    let mut dmf = model();
+    dmf.animations[0].fps = 0;
+    let mut report = ConversionReport::default();
+    let scene = dmf.to_scene(&SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(scene.animations[0].framerate, animbin_dmf::DEFAULT_FRAMERATE);
+    assert!(
+        report
+            .lost
+            .iter()
+            .any(|l| l == "an fps of 0 (converted at 30 frames per second)"),
+        "{report:?}"
+    );
+    let options = SceneOptions {
+        framerate: Some(24.0),
+        ..SceneOptions::default()
+    };
+    let mut report = ConversionReport::default();
+    let scene = dmf.to_scene(&options, &mut report).unwrap();
+    assert_eq!(scene.animations[0].framerate, 24.0);
+    assert!(
+        report
+            .lost
+            .iter()
+            .any(|l| l == "an fps of 0 (converted at 24 frames per second)"),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_bone_matrix_with_a_collapsed_axis_keeps_its_translation_and_is_exact_without_rotation() {
+    let mut dmf = model();
+    dmf.bones[1].matrix[0] = 0.0.into(); // x scale 0, no rotation: still exactly a TRS
+    let mut report = ConversionReport::default();
+    let scene = dmf.to_scene(&SceneOptions::default(), &mut report).unwrap();
+    let sheared = |report: &ConversionReport| report.lost.iter().any(|l| l.contains("bone matrices"));
+    assert!(!sheared(&report), "{report:?}");
+    let local = scene.skeleton.bones[1].local;
+    assert_eq!(local.scale, Vec3::new(0.0, 1.0, 1.0));
+    assert_eq!(local.translation, Vec3::new(0.0, 1.0, 0.0));
+    // With a rotation too, the rotation cannot be recovered: reported.
+    dmf.bones[1].matrix[5] = 0.0.into();
+    dmf.bones[1].matrix[6] = 1.0.into();
+    dmf.bones[1].matrix[9] = (-1.0).into();
+    dmf.bones[1].matrix[10] = 0.0.into();
+    let mut report = ConversionReport::default();
+    dmf.to_scene(&SceneOptions::default(), &mut report).unwrap();
+    assert!(sheared(&report), "{report:?}");
 }

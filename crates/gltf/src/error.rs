@@ -43,6 +43,9 @@ pub enum Error {
     /// The scene holds something glTF cannot encode (a non-finite value, too many joints...).
     #[error("gltf cannot encode: {0}")]
     Unencodable(String),
+    /// Writing the output failed.
+    #[error("gltf: writing failed: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 impl Error {

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use animbin_core::SceneOptions;
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Mesh, Scene};
 
@@ -10,30 +11,6 @@ use crate::extras::{self, AnimationExtras, KindOverride, MaterialExtras, MeshExt
 use crate::json::{self, component, short, target};
 use crate::pose;
 use crate::xform;
-
-/// How the scene is placed in glTF's frame (right-handed, Y up, metres).
-///
-/// Nothing in the scene's data is changed: both settings go on one extra root node (marked
-/// in its extras) that holds the whole scene, so a reader that drops that node (animbin
-/// does) gets the source's values back exactly.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ExportOptions {
-    /// The scene is Z-up (the SE formats and most game data): the root node turns it Y-up
-    /// with a rotation of -90 degrees about X.
-    pub z_up: bool,
-    /// Lengths are multiplied by this on the root node (0.01 turns centimetres into
-    /// metres, 0.0254 inches); 1.0 changes nothing.
-    pub unit_scale: f64,
-}
-
-impl Default for ExportOptions {
-    fn default() -> Self {
-        Self {
-            z_up: false,
-            unit_scale: 1.0,
-        }
-    }
-}
 
 /// A built glTF document and its binary buffer.
 pub(crate) struct Output {
@@ -262,7 +239,13 @@ fn tree_parents(scene: &Scene, report: &mut ConversionReport) -> Vec<Option<usiz
 }
 
 /// Builds the glTF document for `scene`.
-pub(crate) fn build(scene: &Scene, options: &ExportOptions, report: &mut ConversionReport) -> Result<Output> {
+///
+/// Of the options, `z_up` and `unit_scale` place the scene in glTF's frame: nothing in the
+/// scene's data is changed, both go on one extra root node (marked in its extras) that holds
+/// the whole scene, so a reader that drops that node (animbin does) gets the source's values
+/// back exactly. `framerate` and `normalize_rotations` do not apply (each animation carries
+/// its own framerate).
+pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Output> {
     if !(options.unit_scale.is_finite() && options.unit_scale > 0.0) {
         return Err(Error::Unencodable(format!(
             "a unit scale of {} (it must be finite and positive)",

@@ -9,7 +9,7 @@ use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The member of `extras` that animbin owns.
+/// The member of `extras` that animbin owns (`"animbin"`).
 pub const KEY: &str = "animbin";
 
 /// Wraps `value` as `{"animbin": value}`.

@@ -22,6 +22,19 @@ pub struct Glb<'a> {
     pub bin: Option<&'a [u8]>,
 }
 
+/// Bytes from a file as a message shows them: quoted text when they are printable ASCII,
+/// else hex (`0x504b0304`).
+fn show_bytes(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        "no bytes".into()
+    } else if bytes.iter().all(|&b| b == b' ' || b.is_ascii_graphic()) {
+        format!("\"{}\"", String::from_utf8_lossy(bytes))
+    } else {
+        let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("0x{digits}")
+    }
+}
+
 fn u32_at(bytes: &[u8], offset: usize, what: &str) -> Result<u32> {
     bytes
         .get(offset..offset + 4)
@@ -40,7 +53,7 @@ impl<'a> Glb<'a> {
             return Err(Error::glb(
                 0,
                 "the magic \"glTF\"",
-                format!("{:?}", bytes.get(..4).unwrap_or(bytes)),
+                show_bytes(bytes.get(..4).unwrap_or(bytes)),
             ));
         }
         let version = u32_at(bytes, 4, "version")?;
@@ -163,6 +176,14 @@ mod tests {
             Err(Error::Glb { offset, .. }) => assert_eq!(offset, at as u64),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_wrong_magic_is_shown_as_text_or_hex() {
+        let err = Glb::parse(b"PK\x03\x04").unwrap_err().to_string();
+        assert!(err.contains("found 0x504b0304"), "{err}");
+        let err = Glb::parse(b"glTX").unwrap_err().to_string();
+        assert!(err.contains("found \"glTX\""), "{err}");
     }
 
     #[test]

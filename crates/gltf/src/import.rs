@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use animbin_core::SceneOptions;
 use animbin_core::math::{Mat4, Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
     AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, Scene, Skeleton,
@@ -18,30 +19,6 @@ use crate::extras::{self, AnimationExtras, MaterialExtras, MeshExtras, WrapperEx
 use crate::glb::{self, Glb};
 use crate::pose;
 use crate::xform;
-
-/// How a glTF file's axes and units map onto the scene.
-///
-/// These apply only to files that animbin did not write: a file with animbin's root node
-/// (see [`crate::ExportOptions`]) already holds the source's values under that node, which
-/// the reader drops, so it is read back unchanged whatever these say.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ImportOptions {
-    /// Turn glTF's Y-up into Z-up (for SEAnim, SEModel and other Z-up targets): +90 degrees
-    /// about X on root bones, their root-level keys, and mesh vertices.
-    pub z_up: bool,
-    /// Multiply lengths (translations, positions) by this; 1.0 changes nothing (100 turns
-    /// metres into centimetres).
-    pub unit_scale: f64,
-}
-
-impl Default for ImportOptions {
-    fn default() -> Self {
-        Self {
-            z_up: false,
-            unit_scale: 1.0,
-        }
-    }
-}
 
 /// Parses the container and the JSON, and validates the document.
 pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
@@ -262,9 +239,19 @@ fn is_identity(t: &Transform) -> bool {
 }
 
 /// Reads a document into a scene.
-pub(crate) fn import(bytes: &[u8], options: &ImportOptions, report: &mut ConversionReport) -> Result<Scene> {
+///
+/// The options apply only to files that animbin did not write: a file with animbin's root
+/// node already holds the source's values under that node, which the reader drops, so it is
+/// read back unchanged whatever they say. `z_up` turns glTF's Y-up into Z-up (+90 degrees
+/// about X on root bones, their root-level keys, and mesh vertices); `unit_scale` says what
+/// glTF metres a scene length is, so lengths are divided by it (0.01 turns metres into
+/// centimetres); `framerate` replaces the guess for animations without animbin's extras.
+pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
     if !(options.unit_scale.is_finite() && options.unit_scale > 0.0) {
         return Err(Error::invalid("/", "a finite, positive unit scale", options.unit_scale));
+    }
+    if let Some(rate) = options.framerate.filter(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(Error::invalid("/", "a finite, positive framerate", rate));
     }
     let (document, bin) = parse(bytes)?;
     let buffers = load_buffers(&document, bin)?;
@@ -403,7 +390,7 @@ pub(crate) fn import(bytes: &[u8], options: &ImportOptions, report: &mut Convers
                     rows[r][c] = f64::from(v);
                 }
             }
-            if let Some(global) = xform::inverse_affine(&Mat4 { rows }).and_then(|m| xform::decompose(&m)) {
+            if let Some(global) = xform::inverse_affine(&Mat4 { rows }).and_then(|m| Transform::from_matrix(&m)) {
                 skeleton.bones[b].global = global;
             }
         }
@@ -562,7 +549,15 @@ pub(crate) fn import(bytes: &[u8], options: &ImportOptions, report: &mut Convers
 
     // Animations.
     for animation in document.animations() {
-        let anim = import_animation(&animation, &buffers, &scene.skeleton, &bone_of_node, &wrapper, report)?;
+        let anim = import_animation(
+            &animation,
+            &buffers,
+            &scene.skeleton,
+            &bone_of_node,
+            &wrapper,
+            options.framerate,
+            report,
+        )?;
         scene.animations.push(anim);
     }
 
@@ -571,13 +566,17 @@ pub(crate) fn import(bytes: &[u8], options: &ImportOptions, report: &mut Convers
             y_up_to_z_up(&mut scene);
         }
         if options.unit_scale != 1.0 {
-            scale_lengths(&mut scene, options.unit_scale);
+            // Scene lengths times unit_scale are glTF metres.
+            scale_lengths(&mut scene, 1.0 / options.unit_scale);
         }
     }
     Ok(scene)
 }
 
-/// Decodes `%XX` escapes; malformed escapes are kept as they are.
+/// The file name a relative image URI stands for, the inverse of [`crate::uri_from_name`]:
+/// `%XX` escapes are decoded (malformed ones are kept as they are) and bytes that are not
+/// UTF-8 become U+FFFD. A caller that loads an image from beside a `.gltf` file joins this to
+/// the file's folder.
 pub fn percent_decode(uri: &str) -> String {
     let bytes = uri.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -771,6 +770,10 @@ fn import_primitive(
     Ok(Some(mesh))
 }
 
+/// The frame rate of animations without animbin's extras whose keys fall on the frame grid
+/// of none of 30, 24, 25, 60, 50 and 120 fps, when the options give none.
+pub const DEFAULT_FRAMERATE: f64 = 30.0;
+
 /// Frame rates tried, in order, for files without animbin's extras: the first on whose
 /// frame grid every key falls is used.
 const COMMON_RATES: [f64; 6] = [30.0, 24.0, 25.0, 60.0, 50.0, 120.0];
@@ -808,6 +811,7 @@ fn import_animation(
     skeleton: &Skeleton,
     bone_of_node: &HashMap<usize, usize>,
     wrapper: &[bool],
+    framerate: Option<f64>,
     report: &mut ConversionReport,
 ) -> Result<Animation> {
     let path = Path::item("animations", animation.index());
@@ -883,8 +887,9 @@ fn import_animation(
         });
     }
 
-    let framerate = match &extras {
-        Some(e) if e.framerate.is_finite() && e.framerate > 0.0 => e.framerate,
+    let framerate = match (&extras, framerate) {
+        (Some(e), _) if e.framerate.is_finite() && e.framerate > 0.0 => e.framerate,
+        (_, Some(rate)) => rate,
         _ => COMMON_RATES
             .into_iter()
             .find(|&rate| {
@@ -892,7 +897,7 @@ fn import_animation(
                     .iter()
                     .all(|s| s.times.iter().all(|&t| near_integer(f64::from(t) * rate).is_some()))
             })
-            .unwrap_or(30.0),
+            .unwrap_or(DEFAULT_FRAMERATE),
     };
 
     // Tracks in the order animbin wrote them, then in channel order.

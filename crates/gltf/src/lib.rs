@@ -1,10 +1,13 @@
 //! # animbin-gltf
 //!
-//! glTF 2.0 in and out for the animbin scene model ([`animbin_core::scene`]), so that any
-//! file animbin reads (SEAnim, SEModel, AnimX, Shining Force III x8an, DMF) can be looked at
-//! in Blender, three.js or a game engine, and animations made there can come back.
+//! glTF 2.0 in and out for the animbin scene model ([`Scene`], from `animbin-core`), so that
+//! any file animbin reads (SEAnim, SEModel, AnimX, Shining Force III x8an, DMF) can be looked
+//! at in Blender, three.js or a game engine, and animations made there can come back. This
+//! crate is a bridge, not a model of its own: [`from_scene`] writes a scene as glTF and
+//! [`to_scene`] reads glTF into a scene, both with [`SceneOptions`] and a
+//! [`ConversionReport`] of what the other side cannot hold.
 //!
-//! ## Writing ([`to_gltf`], [`to_glb`])
+//! ## Writing ([`from_scene`] for `.glb`, [`write()`] and [`to_bytes`] for either container)
 //! - **Container**: `.gltf` is JSON with the one binary buffer embedded as a base64 `data:`
 //!   URI; `.glb` is the binary container with that buffer as its BIN chunk. The JSON is
 //!   compact with members in sorted order.
@@ -17,44 +20,53 @@
 //!   and triangle indices (u16 up to 65535 vertices, else u32). A mesh without faces is
 //!   written as points.
 //! - **Skin**: one skin whose joints are all the bones; inverse bind matrices are the exact
-//!   inverses of each bone's global bind pose ([`animbin_core::scene::Bone::global`]).
+//!   inverses of each bone's global bind pose ([`scene::Bone::global`]).
 //!   `JOINTS_0`/`WEIGHTS_0` hold each vertex's 4 strongest influences (duplicate bones merged,
 //!   non-positive weights and bones past the skeleton dropped) in their source order,
 //!   renormalised to sum to 1; a vertex left with none is bound to bone 0 (reported).
 //! - **Materials**: name, `baseColorFactor` (clamped to 0..1), metalness 0 (these are diffuse
 //!   game textures), the diffuse map as `baseColorTexture` and the normal map as
 //!   `normalTexture`. An embedded texture (DMF's PNGs) becomes an image in the buffer; a
-//!   texture file name becomes an image with that relative URI (percent-encoded, `\` as `/`),
-//!   which a viewer loads from beside the glTF file. The exact names, and the specular map that
-//!   glTF 2.0 has no slot for, are kept in the material's extras.
+//!   texture file name becomes an image with that relative URI ([`uri_from_name`]), which a
+//!   viewer loads from beside the glTF file. The exact names, and the specular map that glTF
+//!   2.0 has no slot for, are kept in the material's extras.
 //! - **Animations**: one glTF animation per scene animation; per track, a `translation`,
 //!   `rotation` and `scale` channel for each kind of key it has, with times
 //!   `frame / framerate` seconds and `LINEAR` or `STEP` interpolation as the scene says.
 //!   SEAnim's relative, delta and additive kinds (and per-bone overrides) are applied against
-//!   the bind pose, so that what plays is what the source means; the rules are in [`pose`].
+//!   the bind pose, so that what plays is what the source means (see *Animation kinds*).
 //!   Tracks whose bone is not in the skeleton get a node of their own (reported); a scene with
 //!   no skeleton (an SEAnim alone) gets one node per track name. Keys repeating a time are
 //!   dropped (reported); negative or non-finite times are refused.
-//! - **What glTF cannot say** is kept in `extras.animbin` (see [`extras`]): framerate, frame
-//!   count, looping, the kind, track order, notes, cosmetic flags and property tracks, so a
-//!   trip SEAnim -> glTF -> SEAnim keeps all of it. Other tools ignore these members.
+//! - **What glTF cannot say** is kept in `extras.animbin` ([`EXTRAS_KEY`]; the shapes are
+//!   [`AnimationExtras`], [`MaterialExtras`], [`MeshExtras`] and [`WrapperExtras`]):
+//!   framerate, frame count, looping, the kind, track order, notes, cosmetic flags and
+//!   property tracks, so a trip SEAnim -> glTF -> SEAnim keeps all of it. Other tools ignore
+//!   these members (Blender shows them as custom properties).
 //! - **Refused** ([`Error::Unencodable`]): non-finite values, a skin of more than 65536 joints,
 //!   attribute arrays whose lengths disagree, face indices past the vertex count, a
 //!   framerate that is not positive. Everything else that glTF cannot hold is reported in
 //!   the [`ConversionReport`], one line per kind of loss.
 //!
-//! ## Axes and units
+//! ## Axes and units ([`SceneOptions`])
 //! glTF is right-handed, Y up, in metres. The scene model keeps the source's axes and units
 //! (SEAnim and SEModel: Z up, centimetres or game units), and **by default nothing is
-//! converted**: a Z-up model opens lying on its back. [`ExportOptions::z_up`] and
-//! [`ExportOptions::unit_scale`] fix that without touching any value: they put the whole
-//! scene under one root node (`animbin_root`, marked in its extras) that rotates -90 degrees
-//! about X and scales. The same node is added when a skin has several root bones, as glTF
-//! asks the joints of a skin to share one root. The reader drops that node again, so the
-//! values come back exactly. For files from other tools, [`ImportOptions`] converts Y-up to
-//! Z-up and scales lengths explicitly.
+//! converted**: a Z-up model opens lying on its back. [`SceneOptions::z_up`] says the scene
+//! is Z-up, and [`SceneOptions::unit_scale`] says what a scene length is in metres (0.01 for
+//! centimetres), in both directions:
+//! - writing, they put the whole scene under one root node (`animbin_root`, marked in its
+//!   extras) that rotates -90 degrees about X and scales by `unit_scale`, without touching any
+//!   value. The same node is added when a skin has several root bones, as glTF asks the
+//!   joints of a skin to share one root;
+//! - reading, animbin's root node is dropped again, so the values come back exactly whatever
+//!   the options say. A file from another tool is converted: Y-up becomes Z-up (+90 degrees
+//!   about X on root bones, their root-level keys and mesh vertices) and lengths are divided
+//!   by `unit_scale`.
 //!
-//! ## Reading ([`from_slice`])
+//! `framerate` is used when reading animations without animbin's extras (see below);
+//! `normalize_rotations` does not apply (glTF rotations are floats).
+//!
+//! ## Reading ([`to_scene`])
 //! `.glb` or `.gltf` with embedded (`data:`) buffers; external files are refused with their
 //! name. The `gltf` crate parses and validates the JSON; the GLB container and every accessor
 //! are read here with every length checked, so bad input is an [`Error`] naming the JSON
@@ -71,17 +83,43 @@
 //!   Vertices stay in mesh space: an unskinned mesh's node transform is not applied (reported).
 //! - **Animations**: keys at the source's key times, `frame = seconds * framerate`, snapped to
 //!   the nearest integer frame when within float rounding. The framerate comes from animbin's
-//!   extras, else the first of 30, 24, 25, 60, 50, 120 fps on whose grid every key falls,
-//!   else 30. Cubic spline keys keep their values (tangents reported as lost). With animbin's
-//!   extras the kind is restored: the rest pose is taken off the keys again.
+//!   extras, else [`SceneOptions::framerate`], else the first of 30, 24, 25, 60, 50, 120 fps
+//!   on whose grid every key falls, else [`DEFAULT_FRAMERATE`]. Cubic spline keys keep their
+//!   values (tangents reported as lost). With animbin's extras the kind is restored: the rest
+//!   pose is taken off the keys again.
 //! - **Errors**: invalid JSON or schema, a version other than 2.x, a skin without joints, a
 //!   channel on a missing node (index out of range) or twice on one node and property, key
 //!   times that go backwards, accessors that run past their buffer, counts that disagree.
 //!
+//! ## Animation kinds
+//! glTF channels hold the local translation, rotation and scale of a node, so a kind other
+//! than absolute is applied against the bone's bind pose (its local rest transform, which is
+//! also the glTF node's rest TRS). The rules follow SETools, the Maya plugin by the SEAnim
+//! format's co-author (the one reference implementation that handles every kind):
+//!
+//! | kind     | translation            | rotation                      | scale |
+//! |----------|------------------------|-------------------------------|-------|
+//! | absolute | key                    | key                           | key   |
+//! | relative | rest + key             | key                           | key   |
+//! | delta    | rest + key             | key                           | key   |
+//! | additive | rest + key             | rest * key (key applied first)| key   |
+//!
+//! A bone's kind is the override of the nearest bone among itself and its ancestors whose
+//! track carries one (SEAnim modifier bones apply "to the bone and its children,
+//! recursively"), else the animation's kind ([`effective_kinds`]). Additive animations are
+//! meant to be layered over whatever plays; glTF has no layering, so they play over the bind
+//! pose. [`apply_translation`] and [`apply_rotation`] apply the table, [`remove_translation`]
+//! and [`remove_rotation`] undo it.
+//!
+//! ## Checking and repacking
+//! [`validate`] lists what breaks glTF 2.0's rules but still reads, each [`Problem`] a
+//! [`Diagnostic`] at its JSON pointer. [`split`], [`join`] and [`repack`] move a file between
+//! the two containers without going through the scene, keeping its JSON as it is.
+//!
 //! ```
-//! use animbin_core::math::{Quat, Vec3};
-//! use animbin_core::scene::{Animation, BoneTrack, ConversionReport, Key, Scene};
-//! use animbin_gltf::{ExportOptions, ImportOptions};
+//! use animbin_gltf::math::{Quat, Vec3};
+//! use animbin_gltf::scene::{Animation, BoneTrack, Key, Scene};
+//! use animbin_gltf::{ConversionReport, SceneOptions};
 //!
 //! let mut scene = Scene::default();
 //! scene.animations.push(Animation {
@@ -97,10 +135,12 @@
 //!     ..Animation::default()
 //! });
 //! let mut report = ConversionReport::default();
-//! let glb = animbin_gltf::to_glb(&scene, &ExportOptions { z_up: true, ..ExportOptions::default() }, &mut report)?;
+//! let z_up = SceneOptions { z_up: true, ..SceneOptions::default() };
+//! let glb = animbin_gltf::from_scene(&scene, &z_up, &mut report)?;
 //! assert!(glb.starts_with(b"glTF") && report.is_lossless());
 //!
-//! let back = animbin_gltf::from_slice(&glb, &ImportOptions::default(), &mut report)?;
+//! // animbin's root node is dropped again: the values come back as they were.
+//! let back = animbin_gltf::to_scene(&glb, &z_up, &mut report)?;
 //! let track = &back.animations[0].bones[0];
 //! assert_eq!(track.bone, "hand");
 //! assert_eq!(track.translation[1].frame, 10.0);
@@ -111,73 +151,100 @@
 mod accessor;
 mod error;
 mod export;
-pub mod extras;
+mod extras;
 mod glb;
 mod import;
 mod json;
-pub mod pose;
+mod pose;
 mod repack;
 mod validate;
 mod xform;
 
-use animbin_core::scene::{ConversionReport, Scene};
+use std::io::Write;
 
+pub use animbin_core::scene::Scene;
+pub use animbin_core::{ConversionReport, Diagnostic, Location, SceneOptions, Severity, math, scene};
 pub use error::{Error, Path, Result};
-pub use export::{ExportOptions, uri_from_name};
+pub use export::uri_from_name;
+pub use extras::{
+    AnimationExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra, PropertyExtra,
+    WrapperExtras,
+};
 pub use glb::Glb;
-pub use import::{ImportOptions, percent_decode};
+pub use import::{DEFAULT_FRAMERATE, percent_decode};
+pub use pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 /// Whether `bytes` start like a GLB file.
 pub fn is_glb(bytes: &[u8]) -> bool {
     bytes.starts_with(glb::MAGIC)
 }
 
-/// Writes `scene` as a `.gltf`: JSON with the buffer embedded as a base64 `data:` URI.
-pub fn to_gltf(scene: &Scene, options: &ExportOptions, report: &mut ConversionReport) -> Result<Vec<u8>> {
-    let out = export::build(scene, options, report)?;
-    let mut root = out.root;
-    if !out.bin.is_empty() {
-        root.buffers.push(json::Buffer {
-            byte_length: out.bin.len(),
-            uri: Some(repack::data_uri(&out.bin)),
-        });
-    }
-    serialize(&root)
+/// Reads a `.glb` or a `.gltf` (with embedded buffers) into a scene, recording in `report`
+/// what the scene cannot hold. A file from another tool is placed by `options` (Y-up to Z-up,
+/// lengths divided by `unit_scale`, `framerate` for animations without animbin's extras); a
+/// file animbin wrote comes back as it was, whatever they say.
+pub fn to_scene(bytes: &[u8], options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+    import::import(bytes, options, report)
 }
 
-/// Writes `scene` as a `.glb`: the JSON chunk and the buffer as the BIN chunk.
-pub fn to_glb(scene: &Scene, options: &ExportOptions, report: &mut ConversionReport) -> Result<Vec<u8>> {
-    let out = export::build(scene, options, report)?;
-    let mut root = out.root;
-    let bin = (!out.bin.is_empty()).then_some(out.bin);
-    if let Some(bin) = &bin {
-        root.buffers.push(json::Buffer {
-            byte_length: bin.len(),
-            uri: None,
-        });
-    }
-    Glb::to_vec(&serialize(&root)?, bin.as_deref())
+/// Writes `scene` as a `.glb`: the JSON chunk and the buffer as the BIN chunk. `options`
+/// place the scene in glTF's frame (Z-up and unit scale, on one root node).
+pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Vec<u8>> {
+    to_bytes(scene, Container::Glb, options, report)
 }
 
-/// Writes `scene` in the given container.
+/// Writes `scene` in the given container into a new byte vector: [`Container::Gltf`] is JSON
+/// with the buffer embedded as a base64 `data:` URI, [`Container::Glb`] the binary container.
+pub fn to_bytes(
+    scene: &Scene,
+    container: Container,
+    options: &SceneOptions,
+    report: &mut ConversionReport,
+) -> Result<Vec<u8>> {
+    let out = export::build(scene, options, report)?;
+    let mut root = out.root;
+    match container {
+        Container::Gltf => {
+            if !out.bin.is_empty() {
+                root.buffers.push(json::Buffer {
+                    byte_length: out.bin.len(),
+                    uri: Some(repack::data_uri(&out.bin)),
+                });
+            }
+            serialize(&root)
+        }
+        Container::Glb => {
+            let bin = (!out.bin.is_empty()).then_some(out.bin);
+            if let Some(bin) = &bin {
+                root.buffers.push(json::Buffer {
+                    byte_length: bin.len(),
+                    uri: None,
+                });
+            }
+            Glb::to_vec(&serialize(&root)?, bin.as_deref())
+        }
+    }
+}
+
+/// [`to_bytes`] into `writer`. The file is built in memory first (a GLB header states the
+/// total length), so nothing is written when the scene cannot be encoded.
 pub fn write(
     scene: &Scene,
     container: Container,
-    options: &ExportOptions,
+    options: &SceneOptions,
     report: &mut ConversionReport,
-) -> Result<Vec<u8>> {
-    match container {
-        Container::Gltf => to_gltf(scene, options, report),
-        Container::Glb => to_glb(scene, options, report),
-    }
-}
-
-/// Reads a `.glb` or a `.gltf` (with embedded buffers) into a scene, recording in `report`
-/// what the scene cannot hold.
-pub fn from_slice(bytes: &[u8], options: &ImportOptions, report: &mut ConversionReport) -> Result<Scene> {
-    import::import(bytes, options, report)
+    mut writer: impl Write,
+) -> Result<()> {
+    let bytes = to_bytes(scene, container, options, report)?;
+    writer.write_all(&bytes)?;
+    Ok(())
 }
 
 /// The JSON text: through `serde_json::Value`, so members come out in sorted order, which a

@@ -25,7 +25,8 @@ pub(crate) fn data_uri(bytes: &[u8]) -> String {
     )
 }
 
-/// Splits a `.gltf` or `.glb` file into its JSON value and its BIN chunk (padding included).
+/// Splits a `.gltf` or `.glb` file into its JSON value and its BIN chunk (padding included),
+/// for a caller that reads or edits the JSON itself; [`join`] puts them back together.
 pub fn split(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>)> {
     let (json, bin) = if crate::is_glb(bytes) {
         let glb = Glb::parse(bytes)?;

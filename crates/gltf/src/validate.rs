@@ -3,12 +3,13 @@
 use std::fmt;
 
 use animbin_core::scene::ConversionReport;
+use animbin_core::{Diagnostic, Location, SceneOptions, Severity};
 use gltf::animation::Property;
 use gltf::mesh::Semantic;
 
 use crate::accessor;
 use crate::error::Path;
-use crate::import::{self, ImportOptions};
+use crate::import;
 
 /// One broken rule: where, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +23,23 @@ pub struct Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl Diagnostic for Problem {
+    /// [`Severity::Error`]: every rule here is one glTF 2.0 states.
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    /// The JSON pointer as an item (`/skins/0/joints`; `/` for the whole document): a rule
+    /// about the document has no one byte offset.
+    fn location(&self) -> Location {
+        Location::Item(self.path.to_string())
+    }
+
+    fn message(&self) -> String {
+        self.message.clone()
     }
 }
 
@@ -43,7 +61,7 @@ const UNIT_TOLERANCE: f32 = 5e-4;
 /// without bounds.
 pub fn validate(bytes: &[u8]) -> Vec<Problem> {
     let mut report = ConversionReport::default();
-    if let Err(e) = import::import(bytes, &ImportOptions::default(), &mut report) {
+    if let Err(e) = import::import(bytes, &SceneOptions::default(), &mut report) {
         return vec![problem(Path::default(), e.to_string())];
     }
     let Ok((document, bin)) = import::parse(bytes) else {
@@ -190,4 +208,19 @@ pub fn validate(bytes: &[u8]) -> Vec<Problem> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_is_a_diagnostic_at_its_json_pointer() {
+        let p = problem(Path::item("skins", 0).field("joints"), "a node listed twice as a joint");
+        assert_eq!(p.severity(), Severity::Error);
+        assert_eq!(p.location(), Location::Item("/skins/0/joints".into()));
+        assert_eq!(Diagnostic::message(&p), "a node listed twice as a joint");
+        assert_eq!(p.to_string(), "/skins/0/joints: a node listed twice as a joint");
+        assert_eq!(problem(Path::default(), "x").location(), Location::Item("/".into()));
+    }
 }

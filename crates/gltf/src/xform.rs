@@ -1,8 +1,8 @@
 //! Matrix helpers that core's `Transform` does not need: a general affine inverse (for
-//! inverse bind matrices with non-uniform scale) and the decomposition of an affine matrix
-//! back into translation, rotation and scale.
+//! inverse bind matrices with non-uniform scale). Splitting a matrix back into translation,
+//! rotation and scale is core's `Transform::from_matrix`.
 
-use animbin_core::math::{Mat4, Quat, Transform, Vec3};
+use animbin_core::math::{Mat4, Quat, Transform};
 
 /// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular.
 pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
@@ -38,35 +38,6 @@ pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
     Some(Mat4 { rows })
 }
 
-/// Splits an affine matrix into translation, rotation and scale (a negative determinant
-/// flips the x scale). `None` when a scale is zero or a value is not finite.
-pub fn decompose(m: &Mat4<f64>) -> Option<Transform> {
-    let r = &m.rows;
-    let col = |c: usize| Vec3::new(r[0][c], r[1][c], r[2][c]);
-    let (cx, cy, cz) = (col(0), col(1), col(2));
-    let det = cx.dot(cy.cross(cz));
-    let mut sx = cx.dot(cx).sqrt();
-    let sy = cy.dot(cy).sqrt();
-    let sz = cz.dot(cz).sqrt();
-    if det < 0.0 {
-        sx = -sx;
-    }
-    if !(sx.is_finite() && sy.is_finite() && sz.is_finite()) || sx == 0.0 || sy == 0.0 || sz == 0.0 {
-        return None;
-    }
-    let (x, y, z) = (cx.scale(1.0 / sx), cy.scale(1.0 / sy), cz.scale(1.0 / sz));
-    // Rotation matrix columns x, y, z; element (row i, column j).
-    let e = [[x.x, y.x, z.x], [x.y, y.y, z.y], [x.z, y.z, z.z]];
-    let q = Quat::from_rotation_rows(e);
-    let t = Vec3::new(r[0][3], r[1][3], r[2][3]);
-    let all_finite = [q.x, q.y, q.z, q.w, t.x, t.y, t.z].iter().all(|v| v.is_finite());
-    all_finite.then(|| Transform {
-        translation: t,
-        rotation: q.normalized(),
-        scale: Vec3::new(sx, sy, sz),
-    })
-}
-
 /// The matrix of `t`'s inverse: exact for any scale, unlike `Transform::inverse`, which
 /// assumes uniform scale; falls back to it for a singular matrix.
 pub fn inverse_matrix(t: &Transform) -> Mat4<f64> {
@@ -84,6 +55,7 @@ pub const Z_UP_TO_Y_UP: Quat<f64> = Quat::new(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use animbin_core::math::Vec3;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
@@ -97,7 +69,7 @@ mod tests {
             scale: Vec3::new(2.0, 0.5, 3.0),
         };
         let m = t.to_matrix();
-        let back = decompose(&m).unwrap();
+        let back = Transform::from_matrix(&m).unwrap();
         assert!(close(back.translation.x, 1.0) && close(back.translation.z, 3.5));
         assert!(close(back.scale.x, 2.0) && close(back.scale.y, 0.5) && close(back.scale.z, 3.0));
         let same_sign = if back.rotation.w * t.rotation.w < 0.0 {
@@ -122,7 +94,7 @@ mod tests {
             scale: Vec3::new(0.0, 1.0, 1.0),
             ..Transform::IDENTITY
         };
-        assert!(decompose(&t.to_matrix()).is_none());
+        assert!(Transform::from_matrix(&t.to_matrix()).is_none());
         assert!(inverse_affine(&t.to_matrix()).is_none());
     }
 

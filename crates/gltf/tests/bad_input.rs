@@ -3,21 +3,27 @@
 mod common;
 
 use animbin_core::scene::ConversionReport;
-use animbin_gltf::{Error, ExportOptions, ImportOptions};
+use animbin_gltf::{Error, SceneOptions};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
 fn read(bytes: &[u8]) -> Result<animbin_core::scene::Scene, Error> {
-    animbin_gltf::from_slice(bytes, &ImportOptions::default(), &mut ConversionReport::default())
+    animbin_gltf::to_scene(bytes, &SceneOptions::default(), &mut ConversionReport::default())
 }
 
 fn exported(glb: bool) -> Vec<u8> {
     let mut report = ConversionReport::default();
     let scene = common::full_scene();
     if glb {
-        animbin_gltf::to_glb(&scene, &ExportOptions::default(), &mut report).unwrap()
+        animbin_gltf::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap()
     } else {
-        animbin_gltf::to_gltf(&scene, &ExportOptions::default(), &mut report).unwrap()
+        animbin_gltf::to_bytes(
+            &scene,
+            animbin_gltf::Container::Gltf,
+            &SceneOptions::default(),
+            &mut report,
+        )
+        .unwrap()
     }
 }
 

@@ -4,7 +4,7 @@ mod common;
 
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Key, Scene};
-use animbin_gltf::{Container, ExportOptions, ImportOptions};
+use animbin_gltf::{Container, SceneOptions};
 use proptest::prelude::*;
 
 fn close(a: f64, b: f64, scale: f64) -> bool {
@@ -81,10 +81,10 @@ pub fn assert_animation(a: &Animation, b: &Animation) {
     }
 }
 
-fn round_trip(scene: &Scene, container: Container, options: &ExportOptions) -> (Scene, ConversionReport) {
+fn round_trip(scene: &Scene, container: Container, options: &SceneOptions) -> (Scene, ConversionReport) {
     let mut report = ConversionReport::default();
-    let bytes = animbin_gltf::write(scene, container, options, &mut report).unwrap();
-    let back = animbin_gltf::from_slice(&bytes, &ImportOptions::default(), &mut report).unwrap();
+    let bytes = animbin_gltf::to_bytes(scene, container, options, &mut report).unwrap();
+    let back = animbin_gltf::to_scene(&bytes, &SceneOptions::default(), &mut report).unwrap();
     (back, report)
 }
 
@@ -93,10 +93,11 @@ fn a_full_scene_survives_both_containers_and_the_axis_node() {
     let scene = common::full_scene();
     for container in [Container::Gltf, Container::Glb] {
         for options in [
-            ExportOptions::default(),
-            ExportOptions {
+            SceneOptions::default(),
+            SceneOptions {
                 z_up: true,
                 unit_scale: 0.01,
+                ..SceneOptions::default()
             },
         ] {
             let (back, report) = round_trip(&scene, container, &options);
@@ -147,7 +148,7 @@ fn a_full_scene_survives_both_containers_and_the_axis_node() {
 #[test]
 fn an_animation_without_a_skeleton_becomes_one_node_per_track() {
     let scene = common::animation_only();
-    let (back, report) = round_trip(&scene, Container::Glb, &ExportOptions::default());
+    let (back, report) = round_trip(&scene, Container::Glb, &SceneOptions::default());
     assert!(report.is_lossless(), "{:?}", report.lost);
     let names: Vec<_> = back.skeleton.bones.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["tag_origin", "j_spine", "j_gun", "j_mag", "tag_flash"]);
@@ -164,7 +165,13 @@ fn an_animation_without_a_skeleton_becomes_one_node_per_track() {
 fn relative_keys_play_over_the_rest_pose_and_come_back() {
     let scene = common::full_scene();
     let mut report = ConversionReport::default();
-    let bytes = animbin_gltf::to_gltf(&scene, &ExportOptions::default(), &mut report).unwrap();
+    let bytes = animbin_gltf::to_bytes(
+        &scene,
+        animbin_gltf::Container::Gltf,
+        &SceneOptions::default(),
+        &mut report,
+    )
+    .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
     // The first channel is tag_origin's translation; its rest is zero, its keys are x = frame.
     // j_gun's translation (additive override): rest (10, 5, 30) + key (0, t / 10, 0).
@@ -192,8 +199,14 @@ fn relative_keys_play_over_the_rest_pose_and_come_back() {
 fn repack_moves_the_buffer_between_containers_and_back_byte_for_byte() {
     let scene = common::full_scene();
     let mut report = ConversionReport::default();
-    let gltf = animbin_gltf::to_gltf(&scene, &ExportOptions::default(), &mut report).unwrap();
-    let glb = animbin_gltf::to_glb(&scene, &ExportOptions::default(), &mut report).unwrap();
+    let gltf = animbin_gltf::to_bytes(
+        &scene,
+        animbin_gltf::Container::Gltf,
+        &SceneOptions::default(),
+        &mut report,
+    )
+    .unwrap();
+    let glb = animbin_gltf::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
     assert_eq!(animbin_gltf::repack(&gltf, Container::Glb).unwrap(), glb);
     assert_eq!(animbin_gltf::repack(&glb, Container::Gltf).unwrap(), gltf);
     assert_eq!(animbin_gltf::repack(&glb, Container::Glb).unwrap(), glb);
@@ -207,7 +220,7 @@ fn step_interpolation_and_fractional_frames_survive() {
         animations: vec![anim.clone()],
         ..Scene::default()
     };
-    let (back, _) = round_trip(&scene, Container::Gltf, &ExportOptions::default());
+    let (back, _) = round_trip(&scene, Container::Gltf, &SceneOptions::default());
     assert_eq!(back.animations[0].interpolation, Interpolation::Step);
     assert_animation(&anim, &back.animations[0]);
 }
@@ -298,12 +311,74 @@ proptest! {
         let has_keys = anim.bones.iter().any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty());
         for skeleton in [skeleton, animbin_core::scene::Skeleton::default()] {
             let scene = Scene { skeleton, animations: vec![anim.clone()], ..Scene::default() };
-            let (back, _) = round_trip(&scene, container, &ExportOptions::default());
+            let (back, _) = round_trip(&scene, container, &SceneOptions::default());
             if has_keys {
                 assert_animation(&anim, &back.animations[0]);
             } else {
                 prop_assert!(back.animations.is_empty());
             }
         }
+    }
+}
+
+/// A scene with one animated bone, written by animbin without its animation extras: what a
+/// file from another tool looks like to the reader.
+fn foreign_glb() -> Vec<u8> {
+    let scene = Scene {
+        animations: vec![Animation {
+            name: "move".into(),
+            framerate: 30.0,
+            frame_count: 11.0,
+            bones: vec![BoneTrack {
+                bone: "hand".into(),
+                translation: vec![Key::new(0.0, Vec3::ZERO), Key::new(10.0, Vec3::new(0.0, 0.05, 0.0))],
+                ..BoneTrack::default()
+            }],
+            ..Animation::default()
+        }],
+        ..Scene::default()
+    };
+    let glb = animbin_gltf::from_scene(&scene, &SceneOptions::default(), &mut ConversionReport::default()).unwrap();
+    let (mut json, bin) = animbin_gltf::split(&glb).unwrap();
+    json["animations"][0].as_object_mut().unwrap().remove("extras");
+    animbin_gltf::join(json, bin, Container::Glb).unwrap()
+}
+
+#[test]
+fn reading_a_foreign_file_divides_lengths_by_the_unit_scale_and_uses_the_options_framerate() {
+    let glb = foreign_glb();
+    let mut report = ConversionReport::default();
+    let plain = animbin_gltf::to_scene(&glb, &SceneOptions::default(), &mut report).unwrap();
+    let key = &plain.animations[0].bones[0].translation[1];
+    assert_eq!((plain.animations[0].framerate, key.frame), (30.0, 10.0));
+    assert!(close(key.value.y, 0.05, 1.0), "{key:?}");
+
+    let options = SceneOptions {
+        framerate: Some(60.0),
+        unit_scale: 0.01,
+        ..SceneOptions::default()
+    };
+    let scene = animbin_gltf::to_scene(&glb, &options, &mut report).unwrap();
+    let key = &scene.animations[0].bones[0].translation[1];
+    assert_eq!((scene.animations[0].framerate, key.frame), (60.0, 20.0));
+    // 0.05 m in centimetres.
+    assert!(close(key.value.y, 5.0, 1.0), "{key:?}");
+
+    let bad = SceneOptions {
+        framerate: Some(0.0),
+        ..SceneOptions::default()
+    };
+    assert!(animbin_gltf::to_scene(&glb, &bad, &mut report).is_err());
+}
+
+#[test]
+fn write_puts_the_same_bytes_as_to_bytes_into_any_writer() {
+    let scene = common::full_scene();
+    for container in [Container::Gltf, Container::Glb] {
+        let options = SceneOptions::default();
+        let bytes = animbin_gltf::to_bytes(&scene, container, &options, &mut ConversionReport::default()).unwrap();
+        let mut out: Vec<u8> = Vec::new();
+        animbin_gltf::write(&scene, container, &options, &mut ConversionReport::default(), &mut out).unwrap();
+        assert_eq!(out, bytes);
     }
 }

@@ -3,14 +3,14 @@
 mod common;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_gltf::{Container, ExportOptions};
+use animbin_gltf::{Container, SceneOptions};
 use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
 
-fn export_all(dir: &std::path::Path, name: &str, scene: &Scene, options: &ExportOptions) -> Vec<std::path::PathBuf> {
+fn export_all(dir: &std::path::Path, name: &str, scene: &Scene, options: &SceneOptions) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     for (container, ext) in [(Container::Gltf, "gltf"), (Container::Glb, "glb")] {
         let mut report = ConversionReport::default();
-        let bytes = animbin_gltf::write(scene, container, options, &mut report).unwrap();
+        let bytes = animbin_gltf::to_bytes(scene, container, options, &mut report).unwrap();
         let path = dir.join(format!("{name}.{ext}"));
         std::fs::write(&path, bytes).unwrap();
         provide_external_images(&path);
@@ -23,26 +23,27 @@ fn export_all(dir: &std::path::Path, name: &str, scene: &Scene, options: &Export
 fn exported_scenes_have_no_validator_errors() {
     let dir = std::env::temp_dir().join(format!("animbin-gltf-validator-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let z_up = ExportOptions {
+    let z_up = SceneOptions {
         z_up: true,
         unit_scale: 0.01,
+        ..SceneOptions::default()
     };
     let mut files = Vec::new();
     files.extend(export_all(
         &dir,
         "full",
         &common::full_scene(),
-        &ExportOptions::default(),
+        &SceneOptions::default(),
     ));
     files.extend(export_all(&dir, "full_z_up", &common::full_scene(), &z_up));
     files.extend(export_all(
         &dir,
         "anim_only",
         &common::animation_only(),
-        &ExportOptions::default(),
+        &SceneOptions::default(),
     ));
     files.extend(export_all(&dir, "anim_only_z_up", &common::animation_only(), &z_up));
-    files.extend(export_all(&dir, "empty", &Scene::default(), &ExportOptions::default()));
+    files.extend(export_all(&dir, "empty", &Scene::default(), &SceneOptions::default()));
     let Some(reports) = khronos_validate(&files) else {
         return;
     };

@@ -4,7 +4,7 @@
 //! exports to, so its test files are made from the other formats' files when needed.
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_gltf::{Container, ExportOptions};
+use animbin_gltf::{Container, SceneOptions};
 
 use super::Sample;
 
@@ -19,8 +19,8 @@ fn sample_bytes(samples: Vec<Sample>, name: &str) -> Vec<u8> {
         .bytes
 }
 
-fn export(name: &'static str, scene: &Scene, container: Container, options: &ExportOptions) -> Sample {
-    let bytes = animbin_gltf::write(scene, container, options, &mut ConversionReport::default())
+fn export(name: &'static str, scene: &Scene, container: Container, options: &SceneOptions) -> Sample {
+    let bytes = animbin_gltf::to_bytes(scene, container, options, &mut ConversionReport::default())
         .unwrap_or_else(|e| panic!("{name}: the sample exports: {e}"));
     Sample {
         name,
@@ -35,7 +35,8 @@ pub(crate) fn samples() -> Vec<Sample> {
     // A skinned, textured model with two animations.
     let dmf = animbin_dmf::read(&sample_bytes(super::dmf::samples(), "sample.dmf"))
         .expect("the DMF sample reads")
-        .to_scene(report);
+        .to_scene(&animbin_dmf::SceneOptions::default(), report)
+        .expect("the DMF sample converts");
     // A skinned model with several meshes and materials named by file.
     let semodel = animbin_semodel::read(&sample_bytes(super::semodel::samples(), "sample.semodel"))
         .expect("the SEModel sample reads")
@@ -54,10 +55,11 @@ pub(crate) fn samples() -> Vec<Sample> {
     let sf3 = animbin_sf3::read(&sample_bytes(super::sf3::samples(), "x8an00.bin")).expect("the SF3 sample reads");
     let sf3 = animbin_sf3::to_scene(&sf3, &animbin_sf3::SceneOptions::default());
 
-    let plain = ExportOptions::default();
-    let z_up = ExportOptions {
+    let plain = SceneOptions::default();
+    let z_up = SceneOptions {
         z_up: true,
         unit_scale: 0.01,
+        ..SceneOptions::default()
     };
     vec![
         export("sample-dmf.glb", &dmf, Container::Glb, &plain),

@@ -31,20 +31,23 @@ impl Codec for Dmf {
     }
 
     fn validate(&self) -> Vec<Problem> {
-        animbin_dmf::validate(self).iter().map(Problem::legacy).collect()
+        animbin_dmf::validate(self)
+            .iter()
+            .map(Problem::from_diagnostic)
+            .collect()
     }
 
-    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-        Ok(Dmf::to_scene(self, report))
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(Dmf::to_scene(self, options, report)?)
     }
 
-    fn from_scene(scene: &Scene, _: Target, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
-        Ok(Dmf::from_scene(scene, report)?)
+    fn from_scene(scene: &Scene, _: Target, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        Ok(Dmf::from_scene(scene, options, report)?)
     }
 
     fn write(&self, target: Target, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<()> {
         match target {
-            Target::Dmf => write_all(writer, &animbin_dmf::to_bytes(self)?),
+            Target::Dmf => Ok(animbin_dmf::write(self, writer)?),
             Target::DmfJson => write_all(writer, &json::to_vec(self)?),
             other => Err(unsupported(Self::FORMAT, other)),
         }

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_gltf::{Container, ExportOptions, ImportOptions};
+use animbin_gltf::Container;
 use serde_json::Value;
 
 use super::{Codec, unsupported, write_all};
@@ -44,7 +44,7 @@ impl Codec for GltfFile {
 
     fn read(bytes: &[u8]) -> Result<Self> {
         // Reading into a scene checks the whole file, so a bad one fails here, not later.
-        animbin_gltf::from_slice(bytes, &ImportOptions::default(), &mut ConversionReport::default())?;
+        animbin_gltf::to_scene(bytes, &SceneOptions::default(), &mut ConversionReport::default())?;
         let container = if animbin_gltf::is_glb(bytes) {
             Container::Glb
         } else {
@@ -94,12 +94,7 @@ impl Codec for GltfFile {
     }
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-        let import = ImportOptions {
-            z_up: options.z_up,
-            // unit_scale says how the other format's lengths become glTF's metres: undo it.
-            unit_scale: 1.0 / options.unit_scale,
-        };
-        Ok(animbin_gltf::from_slice(&self.bytes, &import, report)?)
+        Ok(animbin_gltf::to_scene(&self.bytes, options, report)?)
     }
 
     fn from_scene(
@@ -108,14 +103,11 @@ impl Codec for GltfFile {
         options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> Result<Self> {
-        let export = ExportOptions {
-            z_up: options.z_up,
-            unit_scale: options.unit_scale,
+        let container = match target {
+            Target::Gltf => Container::Gltf,
+            _ => Container::Glb,
         };
-        let (bytes, container) = match target {
-            Target::Gltf => (animbin_gltf::to_gltf(scene, &export, report)?, Container::Gltf),
-            _ => (animbin_gltf::to_glb(scene, &export, report)?, Container::Glb),
-        };
+        let bytes = animbin_gltf::to_bytes(scene, container, options, report)?;
         Ok(Self { bytes, container })
     }
 

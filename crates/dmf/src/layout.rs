@@ -1,12 +1,13 @@
-//! The on-disk records of DMF 1.5, each declared once.
+//! The on-disk records of DMF 1.5, each declared once, field by field in the spec's order.
 //!
 //! Every record is a `#[repr(C)]` struct of little-endian field types from
-//! `zerocopy::little_endian` (and core math types over them), in the spec's field order, with
-//! its size asserted at compile time. The same declaration serves three uses: a zero-copy
-//! `&[Record]` cast over file bytes ([`crate::View`]), a bulk copy into the owned model (one
-//! `memcpy` per section), and binrw reading and writing (each record implements `BinRead` and
-//! `BinWrite` by copying its bytes; the field types carry the byte order, so binrw's endian
-//! argument does not apply: DMF is little-endian only).
+//! `zerocopy::little_endian` (and core math types over them), with its size asserted at
+//! compile time. The same declaration serves three uses: a zero-copy `&[Record]` cast over
+//! file bytes ([`crate::View`]), a bulk copy into the owned model (one `memcpy` per section),
+//! and binrw reading and writing (each record implements `BinRead` and `BinWrite` by copying
+//! its bytes; the field types carry the byte order, so binrw's endian argument does not
+//! apply: DMF is little-endian only). Flag fields stay raw integers so the records stay
+//! castable; [`Track::flags`] reads `prs_flags` as [`PrsFlags`].
 
 use std::borrow::Cow;
 use std::fmt;
@@ -32,7 +33,27 @@ pub const ATTRIBUTE_COUNT: u32 = 6;
 /// Where the canonical layout puts the attribute table: right after the file header.
 pub const ATTRIBUTE_TABLE_OFFSET: u32 = 0x10;
 
+/// Bytes from a file as a message shows them: quoted text when they are printable ASCII
+/// (trailing NUL padding dropped, as labels have it), else hex (`0x504b0304`).
+pub(crate) fn show_bytes(bytes: &[u8]) -> String {
+    let text = match bytes.iter().rposition(|&b| b != 0) {
+        Some(last) => &bytes[..=last],
+        None => bytes,
+    };
+    if !text.is_empty() && text.iter().all(|&b| b == b' ' || b.is_ascii_graphic()) {
+        format!("\"{}\"", String::from_utf8_lossy(text))
+    } else if bytes.is_empty() {
+        "no bytes".into()
+    } else {
+        let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("0x{digits}")
+    }
+}
+
 /// A fixed-size on-disk record of DMF: plain little-endian data, readable in place.
+///
+/// Implemented by every record type of this crate; the constants size and name the spec's
+/// record for the view's bounds checks and its messages.
 pub trait Record: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + Copy {
     /// The record's size in bytes (`size_of::<Self>()`, asserted against the spec).
     const SIZE: usize;
@@ -41,9 +62,8 @@ pub trait Record: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + 
 }
 
 /// Writes `records` in one piece (their bytes are already in file order).
-pub fn write_records<T: Record, W: Write>(writer: &mut W, records: &[T]) -> BinResult<()> {
-    writer.write_all(records.as_bytes())?;
-    Ok(())
+pub(crate) fn write_records<T: Record, W: Write>(writer: &mut W, records: &[T]) -> std::io::Result<()> {
+    writer.write_all(records.as_bytes())
 }
 
 /// Implements [`Record`], `BinRead` and `BinWrite` for a record type and asserts its size.
@@ -68,7 +88,7 @@ macro_rules! record {
         impl BinWrite for $t {
             type Args<'a> = ();
             fn write_options<W: Write + Seek>(&self, writer: &mut W, _: Endian, (): ()) -> BinResult<()> {
-                write_records(writer, std::slice::from_ref(self))
+                Ok(write_records(writer, std::slice::from_ref(self))?)
             }
         }
     };
@@ -76,8 +96,7 @@ macro_rules! record {
 
 /// A `char[0x20]` name field as stored: UTF-8, NUL-padded.
 ///
-/// The spec's rule (a **decision** of `DMF-1.5.md`) is at most 31 bytes so that a NUL always
-/// ends the name. [`Name::new`] enforces it; a name read from a file is kept as its 32 bytes,
+/// The spec's rule is at most 31 bytes, so that a NUL always ends the name. [`Name::new`] enforces it; a name read from a file is kept as its 32 bytes,
 /// whatever they hold, so that [`crate::validate`] can report one without a NUL or not in
 /// UTF-8 and the writer can refuse it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
@@ -395,7 +414,8 @@ record!(FileHeader, 0x10, "DashMagic_t");
 pub struct Attribute {
     /// The section's label, four ASCII bytes (see [`Section::label`]).
     pub label: U32,
-    /// Flags, 0.
+    /// Flags: DMF 1.5 defines no bits and writes 0; readers ignore the field (so it stays a
+    /// plain integer rather than a flags type with nothing in it).
     pub flags: U32,
     /// The file offset of the section's first record (0 when the section is empty).
     pub offset: U32,
@@ -683,13 +703,38 @@ pub struct AnimationRecord {
 }
 record!(AnimationRecord, 48, "DashAnimation_t");
 
+bitflags::bitflags! {
+    /// `prs_flags` of a track: which of its transforms the key sets.
+    ///
+    /// The spec asks for at least one of the three bits and no other; bits outside them are
+    /// kept as read ([`PrsFlags::from_bits_retain`]), so [`crate::validate()`] can report them
+    /// and the writer refuse them rather than drop them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct PrsFlags: i16 {
+        /// Bit 0: the position is evaluated.
+        const POSITION = 1;
+        /// Bit 1: the rotation is evaluated.
+        const ROTATION = 2;
+        /// Bit 2: the scale is evaluated.
+        const SCALE = 4;
+    }
+}
+
+impl PrsFlags {
+    /// Whether the flags are what the spec allows: at least one of the three bits, no other.
+    pub fn is_valid(self) -> bool {
+        !self.is_empty() && Self::all().contains(self)
+    }
+}
+
 /// DashAnimTrack_t, 48 bytes: one key of one bone, with the transforms that `prs_flags` marks.
 #[derive(Debug, Clone, Copy, PartialEq, Default, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
 pub struct Track {
     /// The bone's index.
     pub bone_id: I16,
-    /// Bit 0 position, bit 1 rotation, bit 2 scale; at least one, no other bits.
+    /// [`PrsFlags`]: bit 0 position, bit 1 rotation, bit 2 scale; at least one, no other bits.
+    /// Read and set it with [`Track::flags`] and [`Track::set_flags`].
     pub prs_flags: I16,
     /// The key's time in seconds.
     pub time: F32,
@@ -703,15 +748,6 @@ pub struct Track {
 record!(Track, 48, "DashAnimTrack_t");
 
 impl Track {
-    /// `prs_flags` bit 0: the position is evaluated.
-    pub const POSITION: i16 = 1;
-    /// `prs_flags` bit 1: the rotation is evaluated.
-    pub const ROTATION: i16 = 2;
-    /// `prs_flags` bit 2: the scale is evaluated.
-    pub const SCALE: i16 = 4;
-    /// Every bit `prs_flags` may have.
-    pub const ALL_FLAGS: i16 = 7;
-
     /// A key with the given transforms; the flags follow from which are present and the
     /// absent ones are stored as zeros (the spec's **decision** for the writer).
     pub fn new(
@@ -721,11 +757,13 @@ impl Track {
         rot: Option<Quat<f32>>,
         scl: Option<Vec3<f32>>,
     ) -> Self {
-        let flags =
-            pos.map_or(0, |_| Self::POSITION) | rot.map_or(0, |_| Self::ROTATION) | scl.map_or(0, |_| Self::SCALE);
+        let mut flags = PrsFlags::empty();
+        flags.set(PrsFlags::POSITION, pos.is_some());
+        flags.set(PrsFlags::ROTATION, rot.is_some());
+        flags.set(PrsFlags::SCALE, scl.is_some());
         Self {
             bone_id: I16::new(bone_id),
-            prs_flags: I16::new(flags),
+            prs_flags: I16::new(flags.bits()),
             time: F32::new(time),
             pos: pos.unwrap_or_default().map(F32::new),
             rot: rot.unwrap_or_default().map(F32::new),
@@ -733,25 +771,35 @@ impl Track {
         }
     }
 
+    /// `prs_flags` as [`PrsFlags`], every bit kept (undefined ones too).
+    pub fn flags(&self) -> PrsFlags {
+        PrsFlags::from_bits_retain(self.prs_flags.get())
+    }
+
+    /// Stores `flags` in `prs_flags`, every bit as given.
+    pub fn set_flags(&mut self, flags: PrsFlags) {
+        self.prs_flags = I16::new(flags.bits());
+    }
+
     /// The position, when its flag is set.
     pub fn position(&self) -> Option<Vec3<f32>> {
-        (self.prs_flags.get() & Self::POSITION != 0).then(|| self.pos.native())
+        self.flags().contains(PrsFlags::POSITION).then(|| self.pos.native())
     }
 
     /// The rotation, when its flag is set.
     pub fn rotation(&self) -> Option<Quat<f32>> {
-        (self.prs_flags.get() & Self::ROTATION != 0).then(|| self.rot.native())
+        self.flags().contains(PrsFlags::ROTATION).then(|| self.rot.native())
     }
 
     /// The scale, when its flag is set.
     pub fn scale(&self) -> Option<Vec3<f32>> {
-        (self.prs_flags.get() & Self::SCALE != 0).then(|| self.scl.native())
+        self.flags().contains(PrsFlags::SCALE).then(|| self.scl.native())
     }
 
-    /// Whether `prs_flags` has at least one bit and no bit above bit 2, as the spec requires.
+    /// Whether `prs_flags` has at least one bit and no bit above bit 2, as the spec requires
+    /// ([`PrsFlags::is_valid`]).
     pub fn flags_are_valid(&self) -> bool {
-        let flags = self.prs_flags.get();
-        flags & Self::ALL_FLAGS != 0 && flags & !Self::ALL_FLAGS == 0
+        self.flags().is_valid()
     }
 }
 
@@ -799,7 +847,8 @@ mod tests {
     #[test]
     fn track_accessors_follow_the_flags() {
         let track = Track::new(0, 0.0, None, Some(Quat::new(0.0, 0.0, 0.0, 1.0)), None);
-        assert_eq!(track.prs_flags.get(), Track::ROTATION);
+        assert_eq!(track.prs_flags.get(), PrsFlags::ROTATION.bits());
+        assert_eq!(track.flags(), PrsFlags::ROTATION);
         assert_eq!(track.position(), None);
         assert_eq!(track.rotation(), Some(Quat::new(0.0, 0.0, 0.0, 1.0)));
         assert!(track.flags_are_valid());
@@ -807,6 +856,32 @@ mod tests {
         let mut high = track;
         high.prs_flags = I16::new(0x0A);
         assert!(!high.flags_are_valid());
+    }
+
+    #[test]
+    fn undefined_prs_bits_survive_the_flags_type_and_a_byte_round_trip() {
+        let mut track = Track::new(0, 0.0, Some(Vec3::new(1.0, 2.0, 3.0)), None, None);
+        track.prs_flags = I16::new(-0x7FF7); // 0x8009: position, bit 3 and the sign bit
+        let flags = track.flags();
+        assert!(flags.contains(PrsFlags::POSITION) && !flags.is_valid());
+        assert_eq!(flags.bits() as u16, 0x8009);
+        let mut copy = Track::default();
+        copy.set_flags(flags);
+        assert_eq!(copy.prs_flags, track.prs_flags);
+        let mut out = Cursor::new(Vec::new());
+        track.write_le(&mut out).unwrap();
+        let back = Track::read_le(&mut Cursor::new(out.into_inner())).unwrap();
+        assert_eq!(back.flags(), flags);
+        assert_eq!(back.position(), Some(Vec3::new(1.0, 2.0, 3.0)));
+    }
+
+    #[test]
+    fn bytes_show_as_quoted_text_or_hex() {
+        assert_eq!(show_bytes(b"vert"), "\"vert\"");
+        assert_eq!(show_bytes(b"tex\0"), "\"tex\"");
+        assert_eq!(show_bytes(b"PK\x03\x04"), "0x504b0304");
+        assert_eq!(show_bytes(&[0, 0]), "0x0000");
+        assert_eq!(show_bytes(b""), "no bytes");
     }
 
     #[test]
