@@ -1,6 +1,6 @@
 //! A zero-copy view of a plain (or already decompressed) AnimX file.
 //!
-//! Opening a view reads the header and walks the tracks once, checking that each one's bytes
+//! Parsing a view reads the header and walks the tracks once, checking that each one's bytes
 //! are inside the input; nothing is copied. Each [`TrackView`] borrows its node and property
 //! names and its body, and a Raw track of a fixed-size value type hands out its values as a
 //! borrowed slice of little-endian `zerocopy` types ([`RawValues`]). A view checks bounds only:
@@ -15,8 +15,7 @@ use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinRead;
 use zerocopy::little_endian::{F32, F64, I16, I32, I64, U16, U32, U64};
 
-use crate::file::{Encoding, Header, bytes_after_tracks, read_header};
-use crate::track::{Track, TrackHeader, TrackType};
+use crate::layout::{Encoding, Header, Track, TrackHeader, TrackType, bytes_after_tracks, read_header};
 use crate::value::ValueType;
 use crate::{DECOMPRESSED, FORMAT};
 
@@ -138,9 +137,9 @@ pub enum RawValues<'a> {
 }
 
 impl<'a> View<'a> {
-    /// Opens a plain file. A compressed file is an error: decompress it with
+    /// Parses a plain file. A compressed file is an error: decompress it with
     /// [`crate::AnimXFile::tracks_bytes`] and use [`View::from_tracks`].
-    pub fn new(bytes: &'a [u8]) -> Result<Self, Error> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
         let (header, at) = read_header(bytes)?;
         if header.encoding != Encoding::Plain {
             return Err(Error::new(

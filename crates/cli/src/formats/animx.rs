@@ -1,18 +1,17 @@
 //! Resonite AnimX (binary, magic `05 "AnimX"`) and AnimJ (its JSON twin), through `animbin-animx`.
 //!
-//! Both read into one document; the targets are `animx` (`.animx`) and `animj` (`.animj`).
+//! Both read into one [`AnimXDocument`]; the targets are `animx` (`.animx`) and `animj` (`.animj`).
 //! A compressed file keeps its stored bytes, so writing it unchanged gives back the input;
 //! its dump carries them (`stored`, base64) beside the tracks, and they are reused only
 //! when they still decode to the dumped tracks. Scenes use 60 frames per second
-//! ([`animbin_animx::scene::DEFAULT_FRAMERATE`]), since AnimX counts seconds.
+//! ([`animbin_animx::DEFAULT_FRAMERATE`]) unless `--framerate` says otherwise, since AnimX
+//! counts seconds.
 
 use std::path::Path;
 
-use animbin_animx::{AnimXFile, Animation, Encoding, ReadOptions, animj, scene as animx_scene};
+use animbin_animx::{AnimXDocument, Animation, animj};
 use animbin_core::scene::{ConversionReport, Scene};
-use anyhow::{Context, bail};
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as BASE64;
+use anyhow::bail;
 use serde_json::{Map, Value, json};
 
 use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
@@ -34,71 +33,44 @@ impl Format for AnimX {
     }
 
     fn detect_json(&self, json: &Value) -> bool {
-        let Some(obj) = json.as_object() else {
-            return false;
-        };
-        let Some(tracks) = obj.get("tracks").and_then(Value::as_array) else {
-            return false;
-        };
-        match tracks.first() {
-            Some(track) => track.get("trackType").is_some() && track.get("valueType").is_some(),
-            None => obj.contains_key("globalDuration"),
-        }
+        animj::is_animj_value(json)
     }
 
     fn read(&self, bytes: &[u8]) -> CliResult<Box<dyn Document>> {
-        if crate::looks_like_json(bytes) {
-            return Ok(Box::new(AnimXDocument {
-                stored: None,
-                animation: animj::from_slice(bytes)?,
-            }));
-        }
-        let file = AnimXFile::read(bytes)?;
-        let animation = file.decode(&ReadOptions::default())?;
-        Ok(Box::new(AnimXDocument {
-            stored: Some(file),
-            animation,
-        }))
+        Ok(Box::new(AnimXDoc(AnimXDocument::read(bytes)?)))
     }
 
     fn undump(&self, data: Value) -> CliResult<Box<dyn Document>> {
-        let animation = animj::from_value(&data)?;
-        let stored = match data.get("stored") {
-            None => None,
-            Some(text) => {
-                let text = text.as_str().context("`stored` must be a base64 string")?;
-                let bytes = BASE64.decode(text).context("`stored` is not valid base64")?;
-                Some(AnimXFile {
-                    header: animation.header()?,
-                    data: bytes,
-                })
-            }
-        };
-        Ok(Box::new(AnimXDocument { stored, animation }))
+        Ok(Box::new(AnimXDoc(AnimXDocument::from_dump(&data)?)))
     }
 
     fn from_scene(
         &self,
         scene: &Scene,
-        _options: &SceneOptions,
+        options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
-        Ok(Box::new(AnimXDocument {
-            stored: None,
-            animation: animx_scene::from_scene(scene, report)?,
-        }))
+        let animation = Animation::from_scene(scene, &scene_options(options), report)?;
+        Ok(Box::new(AnimXDoc(animation.into())))
+    }
+}
+
+/// The command's options as the format crate takes them.
+fn scene_options(options: &SceneOptions) -> animbin_core::SceneOptions {
+    animbin_core::SceneOptions {
+        framerate: options.framerate,
+        z_up: options.z_up,
+        unit_scale: options.unit_scale.unwrap_or(1.0),
+        ..animbin_core::SceneOptions::default()
     }
 }
 
 /// An animation, and the file it was read from (for byte-exact rewrites of compressed data).
-struct AnimXDocument {
-    stored: Option<AnimXFile>,
-    animation: Animation,
-}
+struct AnimXDoc(AnimXDocument);
 
-impl Document for AnimXDocument {
+impl Document for AnimXDoc {
     fn info(&self) -> Map<String, Value> {
-        let a = &self.animation;
+        let a = &self.0.animation;
         members(json!({
             "version": a.version,
             "encoding": a.encoding.name(),
@@ -110,35 +82,21 @@ impl Document for AnimXDocument {
     }
 
     fn dump(&self) -> CliResult<Value> {
-        let mut value = animj::to_value(&self.animation);
-        if let Value::Object(map) = &mut value {
-            map.insert("version".into(), json!(self.animation.version));
-            map.insert("encoding".into(), json!(self.animation.encoding.name()));
-            if let Some(file) = self.stored.as_ref().filter(|f| f.header.encoding != Encoding::Plain) {
-                map.insert("stored".into(), json!(BASE64.encode(&file.data)));
-            }
-        }
-        Ok(value)
+        Ok(self.0.to_dump())
     }
 
     fn validate(&self) -> Vec<String> {
-        lines(animbin_animx::validate(&self.animation))
+        lines(animbin_animx::validate(&self.0.animation))
     }
 
-    fn to_scene(&self, _options: &SceneOptions, _report: &mut ConversionReport) -> CliResult<Scene> {
-        Ok(animx_scene::to_scene(&self.animation, animx_scene::DEFAULT_FRAMERATE)?)
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
+        Ok(self.0.animation.to_scene(&scene_options(options), report)?)
     }
 
     fn write(&self, target: &str) -> CliResult<Vec<u8>> {
         match target {
-            "animx" => {
-                let file = match &self.stored {
-                    Some(stored) => self.animation.encode_keeping(stored, &ReadOptions::default())?,
-                    None => self.animation.encode()?,
-                };
-                Ok(file.to_bytes()?)
-            }
-            "animj" => Ok(animj::to_string(&self.animation)?.into_bytes()),
+            "animx" => Ok(self.0.to_bytes()?),
+            "animj" => Ok(self.0.to_animj()?.into_bytes()),
             other => bail!("animx cannot be written as {other:?}"),
         }
     }
