@@ -3,8 +3,8 @@
 
 mod common;
 
-use animbin_testing::hex;
 use animbin_sf3::{ArrayKind, Ending, SLOT_ENTRY_SIZE, SegmentView, Sf3File, View, parse_slot_table, read, to_bytes};
+use animbin_testing::hex;
 use common::*;
 
 #[test]

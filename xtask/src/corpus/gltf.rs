@@ -53,7 +53,9 @@ pub(crate) fn samples() -> Vec<Sample> {
         .expect("the AnimX sample converts");
     // Unnamed slots keyed on a tick grid.
     let sf3 = animbin_sf3::read(&sample_bytes(super::sf3::samples(), "x8an00.bin")).expect("the SF3 sample reads");
-    let sf3 = animbin_sf3::to_scene(&sf3, &animbin_sf3::SceneOptions::default());
+    let sf3 = sf3
+        .to_scene(&animbin_core::SceneOptions::default(), report)
+        .expect("the SF3 sample converts");
 
     let plain = ExportOptions::default();
     let z_up = ExportOptions {

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_sf3::{DEFAULT_FRAMERATE, Ending, SceneOptions as Sf3Options, Sf3File};
+use animbin_sf3::{Ending, Sf3File};
 use serde_json::{Map, Value, json};
 
 use super::{CliResult, Document, Format, SceneOptions, Target, lines, members};
@@ -43,7 +43,7 @@ impl Format for Sf3 {
         options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
-        Ok(Box::new(Sf3Document(animbin_sf3::from_scene(
+        Ok(Box::new(Sf3Document(Sf3File::from_scene(
             scene,
             &sf3_options(options),
             report,
@@ -51,11 +51,14 @@ impl Format for Sf3 {
     }
 }
 
-/// The SF3 crate's options: the key tick rate from `--framerate`, 30 fps by default.
-fn sf3_options(options: &SceneOptions) -> Sf3Options {
-    Sf3Options {
-        framerate: options.framerate.unwrap_or(DEFAULT_FRAMERATE),
-        ..Sf3Options::default()
+/// The command's options as the SF3 crate takes them: the key tick rate from `--framerate`
+/// (the crate's default, 30 fps, when unset).
+fn sf3_options(options: &SceneOptions) -> animbin_core::SceneOptions {
+    animbin_core::SceneOptions {
+        framerate: options.framerate,
+        z_up: options.z_up,
+        unit_scale: options.unit_scale.unwrap_or(1.0),
+        ..animbin_core::SceneOptions::default()
     }
 }
 
@@ -96,11 +99,7 @@ impl Document for Sf3Document {
     }
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
-        let file = &self.0;
-        if file.padding_words != 0 || file.ending != Ending::Eof || file.segments.iter().any(|s| s.padding_words != 0) {
-            report.lose("the padding words and end marker of the SF3 file");
-        }
-        Ok(animbin_sf3::to_scene(file, &sf3_options(options)))
+        Ok(self.0.to_scene(&sf3_options(options), report)?)
     }
 
     fn write(&self, _target: &str) -> CliResult<Vec<u8>> {

@@ -1,9 +1,9 @@
 //! Fixtures shared by the tests.
 #![allow(dead_code)]
 
-use animbin_testing::hex;
 use animbin_core::{Fixed16, Quat, Rot14, Vec3};
 use animbin_sf3::{Key, Segment, Sf3File, Slot};
+use animbin_testing::hex;
 
 /// A segment of two slots whose slot 1 is the seed's worked example (x8an00.bin segment 49
 /// slot 1): 5 translation, 7 rotation and 1 scale keys at exactly the offsets the seed
