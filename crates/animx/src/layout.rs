@@ -17,7 +17,7 @@
 //! |---|---|
 //! | Raw | `f32 interval`, then `count` values |
 //! | Discrete | `count` times (`f32 time`, value) |
-//! | Curve | `u8 flags`, interpolation byte(s), `count` times (value, `f32 time`), then `count` tangent pairs (right, left) when flag bit 1 is set |
+//! | Curve | `u8 flags` ([`CurveFlags`]), interpolation byte(s), `count` times (value, `f32 time`), then `count` tangent pairs (right, left) when flag bit 1 is set |
 //!
 //! The track records double as the owned model ([`Track`] and its bodies): each field is
 //! listed once, here.
@@ -389,15 +389,12 @@ pub struct DiscreteTrack {
 #[bw(little)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct CurveTrack {
-    /// Bit 0: one interpolation byte per keyframe (else one shared byte); bit 1: tangents
-    /// follow the keyframes. Other bits must be 0.
-    #[br(temp, try_map = |flags: u8| if flags & !3 == 0 { Ok(flags) } else {
-        Err(ErrorKind::invalid("curve flags with only bits 0 and 1 used", format!("{flags:#04x}")))
-    })]
-    #[bw(calc = curve_flags(interpolation, tangents))]
-    flags: u8,
+    /// Which optional parts follow ([`CurveFlags`]); derived from the track when writing.
+    #[br(temp, try_map = CurveFlags::from_byte)]
+    #[bw(calc = CurveFlags::of(interpolation, tangents), map = |f: CurveFlags| f.bits())]
+    flags: CurveFlags,
     /// One interpolation per keyframe (flag bit 0) or one for all of them.
-    #[br(args(flags & 1 != 0, count))]
+    #[br(args(flags.contains(CurveFlags::PER_KEYFRAME_INTERPOLATION), count))]
     pub interpolation: Interpolations,
     /// The keyframes and the order they were found in (see [`Keyframes::read_curve`]).
     #[br(temp, parse_with = Keyframes::read_curve, args(value_type, count, duration))]
@@ -408,12 +405,41 @@ pub struct CurveTrack {
     #[bw(args(KeyOrder::ValueFirst))]
     pub keyframes: Keyframes,
     /// One (left, right) tangent per keyframe when flag bit 1 is set; stored (right, left).
-    #[br(if(flags & 2 != 0), args(value_type, count, read_keys.1))]
+    #[br(if(flags.contains(CurveFlags::TANGENTS)), args(value_type, count, read_keys.1))]
     pub tangents: Option<Tangents>,
 }
 
-fn curve_flags(interpolation: &Interpolations, tangents: &Option<Tangents>) -> u8 {
-    u8::from(matches!(interpolation, Interpolations::PerKeyframe(_))) | u8::from(tangents.is_some()) << 1
+bitflags::bitflags! {
+    /// A Curve track's flags byte. No writer sets the other bits and their meaning is
+    /// unknown, so a byte with any of them is refused when reading rather than kept; the
+    /// model holds no flags (they follow from [`CurveTrack::interpolation`] and
+    /// [`CurveTrack::tangents`]).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct CurveFlags: u8 {
+        /// One interpolation byte per keyframe (else one shared byte).
+        const PER_KEYFRAME_INTERPOLATION = 1;
+        /// Tangent pairs follow the keyframes.
+        const TANGENTS = 2;
+    }
+}
+
+impl CurveFlags {
+    /// The flags of a stored byte; a byte with other bits set is an error.
+    pub fn from_byte(byte: u8) -> Result<Self, ErrorKind> {
+        Self::from_bits(byte)
+            .ok_or_else(|| ErrorKind::invalid("curve flags with only bits 0 and 1 used", format!("{byte:#04x}")))
+    }
+
+    /// The flags a curve with these interpolations and tangents is written with.
+    pub fn of(interpolation: &Interpolations, tangents: &Option<Tangents>) -> Self {
+        let mut flags = Self::empty();
+        flags.set(
+            Self::PER_KEYFRAME_INTERPOLATION,
+            matches!(interpolation, Interpolations::PerKeyframe(_)),
+        );
+        flags.set(Self::TANGENTS, tangents.is_some());
+        flags
+    }
 }
 
 impl CurveTrack {

@@ -123,8 +123,8 @@ pub use animbin_core::scene::Scene;
 pub use animbin_core::{ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity};
 pub use document::AnimXDocument;
 pub use layout::{
-    CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes, RawTrack,
-    Tangents, Track, TrackData, TrackHeader, TrackType,
+    CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,
+    RawTrack, Tangents, Track, TrackData, TrackHeader, TrackType,
 };
 pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions};
 pub use scene::DEFAULT_FRAMERATE;

@@ -24,10 +24,17 @@ use crate::FORMAT;
 /// The largest chunk lz4net writes (its default block size), and the size [`compress`] uses.
 pub const CHUNK_SIZE: usize = 1 << 20;
 
-/// Chunk flag bit 0: the chunk holds an LZ4 block.
-pub const FLAG_COMPRESSED: u32 = 1;
-/// Chunk flag bit 1: the block was made by the high-compression encoder (read the same way).
-pub const FLAG_HIGH_COMPRESSION: u32 = 2;
+bitflags::bitflags! {
+    /// A chunk's flags (a varint). No writer sets the other bits and their meaning is
+    /// unknown, so a chunk with any of them is refused.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ChunkFlags: u32 {
+        /// The chunk holds an LZ4 block.
+        const COMPRESSED = 1;
+        /// The block was made by the high-compression encoder (read the same way).
+        const HIGH_COMPRESSION = 2;
+    }
+}
 
 /// The most an LZ4 block can expand: each extra match-length byte adds at most 255 bytes.
 const MAX_RATIO: u64 = 255;
@@ -40,16 +47,16 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
     let err = |at: u64, kind: ErrorKind| Error::new(FORMAT, base + at, kind);
     while !reader.rest().is_empty() {
         let chunk_at = reader.position();
-        let flags = chunk_varint(&mut reader, base, "flags")?;
-        if flags & !(FLAG_COMPRESSED | FLAG_HIGH_COMPRESSION) != 0 {
+        let bits = chunk_varint(&mut reader, base, "flags")?;
+        let Some(flags) = ChunkFlags::from_bits(bits) else {
             return Err(err(
                 chunk_at,
-                ErrorKind::invalid("LZ4 chunk flags with only bits 0 and 1 set", format!("{flags:#x}")),
+                ErrorKind::invalid("LZ4 chunk flags with only bits 0 and 1 set", format!("{bits:#x}")),
             ));
-        }
+        };
         let length_at = reader.position();
         let original = u64::from(chunk_varint(&mut reader, base, "originalLength")?);
-        let compressed = if flags & FLAG_COMPRESSED != 0 {
+        let compressed = if flags.contains(ChunkFlags::COMPRESSED) {
             Some(u64::from(chunk_varint(&mut reader, base, "compressedLength")?))
         } else {
             None
@@ -137,12 +144,12 @@ pub fn compress(plain: &[u8]) -> Vec<u8> {
         let block = lz4_flex::block::compress(chunk);
         // Writing into a Vec cannot fail.
         if block.len() < chunk.len() {
-            let _ = write_varint(&mut out, FLAG_COMPRESSED);
+            let _ = write_varint(&mut out, ChunkFlags::COMPRESSED.bits());
             let _ = write_varint(&mut out, chunk.len() as u32);
             let _ = write_varint(&mut out, block.len() as u32);
             out.extend_from_slice(&block);
         } else {
-            let _ = write_varint(&mut out, 0);
+            let _ = write_varint(&mut out, ChunkFlags::empty().bits());
             let _ = write_varint(&mut out, chunk.len() as u32);
             out.extend_from_slice(chunk);
         }

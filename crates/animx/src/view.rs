@@ -15,7 +15,7 @@ use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinRead;
 use zerocopy::little_endian::{F32, F64, I16, I32, I64, U16, U32, U64};
 
-use crate::layout::{Encoding, Header, Track, TrackHeader, TrackType, bytes_after_tracks, read_header};
+use crate::layout::{CurveFlags, Encoding, Header, Track, TrackHeader, TrackType, bytes_after_tracks, read_header};
 use crate::value::ValueType;
 use crate::{DECOMPRESSED, FORMAT};
 
@@ -301,9 +301,18 @@ fn fixed_body_len(reader: &mut SliceReader<'_>, kind: TrackType, size: u64, coun
         TrackType::Raw => 4 + n * size,
         TrackType::Discrete => n * (4 + size),
         TrackType::Curve => {
-            let flags = u8::read_options(reader, Endian::Little, ())?;
-            let interpolations = if flags & 1 != 0 { n } else { 1 };
-            let tangents = if flags & 2 != 0 { 2 * n * size } else { 0 };
+            // Other bits are left to `TrackView::decode` to refuse: the view checks bounds.
+            let flags = CurveFlags::from_bits_retain(u8::read_options(reader, Endian::Little, ())?);
+            let interpolations = if flags.contains(CurveFlags::PER_KEYFRAME_INTERPOLATION) {
+                n
+            } else {
+                1
+            };
+            let tangents = if flags.contains(CurveFlags::TANGENTS) {
+                2 * n * size
+            } else {
+                0
+            };
             1 + interpolations + n * (4 + size) + tangents
         }
     })

@@ -580,3 +580,21 @@ fn scenes_use_the_framerate_option_or_60() {
     let err = anim.to_scene(&zero, &mut report).unwrap_err();
     assert!(err.to_string().contains("a framerate of 0"), "{err}");
 }
+
+#[test]
+fn curve_flags_follow_the_interpolations_and_tangents() {
+    use animbin_animx::CurveFlags;
+    let TrackData::Curve(curve) = &kitchen_model().tracks[1].data else {
+        panic!("a curve")
+    };
+    let flags = CurveFlags::of(&curve.interpolation, &curve.tangents);
+    assert_eq!(flags, CurveFlags::PER_KEYFRAME_INTERPOLATION | CurveFlags::TANGENTS);
+    assert_eq!(flags.bits(), 3);
+    assert_eq!(
+        CurveFlags::of(&Interpolations::Shared(Interpolation::Linear), &None),
+        CurveFlags::empty()
+    );
+    assert_eq!(CurveFlags::from_byte(2).unwrap(), CurveFlags::TANGENTS);
+    let err = CurveFlags::from_byte(0x84).unwrap_err();
+    assert!(err.to_string().contains("found 0x84"), "{err}");
+}
