@@ -177,6 +177,7 @@ impl Animation {
     /// A framerate that is not positive and finite is an error; nothing else is lost (see
     /// the module documentation), so `report` is left as it is.
     pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        // Every track reaches the scene (as a bone channel or a property track): no loss to report.
         let _ = report;
         let framerate = options.framerate_or(DEFAULT_FRAMERATE);
         if !(framerate.is_finite() && framerate > 0.0) {
@@ -198,6 +199,8 @@ impl Animation {
     /// hold in `report`. Key frames become seconds at the animation's own framerate, which
     /// must be positive; `options` are not used (AnimX stores seconds).
     pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self, Error> {
+        // The scene's frames carry their own rate; the options' framerate is for formats
+        // that count ticks.
         let _ = options;
         from_scene(scene, report)
     }
