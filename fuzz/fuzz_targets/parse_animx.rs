@@ -3,7 +3,7 @@
 //! allocate past the input and the decompression limit.
 #![no_main]
 
-use animbin_animx::{AnimXFile, ReadOptions, View};
+use animbin_animx::{AnimXDocument, AnimXFile, ConversionReport, ReadOptions, SceneOptions, View};
 use libfuzzer_sys::fuzz_target;
 
 /// A limit that keeps each run small; the default (256 MiB) is tested in the crate.
@@ -30,12 +30,16 @@ fuzz_target!(|data: &[u8]| {
         }
         if let Ok(anim) = decoded {
             let _ = animbin_animx::validate(&anim);
-            let _ = animbin_animx::scene::to_scene(&anim, animbin_animx::scene::DEFAULT_FRAMERATE);
+            let _ = anim.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
         }
     }
     if let Err(e) = animbin_animx::read_with(data, &OPTIONS) {
         let _ = e.to_string();
     }
-    let _ = View::new(data);
+    let _ = View::parse(data);
     let _ = animbin_animx::animj::from_slice(data);
+    let _ = animbin_animx::animj::is_animj(data);
+    if let Ok(doc) = AnimXDocument::read_with(data, &OPTIONS) {
+        let _ = doc.to_dump();
+    }
 });

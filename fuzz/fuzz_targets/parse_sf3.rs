@@ -13,7 +13,10 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(file) = file {
         let _ = animbin_sf3::validate(&file);
-        let _ = animbin_sf3::to_scene(&file, &animbin_sf3::SceneOptions::default());
+        let _ = file.to_scene(
+            &animbin_sf3::SceneOptions::default(),
+            &mut animbin_sf3::ConversionReport::default(),
+        );
     }
     // The slot table parser on an arbitrary base slice, as for x8pc chunks.
     if data.len() >= 4 {

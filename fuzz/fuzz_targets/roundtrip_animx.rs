@@ -2,7 +2,7 @@
 //! (plain and LZ4), AnimJ, and the scene.
 #![no_main]
 
-use animbin_animx::{Encoding, ReadOptions, animj};
+use animbin_animx::{Animation, ConversionReport, Encoding, ReadOptions, SceneOptions, animj};
 use libfuzzer_sys::fuzz_target;
 
 const OPTIONS: ReadOptions = ReadOptions {
@@ -34,9 +34,10 @@ fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(plain(&once).expect("writes"), plain(&twice).expect("writes"));
     // The scene gives back every track (bone tracks first).
-    if let Ok(scene) = animbin_animx::scene::to_scene(&anim, animbin_animx::scene::DEFAULT_FRAMERATE) {
-        let mut report = animbin_core::ConversionReport::default();
-        let back = animbin_animx::scene::from_scene(&scene, &mut report).expect("our scene converts back");
+    let mut report = ConversionReport::default();
+    if let Ok(scene) = anim.to_scene(&SceneOptions::default(), &mut report) {
+        let back =
+            Animation::from_scene(&scene, &SceneOptions::default(), &mut report).expect("our scene converts back");
         assert_eq!(back.tracks.len(), anim.tracks.len());
     }
 });

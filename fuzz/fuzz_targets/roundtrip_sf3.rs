@@ -3,7 +3,7 @@
 #![no_main]
 
 use animbin_core::ConversionReport;
-use animbin_sf3::{Ending, SceneOptions, from_scene, read, to_bytes, to_scene};
+use animbin_sf3::{Ending, SceneOptions, Sf3File, read, to_bytes};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,9 +13,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again, file);
     assert_eq!(to_bytes(&again).expect("and write again"), bytes);
 
-    let scene = to_scene(&file, &SceneOptions::default());
+    let scene = file
+        .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+        .expect("a file that reads converts");
     let mut report = ConversionReport::default();
-    let back = from_scene(&scene, &SceneOptions::default(), &mut report).expect("the scene must convert back");
+    let back = Sf3File::from_scene(&scene, &SceneOptions::default(), &mut report).expect("the scene must convert back");
     assert!(report.is_lossless(), "{:?}", report.lost);
     let mut expected = file;
     expected.padding_words = 0;

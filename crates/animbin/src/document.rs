@@ -9,9 +9,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use crate::formats::Codec;
-use crate::formats::animx::AnimXDocument;
 use crate::formats::gltf::GltfFile;
 use crate::{Error, Format, Info, Problem, Result, Target, dump, files};
+use animbin_animx::AnimXDocument;
 
 /// A file of any supported format, read into memory.
 ///

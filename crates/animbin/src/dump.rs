@@ -7,6 +7,7 @@
 
 use std::io::Write;
 
+use animbin_animx::AnimXDocument;
 use animbin_dmf::json as dmf_json;
 use animbin_gltf::Container;
 use animbin_seanim::SeAnim;
@@ -18,7 +19,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::formats::Codec;
-use crate::formats::animx::AnimXDocument;
 use crate::formats::gltf::GltfFile;
 use crate::{Document, Error, Format, Result};
 
@@ -28,7 +28,7 @@ use crate::{Document, Error, Format, Result};
 enum DumpRef<'a> {
     SeAnim(&'a SeAnim),
     SeModel(&'a SeModel),
-    AnimX(Value),
+    AnimX(&'a AnimXDocument),
     Sf3(&'a Sf3File),
     Dmf(Value),
     Gltf(Value),
@@ -40,7 +40,7 @@ enum DumpRef<'a> {
 enum DumpOwned {
     SeAnim(SeAnim),
     SeModel(SeModel),
-    AnimX(Value),
+    AnimX(AnimXDocument),
     Sf3(Sf3File),
     Dmf(Value),
     Gltf(GltfDump),
@@ -77,7 +77,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Document> {
         DumpOwned::SeAnim(anim) => Document::SeAnim(anim),
         DumpOwned::SeModel(model) => Document::SeModel(model),
         DumpOwned::Sf3(file) => Document::Sf3(file),
-        DumpOwned::AnimX(data) => Document::AnimX(animx_undump(&data)?),
+        DumpOwned::AnimX(animx) => Document::AnimX(animx),
         DumpOwned::Dmf(data) => Document::Dmf(dmf_json::from_value(&data)?),
         DumpOwned::Gltf(data) => Document::Gltf(gltf_undump(data)?),
     })
@@ -106,7 +106,7 @@ fn dump_ref(doc: &Document) -> Result<DumpRef<'_>> {
         Document::SeAnim(anim) => DumpRef::SeAnim(anim),
         Document::SeModel(model) => DumpRef::SeModel(model),
         Document::Sf3(file) => DumpRef::Sf3(file),
-        Document::AnimX(animx) => DumpRef::AnimX(animx_dump(animx)),
+        Document::AnimX(animx) => DumpRef::AnimX(animx),
         Document::Dmf(dmf) => DumpRef::Dmf(dmf_json::to_value(dmf)?),
         Document::Gltf(gltf) => DumpRef::Gltf(gltf_dump(gltf)?),
     })
@@ -132,40 +132,6 @@ fn check_rebuilds(doc: &Document, text: &[u8]) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-fn animx_dump(doc: &AnimXDocument) -> Value {
-    let mut value = animbin_animx::animj::to_value(&doc.animation);
-    if let Value::Object(map) = &mut value {
-        map.insert("version".into(), json!(doc.animation.version));
-        map.insert("encoding".into(), json!(doc.animation.encoding.name()));
-        if let Some(file) = doc
-            .stored
-            .as_ref()
-            .filter(|f| f.header.encoding != animbin_animx::Encoding::Plain)
-        {
-            map.insert("stored".into(), json!(BASE64.encode(&file.data)));
-        }
-    }
-    value
-}
-
-fn animx_undump(data: &Value) -> Result<AnimXDocument> {
-    let animation = animbin_animx::animj::from_value(data)?;
-    let stored = match data.get("stored") {
-        None => None,
-        Some(text) => {
-            let bytes = text
-                .as_str()
-                .and_then(|t| BASE64.decode(t).ok())
-                .ok_or_else(|| bad_member("animx", "stored", "a base64 string"))?;
-            Some(animbin_animx::AnimXFile {
-                header: animation.header()?,
-                data: bytes,
-            })
-        }
-    };
-    Ok(AnimXDocument { animation, stored })
 }
 
 fn bad_member(format: &str, member: &str, expected: &str) -> Error {

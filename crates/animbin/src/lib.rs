@@ -46,6 +46,7 @@ mod formats;
 mod info;
 mod problem;
 
+pub use animbin_animx::AnimXDocument;
 pub use animbin_core::scene::{ConversionReport, Scene};
 pub use animbin_core::{Location, SceneOptions, Severity};
 pub use convert::{AnimationSource, Conversion, ConvertOptions, UnmatchedTracks, convert};
@@ -53,7 +54,6 @@ pub use document::Document;
 pub use error::{Error, Result};
 pub use files::{is_same_file, save};
 pub use format::{Format, Target, UnknownName, is_x8an_name};
-pub use formats::animx::AnimXDocument;
 pub use formats::gltf::GltfFile;
 pub use info::{AnimXInfo, DmfInfo, GltfInfo, Info, SeAnimInfo, SeModelInfo, Sf3Info};
 pub use problem::Problem;

@@ -1,4 +1,4 @@
-//! AnimJ: the JSON form of an animation (FORMATS.md, `corpus/animx/*.animj`).
+//! AnimJ: the JSON form of an animation, as Resonite tools write it.
 //!
 //! ```json
 //! {"name": "test", "globalDuration": 4, "tracks": [
@@ -28,15 +28,41 @@ use animbin_core::io::line_column_offset;
 use animbin_core::{Error, ErrorKind};
 use serde_json::{Map, Value as Json};
 
-use crate::file::{Animation, Encoding};
-use crate::track::{
-    CurveTrack, DiscreteTrack, Interpolation, Interpolations, Keyframes, RawTrack, Tangents, Track, TrackData,
-    TrackType,
+use crate::layout::{
+    CurveTrack, DiscreteTrack, Encoding, Interpolation, Interpolations, Keyframes, RawTrack, Tangents, Track,
+    TrackData, TrackType,
 };
+use crate::model::Animation;
 use crate::value::{Element, ValueType, Values};
 
 /// The format name of AnimJ errors.
 pub const FORMAT: &str = "animj";
+
+/// Whether `bytes` are AnimJ text: a JSON object (see [`is_animj_value`]). Cheap for
+/// binary input: anything whose first non-blank byte is not `{` is refused unparsed.
+pub fn is_animj(bytes: &[u8]) -> bool {
+    looks_like_json(bytes) && serde_json::from_slice::<Json>(bytes).is_ok_and(|json| is_animj_value(&json))
+}
+
+/// Whether parsed JSON is AnimJ: an object with an array `tracks` whose first track has
+/// `trackType` and `valueType`, or with no tracks and a `globalDuration`.
+pub fn is_animj_value(json: &Json) -> bool {
+    let Some(obj) = json.as_object() else {
+        return false;
+    };
+    let Some(tracks) = obj.get("tracks").and_then(Json::as_array) else {
+        return false;
+    };
+    match tracks.first() {
+        Some(track) => track.get("trackType").is_some() && track.get("valueType").is_some(),
+        None => obj.contains_key("globalDuration"),
+    }
+}
+
+/// Whether the first byte that is not whitespace is `{` (an AnimX file starts with 0x05).
+pub(crate) fn looks_like_json(bytes: &[u8]) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
 
 fn num_f32(value: f32) -> Json {
     value.to_json()

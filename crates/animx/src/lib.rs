@@ -14,7 +14,7 @@
 //! f32 duration      seconds
 //! string name       .NET string (varint length, UTF-8)
 //! u8 encoding       0 plain, 1 LZ4, 2 LZMA; the rest of the file is stored this way:
-//! track * tracks    header, node, property, varint count, body (see [`track`])
+//! track * tracks    header, node, property, varint count, body (see [`Track`])
 //! ```
 //!
 //! ## Conventions
@@ -25,16 +25,18 @@
 //!   ([`animbin_core::Mat4::rows`]). `color` is four `f32` r, g, b, a; `color32` four bytes.
 //! - Axes and units are Resonite's (left-handed, Y up, metres); nothing here converts them.
 //!
-//! ## Where this differs from the seed (`001_8f61e335b053cd81.txt`), following FORMATS.md
+//! ## Where this differs from the published description
+//! The format is described on the [Resonite wiki](https://wiki.resonite.com/AnimX) ("the
+//! wiki" in these docs); real files and the tools that write them differ from it here:
 //! - The version is an `i32`, not a byte (every known writer; redx's test shows `01 00 00 00`).
 //! - `doubleQ` is 32 bytes (four doubles), not 40.
-//! - The value type ids are the seed's table (bool 0 ... string 39). resonite-core *reads*
-//!   ids in another order (byte 0, ushort 1, ulong 2 ...) while its writer uses the seed's;
-//!   no real file settles it, so the seed wins.
-//! - Curve keyframes are written (value, time) and tangent pairs (right, left) as the seed
+//! - The value type ids are the wiki's table (bool 0 ... string 39). resonite-core *reads*
+//!   ids in another order (byte 0, ushort 1, ulong 2 ...) while its writer uses the wiki's;
+//!   no real file settles it, so the wiki wins.
+//! - Curve keyframes are written (value, time) and tangent pairs (right, left) as the wiki
 //!   says. A third-party writer uses (time, value) and (left, right): when reading, that order
-//!   is taken if the seed's gives times that are not non-decreasing within [0, duration] and
-//!   the other does ([`track::Keyframes::read_curve`]).
+//!   is taken if the wiki's gives times that are not non-decreasing within [0, duration] and
+//!   the other does ([`Keyframes::read_curve`]).
 //! - Bezier tracks (type 3) have no layout anywhere and are refused with an error, as are
 //!   unknown track, value and interpolation ids.
 //! - A `bool` byte reads as true when non-zero (like .NET's `ReadBoolean`); the unused bits
@@ -49,18 +51,23 @@
 //! - [`Animation`]: the owned model ([`Track`]s with typed value columns, [`Values`]);
 //!   [`AnimXFile::decode`] and [`Animation::encode`] are the explicit steps between them.
 //!   Decompression is bounded by [`ReadOptions::max_decompressed_size`] (256 MiB by default).
+//! - [`AnimXDocument`]: an animation and the file it came from, read from AnimX or AnimJ,
+//!   written back byte for byte when unchanged; its serde form is a lossless JSON dump.
 //! - [`View`]: a zero-copy view of a plain (or already decompressed) file: tracks with
 //!   borrowed names, and borrowed little-endian value slices for Raw tracks of fixed-size types.
 //! - [`animj`]: AnimJ, the JSON form (serde_json), which round-trips with AnimX losslessly.
-//! - [`scene`]: conversion to and from [`animbin_core::scene`]. Tracks named `position`,
-//!   `rotation` and `scale` become bone channels, all other tracks property tracks; times
-//!   in seconds become frames at [`scene::DEFAULT_FRAMERATE`] (60 per second).
+//! - [`Animation::to_scene`] and [`Animation::from_scene`]: conversion to and from the
+//!   neutral [`Scene`]. Tracks named `position`, `rotation` and `scale` become bone
+//!   channels, all other tracks property tracks; times in seconds become frames at
+//!   [`SceneOptions::framerate`], by default [`DEFAULT_FRAMERATE`] (60 per second).
 //! - [`validate`](validate()): the invariants a file that reads can still break.
 //!
 //! ## Example
 //! ```
-//! use animbin_animx::{Animation, Encoding, Keyframes, Track, TrackData, CurveTrack, Interpolation, Values};
-//! use animbin_core::math::Vec3;
+//! use animbin_animx::{
+//!     Animation, ConversionReport, CurveTrack, Encoding, Interpolation, Keyframes, SceneOptions, Track, TrackData,
+//!     Values, Vec3,
+//! };
 //!
 //! let anim = Animation {
 //!     name: "wave".into(),
@@ -87,31 +94,44 @@
 //! // AnimJ, the JSON form, holds the same animation.
 //! let json = animbin_animx::animj::to_string(&anim)?;
 //! assert_eq!(animbin_animx::animj::from_str(&json)?, anim);
-//! # Ok::<(), animbin_core::Error>(())
+//!
+//! // A scene at 60 frames per second: the position track is the bone "Hand".
+//! let mut report = ConversionReport::default();
+//! let scene = anim.to_scene(&SceneOptions::default(), &mut report)?;
+//! assert_eq!(scene.animations[0].bones[0].translation[1].frame, 60.0);
+//! assert!(report.is_lossless());
+//! # Ok::<(), animbin_animx::Error>(())
 //! ```
 
+// AnimJ is the format's JSON twin, with its own format name and entry points
+// (`animj::from_str`, `animj::to_string`...): a public namespace so that they do not clash
+// with the AnimX ones at the root.
 pub mod animj;
-mod file;
-pub mod lz4;
-pub mod lzma;
-pub mod scene;
-pub mod track;
+mod document;
+mod layout;
+mod lz4;
+mod lzma;
+mod model;
+mod scene;
 mod validate;
-pub mod value;
-pub mod view;
+mod value;
+mod view;
+mod write;
 
-use std::io::Write;
-
-use animbin_core::Error;
-
-pub use file::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, Encoding, Header, ReadOptions};
-pub use track::{
-    CurveTrack, DiscreteTrack, Interpolation, Interpolations, Keyframes, RawTrack, Tangents, Track, TrackData,
-    TrackType,
+pub use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
+pub use animbin_core::scene::Scene;
+pub use animbin_core::{ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity};
+pub use document::AnimXDocument;
+pub use layout::{
+    CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,
+    RawTrack, Tangents, Track, TrackData, TrackHeader, TrackType,
 };
+pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions};
+pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, validate};
 pub use value::{ValueType, Values};
-pub use view::View;
+pub use view::{RawValues, TrackView, View};
+pub use write::{to_bytes, write};
 
 /// The format's short name in errors.
 pub const FORMAT: &str = "animx";
@@ -123,24 +143,11 @@ pub const DECOMPRESSED: &str = "animx (decompressed)";
 pub const MAGIC: &[u8; 6] = b"\x05AnimX";
 
 /// Reads and decodes a whole file with the default [`ReadOptions`].
-pub fn read(bytes: &[u8]) -> Result<Animation, Error> {
+pub fn read(bytes: &[u8]) -> Result<Animation> {
     read_with(bytes, &ReadOptions::default())
 }
 
-/// Reads and decodes a whole file.
-pub fn read_with(bytes: &[u8], options: &ReadOptions) -> Result<Animation, Error> {
+/// Reads and decodes a whole file, decompressing within `options`.
+pub fn read_with(bytes: &[u8], options: &ReadOptions) -> Result<Animation> {
     AnimXFile::read(bytes)?.decode(options)
-}
-
-/// Encodes `animation` (with its own [`Animation::encoding`]) into `writer`.
-pub fn write<W: Write>(animation: &Animation, mut writer: W) -> Result<(), Error> {
-    let bytes = to_bytes(animation)?;
-    writer
-        .write_all(&bytes)
-        .map_err(|e| Error::new(FORMAT, 0, animbin_core::ErrorKind::Io(e)))
-}
-
-/// Encodes `animation` (with its own [`Animation::encoding`]) into a new byte vector.
-pub fn to_bytes(animation: &Animation) -> Result<Vec<u8>, Error> {
-    animation.encode()?.to_bytes()
 }

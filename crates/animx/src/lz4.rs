@@ -1,4 +1,4 @@
-//! Encoding 1: lz4net's `LZ4Stream` chunk format (not the LZ4 frame format), FORMATS.md.
+//! Encoding 1: lz4net's `LZ4Stream` chunk format (not the LZ4 frame format).
 //!
 //! The compressed region is a run of chunks up to the end of the file. Each chunk is
 //!
@@ -13,7 +13,7 @@
 //! when LZ4 does not make it smaller; [`compress`] does the same. Blocks are decoded by
 //! `lz4_flex::block`'s safe decoder into a buffer of exactly originalLength bytes that starts
 //! at the chunk's first byte, so a match offset of 0 or one reaching before the chunk's start
-//! is an error (tested in `tests/fixtures.rs`), and the block must fill the buffer exactly.
+//! is an error (tested below), and the block must fill the buffer exactly.
 
 use animbin_core::io::SliceReader;
 use animbin_core::strings::{read_varint, write_varint};
@@ -24,10 +24,17 @@ use crate::FORMAT;
 /// The largest chunk lz4net writes (its default block size), and the size [`compress`] uses.
 pub const CHUNK_SIZE: usize = 1 << 20;
 
-/// Chunk flag bit 0: the chunk holds an LZ4 block.
-pub const FLAG_COMPRESSED: u32 = 1;
-/// Chunk flag bit 1: the block was made by the high-compression encoder (read the same way).
-pub const FLAG_HIGH_COMPRESSION: u32 = 2;
+bitflags::bitflags! {
+    /// A chunk's flags (a varint). No writer sets the other bits and their meaning is
+    /// unknown, so a chunk with any of them is refused.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ChunkFlags: u32 {
+        /// The chunk holds an LZ4 block.
+        const COMPRESSED = 1;
+        /// The block was made by the high-compression encoder (read the same way).
+        const HIGH_COMPRESSION = 2;
+    }
+}
 
 /// The most an LZ4 block can expand: each extra match-length byte adds at most 255 bytes.
 const MAX_RATIO: u64 = 255;
@@ -40,16 +47,16 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
     let err = |at: u64, kind: ErrorKind| Error::new(FORMAT, base + at, kind);
     while !reader.rest().is_empty() {
         let chunk_at = reader.position();
-        let flags = chunk_varint(&mut reader, base, "flags")?;
-        if flags & !(FLAG_COMPRESSED | FLAG_HIGH_COMPRESSION) != 0 {
+        let bits = chunk_varint(&mut reader, base, "flags")?;
+        let Some(flags) = ChunkFlags::from_bits(bits) else {
             return Err(err(
                 chunk_at,
-                ErrorKind::invalid("LZ4 chunk flags with only bits 0 and 1 set", format!("{flags:#x}")),
+                ErrorKind::invalid("LZ4 chunk flags with only bits 0 and 1 set", format!("{bits:#x}")),
             ));
-        }
+        };
         let length_at = reader.position();
         let original = u64::from(chunk_varint(&mut reader, base, "originalLength")?);
-        let compressed = if flags & FLAG_COMPRESSED != 0 {
+        let compressed = if flags.contains(ChunkFlags::COMPRESSED) {
             Some(u64::from(chunk_varint(&mut reader, base, "compressedLength")?))
         } else {
             None
@@ -137,15 +144,84 @@ pub fn compress(plain: &[u8]) -> Vec<u8> {
         let block = lz4_flex::block::compress(chunk);
         // Writing into a Vec cannot fail.
         if block.len() < chunk.len() {
-            let _ = write_varint(&mut out, FLAG_COMPRESSED);
+            let _ = write_varint(&mut out, ChunkFlags::COMPRESSED.bits());
             let _ = write_varint(&mut out, chunk.len() as u32);
             let _ = write_varint(&mut out, block.len() as u32);
             out.extend_from_slice(&block);
         } else {
-            let _ = write_varint(&mut out, 0);
+            let _ = write_varint(&mut out, ChunkFlags::empty().bits());
             let _ = write_varint(&mut out, chunk.len() as u32);
             out.extend_from_slice(chunk);
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use animbin_core::ErrorKind;
+    use animbin_testing::hex;
+
+    use super::{compress, decompress};
+
+    #[test]
+    fn lz4_compressed_chunk_decodes_to_exactly_its_original_length() {
+        // One block: literal 'a', then a match of 15 at offset 1, then 5 literal 'b's.
+        let block = hex("1b 61 01 00 50 62 62 62 62 62");
+        let mut data = hex("01 15 0a"); // compressed, originalLength 21, compressedLength 10
+        data.extend_from_slice(&block);
+        let plain = decompress(&data, 100, 1 << 20).unwrap();
+        assert_eq!(plain, [&[b'a'; 16][..], &[b'b'; 5][..]].concat());
+        // An originalLength the block does not fill exactly is an error at the block.
+        let mut short = hex("01 16 0a");
+        short.extend_from_slice(&block);
+        let err = decompress(&short, 100, 1 << 20).unwrap_err();
+        assert_eq!(err.offset, 103, "{err}");
+        let mut long = hex("01 14 0a");
+        long.extend_from_slice(&block);
+        assert_eq!(decompress(&long, 100, 1 << 20).unwrap_err().offset, 103);
+    }
+
+    #[test]
+    fn lz4_match_offsets_of_zero_or_before_the_chunk_are_errors() {
+        // Offset 0 (slow path: the block is short).
+        let mut data = hex("01 15 0a 1b 61 00 00 50 62 62 62 62 62");
+        let err = decompress(&data, 0, 1 << 20).unwrap_err();
+        assert_eq!(err.offset, 3, "{err}");
+        // Offset 2 with one byte out.
+        data = hex("01 15 0a 1b 61 02 00 50 62 62 62 62 62");
+        assert_eq!(decompress(&data, 0, 1 << 20).unwrap_err().offset, 3);
+        // A second chunk whose match reaches back into the first chunk is refused too: chunks
+        // decode independently. First chunk: stored 'a'; second: a match at offset 1 with no literal.
+        data = hex("00 01 61   01 13 07 0f 01 00 50 62 62 62 62 62");
+        let err = decompress(&data, 0, 1 << 20).unwrap_err();
+        assert_eq!(err.offset, 6, "{err}");
+        // lz4_flex's fast path (taken while 18+ input bytes and 34+ output bytes remain) checks
+        // offsets too: a long block whose first sequence has offset 255, then one with offset 0.
+        for offset in ["ff 00", "00 00"] {
+            let mut block = hex(&format!("40 61 62 63 64 {offset}"));
+            block.extend_from_slice(&[0x11; 40]);
+            let mut data = hex("01 64"); // compressed, originalLength 100
+            data.push(block.len() as u8);
+            data.extend_from_slice(&block);
+            let err = decompress(&data, 0, 1 << 20).unwrap_err();
+            assert_eq!(err.offset, 3, "{err}");
+            assert!(err.to_string().contains("offset"), "{err}");
+        }
+    }
+
+    #[test]
+    fn lz4_round_trip_splits_into_one_mib_chunks() {
+        let plain: Vec<u8> = (0..(2 << 20) + 1000)
+            .map(|i: u32| (i % 251) as u8 ^ (i >> 12) as u8)
+            .collect();
+        let packed = compress(&plain);
+        assert_eq!(decompress(&packed, 0, 8 << 20).unwrap(), plain);
+        assert_eq!(packed[0], 1, "the first chunk is compressed");
+        // varint 0x100000 = 80 80 40
+        assert_eq!(&packed[1..4], &[0x80, 0x80, 0x40]);
+        // The limit holds across chunks.
+        let err = decompress(&packed, 0, 1 << 20).unwrap_err();
+        assert!(matches!(err.kind, ErrorKind::LimitExceeded { .. }), "{err}");
+    }
 }

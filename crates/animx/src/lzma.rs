@@ -1,4 +1,4 @@
-//! Encoding 2: the LZMAHelper container of Elements.Core (FORMATS.md).
+//! Encoding 2: the LZMAHelper container of Elements.Core (Resonite's base library).
 //!
 //! | offset | type | field |
 //! |---|---|---|
@@ -175,4 +175,53 @@ pub fn compress_container(plain: &[u8]) -> Result<Vec<u8>, Error> {
     out.extend_from_slice(&(raw.len() as u64).to_le_bytes());
     out.extend_from_slice(raw);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use animbin_core::ErrorKind;
+    use animbin_testing::shared_corpus;
+
+    use super::{compress_container, decompress_container};
+
+    #[test]
+    fn lzma_data_without_an_end_marker_stops_at_the_decompressed_size() {
+        // Elements writes no end marker. Decoding the corpus container proves the no-marker
+        // path; here: our data (which has one) still decodes when the container is cut so it
+        // declares fewer bytes than are encoded.
+        let plain: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 13) as u8).collect();
+        let container = compress_container(&plain).unwrap();
+        assert_eq!(decompress_container(&container, 0, 1 << 20).unwrap(), plain);
+        let mut shorter = container.clone();
+        shorter[5..13].copy_from_slice(&4000u64.to_le_bytes());
+        assert_eq!(decompress_container(&shorter, 0, 1 << 20).unwrap(), &plain[..4000]);
+        // Claiming more than is encoded runs into the end marker: an error.
+        let mut longer = container.clone();
+        longer[5..13].copy_from_slice(&6000u64.to_le_bytes());
+        assert!(decompress_container(&longer, 0, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn corpus_lzmahelper_container_decodes_to_111579_bytes() {
+        let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
+            eprintln!("shared corpus absent: skipped");
+            return;
+        };
+        let path = dir.join("redx-neos-lzmahelper-container.7zbson");
+        let Ok(bytes) = std::fs::read(&path) else {
+            eprintln!("{} absent: skipped", path.display());
+            return;
+        };
+        let plain = decompress_container(&bytes, 0, 1 << 20).unwrap();
+        assert_eq!(plain.len(), 111_579);
+        // The payload is a BSON document: its first four bytes are its own length.
+        assert_eq!(u32::from_le_bytes(plain[..4].try_into().unwrap()) as usize, plain.len());
+        // Under a lower limit the header alone is refused, at the decompressedSize field.
+        let err = decompress_container(&bytes, 0, 100_000).unwrap_err();
+        assert_eq!(err.offset, 5);
+        assert!(
+            matches!(err.kind, ErrorKind::LimitExceeded { requested: 111_579, .. }),
+            "{err}"
+        );
+    }
 }

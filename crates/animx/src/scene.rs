@@ -10,26 +10,32 @@
 //! (version 1 header), so AnimX -> scene -> AnimX keeps every track (bone tracks come first).
 //!
 //! Times: AnimX counts `f32` seconds, the scene frames. The conversion uses
-//! [`DEFAULT_FRAMERATE`] (60 frames per second) unless given another; f32 seconds times 60
+//! [`SceneOptions::framerate`], or [`DEFAULT_FRAMERATE`] (60 frames per second) when it is
+//! unset; f32 seconds times 60
 //! as f64 and back divide exactly enough to give the same f32. `frame_count` is the global
 //! duration in frames; a scene without one (`frame_count` 0) gets the last key's time.
 //!
 //! **Scene -> AnimX.** The first animation: each bone's translation, rotation and scale keys
 //! become Curve tracks (`position` float3, `rotation` floatQ, `scale` float3) with the
 //! animation's interpolation shared, at `frame / framerate` seconds; then the `"animx"`
-//! property tracks, decoded. What AnimX cannot hold (other animations, notes, anim kinds,
-//! looping, bone flags, property tracks of other formats, skeletons and meshes, values that
-//! f32 rounds) is recorded in the [`ConversionReport`].
+//! property tracks, decoded. Frames become seconds at each animation's own framerate (the
+//! options' framerate is not used: the scene states its rate). What AnimX cannot hold
+//! (other animations, notes, anim kinds, looping, bone flags, property tracks of other
+//! formats, skeletons and meshes, values that f32 rounds) is recorded in the
+//! [`ConversionReport`].
+//!
+//! AnimX -> scene loses nothing a scene can be asked for; the file version and encoding are
+//! how the file is stored, not what it holds, and are not reported.
 
 use animbin_core::io::SliceReader;
 use animbin_core::math::{Quat, Vec3};
 use animbin_core::scene::{self, AnimKind, BoneTrack, ConversionReport, Interpolation, Key, PropertyTrack, Scene};
-use animbin_core::{Endian, Error, ErrorKind};
+use animbin_core::{Endian, Error, ErrorKind, SceneOptions};
 use binrw::{BinRead, BinWrite};
 
 use crate::FORMAT;
-use crate::file::{Animation, Encoding};
-use crate::track::{self, CurveTrack, Interpolations, Keyframes, Track, TrackData};
+use crate::layout::{self as track, CurveTrack, Encoding, Interpolations, Keyframes, Track, TrackData};
+use crate::model::Animation;
 use crate::value::Values;
 
 /// The frames per second of scenes made from AnimX files (AnimX itself counts seconds).
@@ -41,16 +47,20 @@ const ROTATION: &str = "rotation";
 const SCALE: &str = "scale";
 
 /// One track's AnimX encoding (version 1 header), the data of a [`PropertyTrack`].
-pub fn encode_track(track: &Track) -> Result<Vec<u8>, Error> {
+fn encode_track(track: &Track) -> Result<Vec<u8>, Error> {
     let mut out = std::io::Cursor::new(Vec::new());
-    track
-        .write_options(&mut out, Endian::Little, (1,))
-        .map_err(|e| Error::from_binrw(FORMAT, e, out.position()))?;
+    track.write_options(&mut out, Endian::Little, (1,)).map_err(|e| {
+        let mut e = Error::from_binrw(FORMAT, e, out.position());
+        if let ErrorKind::Unencodable(why) = &mut e.kind {
+            *why = format!("track {}: {why}", track.label());
+        }
+        e
+    })?;
     Ok(out.into_inner())
 }
 
 /// Decodes a [`PropertyTrack`]'s data (one version 1 track, nothing after it).
-pub fn decode_track(data: &[u8]) -> Result<Track, Error> {
+fn decode_track(data: &[u8]) -> Result<Track, Error> {
     let mut reader = SliceReader::new(data);
     // No duration is known here: it only picks the curve keyframe order, and a track this
     // crate encoded is always in the seed's order, which an infinite duration accepts.
@@ -94,7 +104,7 @@ fn scene_interpolation(i: track::Interpolation) -> Option<Interpolation> {
 }
 
 /// The animation as a scene animation at `framerate` frames per second.
-pub fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::Animation, Error> {
+fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::Animation, Error> {
     let mut out = scene::Animation {
         name: animation.name.clone(),
         framerate,
@@ -160,18 +170,47 @@ pub fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene
     Ok(out)
 }
 
-/// The animation as a scene (no skeleton: AnimX names nodes, it does not define them).
-pub fn to_scene(animation: &Animation, framerate: f64) -> Result<Scene, Error> {
-    Ok(Scene {
-        animations: vec![to_scene_animation(animation, framerate)?],
-        ..Scene::default()
-    })
+impl Animation {
+    /// The animation as a scene of one animation (no skeleton: AnimX names nodes, it does
+    /// not define them), at `options.framerate_or(DEFAULT_FRAMERATE)` frames per second.
+    ///
+    /// A framerate that is not positive and finite is an error; nothing else is lost (see
+    /// the module documentation), so `report` is left as it is.
+    pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        // Every track reaches the scene (as a bone channel or a property track): no loss to report.
+        let _ = report;
+        let framerate = options.framerate_or(DEFAULT_FRAMERATE);
+        if !(framerate.is_finite() && framerate > 0.0) {
+            return Err(Error::new(
+                FORMAT,
+                0,
+                ErrorKind::Unencodable(format!(
+                    "a framerate of {framerate} (a scene needs a positive framerate)"
+                )),
+            ));
+        }
+        Ok(Scene {
+            animations: vec![to_scene_animation(self, framerate)?],
+            ..Scene::default()
+        })
+    }
+
+    /// Builds an animation from the scene's first animation, recording what AnimX cannot
+    /// hold in `report`. Key frames become seconds at the animation's own framerate, which
+    /// must be positive; `options` are not used (AnimX stores seconds).
+    pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self, Error> {
+        // The scene's frames carry their own rate; the options' framerate is for formats
+        // that count ticks.
+        let _ = options;
+        from_scene(scene, report)
+    }
 }
 
 impl TryFrom<&Animation> for Scene {
     type Error = Error;
+    /// [`Animation::to_scene`] at [`DEFAULT_FRAMERATE`].
     fn try_from(animation: &Animation) -> Result<Self, Error> {
-        to_scene(animation, DEFAULT_FRAMERATE)
+        animation.to_scene(&SceneOptions::default(), &mut ConversionReport::default())
     }
 }
 
@@ -183,8 +222,8 @@ fn to_f32(value: f64, rounded: &mut bool) -> f32 {
     out
 }
 
-/// Builds an animation from the scene's first animation, recording what AnimX cannot hold.
-pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Animation, Error> {
+/// [`Animation::from_scene`].
+fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Animation, Error> {
     if !scene.meshes.is_empty() || !scene.skeleton.bones.is_empty() {
         report.lose("skeleton and meshes (AnimX holds animation tracks only)");
     }
@@ -309,7 +348,7 @@ fn quat(q: Quat<f64>, rounded: &mut bool) -> Quat<f32> {
 
 impl TryFrom<&Scene> for Animation {
     type Error = Error;
-    /// Converts, ignoring what AnimX cannot hold (use [`from_scene`] to see it).
+    /// Converts, ignoring what AnimX cannot hold (use [`Animation::from_scene`] to see it).
     fn try_from(scene: &Scene) -> Result<Self, Error> {
         from_scene(scene, &mut ConversionReport::default())
     }

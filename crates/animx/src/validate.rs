@@ -2,16 +2,36 @@
 
 use std::fmt;
 
-use crate::file::Animation;
-use crate::track::{Interpolation, TrackData};
+use animbin_core::{Diagnostic, Location, Severity};
+
+use crate::layout::{Interpolation, TrackData};
+use crate::model::Animation;
 
 /// One broken invariant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// The index of the track at fault, or `None` for the header.
     pub track: Option<usize>,
-    /// What is wrong.
+    /// What is wrong (for a track, after its node and property: `Hips/rotation: ...`).
     pub message: String,
+}
+
+/// Every rule is an error; the place is the track (`track 3`) or, for the header, the file.
+impl Diagnostic for Problem {
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    fn location(&self) -> Location {
+        match self.track {
+            Some(i) => Location::Item(format!("track {i}")),
+            None => Location::File,
+        }
+    }
+
+    fn message(&self) -> String {
+        self.message.clone()
+    }
 }
 
 impl fmt::Display for Problem {

@@ -1,4 +1,4 @@
-//! The 40 value types of AnimX (seed `001`, "ElementTypesTable") and a typed column of values.
+//! The 40 value types of AnimX (the wiki's "ElementTypesTable") and a typed column of values.
 //!
 //! Each value type has one Rust element type; a track's values live in one [`Values`] column
 //! (a `Vec` of that element type), so fixed-size values are read and written in bulk: one bounds
@@ -109,7 +109,7 @@ pod_element!(
 );
 pod_element!(Rgba<f32>, Rgba8);
 
-/// How a value looks in AnimJ (FORMATS.md: numbers, `{x,y,z,w}`, `{r,g,b,a}`, arrays of rows).
+/// How a value looks in AnimJ (numbers, `{x,y,z,w}`, `{r,g,b,a}`, arrays of rows).
 trait JsonShape: Sized {
     fn to_json(&self) -> Json;
     fn from_json(json: &Json) -> Result<Self, String>;
@@ -287,7 +287,7 @@ impl Element for bool {
 }
 
 /// bool2/bool3/bool4: one byte, x in bit 0, y in bit 1, z in bit 2, w in bit 3; the other
-/// bits are ignored on reading (FORMATS.md) and written as 0.
+/// bits are ignored on reading and written as 0.
 macro_rules! packed_bools {
     ($($ty:ident [$($field:ident = $bit:literal),+]),*) => {$(
         impl Element for $ty<bool> {
@@ -371,7 +371,7 @@ impl Element for Option<String> {
 /// Declares [`ValueType`] and [`Values`] from one table: variant, id, AnimJ name, element type.
 macro_rules! value_types {
     ($($(#[$doc:meta])* $variant:ident = $id:literal, $name:literal, $ty:ty;)*) => {
-        /// A value type id (seed `001`'s ElementTypesTable, which FORMATS.md keeps: bool 0 ... string 39).
+        /// A value type id (the wiki's ElementTypesTable: bool 0 ... string 39).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum ValueType {
@@ -602,7 +602,7 @@ value_types! {
     Double3 = 31, "double3", Vec3<f64>;
     /// `double4`: 4 x f64.
     Double4 = 32, "double4", Vec4<f64>;
-    /// `doubleQ`: quaternion x, y, z, w as f64 (32 bytes; the seed's "40" is a slip, FORMATS.md).
+    /// `doubleQ`: quaternion x, y, z, w as f64 (32 bytes; the wiki's "40" is a slip).
     DoubleQ = 33, "doubleQ", Quat<f64>;
     /// `double2x2`: 4 x f64, row by row.
     Double2x2 = 34, "double2x2", Mat2<f64>;

@@ -1,6 +1,6 @@
 //! A zero-copy view of a plain (or already decompressed) AnimX file.
 //!
-//! Opening a view reads the header and walks the tracks once, checking that each one's bytes
+//! Parsing a view reads the header and walks the tracks once, checking that each one's bytes
 //! are inside the input; nothing is copied. Each [`TrackView`] borrows its node and property
 //! names and its body, and a Raw track of a fixed-size value type hands out its values as a
 //! borrowed slice of little-endian `zerocopy` types ([`RawValues`]). A view checks bounds only:
@@ -15,8 +15,7 @@ use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinRead;
 use zerocopy::little_endian::{F32, F64, I16, I32, I64, U16, U32, U64};
 
-use crate::file::{Encoding, Header, bytes_after_tracks, read_header};
-use crate::track::{Track, TrackHeader, TrackType};
+use crate::layout::{CurveFlags, Encoding, Header, Track, TrackHeader, TrackType, bytes_after_tracks, read_header};
 use crate::value::ValueType;
 use crate::{DECOMPRESSED, FORMAT};
 
@@ -138,9 +137,9 @@ pub enum RawValues<'a> {
 }
 
 impl<'a> View<'a> {
-    /// Opens a plain file. A compressed file is an error: decompress it with
+    /// Parses a plain file. A compressed file is an error: decompress it with
     /// [`crate::AnimXFile::tracks_bytes`] and use [`View::from_tracks`].
-    pub fn new(bytes: &'a [u8]) -> Result<Self, Error> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
         let (header, at) = read_header(bytes)?;
         if header.encoding != Encoding::Plain {
             return Err(Error::new(
@@ -302,9 +301,18 @@ fn fixed_body_len(reader: &mut SliceReader<'_>, kind: TrackType, size: u64, coun
         TrackType::Raw => 4 + n * size,
         TrackType::Discrete => n * (4 + size),
         TrackType::Curve => {
-            let flags = u8::read_options(reader, Endian::Little, ())?;
-            let interpolations = if flags & 1 != 0 { n } else { 1 };
-            let tangents = if flags & 2 != 0 { 2 * n * size } else { 0 };
+            // Other bits are left to `TrackView::decode` to refuse: the view checks bounds.
+            let flags = CurveFlags::from_bits_retain(u8::read_options(reader, Endian::Little, ())?);
+            let interpolations = if flags.contains(CurveFlags::PER_KEYFRAME_INTERPOLATION) {
+                n
+            } else {
+                1
+            };
+            let tangents = if flags.contains(CurveFlags::TANGENTS) {
+                2 * n * size
+            } else {
+                0
+            };
             1 + interpolations + n * (4 + size) + tangents
         }
     })

@@ -70,7 +70,7 @@ fn redx_fixture_reads_and_writes_byte_for_byte() {
     assert_eq!(animbin_animx::read(&bytes).unwrap(), redx_model());
     assert_eq!(animbin_animx::to_bytes(&redx_model()).unwrap(), bytes);
     assert_every_truncation_fails(&bytes, animbin_animx::read);
-    assert_every_truncation_fails(&bytes, |b| View::new(b).map(|v| v.tracks.len()));
+    assert_every_truncation_fails(&bytes, |b| View::parse(b).map(|v| v.tracks.len()));
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn kitchen_fixture_covers_every_kind_byte_for_byte() {
     assert_eq!(animbin_animx::read(&bytes).unwrap(), kitchen_model());
     assert_eq!(animbin_animx::to_bytes(&kitchen_model()).unwrap(), bytes);
     assert_every_truncation_fails(&bytes, animbin_animx::read);
-    assert_every_truncation_fails(&bytes, |b| View::new(b).map(|v| v.tracks.len()));
+    assert_every_truncation_fails(&bytes, |b| View::parse(b).map(|v| v.tracks.len()));
     // AnimJ holds the same.
     let json = animj::to_value(&kitchen_model());
     assert_eq!(json["tracks"][1]["data"]["keyframes"][1]["interpolation"], "Tangent");
@@ -192,11 +192,11 @@ fn kitchen_fixture_covers_every_kind_byte_for_byte() {
 #[test]
 fn raw_view_borrows_the_values_in_place() {
     let bytes = hex(KITCHEN);
-    let view = View::new(&bytes).unwrap();
+    let view = View::parse(&bytes).unwrap();
     let raw = &view.tracks[0];
     assert_eq!(raw.offset, 18);
     assert_eq!(raw.interval(), Some(0.5));
-    let Some(animbin_animx::view::RawValues::Float3(values)) = raw.raw_values() else {
+    let Some(animbin_animx::RawValues::Float3(values)) = raw.raw_values() else {
         panic!("a float3 slice");
     };
     assert_eq!(values[1].native(), Vec3::new(0.0, 0.0, -1.0));
@@ -296,70 +296,6 @@ fn lz4_fixture_with_a_stored_chunk() {
 }
 
 #[test]
-fn lz4_compressed_chunk_decodes_to_exactly_its_original_length() {
-    // One block: literal 'a', then a match of 15 at offset 1, then 5 literal 'b's.
-    let block = hex("1b 61 01 00 50 62 62 62 62 62");
-    let mut data = hex("01 15 0a"); // compressed, originalLength 21, compressedLength 10
-    data.extend_from_slice(&block);
-    let plain = animbin_animx::lz4::decompress(&data, 100, 1 << 20).unwrap();
-    assert_eq!(plain, [&[b'a'; 16][..], &[b'b'; 5][..]].concat());
-    // An originalLength the block does not fill exactly is an error at the block.
-    let mut short = hex("01 16 0a");
-    short.extend_from_slice(&block);
-    let err = animbin_animx::lz4::decompress(&short, 100, 1 << 20).unwrap_err();
-    assert_eq!(err.offset, 103, "{err}");
-    let mut long = hex("01 14 0a");
-    long.extend_from_slice(&block);
-    assert_eq!(
-        animbin_animx::lz4::decompress(&long, 100, 1 << 20).unwrap_err().offset,
-        103
-    );
-}
-
-#[test]
-fn lz4_match_offsets_of_zero_or_before_the_chunk_are_errors() {
-    // Offset 0 (slow path: the block is short).
-    let mut data = hex("01 15 0a 1b 61 00 00 50 62 62 62 62 62");
-    let err = animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err();
-    assert_eq!(err.offset, 3, "{err}");
-    // Offset 2 with one byte out.
-    data = hex("01 15 0a 1b 61 02 00 50 62 62 62 62 62");
-    assert_eq!(animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err().offset, 3);
-    // A second chunk whose match reaches back into the first chunk is refused too: chunks
-    // decode independently. First chunk: stored 'a'; second: a match at offset 1 with no literal.
-    data = hex("00 01 61   01 13 07 0f 01 00 50 62 62 62 62 62");
-    let err = animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err();
-    assert_eq!(err.offset, 6, "{err}");
-    // lz4_flex's fast path (taken while 18+ input bytes and 34+ output bytes remain) checks
-    // offsets too: a long block whose first sequence has offset 255, then one with offset 0.
-    for offset in ["ff 00", "00 00"] {
-        let mut block = hex(&format!("40 61 62 63 64 {offset}"));
-        block.extend_from_slice(&[0x11; 40]);
-        let mut data = hex("01 64"); // compressed, originalLength 100
-        data.push(block.len() as u8);
-        data.extend_from_slice(&block);
-        let err = animbin_animx::lz4::decompress(&data, 0, 1 << 20).unwrap_err();
-        assert_eq!(err.offset, 3, "{err}");
-        assert!(err.to_string().contains("offset"), "{err}");
-    }
-}
-
-#[test]
-fn lz4_round_trip_splits_into_one_mib_chunks() {
-    let plain: Vec<u8> = (0..(2 << 20) + 1000)
-        .map(|i: u32| (i % 251) as u8 ^ (i >> 12) as u8)
-        .collect();
-    let packed = animbin_animx::lz4::compress(&plain);
-    assert_eq!(animbin_animx::lz4::decompress(&packed, 0, 8 << 20).unwrap(), plain);
-    assert_eq!(packed[0], 1, "the first chunk is compressed");
-    // varint 0x100000 = 80 80 40
-    assert_eq!(&packed[1..4], &[0x80, 0x80, 0x40]);
-    // The limit holds across chunks.
-    let err = animbin_animx::lz4::decompress(&packed, 0, 1 << 20).unwrap_err();
-    assert!(matches!(err.kind, ErrorKind::LimitExceeded { .. }), "{err}");
-}
-
-#[test]
 fn lzma_container_is_written_exactly() {
     let anim = Animation {
         encoding: Encoding::Lzma,
@@ -378,53 +314,6 @@ fn lzma_container_is_written_exactly() {
     );
     assert_eq!(animbin_animx::read(&bytes).unwrap(), anim);
     assert_every_truncation_fails(&bytes, animbin_animx::read);
-}
-
-#[test]
-fn lzma_data_without_an_end_marker_stops_at_the_decompressed_size() {
-    // Elements writes no end marker. Decoding the corpus container proves the no-marker
-    // path; here: our data (which has one) still decodes when the container is cut so it
-    // declares fewer bytes than are encoded.
-    let plain: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 13) as u8).collect();
-    let container = animbin_animx::lzma::compress_container(&plain).unwrap();
-    assert_eq!(
-        animbin_animx::lzma::decompress_container(&container, 0, 1 << 20).unwrap(),
-        plain
-    );
-    let mut shorter = container.clone();
-    shorter[5..13].copy_from_slice(&4000u64.to_le_bytes());
-    assert_eq!(
-        animbin_animx::lzma::decompress_container(&shorter, 0, 1 << 20).unwrap(),
-        &plain[..4000]
-    );
-    // Claiming more than is encoded runs into the end marker: an error.
-    let mut longer = container.clone();
-    longer[5..13].copy_from_slice(&6000u64.to_le_bytes());
-    assert!(animbin_animx::lzma::decompress_container(&longer, 0, 1 << 20).is_err());
-}
-
-#[test]
-fn corpus_lzmahelper_container_decodes_to_111579_bytes() {
-    let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
-        eprintln!("shared corpus absent: skipped");
-        return;
-    };
-    let path = dir.join("redx-neos-lzmahelper-container.7zbson");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("{} absent: skipped", path.display());
-        return;
-    };
-    let plain = animbin_animx::lzma::decompress_container(&bytes, 0, 1 << 20).unwrap();
-    assert_eq!(plain.len(), 111_579);
-    // The payload is a BSON document: its first four bytes are its own length.
-    assert_eq!(u32::from_le_bytes(plain[..4].try_into().unwrap()) as usize, plain.len());
-    // Under a lower limit the header alone is refused, at the decompressedSize field.
-    let err = animbin_animx::lzma::decompress_container(&bytes, 0, 100_000).unwrap_err();
-    assert_eq!(err.offset, 5);
-    assert!(
-        matches!(err.kind, ErrorKind::LimitExceeded { requested: 111_579, .. }),
-        "{err}"
-    );
 }
 
 /// Reads `hex`, expecting an error at `offset` whose message contains `needle`.
@@ -610,4 +499,102 @@ fn animj_errors_name_the_json_path_or_the_byte() {
 fn padded_varints_in_the_header_are_refused_so_headers_write_back_exactly() {
     // Track count 0 written as two bytes (80 00) instead of one.
     assert_error(&format!("{HEAD} 80 00 00 00 00 00 00 00"), 10, "minimal 7-bit");
+}
+
+#[test]
+fn a_wrong_magic_shows_the_bytes_in_hex() {
+    assert_error(
+        "05 41 6e 69 6d 59 01 00 00 00 00 00 00 00 00 00 00",
+        0,
+        "found 0x05416e696d59",
+    );
+    assert_error("53 45 41 6e 69 6d", 0, "the magic 0x05416e696d58");
+}
+
+#[test]
+fn unencodable_tracks_are_named_by_index_node_and_property() {
+    let mut anim = kitchen_model();
+    if let TrackData::Discrete(d) = &mut anim.tracks[2].data {
+        d.keyframes.times.push(9.0);
+    }
+    let err = animbin_animx::to_bytes(&anim).unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::Unencodable(_)), "{err}");
+    assert!(
+        err.to_string()
+            .contains(r#"track 2 ("n", "b"): 3 keyframe times for 2 values"#),
+        "{err}"
+    );
+    let version_0 = Animation {
+        version: 0,
+        ..redx_model()
+    };
+    let err = animbin_animx::to_bytes(&version_0).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(r#"track 0 ("testNode", "testProperty"): a Discrete track in a version 0 file"#),
+        "{err}"
+    );
+}
+
+#[test]
+fn problems_are_diagnostics_with_the_track_as_their_place() {
+    use animbin_animx::{Diagnostic, Location, Severity};
+    let mut anim = kitchen_model();
+    anim.global_duration = -1.0;
+    anim.tracks[3].property.clear();
+    let problems = animbin_animx::validate(&anim);
+    let header = &problems[0];
+    assert_eq!(header.severity(), Severity::Error);
+    assert_eq!(header.location(), Location::File);
+    assert_eq!(header.message(), header.to_string());
+    let track = problems.iter().find(|p| p.track == Some(3)).unwrap();
+    assert_eq!(track.location(), Location::Item("track 3".into()));
+    assert_eq!(track.message(), "n/: the property name is empty");
+    assert_eq!(track.to_string(), format!("track 3: {}", track.message()));
+}
+
+#[test]
+fn scenes_use_the_framerate_option_or_60() {
+    use animbin_animx::{ConversionReport, DEFAULT_FRAMERATE, SceneOptions};
+    let anim = kitchen_model();
+    let mut report = ConversionReport::default();
+    let scene = anim.to_scene(&SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(DEFAULT_FRAMERATE, 60.0);
+    assert_eq!(scene.animations[0].framerate, 60.0);
+    assert_eq!(scene.animations[0].frame_count, 120.0); // 2 s
+    let options = SceneOptions {
+        framerate: Some(24.0),
+        ..SceneOptions::default()
+    };
+    let scene = anim.to_scene(&options, &mut report).unwrap();
+    assert_eq!(scene.animations[0].framerate, 24.0);
+    assert_eq!(scene.animations[0].frame_count, 48.0);
+    assert!(report.is_lossless());
+    // The scene states its rate: converting back needs no option to find the seconds.
+    let back = Animation::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(back.global_duration, anim.global_duration);
+    let zero = SceneOptions {
+        framerate: Some(0.0),
+        ..SceneOptions::default()
+    };
+    let err = anim.to_scene(&zero, &mut report).unwrap_err();
+    assert!(err.to_string().contains("a framerate of 0"), "{err}");
+}
+
+#[test]
+fn curve_flags_follow_the_interpolations_and_tangents() {
+    use animbin_animx::CurveFlags;
+    let TrackData::Curve(curve) = &kitchen_model().tracks[1].data else {
+        panic!("a curve")
+    };
+    let flags = CurveFlags::of(&curve.interpolation, &curve.tangents);
+    assert_eq!(flags, CurveFlags::PER_KEYFRAME_INTERPOLATION | CurveFlags::TANGENTS);
+    assert_eq!(flags.bits(), 3);
+    assert_eq!(
+        CurveFlags::of(&Interpolations::Shared(Interpolation::Linear), &None),
+        CurveFlags::empty()
+    );
+    assert_eq!(CurveFlags::from_byte(2).unwrap(), CurveFlags::TANGENTS);
+    let err = CurveFlags::from_byte(0x84).unwrap_err();
+    assert!(err.to_string().contains("found 0x84"), "{err}");
 }

@@ -2,8 +2,9 @@
 
 mod common;
 
-use animbin_animx::view::RawValues;
-use animbin_animx::{AnimXFile, Animation, ReadOptions, TrackData, ValueType, Values, View, animj};
+use animbin_animx::{
+    AnimXFile, Animation, RawValues, ReadOptions, SceneOptions, TrackData, ValueType, Values, View, animj,
+};
 use proptest::prelude::*;
 
 proptest! {
@@ -46,7 +47,7 @@ proptest! {
     fn view_matches_the_decoded_model(anim in common::animation()) {
         let anim = Animation { encoding: animbin_animx::Encoding::Plain, ..anim };
         let bytes = animbin_animx::to_bytes(&anim).unwrap();
-        let view = View::new(&bytes).unwrap();
+        let view = View::parse(&bytes).unwrap();
         prop_assert_eq!(view.tracks.len(), anim.tracks.len());
         for (tv, track) in view.tracks.iter().zip(&anim.tracks) {
             prop_assert_eq!(tv.node, track.node.as_str());
@@ -74,9 +75,10 @@ proptest! {
     #[test]
     fn scene_round_trip_keeps_every_track(anim in common::animation()) {
         let anim = Animation { version: 1, encoding: animbin_animx::Encoding::Plain, ..anim };
-        let scene = animbin_animx::scene::to_scene(&anim, animbin_animx::scene::DEFAULT_FRAMERATE).unwrap();
         let mut report = animbin_core::ConversionReport::default();
-        let back = animbin_animx::scene::from_scene(&scene, &mut report).unwrap();
+        let scene = anim.to_scene(&SceneOptions::default(), &mut report).unwrap();
+        prop_assert!(report.is_lossless(), "{:?}", report);
+        let back = Animation::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
         prop_assert!(report.is_lossless(), "{:?}", report);
         prop_assert_eq!(back.global_duration.to_bits(), anim.global_duration.to_bits());
         let key = |t: &animbin_animx::Track| format!("{t:?}");

@@ -12,7 +12,7 @@ pub const END_MARKER: u32 = 0xFFFF_FFFF;
 /// The size of one [`SlotEntry`] in bytes.
 pub const SLOT_ENTRY_SIZE: usize = 64;
 
-/// The first word of a segment (seed 003, "Data Section").
+/// The first word of a segment (the description's "Data Section").
 #[binrw]
 #[brw(big)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub struct SegmentHeader {
     pub slot_table_offset: u32,
 }
 
-/// One entry of a slot table (seed 003, "AnimationSlotEntry"): 16 big-endian u32, three key
+/// One entry of a slot table (the description's "AnimationSlotEntry"): 16 big-endian u32, three key
 /// counts and then 13 offsets relative to the start of the segment (or of whatever chunk
 /// holds the table, such as an x8pc model's animation chunk).
 ///
@@ -51,14 +51,14 @@ pub struct SlotEntry {
     pub translation_y: u32,
     /// Offset of the translation z values (`i32` 16.16 each).
     pub translation_z: u32,
-    /// Offset of the rotation x values (`i16` / 16384 each). The seed calls this the "real
-    /// part"; the values show it is x (FORMATS.md).
+    /// Offset of the rotation x values (`i16` / 16384 each). The community's description
+    /// calls this the "real part"; the values show it is x.
     pub rotation_x: u32,
-    /// Offset of the rotation y values (`i16` / 16384 each; the seed's "i").
+    /// Offset of the rotation y values (`i16` / 16384 each; the description's "i").
     pub rotation_y: u32,
-    /// Offset of the rotation z values (`i16` / 16384 each; the seed's "j").
+    /// Offset of the rotation z values (`i16` / 16384 each; the description's "j").
     pub rotation_z: u32,
-    /// Offset of the rotation w values (`i16` / 16384 each; the seed's "k").
+    /// Offset of the rotation w values (`i16` / 16384 each; the description's "k").
     pub rotation_w: u32,
     /// Offset of the scale x values (`i32` 16.16 each).
     pub scale_x: u32,

@@ -19,23 +19,24 @@
 //! A [`SlotEntry`] holds three key counts (translation, rotation, scale) and 13 offsets,
 //! relative to the segment start: the times of each channel (`u16`), translation x, y, z
 //! (`i32` SGL `FIXED` 16.16), rotation x, y, z, w (`i16`, value / 16384) and scale x, y, z
-//! (16.16). **The counts are per channel**: the seed's worked example (5 translation, 7
-//! rotation, 1 scale keys) gives the x, y and z arrays of a channel the length of its
-//! times array, so there are separate arrays per component but no per-component counts.
+//! (16.16). **The counts are per channel**: the worked example of the community's
+//! description (5 translation, 7 rotation, 1 scale keys) gives the x, y and z arrays of a
+//! channel the length of its times array, so there are separate arrays per component but no
+//! per-component counts.
 //!
 //! Units and conventions: key times are ticks (frames) with no rate in the file; the scene
-//! conversion calls them frames at 30 fps unless told otherwise ([`SceneOptions`]).
+//! conversion calls them frames at 30 fps unless told otherwise ([`SceneOptions::framerate`]).
 //! Translations are in the model's units (SGL `POINT`), quaternions are x, y, z, w.
 //! Scale is normally one key of 1.0.
 //!
-//! ## Where this differs from the seed (`003_011de8163dac6a7d.txt`), after FORMATS.md
+//! ## Where this differs from the community's description of the format
 //! - Rotation components are i16 / **16384** (the game shifts them left by 2 into 16.16),
-//!   in the order **x, y, z, w**. The seed's "real part first" labels and its /65536 example
-//!   are wrong: its example quaternion has length 0.25, four times that is a unit quaternion
-//!   with w last.
-//! - A `0xFFFFFFFF` word in place of a segment ends the file (the seed only knows EOF);
-//!   zero words may also come before the first segment.
-//! - The seed reads the scale value `0x00000001` as "1"; in 16.16 1.0 is `0x00010000`.
+//!   in the order **x, y, z, w**. The description's "real part first" labels and its /65536
+//!   example are wrong: its example quaternion has length 0.25, four times that is a unit
+//!   quaternion with w last.
+//! - A `0xFFFFFFFF` word in place of a segment ends the file (the description only knows
+//!   EOF); zero words may also come before the first segment.
+//! - The description reads the scale value `0x00000001` as "1"; in 16.16 1.0 is `0x00010000`.
 //!
 //! ## Reading, writing, checking
 //! [`read`] parses a whole file; [`View::parse`] does the same without copying the key
@@ -46,26 +47,28 @@
 //! errors that give the byte offset. [`parse_slot_table`] reads a slot table inside any
 //! slice, such as the identically laid out animation chunks of x8pc model files.
 //!
-//! [`to_bytes`] writes the canonical layout of FORMATS.md (slot after slot from offset 4:
+//! [`to_bytes`] writes the canonical layout (slot after slot from offset 4:
 //! t-times, r-times, s-times, zero padding to 4, tx, ty, tz, rx, ry, rz, rw, sx, sy, sz),
 //! and keeps the padding words and the end marker of the model, so a canonical file is
 //! rewritten byte for byte. Files with another placement read, and are rewritten canonically.
 //! [`validate`] lists what a readable file can still get wrong (key times going backwards
 //! within a channel, rotations that are not unit length, bytes after the end marker).
 //!
-//! ## Decisions where neither the seed nor FORMATS.md says
+//! ## Decisions where no description says
 //! - A file holds at least one segment: an empty file, or one of padding and an end marker
 //!   only, is an error (and the writer refuses an [`Sf3File`] with no segment).
 //! - Padding is whole words: 1 to 3 bytes left at the end of a file are an error. A run of
 //!   padding holds at most [`MAX_PADDING_WORDS`] words, when reading and when writing.
-//! - Arrays may not share bytes (the seed's example packs them one after another); an
+//! - Arrays may not share bytes (the described example packs them one after another); an
 //!   empty array's offset must still lie in `4..=slot_table_offset`.
 //! - Key times are kept in file order; times that go backwards read, and [`validate`]
 //!   reports them.
 //!
+//! [`Sf3File::to_scene`] and [`Sf3File::from_scene`] convert to and from the neutral
+//! [`Scene`]: one animation per segment, one bone track per slot.
+//!
 //! ```
-//! use animbin_core::{Fixed16, Quat, Rot14, Vec3};
-//! use animbin_sf3::{Ending, Key, Segment, Sf3File, Slot};
+//! use animbin_sf3::{ConversionReport, Ending, Fixed16, Key, Quat, Rot14, SceneOptions, Segment, Sf3File, Slot, Vec3};
 //!
 //! let slot = Slot {
 //!     translation: vec![Key::new(0, Vec3::new(Fixed16::ONE, Fixed16(0), Fixed16(-0x8000)))],
@@ -82,9 +85,13 @@
 //! assert_eq!(animbin_sf3::read(&bytes)?, file);
 //! assert!(animbin_sf3::validate(&file).is_empty());
 //!
-//! let scene = animbin_sf3::to_scene(&file, &animbin_sf3::SceneOptions::default());
+//! let mut report = ConversionReport::default();
+//! let scene = file.to_scene(&SceneOptions::default(), &mut report)?;
 //! assert_eq!(scene.animations[0].bones[0].translation[0].value.z, -0.5);
-//! # Ok::<(), animbin_core::Error>(())
+//! assert_eq!(scene.animations[0].framerate, 30.0);
+//! // A scene has no place for the padding word and the end marker.
+//! assert_eq!(report.lost, ["the padding words and end marker of the SF3 file"]);
+//! # Ok::<(), animbin_sf3::Error>(())
 //! ```
 
 mod layout;
@@ -92,16 +99,19 @@ mod model;
 mod scene;
 mod validate;
 mod view;
-mod writer;
+mod write;
 
+pub use animbin_core::scene::Scene;
+pub use animbin_core::{
+    ConversionReport, Diagnostic, Error, ErrorKind, Fixed16, Location, Quat, Result, Rot14, SceneOptions, Severity,
+    Vec3,
+};
 pub use layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
 pub use model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
-pub use scene::{DEFAULT_FRAMERATE, SceneOptions, from_scene, to_scene};
+pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, ROTATION_LENGTH_TOLERANCE, validate};
 pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, View, parse_slot_table};
-pub use writer::{to_bytes, write};
-
-use animbin_core::Result;
+pub use write::{to_bytes, write};
 
 /// The format's short name in errors and on the command line.
 pub const FORMAT: &str = "sf3";

@@ -2,64 +2,103 @@
 //!
 //! Each segment is one [`Animation`] (named `segment0`, `segment1`, ...), each slot one
 //! [`BoneTrack`] (bone `slot0`, `slot1`, ...). x8an key times are whole ticks with no rate in
-//! the file; they become frames at [`SceneOptions::framerate`] (30 by default), unchanged
-//! in value. Going back, frames of an animation at another rate are rescaled to that rate.
+//! the file; they become frames at [`SceneOptions::framerate`] ([`DEFAULT_FRAMERATE`], 30,
+//! when unset), unchanged in value. Going back, frames of an animation at another rate are
+//! rescaled to that rate.
 
 use std::cell::Cell;
 
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, Interpolation, Key as SceneKey, Scene};
-use animbin_core::{ConversionReport, Error, ErrorKind, Fixed16, Quat, Result, Rot14, Vec3};
+use animbin_core::{ConversionReport, Error, ErrorKind, Fixed16, Quat, Result, Rot14, SceneOptions, Vec3};
 
 use crate::FORMAT;
-use crate::model::{Key, Segment, Sf3File, Slot};
+use crate::model::{Ending, Key, Segment, Sf3File, Slot};
 
 /// The rate used when a caller states none: the files carry no rate, and 30 frames per
 /// second is the usual rate of Saturn games.
 pub const DEFAULT_FRAMERATE: f64 = 30.0;
 
-/// How to convert between x8an files and scenes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SceneOptions {
-    /// Frames per second that one tick of key time stands for.
-    pub framerate: f64,
-    /// Scale every rotation to unit length when reading a file into a scene (the stored
-    /// i16 values are rounded, so their length is only close to 1). Off by default, so a
-    /// scene holds exactly what the file holds.
-    pub normalize_rotations: bool,
+/// How ticks become frames and whether rotations are scaled to unit length: the parts of
+/// [`SceneOptions`] that x8an files use.
+#[derive(Clone, Copy)]
+struct Ticks {
+    framerate: f64,
+    normalize_rotations: bool,
 }
 
-impl Default for SceneOptions {
-    fn default() -> Self {
-        Self {
-            framerate: DEFAULT_FRAMERATE,
-            normalize_rotations: false,
+impl Ticks {
+    /// The options' framerate (or [`DEFAULT_FRAMERATE`]), refused unless positive.
+    fn new(options: &SceneOptions) -> Result<Self> {
+        let framerate = options.framerate_or(DEFAULT_FRAMERATE);
+        if !(framerate.is_finite() && framerate > 0.0) {
+            return Err(unencodable(format!("a framerate of {framerate} (it must be positive)")));
         }
+        Ok(Self {
+            framerate,
+            normalize_rotations: options.normalize_rotations,
+        })
     }
 }
 
-/// The scene of `file`: one animation per segment, one bone track per slot.
-///
-/// Nothing is lost except the padding and the end marker, which a scene has no place for.
-pub fn to_scene(file: &Sf3File, options: &SceneOptions) -> Scene {
+impl Sf3File {
+    /// The scene of this file: one animation per segment, one bone track per slot, key
+    /// ticks as frames at `options.framerate_or(DEFAULT_FRAMERATE)`, rotations scaled to
+    /// unit length when `options.normalize_rotations` is set.
+    ///
+    /// A scene has no place for the padding words and the end marker: a file with any is
+    /// reported in `report` ("the padding words and end marker of the SF3 file"). A
+    /// framerate that is not positive is an error.
+    pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        let ticks = Ticks::new(options)?;
+        if self.padding_words != 0 || self.ending != Ending::Eof || self.segments.iter().any(|s| s.padding_words != 0) {
+            report.lose("the padding words and end marker of the SF3 file");
+        }
+        Ok(to_scene(self, ticks))
+    }
+
+    /// An x8an file holding `scene`'s animations: one segment per animation, one slot per
+    /// bone track in track order, no padding and no end marker.
+    ///
+    /// Times are rescaled from each animation's rate to `options.framerate_or(DEFAULT_FRAMERATE)`
+    /// and rounded to whole ticks (rounding is reported). What the format has no place for
+    /// (skeleton, meshes, materials, textures, notes, property tracks, names that are not
+    /// `segmentN` / `slotN`, looping, animation kinds other than absolute, step
+    /// interpolation, cosmetic flags, precision the fixed-point fields round) is recorded in
+    /// `report`. Refused with an error: a scene with no animation, a rate that is not
+    /// positive, a time outside 0..=65535 ticks, a translation or scale outside
+    /// [-32768, 32768) or a rotation component outside [-2, 2) (never wrapped).
+    pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        from_scene(scene, Ticks::new(options)?, report)
+    }
+}
+
+fn to_scene(file: &Sf3File, ticks: Ticks) -> Scene {
     Scene {
         animations: file
             .segments
             .iter()
             .enumerate()
-            .map(|(i, segment)| segment_to_animation(i, segment, options))
+            .map(|(i, segment)| segment_to_animation(i, segment, ticks))
             .collect(),
         ..Scene::default()
     }
 }
 
 impl From<&Sf3File> for Scene {
-    /// [`to_scene`] with the default options (30 fps, rotations as stored).
+    /// [`Sf3File::to_scene`] with the default options (30 fps, rotations as stored), without
+    /// the report.
     fn from(file: &Sf3File) -> Self {
-        to_scene(file, &SceneOptions::default())
+        to_scene(
+            file,
+            Ticks {
+                framerate: DEFAULT_FRAMERATE,
+                normalize_rotations: false,
+            },
+        )
     }
 }
 
-fn segment_to_animation(index: usize, segment: &Segment, options: &SceneOptions) -> Animation {
+fn segment_to_animation(index: usize, segment: &Segment, options: Ticks) -> Animation {
     let last = segment
         .slots
         .iter()
@@ -87,7 +126,7 @@ fn segment_to_animation(index: usize, segment: &Segment, options: &SceneOptions)
     }
 }
 
-fn slot_to_track(index: usize, slot: &Slot, options: &SceneOptions) -> BoneTrack {
+fn slot_to_track(index: usize, slot: &Slot, options: Ticks) -> BoneTrack {
     let vec3 = |k: &Key<Vec3<Fixed16>>| SceneKey::new(f64::from(k.time), k.value.map(Fixed16::to_f64));
     BoneTrack {
         bone: format!("slot{index}"),
@@ -109,23 +148,8 @@ fn slot_to_track(index: usize, slot: &Slot, options: &SceneOptions) -> BoneTrack
     }
 }
 
-/// An x8an file holding `scene`'s animations: one segment per animation, one slot per bone
-/// track in track order, no padding and no end marker.
-///
-/// Times are rescaled from each animation's rate to `options.framerate` and rounded to whole
-/// ticks (rounding is reported). What the format has no place for (skeleton, meshes,
-/// materials, textures, notes, property tracks, names that are not `segmentN` / `slotN`,
-/// looping, animation kinds other than absolute, step interpolation, cosmetic flags) is
-/// recorded in `report`. Refused with an error: a scene with no animation, a rate that is
-/// not positive, a time outside 0..=65535 ticks, a translation or scale outside
-/// [-32768, 32768) or a rotation component outside [-2, 2) (never wrapped).
-pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Sf3File> {
-    if !(options.framerate.is_finite() && options.framerate > 0.0) {
-        return Err(unencodable(format!(
-            "a framerate of {} (it must be positive)",
-            options.framerate
-        )));
-    }
+/// [`Sf3File::from_scene`], with the framerate checked.
+fn from_scene(scene: &Scene, options: Ticks, report: &mut ConversionReport) -> Result<Sf3File> {
     if scene.animations.is_empty() {
         return Err(unencodable(
             "a scene with no animation (an x8an file needs a segment)".into(),
@@ -156,12 +180,12 @@ fn unencodable(what: String) -> Error {
 fn animation_to_segment(
     index: usize,
     anim: &Animation,
-    options: &SceneOptions,
+    options: Ticks,
     report: &mut ConversionReport,
 ) -> Result<Segment> {
     if !(anim.framerate.is_finite() && anim.framerate > 0.0) {
         return Err(unencodable(format!(
-            "animation {:?} has a framerate of {} (it must be positive)",
+            "animation \"{}\" has a framerate of {} (it must be positive)",
             anim.name, anim.framerate
         )));
     }
@@ -196,7 +220,8 @@ fn animation_to_segment(
         if track.cosmetic {
             report.lose("cosmetic bone flags");
         }
-        let at = |what: &str, key: usize| format!("animation {:?} bone {:?} {what} key {key}", anim.name, track.bone);
+        let at =
+            |what: &str, key: usize| format!("animation \"{}\" bone \"{}\" {what} key {key}", anim.name, track.bone);
         // Values that the fixed-point fields hold only approximately, reported once below.
         let (lengths_rounded, rotations_rounded) = (Cell::new(false), Cell::new(false));
         let mut tick = |frame: f64, what: &str, key: usize| -> Result<u16> {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use animbin_core::Rot14;
+use animbin_core::{Diagnostic, Location, Rot14, Severity};
 
 use crate::layout::Channel;
 use crate::model::{Ending, Sf3File};
@@ -50,29 +50,44 @@ pub enum Problem {
 }
 
 impl fmt::Display for Problem {
+    /// The whole line: the place (when it is a slot), then the message.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.location() {
+            Location::Item(place) => write!(f, "{place}: {}", self.message()),
+            _ => f.write_str(&self.message()),
+        }
+    }
+}
+
+/// Every rule is an error. The place is the slot (`segment 0 slot 2`), or the file for the
+/// bytes after the end marker (the model keeps no offsets).
+impl Diagnostic for Problem {
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    fn location(&self) -> Location {
+        match self {
+            Self::TimeGoesBackwards { segment, slot, .. } | Self::RotationNotUnit { segment, slot, .. } => {
+                Location::Item(format!("segment {segment} slot {slot}"))
+            }
+            Self::BytesAfterEndMarker { .. } => Location::File,
+        }
+    }
+
+    fn message(&self) -> String {
         match self {
             Self::TimeGoesBackwards {
-                segment,
-                slot,
                 channel,
                 key,
                 previous,
                 time,
-            } => write!(
-                f,
-                "segment {segment} slot {slot}: {channel} key {key} at time {time} comes after time {previous}"
-            ),
-            Self::RotationNotUnit {
-                segment,
-                slot,
-                key,
-                length,
-            } => write!(
-                f,
-                "segment {segment} slot {slot}: rotation key {key} has length {length:.4}, not 1"
-            ),
-            Self::BytesAfterEndMarker { count } => write!(f, "{count} bytes after the end marker"),
+                ..
+            } => format!("{channel} key {key} at time {time} comes after time {previous}"),
+            Self::RotationNotUnit { key, length, .. } => {
+                format!("rotation key {key} has length {length:.4}, not 1")
+            }
+            Self::BytesAfterEndMarker { count } => format!("{count} bytes after the end marker"),
         }
     }
 }

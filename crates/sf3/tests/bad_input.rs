@@ -211,3 +211,37 @@ fn truncation_at_every_offset_of_a_padded_file_fails_or_reads_a_prefix() {
         assert!(read(&bytes[..len]).is_err() || len == first.start, "{len}");
     }
 }
+
+#[test]
+fn unencodable_padding_names_its_field() {
+    let mut file = seed_file();
+    file.segments[0].padding_words = MAX_PADDING_WORDS + 1;
+    let err = to_bytes(&file).unwrap_err();
+    assert!(err.to_string().contains("segment 0 padding_words 65536"), "{err}");
+    file.segments[0].padding_words = 0;
+    file.padding_words = u32::MAX;
+    let err = to_bytes(&file).unwrap_err();
+    assert!(
+        err.to_string().contains("padding_words after the last segment"),
+        "{err}"
+    );
+    let err = to_bytes(&Sf3File::default()).unwrap_err();
+    assert!(err.to_string().contains("no segment"), "{err}");
+}
+
+#[test]
+fn write_needs_no_seek() {
+    struct Sink(Vec<u8>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut sink = Sink(Vec::new());
+    animbin_sf3::write(&seed_file(), &mut sink).unwrap();
+    assert_eq!(sink.0, to_bytes(&seed_file()).unwrap());
+}

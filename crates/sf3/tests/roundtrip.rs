@@ -3,7 +3,7 @@
 
 use animbin_core::scene::{Animation, BoneTrack, Key as SceneKey, Scene};
 use animbin_core::{ConversionReport, Fixed16, Quat, Rot14, Vec3};
-use animbin_sf3::{Ending, Key, SceneOptions, Segment, Sf3File, Slot, from_scene, read, to_bytes, to_scene};
+use animbin_sf3::{Ending, Key, SceneOptions, Segment, Sf3File, Slot, read, to_bytes};
 use proptest::prelude::*;
 
 fn fixed3() -> impl Strategy<Value = Vec3<Fixed16>> {
@@ -51,7 +51,8 @@ fn exact_scene() -> impl Strategy<Value = Scene> {
         f.padding_words = 0;
         f.ending = Ending::Eof;
         f.segments.iter_mut().for_each(|s| s.padding_words = 0);
-        to_scene(&f, &SceneOptions::default())
+        f.to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+            .unwrap()
     })
 }
 
@@ -71,9 +72,9 @@ proptest! {
 
     #[test]
     fn file_to_scene_to_file_keeps_everything_but_padding(f in file()) {
-        let scene = to_scene(&f, &SceneOptions::default());
+        let scene = f.to_scene(&SceneOptions::default(), &mut ConversionReport::default()).unwrap();
         let mut report = ConversionReport::default();
-        let back = from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
+        let back = Sf3File::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
         prop_assert!(report.is_lossless(), "{:?}", report);
         let mut expected = f;
         expected.padding_words = 0;
@@ -84,13 +85,13 @@ proptest! {
 
     #[test]
     fn scene_to_file_to_scene_is_identity(scene in exact_scene(), rate in prop::sample::select(vec![24.0, 30.0, 60.0])) {
-        let options = SceneOptions { framerate: rate, ..SceneOptions::default() };
+        let options = SceneOptions { framerate: Some(rate), ..SceneOptions::default() };
         let mut scene = scene;
         scene.animations.iter_mut().for_each(|a| a.framerate = rate);
         let mut report = ConversionReport::default();
-        let file = from_scene(&scene, &options, &mut report).unwrap();
+        let file = Sf3File::from_scene(&scene, &options, &mut report).unwrap();
         prop_assert!(report.is_lossless(), "{:?}", report);
-        prop_assert_eq!(to_scene(&file, &options), scene);
+        prop_assert_eq!(file.to_scene(&options, &mut ConversionReport::default()).unwrap(), scene);
     }
 
     #[test]
@@ -123,7 +124,7 @@ fn rescaling_frames_between_rates_rounds_and_reports() {
         ..Scene::default()
     };
     let mut report = ConversionReport::default();
-    let file = from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
+    let file = Sf3File::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
     let times: Vec<u16> = file.segments[0].slots[0].translation.iter().map(|k| k.time).collect();
     assert_eq!(times, [2, 3]); // 4/60 s = 2 ticks at 30; 5/60 s = 2.5 ticks, rounded up
     assert_eq!(report.lost, ["key times between whole ticks (rounded)"]);

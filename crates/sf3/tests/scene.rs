@@ -4,7 +4,7 @@ mod common;
 
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, Key as SceneKey, Note, Scene};
 use animbin_core::{ConversionReport, ErrorKind, Quat, Vec3};
-use animbin_sf3::{DEFAULT_FRAMERATE, SceneOptions, from_scene, to_scene};
+use animbin_sf3::{DEFAULT_FRAMERATE, SceneOptions, Sf3File};
 use common::*;
 
 fn one_track_scene(track: BoneTrack) -> Scene {
@@ -19,7 +19,7 @@ fn one_track_scene(track: BoneTrack) -> Scene {
 }
 
 fn refuse(track: BoneTrack) -> String {
-    let err = from_scene(
+    let err = Sf3File::from_scene(
         &one_track_scene(track),
         &SceneOptions::default(),
         &mut ConversionReport::default(),
@@ -31,7 +31,9 @@ fn refuse(track: BoneTrack) -> String {
 
 #[test]
 fn segments_become_animations_and_slots_bone_tracks() {
-    let scene = to_scene(&seed_file(), &SceneOptions::default());
+    let scene = seed_file()
+        .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+        .unwrap();
     let anim = &scene.animations[0];
     assert_eq!(anim.name, "segment0");
     assert_eq!(anim.framerate, DEFAULT_FRAMERATE);
@@ -48,17 +50,21 @@ fn segments_become_animations_and_slots_bone_tracks() {
 #[test]
 fn the_framerate_option_labels_the_ticks() {
     let options = SceneOptions {
-        framerate: 60.0,
+        framerate: Some(60.0),
         ..SceneOptions::default()
     };
-    let scene = to_scene(&seed_file(), &options);
+    let scene = seed_file()
+        .to_scene(&options, &mut ConversionReport::default())
+        .unwrap();
     assert_eq!(scene.animations[0].framerate, 60.0);
     assert_eq!(scene.animations[0].bones[1].translation[0].frame, f64::from(0x140));
 }
 
 #[test]
 fn rotations_are_normalised_only_when_asked() {
-    let raw = to_scene(&seed_file(), &SceneOptions::default());
+    let raw = seed_file()
+        .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+        .unwrap();
     let q = raw.animations[0].bones[1].rotation[0].value;
     assert_eq!(q.w, 15466.0 / 16384.0);
     assert!((q.norm() - 1.0).abs() > 1e-6);
@@ -66,7 +72,9 @@ fn rotations_are_normalised_only_when_asked() {
         normalize_rotations: true,
         ..SceneOptions::default()
     };
-    let unit = to_scene(&seed_file(), &options);
+    let unit = seed_file()
+        .to_scene(&options, &mut ConversionReport::default())
+        .unwrap();
     let n = unit.animations[0].bones[1].rotation[0].value;
     assert!((n.norm() - 1.0).abs() < 1e-12);
     assert_eq!(n, q.normalized());
@@ -100,7 +108,7 @@ fn out_of_range_values_are_refused_not_wrapped() {
         rotation: vec![SceneKey::new(0.0, Quat::new(-2.0, 1.99993896484375, 0.0, 1.0))],
         ..t(-32768.0)
     };
-    let file = from_scene(
+    let file = Sf3File::from_scene(
         &one_track_scene(fits),
         &SceneOptions::default(),
         &mut ConversionReport::default(),
@@ -127,15 +135,15 @@ fn times_outside_u16_ticks_are_refused() {
 #[test]
 fn bad_framerates_and_empty_scenes_are_refused() {
     let mut report = ConversionReport::default();
-    assert!(from_scene(&Scene::default(), &SceneOptions::default(), &mut report).is_err());
+    assert!(Sf3File::from_scene(&Scene::default(), &SceneOptions::default(), &mut report).is_err());
     let zero = SceneOptions {
-        framerate: 0.0,
+        framerate: Some(0.0),
         ..SceneOptions::default()
     };
-    assert!(from_scene(&one_track_scene(BoneTrack::default()), &zero, &mut report).is_err());
+    assert!(Sf3File::from_scene(&one_track_scene(BoneTrack::default()), &zero, &mut report).is_err());
     let mut scene = one_track_scene(BoneTrack::default());
     scene.animations[0].framerate = f64::NAN;
-    assert!(from_scene(&scene, &SceneOptions::default(), &mut report).is_err());
+    assert!(Sf3File::from_scene(&scene, &SceneOptions::default(), &mut report).is_err());
 }
 
 #[test]
@@ -156,7 +164,7 @@ fn what_the_format_cannot_hold_is_reported() {
         name: "hit".into(),
     });
     let mut report = ConversionReport::default();
-    let file = from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
+    let file = Sf3File::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
     assert_eq!(file.segments[0].slots.len(), 1);
     for lost in [
         "animation names (segments are numbered)",
@@ -188,7 +196,7 @@ fn values_finer_than_the_fixed_point_fields_are_reported_as_rounded() {
     let rotations = "rotation precision finer than 1/16384 (i16 components, rounded)";
     let report_of = |track: BoneTrack| {
         let mut report = ConversionReport::default();
-        from_scene(&one_track_scene(track), &SceneOptions::default(), &mut report).unwrap();
+        Sf3File::from_scene(&one_track_scene(track), &SceneOptions::default(), &mut report).unwrap();
         report.lost
     };
     // 1.5 and 0.25 are exact in both fields: nothing to report.
@@ -197,4 +205,46 @@ fn values_finer_than_the_fixed_point_fields_are_reported_as_rounded() {
     let fine = report_of(track(0.1, 0.1));
     assert!(fine.iter().any(|l| l == lengths), "{fine:?}");
     assert!(fine.iter().any(|l| l == rotations), "{fine:?}");
+}
+
+#[test]
+fn padding_and_the_end_marker_are_reported_as_lost() {
+    const LOST: &str = "the padding words and end marker of the SF3 file";
+    let lost = |file: &animbin_sf3::Sf3File| {
+        let mut report = ConversionReport::default();
+        file.to_scene(&SceneOptions::default(), &mut report).unwrap();
+        report.lost
+    };
+    let file = seed_file();
+    assert_eq!(lost(&file), Vec::<String>::new());
+    let mut padded = file.clone();
+    padded.segments[0].padding_words = 2;
+    assert_eq!(lost(&padded), [LOST]);
+    let mut padded = file.clone();
+    padded.padding_words = 1;
+    assert_eq!(lost(&padded), [LOST]);
+    let mut ended = file.clone();
+    ended.ending = animbin_sf3::Ending::EndMarker { trailing: vec![] };
+    assert_eq!(lost(&ended), [LOST]);
+    // The scene itself is the same: only the report differs.
+    assert_eq!(
+        ended
+            .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+            .unwrap(),
+        Scene::from(&file)
+    );
+}
+
+#[test]
+fn a_framerate_that_is_not_positive_is_refused_both_ways() {
+    for rate in [0.0, -30.0, f64::NAN] {
+        let options = SceneOptions {
+            framerate: Some(rate),
+            ..SceneOptions::default()
+        };
+        let err = seed_file()
+            .to_scene(&options, &mut ConversionReport::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("framerate"), "{err}");
+    }
 }

@@ -65,3 +65,22 @@ fn an_end_marker_with_nothing_after_it_is_valid() {
     file.ending = Ending::EndMarker { trailing: vec![] };
     assert_eq!(validate(&file), []);
 }
+
+#[test]
+fn problems_are_diagnostics_placed_at_their_slot() {
+    use animbin_sf3::{Diagnostic, Location, Severity};
+    let mut file = seed_file();
+    file.segments[0].slots[1].rotation[2].time = 0x100;
+    file.ending = Ending::EndMarker { trailing: vec![0; 2] };
+    let problems = validate(&file);
+    assert_eq!(problems.len(), 2);
+    let time = &problems[0];
+    assert_eq!(time.severity(), Severity::Error);
+    assert_eq!(time.location(), Location::Item("segment 0 slot 1".into()));
+    assert_eq!(time.message(), "rotation key 2 at time 256 comes after time 331");
+    assert_eq!(time.to_string(), format!("segment 0 slot 1: {}", time.message()));
+    let trailing = &problems[1];
+    assert_eq!(trailing.location(), Location::File);
+    assert_eq!(trailing.message(), "2 bytes after the end marker");
+    assert_eq!(trailing.to_string(), trailing.message());
+}

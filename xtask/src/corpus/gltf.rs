@@ -49,11 +49,14 @@ pub(crate) fn samples() -> Vec<Sample> {
     // Curves on named nodes, at AnimX's 60 frames per second.
     let animx =
         animbin_animx::read(&sample_bytes(super::animx::samples(), "sample.animx")).expect("the AnimX sample reads");
-    let animx = animbin_animx::scene::to_scene(&animx, animbin_animx::scene::DEFAULT_FRAMERATE)
+    let animx = animx
+        .to_scene(&animbin_core::SceneOptions::default(), report)
         .expect("the AnimX sample converts");
     // Unnamed slots keyed on a tick grid.
     let sf3 = animbin_sf3::read(&sample_bytes(super::sf3::samples(), "x8an00.bin")).expect("the SF3 sample reads");
-    let sf3 = animbin_sf3::to_scene(&sf3, &animbin_sf3::SceneOptions::default());
+    let sf3 = sf3
+        .to_scene(&animbin_core::SceneOptions::default(), report)
+        .expect("the SF3 sample converts");
 
     let plain = SceneOptions::default();
     let z_up = SceneOptions {

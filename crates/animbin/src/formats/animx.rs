@@ -1,10 +1,11 @@
-//! Resonite AnimX (binary) and AnimJ (its JSON twin) through `animbin-animx`. A compressed
-//! file keeps its stored bytes, so writing it unchanged gives back the input. Scenes count
-//! frames at [`SceneOptions::framerate`] (60 by default), since AnimX counts seconds.
+//! Resonite AnimX (binary) and AnimJ (its JSON twin) through `animbin-animx`, whose
+//! [`AnimXDocument`] keeps a compressed file's stored bytes, so writing it unchanged gives
+//! back the input. Scenes count frames at [`SceneOptions::framerate`] (60 by default),
+//! since AnimX counts seconds.
 
 use std::io::Write;
 
-use animbin_animx::{AnimXFile, Animation, ReadOptions, animj, scene as animx_scene};
+use animbin_animx::{AnimXDocument, Animation};
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
 
@@ -12,32 +13,11 @@ use super::{Codec, unsupported, write_all};
 use crate::info::AnimXInfo;
 use crate::{Document, Format, Info, Problem, Result, Target};
 
-/// An AnimX animation and, when it was read from a binary file, that file (whose stored,
-/// possibly compressed, bytes a rewrite of the unchanged animation keeps).
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnimXDocument {
-    /// The decoded animation.
-    pub animation: Animation,
-    /// The file as read, when it was binary AnimX.
-    pub stored: Option<AnimXFile>,
-}
-
 impl Codec for AnimXDocument {
     const FORMAT: Format = Format::AnimX;
 
     fn read(bytes: &[u8]) -> Result<Self> {
-        if crate::document::looks_like_json(bytes) {
-            return Ok(Self {
-                animation: animj::from_slice(bytes)?,
-                stored: None,
-            });
-        }
-        let file = AnimXFile::read(bytes)?;
-        let animation = file.decode(&ReadOptions::default())?;
-        Ok(Self {
-            animation,
-            stored: Some(file),
-        })
+        Ok(AnimXDocument::read(bytes)?)
     }
 
     fn info(&self) -> Info {
@@ -55,34 +35,22 @@ impl Codec for AnimXDocument {
     fn validate(&self) -> Vec<Problem> {
         animbin_animx::validate(&self.animation)
             .iter()
-            .map(Problem::legacy)
+            .map(Problem::from_diagnostic)
             .collect()
     }
 
-    fn to_scene(&self, options: &SceneOptions, _report: &mut ConversionReport) -> Result<Scene> {
-        Ok(animx_scene::to_scene(
-            &self.animation,
-            options.framerate_or(animx_scene::DEFAULT_FRAMERATE),
-        )?)
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(self.animation.to_scene(options, report)?)
     }
 
-    fn from_scene(scene: &Scene, _: Target, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
-        Ok(Self {
-            animation: animx_scene::from_scene(scene, report)?,
-            stored: None,
-        })
+    fn from_scene(scene: &Scene, _: Target, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        Ok(Animation::from_scene(scene, options, report)?.into())
     }
 
     fn write(&self, target: Target, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<()> {
         match target {
-            Target::AnimX => {
-                let file = match &self.stored {
-                    Some(stored) => self.animation.encode_keeping(stored, &ReadOptions::default())?,
-                    None => self.animation.encode()?,
-                };
-                write_all(writer, &file.to_bytes()?)
-            }
-            Target::AnimJ => write_all(writer, animj::to_string(&self.animation)?.as_bytes()),
+            Target::AnimX => Ok(AnimXDocument::write(self, writer)?),
+            Target::AnimJ => write_all(writer, self.to_animj()?.as_bytes()),
             other => Err(unsupported(Self::FORMAT, other)),
         }
     }

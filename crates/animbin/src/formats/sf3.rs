@@ -5,18 +5,11 @@ use std::io::Write;
 
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_sf3::{DEFAULT_FRAMERATE, Ending, SceneOptions as Sf3Options, Sf3File};
+use animbin_sf3::{Ending, Sf3File};
 
-use super::{Codec, unsupported, write_all};
+use super::{Codec, unsupported};
 use crate::info::Sf3Info;
 use crate::{Document, Format, Info, Problem, Result, Target};
-
-fn sf3_options(options: &SceneOptions) -> Sf3Options {
-    Sf3Options {
-        framerate: options.framerate_or(DEFAULT_FRAMERATE),
-        normalize_rotations: options.normalize_rotations,
-    }
-}
 
 impl Codec for Sf3File {
     const FORMAT: Format = Format::Sf3;
@@ -42,23 +35,23 @@ impl Codec for Sf3File {
     }
 
     fn validate(&self) -> Vec<Problem> {
-        animbin_sf3::validate(self).iter().map(Problem::legacy).collect()
+        animbin_sf3::validate(self)
+            .iter()
+            .map(Problem::from_diagnostic)
+            .collect()
     }
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-        if self.padding_words != 0 || self.ending != Ending::Eof || self.segments.iter().any(|s| s.padding_words != 0) {
-            report.lose("the padding words and end marker of the SF3 file");
-        }
-        Ok(animbin_sf3::to_scene(self, &sf3_options(options)))
+        Ok(Sf3File::to_scene(self, options, report)?)
     }
 
     fn from_scene(scene: &Scene, _: Target, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
-        Ok(animbin_sf3::from_scene(scene, &sf3_options(options), report)?)
+        Ok(Sf3File::from_scene(scene, options, report)?)
     }
 
     fn write(&self, target: Target, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<()> {
         match target {
-            Target::Sf3 => write_all(writer, &animbin_sf3::to_bytes(self)?),
+            Target::Sf3 => Ok(animbin_sf3::write(self, writer)?),
             other => Err(unsupported(Self::FORMAT, other)),
         }
     }

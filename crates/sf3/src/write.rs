@@ -1,13 +1,13 @@
-//! The canonical writer: FORMATS.md's data order, every offset and alignment computed.
+//! The canonical writer: the key arrays in one fixed order, every offset and alignment computed.
 
-use std::io::{Cursor, Seek, Write};
+use std::io::{Cursor, Write};
 
 use binrw::BinWrite;
 
 use animbin_core::{Endian, Error, ErrorKind, Result};
 
 use crate::FORMAT;
-use crate::layout::{END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
+use crate::layout::{ArrayKind, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
 use crate::model::{Ending, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
 
 /// Encodes `file` in the canonical layout.
@@ -16,17 +16,25 @@ use crate::model::{Ending, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
 /// t-times, r-times, s-times (u16, packed), zero padding to 4, tx, ty, tz (i32), rx, ry, rz,
 /// rw (i16), sx, sy, sz (i32); the slot table follows at the next offset, then the
 /// terminator. Refuses a file with no segment, more than [`MAX_PADDING_WORDS`] padding words
-/// in a run, or a segment whose offsets do not fit in a u32.
+/// in a run, or a segment whose offsets do not fit in a u32; the error names the segment
+/// (and slot) and gives the offset in the output.
 pub fn to_bytes(file: &Sf3File) -> Result<Vec<u8>> {
     if file.segments.is_empty() {
-        return Err(unencodable(0, "an x8an file needs at least one segment".into()));
+        return Err(unencodable(
+            0,
+            "a file with no segment (an x8an file needs at least one)".into(),
+        ));
     }
     let mut out = Vec::with_capacity(encoded_size_hint(file));
-    for segment in &file.segments {
-        padding(&mut out, segment.padding_words)?;
-        write_segment(&mut out, segment)?;
+    for (index, segment) in file.segments.iter().enumerate() {
+        padding(&mut out, segment.padding_words, || {
+            format!("segment {index} padding_words")
+        })?;
+        write_segment(&mut out, index, segment)?;
     }
-    padding(&mut out, file.padding_words)?;
+    padding(&mut out, file.padding_words, || {
+        "padding_words after the last segment".into()
+    })?;
     if let Ending::EndMarker { trailing } = &file.ending {
         out.extend_from_slice(&END_MARKER.to_be_bytes());
         out.extend_from_slice(trailing);
@@ -34,8 +42,9 @@ pub fn to_bytes(file: &Sf3File) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Encodes `file` in the canonical layout into `writer` (see [`to_bytes`]).
-pub fn write<W: Write + Seek>(file: &Sf3File, mut writer: W) -> Result<()> {
+/// Encodes `file` in the canonical layout into `writer` (see [`to_bytes`]); the writer
+/// need not seek.
+pub fn write(file: &Sf3File, mut writer: impl Write) -> Result<()> {
     let bytes = to_bytes(file)?;
     writer
         .write_all(&bytes)
@@ -54,27 +63,28 @@ fn encoded_size_hint(file: &Sf3File) -> usize {
         .fold(0usize, usize::saturating_add)
 }
 
-fn padding(out: &mut Vec<u8>, words: u32) -> Result<()> {
+fn padding(out: &mut Vec<u8>, words: u32, field: impl Fn() -> String) -> Result<()> {
     if words > MAX_PADDING_WORDS {
         return Err(unencodable(
             out.len(),
-            format!("{words} padding words (at most {MAX_PADDING_WORDS} in a row)"),
+            format!("{} {words} (at most {MAX_PADDING_WORDS} zero words in a row)", field()),
         ));
     }
     out.resize(out.len() + 4 * words as usize, 0);
     Ok(())
 }
 
-/// Writes one segment at the end of `out`.
-fn write_segment(out: &mut Vec<u8>, segment: &Segment) -> Result<()> {
+/// Writes segment `segment_index` at the end of `out`.
+fn write_segment(out: &mut Vec<u8>, segment_index: usize, segment: &Segment) -> Result<()> {
     let start = out.len();
     out.extend_from_slice(&[0; 4]);
     let mut entries = Vec::with_capacity(segment.slots.len());
     for (index, slot) in segment.slots.iter().enumerate() {
-        entries.push(write_slot_data(out, start, index, slot)?);
+        let place = format!("segment {segment_index} slot {index}");
+        entries.push(write_slot_data(out, start, &place, slot)?);
     }
     let header = SegmentHeader {
-        slot_table_offset: relative(out, start, "the slot table offset")?,
+        slot_table_offset: relative(out, start, &format!("segment {segment_index} slot_table_offset"))?,
     };
     let header = animbin_core::io::write_to_vec(FORMAT, &header, Endian::Big)?;
     out[start..start + 4].copy_from_slice(&header);
@@ -89,22 +99,26 @@ fn write_segment(out: &mut Vec<u8>, segment: &Segment) -> Result<()> {
     Ok(())
 }
 
-/// The current position relative to the segment start, as a u32 offset.
-fn relative(out: &[u8], start: usize, what: &str) -> Result<u32> {
+/// The current position relative to the segment start, as a u32 offset for `field`.
+fn relative(out: &[u8], start: usize, field: &str) -> Result<u32> {
     u32::try_from(out.len() - start).map_err(|_| {
         unencodable(
             out.len(),
-            format!("{what} {:#x} does not fit in a u32", out.len() - start),
+            format!("{field} {:#x} does not fit in a u32", out.len() - start),
         )
     })
 }
 
-/// Writes one slot's arrays in the canonical order and returns its table entry.
-fn write_slot_data(out: &mut Vec<u8>, start: usize, index: usize, slot: &Slot) -> Result<SlotEntry> {
+/// Writes one slot's arrays in the canonical order and returns its table entry; `place`
+/// names the slot in errors (`segment 0 slot 3`).
+fn write_slot_data(out: &mut Vec<u8>, start: usize, place: &str, slot: &Slot) -> Result<SlotEntry> {
     let count = |n: usize, what: &str| -> Result<u32> {
         match u32::try_from(n) {
             Ok(c) if c != END_MARKER => Ok(c),
-            _ => Err(unencodable(out.len(), format!("slot {index} has {n} {what} keys"))),
+            _ => Err(unencodable(
+                out.len(),
+                format!("{place} {what}_keys {n} (a u32 other than 0xFFFFFFFF)"),
+            )),
         }
     };
     let keys = [
@@ -115,7 +129,8 @@ fn write_slot_data(out: &mut Vec<u8>, start: usize, index: usize, slot: &Slot) -
     let mut offsets = [0u32; 13];
     let mut field = 0;
     let mut mark = |out: &Vec<u8>| -> Result<()> {
-        offsets[field] = relative(out, start, "a key array offset")?;
+        let name = ArrayKind::ALL[field].name();
+        offsets[field] = relative(out, start, &format!("{place} {name} offset"))?;
         field += 1;
         Ok(())
     };

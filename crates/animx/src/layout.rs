@@ -1,4 +1,14 @@
-//! Tracks: the on-disk layout of each kind (seed `001`, "Tracks") and the owned model.
+//! The on-disk layout, record by record, in file order.
+//!
+//! ```text
+//! 05 "AnimX"        magic: a .NET string
+//! i32 version       0 or 1
+//! varint tracks     7-bit encoded int
+//! f32 duration      seconds
+//! string name       .NET string (varint length, UTF-8)
+//! u8 encoding       0 plain, 1 LZ4, 2 LZMA; the rest of the file is stored this way:
+//! track * tracks
+//! ```
 //!
 //! Every track is a header (track type and value type), the node and property strings, a
 //! keyframe count (7-bit varint) and a body that depends on the type:
@@ -7,18 +17,157 @@
 //! |---|---|
 //! | Raw | `f32 interval`, then `count` values |
 //! | Discrete | `count` times (`f32 time`, value) |
-//! | Curve | `u8 flags`, interpolation byte(s), `count` times (value, `f32 time`), then `count` tangent pairs (right, left) when flag bit 1 is set |
+//! | Curve | `u8 flags` ([`CurveFlags`]), interpolation byte(s), `count` times (value, `f32 time`), then `count` tangent pairs (right, left) when flag bit 1 is set |
+//!
+//! The track records double as the owned model ([`Track`] and its bodies): each field is
+//! listed once, here.
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
-use animbin_core::ErrorKind;
-use animbin_core::io::check_count;
-use animbin_core::strings::{VarInt, read_dotnet_string, write_dotnet_string};
+use animbin_core::io::{SliceReader, check_count};
+use animbin_core::strings::{DotNetString, VarInt, read_dotnet_string, write_dotnet_string};
+use animbin_core::{Error, ErrorKind};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 
 use crate::value::{ValueType, Values};
+use crate::{FORMAT, MAGIC};
 
-/// The kind of a track (seed `001`, `TrackType`). Bezier (3) has no layout and is refused.
+/// How the track data after the header is stored (the header's last byte).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Encoding {
+    /// The tracks follow as they are.
+    #[default]
+    Plain = 0,
+    /// lz4net `LZ4Stream` chunks: each chunk is a varint flags word (bit 0: compressed),
+    /// the varint original length, the varint compressed length when compressed, and then
+    /// a raw LZ4 block or the stored bytes.
+    Lz4 = 1,
+    /// An Elements LZMAHelper container: five LZMA1 property bytes, `u64` decompressed size,
+    /// `u64` compressed size, then raw LZMA1 data.
+    Lzma = 2,
+}
+
+impl Encoding {
+    /// `"plain"`, `"lz4"` or `"lzma"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Plain => "plain",
+            Self::Lz4 => "lz4",
+            Self::Lzma => "lzma",
+        }
+    }
+
+    /// The encoding called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Plain, Self::Lz4, Self::Lzma]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+}
+
+impl TryFrom<u8> for Encoding {
+    type Error = ErrorKind;
+    fn try_from(byte: u8) -> Result<Self, ErrorKind> {
+        match byte {
+            0 => Ok(Self::Plain),
+            1 => Ok(Self::Lz4),
+            2 => Ok(Self::Lzma),
+            other => Err(ErrorKind::invalid("an encoding 0 (plain), 1 (LZ4) or 2 (LZMA)", other)),
+        }
+    }
+}
+
+/// The header, in file order (the wiki's "Binary structure").
+#[binrw]
+#[brw(little, magic = b"\x05AnimX")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// The file version, an `i32` (every known writer stores four bytes; the wiki's "Byte"
+    /// is wrong); 0 or 1.
+    #[br(try_map = |v: i32| if v == 0 || v == 1 { Ok(v) } else {
+        Err(ErrorKind::invalid("version 0 or 1", v))
+    })]
+    pub version: i32,
+    /// The number of tracks (7-bit varint).
+    pub track_count: VarInt,
+    /// The animation's length in seconds.
+    pub global_duration: f32,
+    /// The animation's name (.NET string).
+    pub name: DotNetString,
+    /// How everything after this byte is stored.
+    #[br(try_map = |b: u8| Encoding::try_from(b))]
+    #[bw(map = |e: &Encoding| *e as u8)]
+    pub encoding: Encoding,
+}
+
+/// Reads the header at the start of `bytes`; returns it and its size.
+pub(crate) fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
+    // Checked here rather than by binrw, whose error shows the bytes as a Rust array.
+    let start = &bytes[..bytes.len().min(MAGIC.len())];
+    if !MAGIC.starts_with(start) {
+        let hex: String = start.iter().map(|b| format!("{b:02x}")).collect();
+        return Err(Error::new(
+            FORMAT,
+            0,
+            ErrorKind::invalid(
+                "the magic 0x05416e696d58 (\"AnimX\" as a .NET string)",
+                format!("0x{hex}"),
+            ),
+        ));
+    }
+    let mut reader = SliceReader::new(bytes);
+    let header = Header::read_options(&mut reader, Endian::Little, ()).map_err(|e| reader.error(FORMAT, e))?;
+    Ok((header, reader.position() as usize))
+}
+
+/// Reads `header.track_count` tracks that fill `bytes`, which start at offset `base` of the
+/// input that errors name (`format`).
+pub(crate) fn read_tracks(bytes: &[u8], base: u64, header: &Header, format: &'static str) -> Result<Vec<Track>, Error> {
+    let mut reader = SliceReader::new(bytes);
+    let result = (|| {
+        // A track takes at least 4 bytes: its header, two empty strings and a count.
+        let count = check_count(&mut reader, "track", u64::from(header.track_count.0), 4)?;
+        let mut tracks = Vec::with_capacity(count);
+        for _ in 0..count {
+            tracks.push(Track::read_options(
+                &mut reader,
+                Endian::Little,
+                (header.version, header.global_duration),
+            )?);
+        }
+        Ok(tracks)
+    })();
+    let tracks = result.map_err(|e| {
+        let mut e = reader.error(format, e);
+        e.offset += base;
+        e
+    })?;
+    let end = reader.position();
+    if end != bytes.len() as u64 {
+        return Err(bytes_after_tracks(
+            format,
+            tracks.len(),
+            base + end,
+            bytes.len() as u64 - end,
+        ));
+    }
+    Ok(tracks)
+}
+
+/// The error for `more` bytes at `at`, after the last of `count` tracks (no writer leaves any).
+pub(crate) fn bytes_after_tracks(format: &'static str, count: usize, at: u64, more: u64) -> Error {
+    Error::new(
+        format,
+        at,
+        ErrorKind::invalid(
+            format!("the end of the data after {count} tracks"),
+            format!("{more} more bytes"),
+        ),
+    )
+}
+
+/// The kind of a track (the wiki's `TrackType`). Bezier (3) has no known layout and is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum TrackType {
@@ -240,36 +389,62 @@ pub struct DiscreteTrack {
 #[bw(little)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct CurveTrack {
-    /// Bit 0: one interpolation byte per keyframe (else one shared byte); bit 1: tangents
-    /// follow the keyframes. Other bits must be 0.
-    #[br(temp, try_map = |flags: u8| if flags & !3 == 0 { Ok(flags) } else {
-        Err(ErrorKind::invalid("curve flags with only bits 0 and 1 used", format!("{flags:#04x}")))
-    })]
-    #[bw(calc = curve_flags(interpolation, tangents))]
-    flags: u8,
+    /// Which optional parts follow ([`CurveFlags`]); derived from the track when writing.
+    #[br(temp, try_map = CurveFlags::from_byte)]
+    #[bw(calc = CurveFlags::of(interpolation, tangents), map = |f: CurveFlags| f.bits())]
+    flags: CurveFlags,
     /// One interpolation per keyframe (flag bit 0) or one for all of them.
-    #[br(args(flags & 1 != 0, count))]
+    #[br(args(flags.contains(CurveFlags::PER_KEYFRAME_INTERPOLATION), count))]
     pub interpolation: Interpolations,
     /// The keyframes and the order they were found in (see [`Keyframes::read_curve`]).
     #[br(temp, parse_with = Keyframes::read_curve, args(value_type, count, duration))]
     #[bw(ignore)]
     read_keys: (Keyframes, KeyOrder),
-    /// The keyframes, written (value, time) as the seed orders them.
+    /// The keyframes, written (value, time) as the wiki orders them.
     #[br(calc = read_keys.0)]
     #[bw(args(KeyOrder::ValueFirst))]
     pub keyframes: Keyframes,
     /// One (left, right) tangent per keyframe when flag bit 1 is set; stored (right, left).
-    #[br(if(flags & 2 != 0), args(value_type, count, read_keys.1))]
+    #[br(if(flags.contains(CurveFlags::TANGENTS)), args(value_type, count, read_keys.1))]
     pub tangents: Option<Tangents>,
 }
 
-fn curve_flags(interpolation: &Interpolations, tangents: &Option<Tangents>) -> u8 {
-    u8::from(matches!(interpolation, Interpolations::PerKeyframe(_))) | u8::from(tangents.is_some()) << 1
+bitflags::bitflags! {
+    /// A Curve track's flags byte. No writer sets the other bits and their meaning is
+    /// unknown, so a byte with any of them is refused when reading rather than kept; the
+    /// model holds no flags (they follow from [`CurveTrack::interpolation`] and
+    /// [`CurveTrack::tangents`]).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct CurveFlags: u8 {
+        /// One interpolation byte per keyframe (else one shared byte).
+        const PER_KEYFRAME_INTERPOLATION = 1;
+        /// Tangent pairs follow the keyframes.
+        const TANGENTS = 2;
+    }
+}
+
+impl CurveFlags {
+    /// The flags of a stored byte; a byte with other bits set is an error.
+    pub fn from_byte(byte: u8) -> Result<Self, ErrorKind> {
+        Self::from_bits(byte)
+            .ok_or_else(|| ErrorKind::invalid("curve flags with only bits 0 and 1 used", format!("{byte:#04x}")))
+    }
+
+    /// The flags a curve with these interpolations and tangents is written with.
+    pub fn of(interpolation: &Interpolations, tangents: &Option<Tangents>) -> Self {
+        let mut flags = Self::empty();
+        flags.set(
+            Self::PER_KEYFRAME_INTERPOLATION,
+            matches!(interpolation, Interpolations::PerKeyframe(_)),
+        );
+        flags.set(Self::TANGENTS, tangents.is_some());
+        flags
+    }
 }
 
 impl CurveTrack {
     /// A curve track with the given keyframes, per-keyframe interpolation only when the
-    /// interpolations differ (the AnimJ -> AnimX rule of FORMATS.md).
+    /// interpolations differ (the rule for AnimJ -> AnimX).
     pub fn new(keyframes: Keyframes, interpolations: Vec<Interpolation>, tangents: Option<Tangents>) -> Self {
         Self {
             interpolation: Interpolations::canonical(interpolations),
@@ -339,7 +514,7 @@ pub enum KeyOrder {
     /// (time, value): every Discrete track; Curve tracks of one third-party writer, whose
     /// tangent pairs are then (left, right).
     TimeFirst,
-    /// (value, time): Curve tracks as the seed describes them, tangent pairs (right, left).
+    /// (value, time): Curve tracks as the wiki describes them, tangent pairs (right, left).
     ValueFirst,
 }
 
@@ -363,9 +538,10 @@ impl Keyframes {
         self.times.is_empty()
     }
 
-    /// Reads a Curve track's keyframes in the seed's (value, time) order; when that gives
+    /// Reads a Curve track's keyframes in the wiki's (value, time) order; when that gives
     /// times that are not non-decreasing within [0, duration] and (time, value) does,
-    /// takes the latter (FORMATS.md). Returns the order used, which the tangents follow.
+    /// takes the latter (one third-party writer's order). Returns the order used, which the
+    /// tangents follow.
     pub fn read_curve<R: Read + Seek>(
         reader: &mut R,
         endian: Endian,
@@ -448,7 +624,7 @@ impl BinRead for Tangents {
 impl BinWrite for Tangents {
     type Args<'a> = ();
     fn write_options<W: Write + Seek>(&self, writer: &mut W, _: Endian, (): ()) -> BinResult<()> {
-        // The seed's order: right, then left.
+        // The wiki's order: right, then left.
         self.right.write_pairs(&self.left, writer)
     }
 }
@@ -499,6 +675,11 @@ impl Track {
             TrackData::Discrete(d) => d.keyframes.times.last().copied().unwrap_or(0.0),
             TrackData::Curve(c) => c.keyframes.times.last().copied().unwrap_or(0.0),
         }
+    }
+
+    /// The node and property, quoted: `("Hips", "rotation")`, to name the track in messages.
+    pub fn label(&self) -> String {
+        format!("(\"{}\", \"{}\")", self.node, self.property)
     }
 
     /// Why this track cannot be written as it is (columns of different lengths or types), if so.
@@ -572,14 +753,20 @@ impl BinWrite for Track {
     type Args<'a> = (i32,);
     fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (version,): (i32,)) -> BinResult<()> {
         let pos = writer.stream_position()?;
-        self.check_encodable().map_err(|why| {
-            ErrorKind::Unencodable(format!("track {:?}/{:?}: {why}", self.node, self.property)).at(pos)
-        })?;
+        // The errors say what cannot be encoded; the caller adds which track it is
+        // ([`Track::label`]).
+        self.check_encodable()
+            .map_err(|why| ErrorKind::Unencodable(why).at(pos))?;
         let count = u32::try_from(self.keyframe_count())
             .ok()
             .filter(|&n| n <= i32::MAX as u32)
             .ok_or_else(|| {
-                ErrorKind::Unencodable(format!("{} keyframes in one track", self.keyframe_count())).at(pos)
+                ErrorKind::Unencodable(format!(
+                    "keyframe count {} (a 7-bit int holds at most {})",
+                    self.keyframe_count(),
+                    i32::MAX
+                ))
+                .at(pos)
             })?;
         TrackHeader {
             version,

@@ -1,0 +1,160 @@
+//! An animation together with the file it was read from, so that an unchanged compressed
+//! file is written back byte for byte, and its lossless JSON dump.
+
+use std::io::Write;
+
+use animbin_core::{Error, ErrorKind};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value as Json;
+
+use crate::FORMAT;
+use crate::animj::{self, looks_like_json};
+use crate::layout::Encoding;
+use crate::model::{AnimXFile, Animation, ReadOptions};
+
+/// An [`Animation`] and, when it was read from an AnimX file, that file as stored.
+///
+/// LZ4 and LZMA compressors differ from tool to tool, so recompressing a file rarely gives
+/// its bytes back. A document keeps the stored file and writes it unchanged as long as the
+/// animation still encodes to the tracks it holds ([`Animation::encode_keeping`]); after an
+/// edit it writes the animation anew.
+///
+/// Its serde form is the lossless dump: the AnimJ object ([`animj::to_value`]) with
+/// `version` and `encoding` always present, and for a compressed file `stored`, the
+/// compressed bytes after the header in base64. Reading a dump back reuses `stored` only
+/// when it still decodes to the dumped tracks.
+///
+/// ```
+/// use animbin_animx::{AnimXDocument, Animation, Encoding};
+///
+/// let anim = Animation { name: "idle".into(), encoding: Encoding::Lz4, ..Animation::default() };
+/// let bytes = animbin_animx::to_bytes(&anim)?;
+/// let doc = AnimXDocument::read(&bytes)?;
+/// assert_eq!(doc.animation, anim);
+/// assert_eq!(doc.to_bytes()?, bytes);
+///
+/// // The dump (also its serde form) keeps the stored bytes; back from JSON, the document
+/// // writes the same file.
+/// let dump = doc.to_dump();
+/// assert_eq!(dump["encoding"], "lz4");
+/// assert!(dump["stored"].is_string());
+/// let back = AnimXDocument::from_dump(&dump)?;
+/// assert_eq!(back.to_bytes()?, bytes);
+/// # Ok::<(), animbin_animx::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimXDocument {
+    /// The animation.
+    pub animation: Animation,
+    /// The file it was read from (header and stored track bytes), or `None` for an
+    /// animation that came from AnimJ or was built in memory.
+    pub stored: Option<AnimXFile>,
+}
+
+impl From<Animation> for AnimXDocument {
+    fn from(animation: Animation) -> Self {
+        Self {
+            animation,
+            stored: None,
+        }
+    }
+}
+
+impl AnimXDocument {
+    /// Reads an AnimX file (keeping its stored bytes) or AnimJ text (JSON whose first
+    /// non-blank byte is `{`), with the default [`ReadOptions`].
+    pub fn read(bytes: &[u8]) -> Result<Self, Error> {
+        Self::read_with(bytes, &ReadOptions::default())
+    }
+
+    /// Reads an AnimX file or AnimJ text, decompressing within `options`.
+    pub fn read_with(bytes: &[u8], options: &ReadOptions) -> Result<Self, Error> {
+        if looks_like_json(bytes) {
+            return Ok(animj::from_slice(bytes)?.into());
+        }
+        let file = AnimXFile::read(bytes)?;
+        let animation = file.decode(options)?;
+        Ok(Self {
+            animation,
+            stored: Some(file),
+        })
+    }
+
+    /// The file to write: the stored one when the animation still encodes to its tracks,
+    /// else the animation encoded with its own [`Animation::encoding`].
+    pub fn to_file(&self) -> Result<AnimXFile, Error> {
+        match &self.stored {
+            Some(stored) => self.animation.encode_keeping(stored, &ReadOptions::default()),
+            None => self.animation.encode(),
+        }
+    }
+
+    /// The AnimX bytes (see [`AnimXDocument::to_file`]).
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+        self.to_file()?.to_bytes()
+    }
+
+    /// Writes the AnimX bytes (see [`AnimXDocument::to_file`]) into `writer`.
+    pub fn write(&self, mut writer: impl Write) -> Result<(), Error> {
+        let bytes = self.to_bytes()?;
+        writer
+            .write_all(&bytes)
+            .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e)))
+    }
+
+    /// The animation as pretty-printed AnimJ text ([`animj::to_string`]).
+    pub fn to_animj(&self) -> Result<String, Error> {
+        animj::to_string(&self.animation)
+    }
+
+    /// The lossless dump as a JSON value (what [`Serialize`] writes).
+    pub fn to_dump(&self) -> Json {
+        let mut value = animj::to_value(&self.animation);
+        if let Json::Object(map) = &mut value {
+            map.insert("version".into(), Json::from(self.animation.version));
+            map.insert("encoding".into(), Json::from(self.animation.encoding.name()));
+            if let Some(file) = self.stored.as_ref().filter(|f| f.header.encoding != Encoding::Plain) {
+                map.insert("stored".into(), Json::from(BASE64.encode(&file.data)));
+            }
+        }
+        value
+    }
+
+    /// A document from its dump (what [`Deserialize`] reads): the AnimJ members, and the
+    /// stored bytes from `stored` when present, under the header the animation is written
+    /// with. Errors name the member, as [`animj::from_value`]'s do.
+    pub fn from_dump(json: &Json) -> Result<Self, Error> {
+        let animation = animj::from_value(json)?;
+        let stored = match json.get("stored") {
+            None => None,
+            Some(text) => {
+                let bad =
+                    |found: String| Error::new(animj::FORMAT, 0, ErrorKind::invalid("stored: a base64 string", found));
+                let text = text.as_str().ok_or_else(|| bad(text.to_string()))?;
+                let data = BASE64
+                    .decode(text)
+                    .map_err(|e| bad(format!("text that is not base64 ({e})")))?;
+                Some(AnimXFile {
+                    header: animation.header()?,
+                    data,
+                })
+            }
+        };
+        Ok(Self { animation, stored })
+    }
+}
+
+impl Serialize for AnimXDocument {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_dump().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AnimXDocument {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = Json::deserialize(deserializer)?;
+        Self::from_dump(&json).map_err(serde::de::Error::custom)
+    }
+}

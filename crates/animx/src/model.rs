@@ -1,0 +1,134 @@
+//! The owned model: an [`Animation`], and an [`AnimXFile`] that keeps a file's stored
+//! (possibly compressed) bytes; decoding one into the other is an explicit step.
+
+use std::borrow::Cow;
+
+use animbin_core::io::write_to_vec;
+use animbin_core::{Endian, Error, ErrorKind};
+
+use crate::layout::{Encoding, Header, Track, read_header, read_tracks};
+use crate::{DECOMPRESSED, FORMAT, lz4, lzma};
+
+/// Options for reading: how much decompressed data a file may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The most bytes the LZ4 or LZMA data may decompress to; more is an error, not an allocation.
+    pub max_decompressed_size: u64,
+}
+
+/// The default [`ReadOptions::max_decompressed_size`]: 256 MiB.
+pub const DEFAULT_DECOMPRESSION_LIMIT: u64 = 256 << 20;
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self {
+            max_decompressed_size: DEFAULT_DECOMPRESSION_LIMIT,
+        }
+    }
+}
+
+/// A file as stored: the header and the bytes after it, still compressed for LZ4 and LZMA,
+/// so an unchanged file is written back byte for byte. [`AnimXFile::decode`] is the separate,
+/// explicit step to the owned [`Animation`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimXFile {
+    /// The header.
+    pub header: Header,
+    /// Everything after the encoding byte: the tracks (plain) or their compressed form.
+    pub data: Vec<u8>,
+}
+
+impl AnimXFile {
+    /// Reads the header and keeps the rest of the bytes as they are.
+    ///
+    /// The header's 7-bit ints must be minimal, as .NET's `Write7BitEncodedInt` writes them,
+    /// so that the header writes back to the same bytes (an error names the first byte that
+    /// would differ).
+    pub fn read(bytes: &[u8]) -> Result<Self, Error> {
+        let (header, at) = read_header(bytes)?;
+        let canonical = write_to_vec(FORMAT, &header, Endian::Little)?;
+        if canonical[..] != bytes[..at] {
+            let first = canonical.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(0);
+            return Err(Error::new(
+                FORMAT,
+                first as u64,
+                ErrorKind::invalid("a minimal 7-bit encoded int (as .NET writes them)", "a padded one"),
+            ));
+        }
+        Ok(Self {
+            header,
+            data: bytes[at..].to_vec(),
+        })
+    }
+
+    /// The size of the header in bytes (the file offset of [`AnimXFile::data`]).
+    pub fn header_size(&self) -> u64 {
+        // The magic (6), version (4), the varint, duration (4), the name and the encoding byte.
+        let varint = |n: u32| (1..5).find(|&k| n < 1 << (7 * k)).unwrap_or(5);
+        let name_len = self.header.name.len() as u32;
+        (6 + 4 + varint(self.header.track_count.0) + 4 + varint(name_len) + name_len + 1) as u64
+    }
+
+    /// The plain track bytes: the data itself, or its decompressed form.
+    pub fn tracks_bytes(&self, options: &ReadOptions) -> Result<Cow<'_, [u8]>, Error> {
+        let base = self.header_size();
+        let limit = options.max_decompressed_size;
+        Ok(match self.header.encoding {
+            Encoding::Plain => Cow::Borrowed(&self.data),
+            Encoding::Lz4 => Cow::Owned(lz4::decompress(&self.data, base, limit)?),
+            Encoding::Lzma => Cow::Owned(lzma::decompress_container(&self.data, base, limit)?),
+        })
+    }
+
+    /// Decompresses (when needed) and decodes the tracks into the owned model.
+    ///
+    /// Errors inside decompressed data give the offset in the decompressed bytes and the
+    /// format name `"animx (decompressed)"`; errors in a plain file give file offsets.
+    pub fn decode(&self, options: &ReadOptions) -> Result<Animation, Error> {
+        let tracks = match self.header.encoding {
+            Encoding::Plain => read_tracks(&self.data, self.header_size(), &self.header, FORMAT)?,
+            _ => read_tracks(&self.tracks_bytes(options)?, 0, &self.header, DECOMPRESSED)?,
+        };
+        Ok(Animation {
+            version: self.header.version,
+            name: self.header.name.0.clone(),
+            global_duration: self.header.global_duration,
+            encoding: self.header.encoding,
+            tracks,
+        })
+    }
+}
+
+/// An animation: the owned model of an AnimX (or AnimJ) file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Animation {
+    /// The file version: 1 (current) or 0 (one-byte track headers, no Discrete tracks).
+    pub version: i32,
+    /// The animation's name.
+    pub name: String,
+    /// The length in seconds.
+    pub global_duration: f32,
+    /// How [`Animation::encode`] stores the tracks.
+    pub encoding: Encoding,
+    /// The tracks.
+    pub tracks: Vec<Track>,
+}
+
+impl Default for Animation {
+    fn default() -> Self {
+        Self {
+            version: 1,
+            name: String::new(),
+            global_duration: 0.0,
+            encoding: Encoding::Plain,
+            tracks: Vec::new(),
+        }
+    }
+}
+
+impl Animation {
+    /// The sum of every track's keyframe count.
+    pub fn keyframe_count(&self) -> usize {
+        self.tracks.iter().map(Track::keyframe_count).sum()
+    }
+}

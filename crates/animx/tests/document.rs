@@ -1,0 +1,189 @@
+//! AnimXDocument: an animation with the file it came from, its lossless dump, and AnimJ
+//! detection.
+
+use animbin_animx::{
+    AnimXDocument, AnimXFile, Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, ReadOptions, Track,
+    TrackData, Values, Vec3, animj,
+};
+use animbin_core::math::Quat;
+use serde_json::{Value, json};
+
+fn sample(encoding: Encoding) -> Animation {
+    Animation {
+        name: "walk".into(),
+        global_duration: 1.0,
+        encoding,
+        tracks: vec![
+            Track {
+                node: "Hips".into(),
+                property: "rotation".into(),
+                data: TrackData::Curve(CurveTrack::new(
+                    Keyframes {
+                        times: vec![0.0, 0.5, 1.0],
+                        values: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0); 3]),
+                    },
+                    vec![Interpolation::Linear; 3],
+                    None,
+                )),
+            },
+            Track {
+                node: "Light".into(),
+                property: "Color".into(),
+                data: TrackData::Raw(RawTrack {
+                    interval: 0.5,
+                    values: Values::Float3(vec![Vec3::new(1.0, 0.5, 0.25), Vec3::new(0.0, 0.0, 0.0)]),
+                }),
+            },
+        ],
+        ..Animation::default()
+    }
+}
+
+/// The dump as the `animbin` command wrote it before the document moved into this crate.
+fn old_dump(animation: &Animation, stored: Option<&AnimXFile>) -> Value {
+    use base64::Engine;
+    let mut value = animj::to_value(animation);
+    if let Value::Object(map) = &mut value {
+        map.insert("version".into(), json!(animation.version));
+        map.insert("encoding".into(), json!(animation.encoding.name()));
+        if let Some(file) = stored.filter(|f| f.header.encoding != Encoding::Plain) {
+            map.insert(
+                "stored".into(),
+                json!(base64::engine::general_purpose::STANDARD.encode(&file.data)),
+            );
+        }
+    }
+    value
+}
+
+/// A compressed stream that another tool could have written: the tracks in one stored
+/// (uncompressed) LZ4 chunk, which this crate's compressor would not produce.
+fn foreign_lz4() -> Vec<u8> {
+    let anim = sample(Encoding::Plain);
+    let plain = animbin_animx::to_bytes(&anim).unwrap();
+    let header = AnimXFile::read(&plain).unwrap().header_size() as usize;
+    let tracks = &plain[header..];
+    let mut bytes = plain[..header - 1].to_vec();
+    bytes.push(1); // encoding LZ4
+    bytes.push(0); // chunk flags: stored
+    let mut n = tracks.len();
+    while n >= 0x80 {
+        bytes.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    bytes.push(n as u8);
+    bytes.extend_from_slice(tracks);
+    bytes
+}
+
+#[test]
+fn a_compressed_file_is_written_back_byte_for_byte() {
+    let bytes = foreign_lz4();
+    let doc = AnimXDocument::read(&bytes).unwrap();
+    assert_eq!(doc.animation.encoding, Encoding::Lz4);
+    assert_eq!(doc.to_bytes().unwrap(), bytes);
+    // Our compressor would store it differently: the stored bytes are what keep it.
+    assert_ne!(animbin_animx::to_bytes(&doc.animation).unwrap(), bytes);
+    let mut out = Vec::new();
+    doc.write(&mut out).unwrap();
+    assert_eq!(out, bytes);
+}
+
+#[test]
+fn an_edited_animation_is_encoded_anew() {
+    let mut doc = AnimXDocument::read(&foreign_lz4()).unwrap();
+    doc.animation.name = "run".into();
+    let bytes = doc.to_bytes().unwrap();
+    assert_eq!(bytes, animbin_animx::to_bytes(&doc.animation).unwrap());
+    assert_eq!(animbin_animx::read(&bytes).unwrap(), doc.animation);
+}
+
+#[test]
+fn the_dump_is_the_one_the_command_wrote() {
+    let files = [
+        animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap(),
+        animbin_animx::to_bytes(&sample(Encoding::Lz4)).unwrap(),
+        animbin_animx::to_bytes(&sample(Encoding::Lzma)).unwrap(),
+        foreign_lz4(),
+    ];
+    for bytes in files {
+        let doc = AnimXDocument::read(&bytes).unwrap();
+        let dump = serde_json::to_value(&doc).unwrap();
+        assert_eq!(dump, old_dump(&doc.animation, doc.stored.as_ref()));
+        assert_eq!(dump, doc.to_dump());
+        assert_eq!(dump["version"], 1);
+        assert_eq!(dump.get("stored").is_some(), doc.animation.encoding != Encoding::Plain);
+        // Back from the dump, the same bytes.
+        let back: AnimXDocument = serde_json::from_value(dump).unwrap();
+        assert_eq!(back.animation, doc.animation);
+        assert_eq!(back.to_bytes().unwrap(), bytes);
+    }
+    // An animation from AnimJ has no stored bytes: its dump names the encoding only.
+    let text = animj::to_string(&sample(Encoding::Lz4)).unwrap();
+    let doc = AnimXDocument::read(text.as_bytes()).unwrap();
+    assert!(doc.stored.is_none());
+    let dump = serde_json::to_value(&doc).unwrap();
+    assert_eq!(dump, old_dump(&doc.animation, None));
+    assert_eq!(dump["encoding"], "lz4");
+}
+
+#[test]
+fn stored_bytes_are_reused_only_while_they_decode_to_the_dumped_tracks() {
+    let bytes = foreign_lz4();
+    let mut dump = AnimXDocument::read(&bytes).unwrap().to_dump();
+    dump["tracks"][1]["data"]["interval"] = json!(0.25);
+    let doc = AnimXDocument::from_dump(&dump).unwrap();
+    assert!(doc.stored.is_some());
+    let out = doc.to_bytes().unwrap();
+    assert_ne!(out, bytes);
+    assert_eq!(out, animbin_animx::to_bytes(&doc.animation).unwrap());
+}
+
+#[test]
+fn a_bad_stored_member_names_it() {
+    let mut dump = AnimXDocument::read(&foreign_lz4()).unwrap().to_dump();
+    dump["stored"] = json!("not base64!");
+    let err = AnimXDocument::from_dump(&dump).unwrap_err();
+    assert!(err.to_string().contains("stored: a base64 string"), "{err}");
+    dump["stored"] = json!(12);
+    let err = serde_json::from_value::<AnimXDocument>(dump).unwrap_err();
+    assert!(err.to_string().contains("stored: a base64 string, found 12"), "{err}");
+}
+
+#[test]
+fn read_takes_animj_text_and_honours_the_decompression_limit() {
+    let text = format!("\n  {}", animj::to_string(&sample(Encoding::Plain)).unwrap());
+    let doc = AnimXDocument::read(text.as_bytes()).unwrap();
+    assert_eq!(doc.animation, sample(Encoding::Plain));
+    assert_eq!(doc.to_animj().unwrap(), animj::to_string(&doc.animation).unwrap());
+    let lz4 = animbin_animx::to_bytes(&sample(Encoding::Lz4)).unwrap();
+    let strict = ReadOptions {
+        max_decompressed_size: 10,
+    };
+    assert!(AnimXDocument::read_with(&lz4, &strict).is_err());
+    assert_eq!(
+        AnimXDocument::from(sample(Encoding::Plain)).to_bytes().unwrap(),
+        animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap()
+    );
+}
+
+#[test]
+fn animj_is_recognised_by_its_tracks() {
+    let text = animj::to_string(&sample(Encoding::Plain)).unwrap();
+    assert!(animj::is_animj(text.as_bytes()));
+    assert!(animj::is_animj(br#" {"globalDuration": 0, "tracks": []}"#));
+    for not in [
+        &br#"{"tracks": []}"#[..],
+        br#"{"tracks": [{"trackType": "Raw"}]}"#,
+        br#"{"format": "animx", "data": {}}"#,
+        br#"[{"tracks": []}]"#,
+        br#"{"tracks": "#,
+        b"\x05AnimX",
+    ] {
+        assert!(!animj::is_animj(not), "{}", String::from_utf8_lossy(not));
+    }
+    assert!(animj::is_animj_value(
+        &json!({"tracks": [{"trackType": "Curve", "valueType": "float"}]})
+    ));
+    assert!(!animj::is_animj_value(&json!({"tracks": [{}], "globalDuration": 1})));
+}
