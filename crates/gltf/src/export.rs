@@ -246,9 +246,11 @@ fn tree_parents(scene: &Scene, report: &mut ConversionReport) -> Vec<Option<usiz
 /// back exactly. `framerate` and `normalize_rotations` do not apply (each animation carries
 /// its own framerate).
 pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Output> {
-    if !(options.unit_scale.is_finite() && options.unit_scale > 0.0) {
+    // A negative scale mirrors the scene through the root node (glTF readers flip the
+    // winding of a node whose determinant is negative); zero would collapse it.
+    if !(options.unit_scale.is_finite() && options.unit_scale != 0.0) {
         return Err(Error::Unencodable(format!(
-            "a unit scale of {} (it must be finite and positive)",
+            "a unit scale of {} (it must be finite and not zero)",
             options.unit_scale
         )));
     }

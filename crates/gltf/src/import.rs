@@ -247,8 +247,8 @@ fn is_identity(t: &Transform) -> bool {
 /// glTF metres a scene length is, so lengths are divided by it (0.01 turns metres into
 /// centimetres); `framerate` replaces the guess for animations without animbin's extras.
 pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-    if !(options.unit_scale.is_finite() && options.unit_scale > 0.0) {
-        return Err(Error::invalid("/", "a finite, positive unit scale", options.unit_scale));
+    if !(options.unit_scale.is_finite() && options.unit_scale != 0.0) {
+        return Err(Error::invalid("/", "a finite, non-zero unit scale", options.unit_scale));
     }
     if let Some(rate) = options.framerate.filter(|r| !(r.is_finite() && *r > 0.0)) {
         return Err(Error::invalid("/", "a finite, positive framerate", rate));
@@ -1079,6 +1079,9 @@ fn y_up_to_z_up(scene: &mut Scene) {
 }
 
 /// Multiplies every length in the scene by `s`.
+/// Multiplies every length by `s`. A negative `s` is a point reflection: positions and
+/// translations change sign, rotations stay, and so that surfaces still face out, normals
+/// change sign and every face's winding is reversed.
 fn scale_lengths(scene: &mut Scene, s: f64) {
     for bone in &mut scene.skeleton.bones {
         bone.local.translation = bone.local.translation.scale(s);
@@ -1095,5 +1098,48 @@ fn scale_lengths(scene: &mut Scene, s: f64) {
         for p in &mut mesh.positions {
             *p = p.map(|c| (f64::from(c) * s) as f32);
         }
+        if s < 0.0 {
+            for n in &mut mesh.normals {
+                *n = n.map(|c| -c);
+            }
+            for face in &mut mesh.faces {
+                face.swap(1, 2);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use animbin_core::math::Vec3;
+    use animbin_core::scene::{Mesh, Scene};
+
+    #[test]
+    fn a_negative_scale_reflects_positions_and_keeps_surfaces_facing_out() {
+        let mut scene = Scene {
+            meshes: vec![Mesh {
+                positions: vec![
+                    Vec3::new(0.0, 0.0, 0.0),
+                    Vec3::new(1.0, 0.0, 0.0),
+                    Vec3::new(0.0, 2.0, 0.0),
+                ],
+                normals: vec![Vec3::new(0.0, 0.0, 1.0); 3],
+                faces: vec![[0, 1, 2]],
+                ..Mesh::default()
+            }],
+            ..Scene::default()
+        };
+        super::scale_lengths(&mut scene, -2.0);
+        let mesh = &scene.meshes[0];
+        assert_eq!(
+            mesh.positions,
+            [
+                Vec3::new(-0.0, -0.0, -0.0),
+                Vec3::new(-2.0, -0.0, -0.0),
+                Vec3::new(-0.0, -4.0, -0.0)
+            ]
+        );
+        assert_eq!(mesh.normals, [Vec3::new(-0.0, -0.0, -1.0); 3]);
+        assert_eq!(mesh.faces, [[0, 2, 1]]);
     }
 }
