@@ -5,12 +5,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use animbin_testing::{corpus_files, shared_corpus};
 use animbin_core::{Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim,
     SeBlend, Trailer, to_bytes,
 };
+use animbin_testing::{corpus_files, shared_corpus};
 use serde_json::Value;
 
 use common::{
@@ -56,7 +56,7 @@ fn sample() -> SeAnim {
             name: "fire".into(),
         }],
         custom: b"meta".to_vec(),
-        trailer: Some(Trailer::SeBlend(SeBlend {
+        trailer: Trailer::SeBlend(SeBlend {
             shapes: vec![BlendShape {
                 name: "blink".into(),
                 keys: vec![BlendKey {
@@ -64,7 +64,7 @@ fn sample() -> SeAnim {
                     value: [0.5, 0.0, 0.0],
                 }],
             }],
-        })),
+        }),
         ..SeAnim::default()
     }
 }

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_seanim::{SeAnim, Trailer};
+use animbin_seanim::SeAnim;
 use anyhow::{Context, bail};
 use serde_json::{Map, Value, json};
 
@@ -47,7 +47,8 @@ impl Format for SeAnimFormat {
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
         Ok(Box::new(SeAnimDocument {
-            anim: SeAnim::from_scene(scene, report)?,
+            // SEAnim keeps its own framerate and converts no units: no option applies.
+            anim: SeAnim::from_scene(scene, &Default::default(), report)?,
         }))
     }
 }
@@ -70,11 +71,8 @@ fn f32_value(x: f32) -> Value {
 impl Document for SeAnimDocument {
     fn info(&self) -> Map<String, Value> {
         let a = &self.anim;
-        let (trailer, shapes) = match &a.trailer {
-            None => ("none", 0),
-            Some(Trailer::SeBlend(blend)) => ("seblend", blend.shapes.len()),
-            Some(Trailer::Unknown(_)) => ("unknown", 0),
-        };
+        let trailer = a.trailer.kind();
+        let shapes = a.trailer.seblend().map_or(0, |blend| blend.shapes.len());
         members(json!({
             "frame_count": a.frame_count().ok(),
             "framerate": f32_value(a.framerate),
@@ -100,7 +98,7 @@ impl Document for SeAnimDocument {
     }
 
     fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
-        Ok(self.anim.to_scene(report))
+        Ok(self.anim.to_scene(&Default::default(), report)?)
     }
 
     fn write(&self, target: &str) -> CliResult<Vec<u8>> {
