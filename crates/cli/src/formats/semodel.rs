@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_semodel::{Layout, SeModel, Trailer};
+use animbin_semodel::{Layout, SeModel};
 use anyhow::{Context, bail};
 use serde_json::{Map, Value, json};
 
@@ -55,7 +55,8 @@ impl Format for SeModelFormat {
         report: &mut ConversionReport,
     ) -> CliResult<Box<dyn Document>> {
         Ok(Box::new(SeModelDocument {
-            model: SeModel::from_scene(scene, Layout::Deployed, report)?,
+            // SEModel converts no units or axes: no option applies.
+            model: SeModel::from_scene(scene, &Default::default(), report)?,
             scene: Some(scene.clone()),
         }))
     }
@@ -68,27 +69,17 @@ struct SeModelDocument {
 }
 
 impl SeModelDocument {
-    /// The model rebuilt in the other layout through the scene, with losses on stderr.
+    /// The model rebuilt in the other layout (from the scene it was built from, if any),
+    /// with losses on stderr.
     fn in_layout(&self, layout: Layout) -> CliResult<SeModel> {
-        let scene = match &self.scene {
-            Some(scene) => scene.clone(),
-            None => {
-                let mut report = ConversionReport::default();
-                let scene = self.model.to_scene(&mut report)?;
-                for line in &report.lost {
-                    crate::warn(format_args!("animbin: the scene model cannot hold: {line}"));
-                }
-                scene
-            }
-        };
         let mut report = ConversionReport::default();
-        let model = SeModel::from_scene(&scene, layout, &mut report)?;
-        let name = match layout {
-            Layout::Deployed => "semodel-deployed",
-            Layout::Draft => "semodel-draft",
+        let options = Default::default();
+        let model = match &self.scene {
+            Some(scene) => SeModel::from_scene_in(scene, layout, &options, &mut report)?,
+            None => self.model.to_layout(layout, &options, &mut report)?,
         };
         for line in &report.lost {
-            crate::warn(format_args!("animbin: {name} cannot hold: {line}"));
+            crate::warn(format_args!("animbin: semodel-{} cannot hold: {line}", layout.name()));
         }
         Ok(model)
     }
@@ -97,16 +88,13 @@ impl SeModelDocument {
 impl Document for SeModelDocument {
     fn info(&self) -> Map<String, Value> {
         let m = &self.model;
-        let (blend_shapes, trailing) = match m.trailer() {
-            Trailer::None => (0, 0),
-            Trailer::Blend(b) => (b.names.len(), 0),
-            Trailer::Unknown(bytes) => (0, bytes.len()),
+        let blend_shapes = m.trailer().seblend().map_or(0, |b| b.names.len());
+        let trailing = match m.trailer() {
+            animbin_semodel::Trailer::Unknown(bytes) => bytes.len(),
+            _ => 0,
         };
         members(json!({
-            "layout": match m.layout() {
-                Layout::Deployed => "deployed",
-                Layout::Draft => "draft",
-            },
+            "layout": m.layout().name(),
             "bone_count": m.bone_count(),
             "mesh_count": m.mesh_count(),
             "material_count": m.material_count(),
@@ -126,7 +114,7 @@ impl Document for SeModelDocument {
     }
 
     fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> CliResult<Scene> {
-        Ok(self.model.to_scene(report)?)
+        Ok(self.model.to_scene(&Default::default(), report)?)
     }
 
     fn write(&self, target: &str) -> CliResult<Vec<u8>> {
