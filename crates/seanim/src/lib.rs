@@ -41,11 +41,12 @@
 //! ## The pieces
 //! - [`read`] / [`write()`] / [`to_bytes`]: the owned [`SeAnim`], declared as binrw types in
 //!   file order.
-//! - [`View`]: a zero-copy view that checks the file once, then walks bones and borrowed key
-//!   runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
-//! - [`validate`]: the invariants a file can break and still read, as [`Problem`]s.
-//! - [`SeAnim::to_scene`] / [`SeAnim::from_scene`]: the neutral scene model of
-//!   `animbin_core::scene`, with a `ConversionReport` of what did not carry over.
+//! - [`View::parse`]: a zero-copy view that checks the file once, then walks bones and
+//!   borrowed key runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
+//! - [`validate()`]: the invariants a file can break and still read, as [`Problem`]s, each a
+//!   [`Diagnostic`] with its place.
+//! - [`SeAnim::to_scene`] / [`SeAnim::from_scene`]: the neutral [`Scene`] model that the
+//!   animbin format crates share, with a [`ConversionReport`] of what did not carry over.
 //!
 //! ## Example
 //! ```
