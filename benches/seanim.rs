@@ -88,9 +88,11 @@ fn seanim(c: &mut Criterion) {
         group.bench_function("memcpy", |b| {
             b.iter_with_large_drop(|| memcpy_baseline(black_box(&bytes)))
         });
-        group.bench_function("view_open", |b| b.iter(|| View::new(black_box(&bytes)).expect("reads")));
+        group.bench_function("view_open", |b| {
+            b.iter(|| View::parse(black_box(&bytes)).expect("reads"))
+        });
         group.bench_function("view_walk", |b| {
-            b.iter(|| walk(&View::new(black_box(&bytes)).expect("reads")))
+            b.iter(|| walk(&View::parse(black_box(&bytes)).expect("reads")))
         });
         group.bench_function("read", |b| {
             b.iter_with_large_drop(|| animbin_seanim::read(black_box(&bytes)).expect("reads"))

@@ -8,8 +8,7 @@
 use animbin_benches::memcpy_baseline;
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, View};
+use animbin_semodel::{Block, Bone, BoneFlags, Influence, MeshFlags, Pose, SeModel, View};
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 
 /// Over 65535 vertices, so the faces take u32 indices; 64 bones, so weights take u8 ones.
@@ -59,11 +58,8 @@ fn model() -> SeModel {
         ..Default::default()
     };
     SeModel::Deployed(deployed::Model {
-        bone_flags: BoneFlags::GLOBAL_MATRIX.with(BoneFlags::LOCAL_MATRIX),
-        mesh_flags: MeshFlags::UV_SET
-            .with(MeshFlags::NORMALS)
-            .with(MeshFlags::COLOR)
-            .with(MeshFlags::WEIGHTS),
+        bone_flags: BoneFlags::GLOBAL_MATRIX | BoneFlags::LOCAL_MATRIX,
+        mesh_flags: MeshFlags::UV_SET | MeshFlags::NORMALS | MeshFlags::COLOR | MeshFlags::WEIGHTS,
         bones: Block::Present(bones),
         meshes: Block::Present(vec![mesh]),
         materials: Block::Present(vec![Material {
@@ -117,10 +113,10 @@ fn semodel(c: &mut Criterion) {
         b.iter(|| animbin_semodel::read(black_box(&bytes)).expect("reads"))
     });
     group.bench_function("view_open", |b| {
-        b.iter(|| View::open(black_box(&bytes)).expect("opens"))
+        b.iter(|| View::parse(black_box(&bytes)).expect("opens"))
     });
     group.bench_function("view_open_walk", |b| {
-        b.iter(|| walk(&View::open(black_box(&bytes)).expect("opens")))
+        b.iter(|| walk(&View::parse(black_box(&bytes)).expect("opens")))
     });
     group.bench_function("write", |b| {
         b.iter(|| animbin_semodel::to_bytes(black_box(&model)).expect("writes"))

@@ -2,13 +2,13 @@
 //! panic, hang or allocate beyond the input; the reader and the view accept the same files.
 #![no_main]
 
-use animbin_core::ConversionReport;
+use animbin_core::{ConversionReport, SceneOptions};
 use animbin_seanim::{View, read, validate};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let owned = read(data);
-    let view = View::new(data);
+    let view = View::parse(data);
     assert_eq!(
         owned.is_ok(),
         view.is_ok(),
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(anim) = owned {
         let _ = validate(&anim);
-        let _ = anim.to_scene(&mut ConversionReport::default());
+        let _ = anim.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
     }
     if let Ok(view) = view {
         let mut keys = 0usize;

@@ -2,7 +2,7 @@
 //! it, validate and the scene conversion must return, never panic, hang or over-allocate.
 #![no_main]
 
-use animbin_core::ConversionReport;
+use animbin_core::{ConversionReport, SceneOptions};
 use animbin_semodel::{Layout, SeModel, View};
 use libfuzzer_sys::fuzz_target;
 
@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     if let Err(e) = &read {
         assert!(e.offset <= data.len() as u64, "error offset past the input: {e}");
     }
-    let view = View::open(data);
+    let view = View::parse(data);
     let draft = matches!(animbin_semodel::sniff(data), Ok(Layout::Draft));
     match (&read, &view) {
         // The view covers the deployed layout only.
@@ -43,8 +43,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(model) = read {
         let _ = animbin_semodel::validate(&model);
         let mut report = ConversionReport::default();
-        if let Ok(scene) = model.to_scene(&mut report) {
-            let _ = SeModel::from_scene(&scene, Layout::Draft, &mut report);
+        if let Ok(scene) = model.to_scene(&SceneOptions::default(), &mut report) {
+            let _ = SeModel::from_scene_in(&scene, Layout::Draft, &SceneOptions::default(), &mut report);
         }
     }
 });

@@ -4,7 +4,7 @@
 //! converted through the scene must write and read back.
 #![no_main]
 
-use animbin_core::ConversionReport;
+use animbin_core::{ConversionReport, SceneOptions};
 use animbin_seanim::{SeAnim, View, read, to_bytes};
 use libfuzzer_sys::fuzz_target;
 
@@ -15,16 +15,18 @@ fuzz_target!(|data: &[u8]| {
     let again = read(&bytes).expect("the rewrite reads");
     // Compared as bytes: floats may be NaN, which `==` never matches.
     assert!(to_bytes(&again).expect("and writes again") == bytes);
-    let view = View::new(data).expect("the view opens what the reader reads");
+    let view = View::parse(data).expect("the view opens what the reader reads");
     assert!(
         to_bytes(&view.to_anim()).expect("the view's model writes") == data,
         "the view and the reader disagree"
     );
 
     let mut report = ConversionReport::default();
-    let scene = anim.to_scene(&mut report);
+    let scene = anim
+        .to_scene(&SceneOptions::default(), &mut report)
+        .expect("every file that reads converts");
     // A NaN framerate or a frame past u32 has no SEAnim form; everything else converts back.
-    let Ok(back) = SeAnim::from_scene(&scene, &mut report) else {
+    let Ok(back) = SeAnim::from_scene(&scene, &SceneOptions::default(), &mut report) else {
         return;
     };
     let bytes = to_bytes(&back).expect("a file made from a scene writes");

@@ -38,14 +38,3 @@ impl fmt::Display for Problem {
         }
     }
 }
-
-impl Problem {
-    /// A problem from a format crate that does not yet say its severity and place apart.
-    pub(crate) fn legacy(problem: &impl fmt::Display) -> Self {
-        Self {
-            severity: Severity::Error,
-            location: Location::File,
-            message: problem.to_string(),
-        }
-    }
-}

@@ -56,7 +56,7 @@ fn sample() -> SeAnim {
             name: "fire".into(),
         }],
         custom: b"meta".to_vec(),
-        trailer: Some(Trailer::SeBlend(SeBlend {
+        trailer: Trailer::SeBlend(SeBlend {
             shapes: vec![BlendShape {
                 name: "blink".into(),
                 keys: vec![BlendKey {
@@ -64,7 +64,7 @@ fn sample() -> SeAnim {
                     value: [0.5, 0.0, 0.0],
                 }],
             }],
-        })),
+        }),
         ..SeAnim::default()
     }
 }
@@ -207,11 +207,11 @@ fn validate_lists_problems_and_exits_1() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert!(
-        lines[0].ends_with("bone 0 location key 0 is at frame 5, not below frameCount 2"),
+        lines[0].ends_with("bone 0 location key 0: frame 5 is not below frameCount 2"),
         "{stdout}"
     );
     assert!(
-        lines[1].ends_with("bone modifier 0 names bone 3, but there are 1 bones"),
+        lines[1].ends_with("bone modifier 0: names bone 3, but there are 1 bones"),
         "{stdout}"
     );
     assert_eq!(code(&animbin(&["validate", s(&good)])), 0);

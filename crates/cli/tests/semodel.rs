@@ -5,8 +5,7 @@ mod common;
 
 use animbin_core::math::{Vec2, Vec3};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, to_bytes};
+use animbin_semodel::{Block, Bone, BoneFlags, Influence, MeshFlags, Pose, SceneOptions, SeModel, to_bytes};
 use animbin_testing::{corpus_files, shared_corpus};
 
 use common::{
@@ -16,8 +15,8 @@ use common::{
 
 fn sample() -> SeModel {
     SeModel::Deployed(deployed::Model {
-        bone_flags: BoneFlags::GLOBAL_MATRIX.with(BoneFlags::LOCAL_MATRIX),
-        mesh_flags: MeshFlags::UV_SET.with(MeshFlags::NORMALS).with(MeshFlags::WEIGHTS),
+        bone_flags: BoneFlags::GLOBAL_MATRIX | BoneFlags::LOCAL_MATRIX,
+        mesh_flags: MeshFlags::UV_SET | MeshFlags::NORMALS | MeshFlags::WEIGHTS,
         bones: Block::Present(vec![
             Bone {
                 name: "root".into(),
@@ -78,8 +77,14 @@ fn dump_then_convert_rebuilds_the_same_bytes() {
     let dir = tempdir();
     let mut files = vec![write(dir.path(), "sample.semodel", &to_bytes(&sample()).unwrap())];
     let mut report = Default::default();
-    let scene = sample().to_scene(&mut report).unwrap();
-    let draft = SeModel::from_scene(&scene, animbin_semodel::Layout::Draft, &mut report).unwrap();
+    let scene = sample().to_scene(&SceneOptions::default(), &mut report).unwrap();
+    let draft = SeModel::from_scene_in(
+        &scene,
+        animbin_semodel::Layout::Draft,
+        &SceneOptions::default(),
+        &mut report,
+    )
+    .unwrap();
     files.push(write(dir.path(), "draft.semodel", &to_bytes(&draft).unwrap()));
     if let Some(corpus) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "semodel") {
         files.extend(corpus_files(&corpus, "semodel"));

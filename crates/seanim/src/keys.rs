@@ -55,7 +55,7 @@ impl<V> Key<V> {
     }
 }
 
-/// One on-disk key record, `BoneLocData` / `BoneRotData` / `BoneScaleData` in the seed:
+/// One on-disk key record, `BoneLocData` / `BoneRotData` / `BoneScaleData` in the specification:
 /// `frame_t frame` then the value, packed, little-endian. `F` is `u8`, [`U16`] or [`U32`];
 /// `V` is the value's layout at the file's precision (`Vec3<F32>`, `Quat<F64>`...).
 #[derive(Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]

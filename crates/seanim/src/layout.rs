@@ -7,10 +7,11 @@ use std::fmt;
 use std::io::{Read, Seek, Write};
 
 use animbin_core::io::{BoundedArgs, bounded_vec, check_count, read_pod_field, read_whole};
-use animbin_core::seblend::SeBlendHeader;
+use animbin_core::seblend::{SeBlendHeader, Trailer};
 use animbin_core::strings::{NulString, read_cstring_field, write_cstring_field};
 use animbin_core::{ErrorKind, IndexWidth, Quat, Vec3};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
+use bitflags::bitflags;
 use serde::{Deserialize, Serialize};
 
 use crate::keys::{Key, KeyValue, Precision, read_run, write_run};
@@ -18,18 +19,30 @@ use crate::keys::{Key, KeyValue, Precision, read_run, write_run};
 /// Byte offsets of the header fields (the header starts after the 6-byte magic and the
 /// 2-byte version, and spans offsets 8..36).
 pub(crate) mod offsets {
-    /// `animType`.
-    pub const ANIM_TYPE: u64 = 10;
     /// `headerSize`.
     pub const HEADER_SIZE: u64 = 8;
+    /// `animType`.
+    pub const ANIM_TYPE: u64 = 10;
+    /// `animFlags`.
+    pub const ANIM_FLAGS: u64 = 11;
+    /// `dataPresenceFlags`.
+    pub const DATA_PRESENCE_FLAGS: u64 = 12;
+    /// `dataPropertyFlags`.
+    pub const DATA_PROPERTY_FLAGS: u64 = 13;
+    /// `reserved1`.
+    pub const RESERVED1: u64 = 14;
     /// `frameCount`.
     pub const FRAME_COUNT: u64 = 20;
     /// `boneCount`.
     pub const BONE_COUNT: u64 = 24;
     /// `boneAnimModifierCount`.
     pub const MODIFIER_COUNT: u64 = 28;
+    /// `reserved2`.
+    pub const RESERVED2: u64 = 29;
     /// `noteCount`.
     pub const NOTE_COUNT: u64 = 32;
+    /// The end of the 0x1C-byte header, where its extra bytes (if any) and then the blocks start.
+    pub const HEADER_END: u64 = 36;
 }
 
 /// The file's first six bytes.
@@ -109,87 +122,77 @@ impl BinWrite for AnimType {
     }
 }
 
-/// Declares a flag byte as a newtype with named bits; unknown (reserved) bits are kept.
-macro_rules! flags {
-    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $flag:ident = $value:expr;)* } reserved = $reserved:expr;) => {
-        $(#[$meta])*
-        #[binrw]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-        #[serde(transparent)]
-        pub struct $name(pub u8);
+// The three header flag bytes. Each is a newtype over the raw `u8`, so binrw reads and writes
+// the byte as it is and serde dumps it as a plain number; `bitflags` gives the named bits.
+// Bits the specification reserves ("always false") have no name: they are kept as read, and
+// `reserved_bits` lists the ones that are set.
 
-        impl $name {
-            $( $(#[$fmeta])* pub const $flag: Self = Self($value); )*
-            /// The bits the seed reserves ("always false"); kept as read.
-            pub const RESERVED: Self = Self($reserved);
+/// `SEANIM_FLAGS`, the header's `animFlags`; bits 1..7 are reserved.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct AnimFlags(u8);
 
-            /// Whether every bit of `other` is set.
-            pub const fn contains(self, other: Self) -> bool {
-                self.0 & other.0 == other.0
-            }
-
-            /// Whether any bit of `other` is set.
-            pub const fn intersects(self, other: Self) -> bool {
-                self.0 & other.0 != 0
-            }
-
-            /// These flags with the bits of `other` set (`on`) or cleared.
-            #[must_use]
-            pub const fn with(self, other: Self, on: bool) -> Self {
-                if on { Self(self.0 | other.0) } else { Self(self.0 & !other.0) }
-            }
-
-            /// The reserved bits that are set.
-            pub const fn reserved_bits(self) -> u8 {
-                self.0 & Self::RESERVED.0
-            }
-        }
-
-        impl std::ops::BitOr for $name {
-            type Output = Self;
-            fn bitor(self, other: Self) -> Self {
-                Self(self.0 | other.0)
-            }
-        }
-    };
+bitflags! {
+    impl AnimFlags: u8 {
+        /// `SEANIM_LOOPED`: the animation loops.
+        const LOOPED = 1;
+    }
 }
 
-flags!(
-    /// `SEANIM_FLAGS`, the header's `animFlags`.
-    AnimFlags {
-        /// `SEANIM_LOOPED`: the animation loops.
-        LOOPED = 1;
-    }
-    reserved = 0xFE;
-);
+/// `SEANIM_PRESENCE_FLAGS`, the header's `dataPresenceFlags`: which blocks the file has;
+/// bits 3..5 are reserved.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PresenceFlags(u8);
 
-flags!(
-    /// `SEANIM_PRESENCE_FLAGS`, the header's `dataPresenceFlags`: which blocks the file has.
-    PresenceFlags {
+bitflags! {
+    impl PresenceFlags: u8 {
         /// `SEANIM_BONE_LOC`: every bone has a location key run.
-        LOC = 1;
+        const LOC = 1;
         /// `SEANIM_BONE_ROT`: every bone has a rotation key run.
-        ROT = 2;
+        const ROT = 2;
         /// `SEANIM_BONE_SCALE`: every bone has a scale key run.
-        SCALE = 4;
+        const SCALE = 4;
         /// `SEANIM_PRESENCE_BONE`: any of the three; the bone block is present.
-        BONE = 7;
+        const BONE = 7;
         /// `SEANIM_PRESENCE_NOTE`: the note block is present.
-        NOTE = 0x40;
+        const NOTE = 0x40;
         /// `SEANIM_PRESENCE_CUSTOM`: the custom block is present.
-        CUSTOM = 0x80;
+        const CUSTOM = 0x80;
     }
-    reserved = 0x38;
-);
+}
 
-flags!(
-    /// `SEANIM_PROPERTY_FLAGS`, the header's `dataPropertyFlags`.
-    PropertyFlags {
+/// `SEANIM_PROPERTY_FLAGS`, the header's `dataPropertyFlags`; bits 1..7 are reserved.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PropertyFlags(u8);
+
+bitflags! {
+    impl PropertyFlags: u8 {
         /// `SEANIM_PRECISION_HIGH`: key values are `double`s (the framerate stays a `float`).
-        PRECISION_HIGH = 1;
+        const PRECISION_HIGH = 1;
     }
-    reserved = 0xFE;
-);
+}
+
+/// `reserved_bits` for each flags byte.
+macro_rules! reserved_bits {
+    ($($name:ident),*) => {$(
+        impl $name {
+            /// The reserved bits that are set: every bit without a name.
+            pub const fn reserved_bits(self) -> u8 {
+                self.bits() & !Self::all().bits()
+            }
+        }
+    )*};
+}
+
+reserved_bits!(AnimFlags, PresenceFlags, PropertyFlags);
 
 impl PresenceFlags {
     /// Whether the bone block (names, modifiers, bone data) is present.
@@ -211,8 +214,8 @@ impl PropertyFlags {
 
 /// Which rule chose `frame_t` from `frameCount`.
 ///
-/// Every tool since 2017 uses [`FrameWidthRule::Current`]; the seed text shows the older
-/// rule, which differs only at `frameCount` 256 and 65536 (FORMATS.md). Reading tries the
+/// Every tool since 2017 uses [`FrameWidthRule::Current`]; the first specification text shows the older
+/// rule, which differs only at `frameCount` 256 and 65536. Reading tries the
 /// older rule only there, and only when the current one does not parse to the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -220,7 +223,7 @@ pub enum FrameWidthRule {
     /// `frameCount <= 0xFF` gives u8, `<= 0xFFFF` u16, else u32.
     #[default]
     Current,
-    /// `frameCount - 1 <= 0xFF` gives u8, `<= 0xFFFF` u16, else u32 (the seed's text).
+    /// `frameCount - 1 <= 0xFF` gives u8, `<= 0xFFFF` u16, else u32 (the first specification text).
     Legacy,
 }
 
@@ -235,7 +238,7 @@ impl FrameWidthRule {
 }
 
 /// Header counts whose block is absent (its presence flag is clear), kept so that such a file
-/// is rewritten byte for byte. FORMATS.md's consistency rules make them zero: our writer keeps
+/// is rewritten byte for byte. The format's consistency rules make them zero: our writer keeps
 /// them only as read, refuses them next to a present block, and `validate` reports them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct StrayCounts {
@@ -300,7 +303,7 @@ impl fmt::Display for Channel {
     }
 }
 
-/// A whole SEAnim v1 file (seed `SEAnim_File`), every field kept so that a file that reads is
+/// A whole SEAnim v1 file (`SEAnim_File` in the specification), every field kept so that a file that reads is
 /// written back byte for byte.
 ///
 /// Not stored, because the writer derives them: `version` (1), `headerSize` (0x1C plus
@@ -326,7 +329,7 @@ pub struct SeAnim {
     /// `uint16_t headerSize`: the header's size in bytes counting these two; 0x1C, or more
     /// when [`SeAnim::header_extra`] holds bytes.
     #[br(temp, parse_with = read_header_size)]
-    #[bw(try_calc = header_size_for(header_extra).map_err(at_field(offsets::HEADER_SIZE)))]
+    #[bw(try_calc = header_size_for(header_extra).map_err(crate::write::at_field(offsets::HEADER_SIZE)))]
     header_size: u16,
 
     /// `uint8_t animType`: the default [`AnimType`] of every bone.
@@ -351,17 +354,17 @@ pub struct SeAnim {
     /// `uint32_t frameCount`: [`SeAnim::fixed_frame_count`], or the largest key or note frame
     /// plus 1.
     #[br(temp)]
-    #[bw(try_calc = self.frame_count().map_err(at_field(offsets::FRAME_COUNT)))]
+    #[bw(try_calc = self.frame_count().map_err(crate::write::at_field(offsets::FRAME_COUNT)))]
     frame_count: u32,
 
     /// `uint32_t boneCount`: the number of [`SeAnim::bones`].
     #[br(temp)]
-    #[bw(try_calc = self.bone_count().map_err(at_field(offsets::BONE_COUNT)))]
+    #[bw(try_calc = self.bone_count().map_err(crate::write::at_field(offsets::BONE_COUNT)))]
     bone_count: u32,
 
     /// `uint8_t boneAnimModifierCount`: the number of [`SeAnim::modifiers`].
     #[br(temp)]
-    #[bw(try_calc = self.modifier_count().map_err(at_field(offsets::MODIFIER_COUNT)))]
+    #[bw(try_calc = self.modifier_count().map_err(crate::write::at_field(offsets::MODIFIER_COUNT)))]
     bone_anim_modifier_count: u8,
 
     /// `uint8_t reserved2[3]`: zero in files of every known writer; kept as read.
@@ -369,10 +372,10 @@ pub struct SeAnim {
 
     /// `uint32_t noteCount`: the number of [`SeAnim::notes`].
     #[br(temp)]
-    #[bw(try_calc = self.note_count().map_err(at_field(offsets::NOTE_COUNT)))]
+    #[bw(try_calc = self.note_count().map_err(crate::write::at_field(offsets::NOTE_COUNT)))]
     note_count: u32,
 
-    /// Header bytes past the 0x1C the seed defines (`headerSize` > 0x1C); readers skip them,
+    /// Header bytes past the 0x1C the specification defines (`headerSize` > 0x1C); readers skip them,
     /// we keep them.
     #[br(parse_with = read_pod_field, args(u64::from(header_size - HEADER_SIZE), "extra header byte"))]
     pub header_extra: Vec<u8>,
@@ -403,7 +406,8 @@ pub struct SeAnim {
         what: "bone modifier",
         inner: IndexWidth::for_count(u64::from(bone_count)),
     })]
-    #[bw(if(data_presence_flags.has_bones()), args_raw = IndexWidth::for_count(u64::from(bone_count)))]
+    #[bw(if(data_presence_flags.has_bones()), write_with = write_modifiers)]
+    #[bw(args(IndexWidth::for_count(u64::from(bone_count))))]
     pub modifiers: Vec<Modifier>,
 
     /// `SEAnim_BoneData[boneCount]`, each with its name: the bones' key runs.
@@ -421,7 +425,8 @@ pub struct SeAnim {
         what: "note",
         inner: frame_width_rule.width(frame_count),
     })]
-    #[bw(if(data_presence_flags.contains(PresenceFlags::NOTE)), args_raw = frame_width_rule.width(frame_count))]
+    #[bw(if(data_presence_flags.contains(PresenceFlags::NOTE)), write_with = write_notes)]
+    #[bw(args(frame_width_rule.width(frame_count)))]
     pub notes: Vec<Note>,
 
     /// `uint32_t size` of the custom block, present with the CUSTOM flag.
@@ -435,54 +440,17 @@ pub struct SeAnim {
     #[bw(write_with = write_custom, args(data_presence_flags.contains(PresenceFlags::CUSTOM)))]
     pub custom: Vec<u8>,
 
-    /// Whatever follows the last block: an SEBlend trailer when one parses exactly to the
-    /// end of the file, otherwise the bytes as they are.
+    /// Whatever follows the last block: nothing, an SEBlend trailer when one parses exactly
+    /// to the end of the file, otherwise the bytes as they are.
     #[br(parse_with = read_trailer)]
-    pub trailer: Option<Trailer>,
+    #[bw(write_with = write_trailer)]
+    pub trailer: Trailer<SeBlend>,
 
     /// `frameCount` as stored when it is not the derived value (largest key or note frame
     /// plus 1, or 0 without keys and notes); `None` lets the writer derive it.
     #[br(calc = fixed_frame_count(frame_count, &bones, &notes))]
     #[bw(ignore)]
     pub fixed_frame_count: Option<u32>,
-}
-
-/// A header value the writer cannot encode, with the field's offset from the start of the
-/// file: binrw reports a `try_calc` error at the start of the struct, so [`crate::write()`] adds
-/// this offset to it.
-#[derive(Debug)]
-pub(crate) struct HeaderFieldError {
-    /// The field's offset from the start of the file.
-    pub offset: u64,
-    /// What cannot be encoded.
-    pub message: String,
-}
-
-impl fmt::Display for HeaderFieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-fn at_field(offset: u64) -> impl Fn(ErrorKind) -> HeaderFieldError {
-    move |kind| HeaderFieldError {
-        offset,
-        message: match kind {
-            ErrorKind::Unencodable(message) => message,
-            other => other.to_string(),
-        },
-    }
-}
-
-/// The offset and message of a [`HeaderFieldError`] inside a binrw error.
-pub(crate) fn header_field_error(err: &binrw::Error) -> Option<(u64, String)> {
-    match err {
-        binrw::Error::Backtrace(bt) => header_field_error(&bt.error),
-        binrw::Error::Custom { pos, err } => err
-            .downcast_ref::<HeaderFieldError>()
-            .map(|e| (pos + e.offset, e.message.clone())),
-        _ => None,
-    }
 }
 
 fn header_size_for(extra: &[u8]) -> Result<u16, ErrorKind> {
@@ -602,41 +570,6 @@ impl SeAnim {
         }
     }
 
-    /// About how many bytes the file takes (at least as many as the writer produces); a
-    /// capacity hint for [`crate::to_bytes`].
-    pub(crate) fn size_hint(&self) -> usize {
-        let frame = self.frame_width().map_or(4, |w| w.size() as usize);
-        let bone = self.bone_width().map_or(4, |w| w.size() as usize);
-        let value = self.precision().size() as usize;
-        let bones: usize = self
-            .bones
-            .iter()
-            .map(|b| {
-                let runs = b.location.len() + b.scale.len();
-                b.name.len() + 2 + 3 * frame + runs * (frame + 3 * value) + b.rotation.len() * (frame + 4 * value)
-            })
-            .sum();
-        let notes: usize = self.notes.iter().map(|n| frame + n.name.len() + 1).sum();
-        let trailer = match &self.trailer {
-            None => 0,
-            Some(Trailer::Unknown(bytes)) => bytes.len(),
-            Some(Trailer::SeBlend(blend)) => {
-                16 + blend
-                    .shapes
-                    .iter()
-                    .map(|s| s.name.len() + 5 + 16 * s.keys.len())
-                    .sum::<usize>()
-            }
-        };
-        36 + self.header_extra.len()
-            + bones
-            + self.modifiers.len() * (bone + 1)
-            + notes
-            + 4
-            + self.custom.len()
-            + trailer
-    }
-
     /// The anim type of the bone at `index`: the last modifier naming it, or the file's.
     ///
     /// This is the bone's own override; children of a modifier bone inherit it through a
@@ -727,19 +660,9 @@ pub struct Note {
     pub name: String,
 }
 
-/// What follows the last block of a file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, binrw::BinWrite)]
-#[serde(rename_all = "lowercase")]
-#[bw(little)]
-pub enum Trailer {
-    /// Greyhound's blend-shape trailer, which parsed exactly to the end of the file.
-    SeBlend(SeBlend),
-    /// Bytes that are not an SEBlend trailer, kept so a rewrite is byte-identical.
-    Unknown(Vec<u8>),
-}
-
-/// Greyhound's unflagged blend-shape trailer (FORMATS.md): the SEBlend header (`u64` magic
-/// `"SEBlend\n"`, `u64` shape count, the shape names), then each shape's weight keys.
+/// Greyhound's unflagged blend-shape trailer, the body of [`Trailer::SeBlend`]: the SEBlend
+/// header (`u64` magic `"SEBlend\n"`, `u64` shape count, the shape names), then each shape's
+/// weight keys.
 ///
 /// The per-key layout is not confirmed by any public writer; a trailer that does not parse
 /// exactly to the end of the file is kept as [`Trailer::Unknown`] instead.
@@ -793,13 +716,21 @@ pub struct BlendKey {
 // ---------------------------------------------------------------------------------------
 // The custom parse and write functions the derives above name.
 
+/// Bytes as a message shows them: quoted when they are printable ASCII, else as hex with 0x.
+pub(crate) fn shown(bytes: &[u8]) -> String {
+    if bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"') {
+        format!("\"{}\"", String::from_utf8_lossy(bytes))
+    } else {
+        bytes.iter().fold(String::from("0x"), |s, b| s + &format!("{b:02x}"))
+    }
+}
+
 fn read_magic<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<[u8; 6]> {
     let pos = reader.stream_position()?;
     let mut magic = [0; 6];
     reader.read_exact(&mut magic)?;
     if &magic != MAGIC {
-        let found = format!("\"{}\"", magic.escape_ascii());
-        return Err(ErrorKind::invalid("the magic \"SEAnim\"", found).at(pos));
+        return Err(ErrorKind::invalid("the magic \"SEAnim\"", shown(&magic)).at(pos));
     }
     Ok(magic)
 }
@@ -831,6 +762,53 @@ fn read_width<R: Read + Seek>(reader: &mut R, endian: Endian, (width,): (IndexWi
 
 fn write_width<W: Write + Seek>(value: &u32, writer: &mut W, endian: Endian, (width,): (IndexWidth,)) -> BinResult<()> {
     width.write(*value, writer, endian)
+}
+
+#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Modifier>`.
+fn write_modifiers<W: Write + Seek>(
+    modifiers: &Vec<Modifier>,
+    writer: &mut W,
+    endian: Endian,
+    (width,): (IndexWidth,),
+) -> BinResult<()> {
+    for (i, m) in modifiers.iter().enumerate() {
+        if m.bone > width.max() {
+            let pos = writer.stream_position()?;
+            return Err(ErrorKind::Unencodable(format!(
+                "bone modifier {i} names bone {}, past the {}-byte bone_t of this file",
+                m.bone,
+                width.size()
+            ))
+            .at(pos));
+        }
+        m.write_options(writer, endian, width)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Note>`.
+fn write_notes<W: Write + Seek>(
+    notes: &Vec<Note>,
+    writer: &mut W,
+    endian: Endian,
+    (width,): (IndexWidth,),
+) -> BinResult<()> {
+    for (i, note) in notes.iter().enumerate() {
+        let pos = writer.stream_position()?;
+        if note.frame > width.max() {
+            return Err(ErrorKind::Unencodable(format!(
+                "note {i} is at frame {}, past the {}-byte frame_t of this file",
+                note.frame,
+                width.size()
+            ))
+            .at(pos));
+        }
+        if note.name.contains('\0') {
+            return Err(ErrorKind::Unencodable(format!("note {i} name: contains a NUL byte")).at(pos + width.size()));
+        }
+        note.write_options(writer, endian, width)?;
+    }
+    Ok(())
 }
 
 #[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<u8>`.
@@ -867,7 +845,7 @@ fn read_bones<R: Read + Seek>(
     (names, presence, frame, precision): (&Vec<NulString>, PresenceFlags, IndexWidth, Precision),
 ) -> BinResult<Vec<Bone>> {
     // Each bone holds at least its flags byte and one frame_t count per present channel.
-    let channels = u64::from((presence.0 & PresenceFlags::BONE.0).count_ones());
+    let channels = u64::from(presence.intersection(PresenceFlags::BONE).bits().count_ones());
     check_count(reader, "bone data", names.len() as u64, 1 + channels * frame.size())?;
     let mut bones = Vec::with_capacity(names.len());
     for (index, name) in names.iter().enumerate() {
@@ -968,19 +946,39 @@ fn read_shapes<R: Read + Seek>(
 
 /// Reads everything after the last block: an SEBlend trailer if one parses exactly to the
 /// end, otherwise the bytes themselves.
-fn read_trailer<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<Option<Trailer>> {
+fn read_trailer<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<Trailer<SeBlend>> {
     let mut rest = Vec::new();
     reader.read_to_end(&mut rest)?;
     Ok(parse_trailer(rest))
 }
 
-/// Classifies the bytes after the last block.
-pub(crate) fn parse_trailer(rest: Vec<u8>) -> Option<Trailer> {
-    if rest.is_empty() {
-        return None;
+/// Writes the trailer back as it was read (or made).
+fn write_trailer<W: Write + Seek>(trailer: &Trailer<SeBlend>, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
+    match trailer {
+        Trailer::None => Ok(()),
+        Trailer::SeBlend(blend) => {
+            // The names follow the 8-byte magic and the u64 count.
+            let mut at = writer.stream_position()? + 16;
+            for (i, shape) in blend.shapes.iter().enumerate() {
+                if shape.name.contains('\0') {
+                    let message = format!("SEBlend shape {i} name: contains a NUL byte");
+                    return Err(ErrorKind::Unencodable(message).at(at));
+                }
+                at += shape.name.len() as u64 + 1;
+            }
+            blend.write_options(writer, endian, ())
+        }
+        Trailer::Unknown(bytes) => Ok(writer.write_all(bytes)?),
     }
-    Some(match read_whole::<SeBlend>(&rest, Endian::Little, ()) {
+}
+
+/// Classifies the bytes after the last block.
+pub(crate) fn parse_trailer(rest: Vec<u8>) -> Trailer<SeBlend> {
+    if rest.is_empty() {
+        return Trailer::None;
+    }
+    match read_whole::<SeBlend>(&rest, Endian::Little, ()) {
         Some(blend) => Trailer::SeBlend(blend),
         None => Trailer::Unknown(rest),
-    })
+    }
 }

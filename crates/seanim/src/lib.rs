@@ -9,44 +9,48 @@
 //! - Little-endian throughout; strings are NUL-terminated UTF-8.
 //! - Time is in **integer frames** (`frame_t`) at [`SeAnim::framerate`] frames per second;
 //!   `frameCount` is the largest key or note frame plus 1.
-//! - Locations are in centimetres (the seed); rotations are quaternions stored **x, y, z, w**;
-//!   scale 1.0 is the bind size. The seed names no axes: values are as the exporter had them.
+//! - Locations are in centimetres (as the specification says); rotations are quaternions
+//!   stored **x, y, z, w**; scale 1.0 is the bind size. No axes are defined: values are as the
+//!   exporter had them.
 //! - Key values are `f32`, or `f64` under `SEANIM_PRECISION_HIGH`. The owned model holds them
 //!   as `f64` either way (an `f32` widens exactly, NaN payloads included, see [`widen`]);
 //!   the writer narrows them back and refuses a finite value beyond `f32`'s range.
 //!
-//! ## Where this differs from the seed (FORMATS.md, SEAnim)
+//! ## Where this differs from the specification text
+//! The [SEAnim specification](https://github.com/SE2Dev/SEAnim-Docs/blob/master/spec.md) is
+//! short of what the tools that write SEAnim files do; this crate reads what they write:
 //! - `headerSize` **counts its own two bytes**: 0x1C, the header spanning offsets 8..36. A
 //!   larger one reads, its extra bytes kept in [`SeAnim::header_extra`]; a smaller one is an
 //!   error.
 //! - `frame_t` follows the rule every tool has used since 2017 (`frameCount <= 0xFF` u8,
-//!   `<= 0xFFFF` u16, else u32), not the seed's `frameCount - 1`. The two differ only at
+//!   `<= 0xFFFF` u16, else u32), not the first text's `frameCount - 1`. The two differ only at
 //!   `frameCount` 256 and 65536; a file there that does not parse to its end under the
 //!   current rule is read with the old one ([`FrameWidthRule::Legacy`], kept for the rewrite).
 //! - Per-bone key counts are `frame_t` too; the framerate stays `f32` under high precision.
 //! - Bytes after the last block are legal: an SEBlend trailer that parses exactly to the end
-//!   is read as [`SeBlend`], anything else is kept as [`Trailer::Unknown`].
+//!   is read as [`Trailer::SeBlend`], anything else is kept as [`Trailer::Unknown`].
 //! - Every file that reads is written back byte for byte: reserved bits and bytes, a
 //!   `frameCount` that is not the derived one ([`SeAnim::fixed_frame_count`]) and header
 //!   counts of absent blocks ([`StrayCounts`]) are kept. Counts, widths and `headerSize` are
-//!   not stored: the writer derives them, keeps FORMATS.md's consistency rules (no bones
+//!   not stored: the writer derives them, keeps the format's consistency rules (no bones
 //!   without a LOC/ROT/SCALE flag, notes iff NOTE, custom block iff CUSTOM, keys only in
 //!   flagged channels) and refuses what it cannot encode (256 modifiers, a frame past
-//!   `frame_t`, a modifier past `bone_t`, a key count past `frame_t`...).
+//!   `frame_t`, a modifier past `bone_t`, a key count past `frame_t`, a name with a NUL...),
+//!   naming the field or item.
 //!
 //! ## The pieces
 //! - [`read`] / [`write()`] / [`to_bytes`]: the owned [`SeAnim`], declared as binrw types in
 //!   file order.
-//! - [`View`]: a zero-copy view that checks the file once, then walks bones and borrowed key
-//!   runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
-//! - [`validate`]: the invariants a file can break and still read, as [`Problem`]s.
-//! - [`SeAnim::to_scene`] / [`SeAnim::from_scene`]: the neutral scene model of
-//!   `animbin_core::scene`, with a `ConversionReport` of what did not carry over.
+//! - [`View::parse`]: a zero-copy view that checks the file once, then walks bones and
+//!   borrowed key runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
+//! - [`validate()`]: the invariants a file can break and still read, as [`Problem`]s, each a
+//!   [`Diagnostic`] with its place.
+//! - [`SeAnim::to_scene`] / [`SeAnim::from_scene`]: the neutral [`Scene`] model that the
+//!   animbin format crates share, with a [`ConversionReport`] of what did not carry over.
 //!
 //! ## Example
 //! ```
-//! use animbin_core::{Quat, Vec3};
-//! use animbin_seanim::{Bone, Key, PresenceFlags, SeAnim, View};
+//! use animbin_seanim::{Bone, ConversionReport, Key, PresenceFlags, Quat, SceneOptions, SeAnim, Vec3, View};
 //!
 //! let mut anim = SeAnim {
 //!     framerate: 30.0,
@@ -62,13 +66,20 @@
 //! assert_eq!(animbin_seanim::read(&bytes)?, anim);
 //!
 //! // The view borrows the key runs in place; frameCount was derived from the last key.
-//! let view = View::new(&bytes)?;
+//! let view = View::parse(&bytes)?;
 //! assert_eq!(view.frame_count(), 11);
 //! let bone = view.bones().next().expect("one bone");
 //! assert_eq!(bone.name, "tag_origin");
 //! assert_eq!(bone.location.get(1), Some(Key::new(10, Vec3::new(0.0, 5.0, 0.0))));
 //! assert!(animbin_seanim::validate(&anim).is_empty());
-//! # Ok::<(), animbin_core::Error>(())
+//!
+//! // The neutral scene model: one animation with a track per bone.
+//! let mut report = ConversionReport::default();
+//! let scene = anim.to_scene(&SceneOptions::default(), &mut report)?;
+//! assert_eq!(scene.animations[0].bones[0].bone, "tag_origin");
+//! assert!(report.is_lossless());
+//! assert_eq!(SeAnim::from_scene(&scene, &SceneOptions::default(), &mut report)?, anim);
+//! # Ok::<(), animbin_seanim::Error>(())
 //! ```
 
 mod keys;
@@ -76,22 +87,26 @@ mod layout;
 mod scene;
 mod validate;
 mod view;
-
-use std::io::{Seek, Write};
+mod write;
 
 use animbin_core::io::SliceReader;
-use animbin_core::{Error, ErrorKind, Result};
-use binrw::{BinRead, BinWrite, Endian};
+use binrw::{BinRead, Endian};
+
+pub use animbin_core::seblend::Trailer;
+pub use animbin_core::{
+    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, SceneOptions, Severity, Vec3,
+    scene::Scene,
+};
 
 pub use keys::{FrameField, Key, KeyRecord, KeyRun, KeyRunIter, KeyValue, Precision, narrow, record_size, widen};
 pub use layout::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Channel, FrameWidthRule, HEADER_SIZE, MAGIC, Modifier, Note,
-    PresenceFlags, PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer,
+    PresenceFlags, PropertyFlags, SeAnim, SeBlend, StrayCounts,
 };
-
 pub use scene::SEBLEND_PROPERTY;
 pub use validate::{Problem, validate};
 pub use view::{BoneView, Bones, HeaderRecord, ModifierRecord, ModifierRun, Notes, View};
+pub use write::{to_bytes, write};
 
 /// The format's short name, as errors and the command line show it.
 pub const FORMAT: &str = "seanim";
@@ -108,7 +123,7 @@ fn read_with_rule(bytes: &[u8], rule: FrameWidthRule) -> Result<SeAnim> {
 /// count or key run that the bytes left cannot hold (refused before allocating).
 pub fn read(bytes: &[u8]) -> Result<SeAnim> {
     let current = read_with_rule(bytes, FrameWidthRule::Current);
-    let parsed_to_end = |r: &Result<SeAnim>| matches!(r, Ok(a) if !matches!(a.trailer, Some(Trailer::Unknown(_))));
+    let parsed_to_end = |r: &Result<SeAnim>| matches!(r, Ok(a) if !matches!(a.trailer, Trailer::Unknown(_)));
     if !parsed_to_end(&current) && frame_count_is_a_rule_boundary(bytes) {
         let legacy = read_with_rule(bytes, FrameWidthRule::Legacy);
         if parsed_to_end(&legacy) {
@@ -128,22 +143,7 @@ fn frame_count_is_a_rule_boundary(bytes: &[u8]) -> bool {
         .is_some_and(|b| matches!(u32::from_le_bytes(b), 256 | 65536))
 }
 
-/// Writes `anim` to `writer`, deriving every count and width; see [`SeAnim`] for what it
-/// refuses.
-pub fn write<W: Write + Seek>(anim: &SeAnim, mut writer: W) -> Result<()> {
-    anim.write_options(&mut writer, Endian::Little, ())
-        .map_err(|e| match layout::header_field_error(&e) {
-            Some((at, message)) => Error::new(FORMAT, at, ErrorKind::Unencodable(message)),
-            None => {
-                let at = writer.stream_position().unwrap_or(0);
-                Error::from_binrw(FORMAT, e, at)
-            }
-        })
-}
-
-/// Encodes `anim` as the bytes of an SEAnim file.
-pub fn to_bytes(anim: &SeAnim) -> Result<Vec<u8>> {
-    let mut out = std::io::Cursor::new(Vec::with_capacity(anim.size_hint()));
-    write(anim, &mut out)?;
-    Ok(out.into_inner())
-}
+/// The README's example, compiled and run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

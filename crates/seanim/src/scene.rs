@@ -9,13 +9,14 @@
 
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Note as SceneNote};
 use animbin_core::scene::{Key as SceneKey, PropertyTrack, Scene};
-use animbin_core::{Error, ErrorKind, Result};
+use animbin_core::seblend::Trailer;
+use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 use zerocopy::IntoBytes;
 
 use crate::keys::{Key, KeyValue, Precision, narrow, widen};
 use crate::layout::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim, SeBlend,
-    Trailer, derived_frame_count,
+    derived_frame_count,
 };
 use crate::{FORMAT, FrameWidthRule};
 
@@ -51,12 +52,16 @@ fn scene_keys<V: Copy>(keys: &[Key<V>]) -> Vec<SceneKey<V>> {
 }
 
 impl SeAnim {
-    /// This file as a scene: an empty skeleton and one animation.
-    pub fn to_scene(&self, report: &mut ConversionReport) -> Scene {
-        Scene {
+    /// This file as a scene: an empty skeleton and one animation, recording in `report` what
+    /// the scene cannot hold.
+    ///
+    /// SEAnim stores its own framerate and converts no units or axes, so no option changes
+    /// the result; the conversion cannot fail today.
+    pub fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(Scene {
             animations: vec![self.to_animation(report)],
             ..Scene::default()
-        }
+        })
     }
 
     /// This file as a scene animation, recording in `report` what the scene cannot hold.
@@ -96,9 +101,9 @@ impl SeAnim {
         self.report_header_losses(report);
         let mut properties = Vec::new();
         match &self.trailer {
-            Some(Trailer::SeBlend(blend)) => properties.extend(blend.shapes.iter().map(blend_track)),
-            Some(Trailer::Unknown(bytes)) => report.lose(format!("{} unknown trailing bytes", bytes.len())),
-            None => {}
+            Trailer::SeBlend(blend) => properties.extend(blend.shapes.iter().map(blend_track)),
+            Trailer::Unknown(bytes) => report.lose(format!("{} unknown trailing bytes", bytes.len())),
+            Trailer::None => {}
         }
         Animation {
             name: String::new(),
@@ -139,11 +144,9 @@ impl SeAnim {
         if self.frame_width_rule == FrameWidthRule::Legacy {
             report.lose("the old frame_t rule of this file");
         }
-        if presence_for(&self.bones, !self.notes.is_empty())
-            != self
-                .data_presence_flags
-                .with(PresenceFlags::CUSTOM | PresenceFlags::RESERVED, false)
-        {
+        // The custom block and reserved bits are reported above.
+        let block_flags = self.data_presence_flags & (PresenceFlags::BONE | PresenceFlags::NOTE);
+        if presence_for(&self.bones, !self.notes.is_empty()) != block_flags {
             report.lose("presence flags of empty blocks");
         }
         if self.precision() == Precision::Double && single_exact_keys(&self.bones) {
@@ -155,8 +158,9 @@ impl SeAnim {
     ///
     /// Fails when the scene has no animation, when a frame cannot be a `frame_t` (negative,
     /// not finite, or `u32::MAX` and past, which leaves no `frameCount`), or when the framerate
-    /// is not a finite `f32`.
-    pub fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Self> {
+    /// is not a finite `f32`. The animation's own framerate is kept, so no option changes the
+    /// result.
+    pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
         let Some((first, rest)) = scene.animations.split_first() else {
             return Err(unencodable("the scene has no animation to write as SEAnim"));
         };
@@ -236,7 +240,7 @@ impl SeAnim {
         }
 
         let precision = if single_exact_keys(&bones) {
-            PropertyFlags::default()
+            PropertyFlags::empty()
         } else {
             PropertyFlags::PRECISION_HIGH
         };
@@ -256,7 +260,11 @@ impl SeAnim {
 
         Ok(Self {
             anim_type: anim.kind.into(),
-            anim_flags: AnimFlags::default().with(AnimFlags::LOOPED, anim.looping),
+            anim_flags: if anim.looping {
+                AnimFlags::LOOPED
+            } else {
+                AnimFlags::empty()
+            },
             data_presence_flags: presence_for(&bones, !notes.is_empty()),
             data_property_flags: precision,
             framerate,
@@ -264,7 +272,11 @@ impl SeAnim {
             bones,
             modifiers,
             notes,
-            trailer: (!shapes.is_empty()).then_some(Trailer::SeBlend(SeBlend { shapes })),
+            trailer: if shapes.is_empty() {
+                Trailer::None
+            } else {
+                Trailer::SeBlend(SeBlend { shapes })
+            },
             ..Self::default()
         })
     }
@@ -277,11 +289,12 @@ fn presence_for(bones: &[Bone], has_notes: bool) -> PresenceFlags {
     let rot = bones.iter().any(|b| !b.rotation.is_empty());
     let scale = bones.iter().any(|b| !b.scale.is_empty());
     let has_bones = !bones.is_empty();
-    let flags = PresenceFlags::default()
-        .with(PresenceFlags::LOC, loc || (has_bones && !rot && !scale))
-        .with(PresenceFlags::ROT, rot)
-        .with(PresenceFlags::SCALE, scale);
-    flags.with(PresenceFlags::NOTE, has_notes)
+    let mut flags = PresenceFlags::empty();
+    flags.set(PresenceFlags::LOC, loc || (has_bones && !rot && !scale));
+    flags.set(PresenceFlags::ROT, rot);
+    flags.set(PresenceFlags::SCALE, scale);
+    flags.set(PresenceFlags::NOTE, has_notes);
+    flags
 }
 
 /// Whether every key value of `bones` survives single precision (see [`single_exact`]).

@@ -1,8 +1,10 @@
-//! The spec invariants that a file can break and still read (FORMATS.md, SEAnim, `validate`).
+//! The spec invariants that a file can break and still read.
 
 use std::fmt;
 
-use crate::layout::{Channel, PresenceFlags, SeAnim};
+use animbin_core::{Diagnostic, Location, Severity};
+
+use crate::layout::{Channel, PresenceFlags, SeAnim, offsets};
 
 /// One broken invariant of an SEAnim file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +41,7 @@ pub enum Problem {
         /// The number of bones.
         bone_count: usize,
     },
-    /// Neither a bone block nor a note block (the seed asks for at least one data block
+    /// Neither a bone block nor a note block (the specification asks for at least one data block
     /// besides the custom block).
     NoDataBlock,
     /// A header count that is not zero while the flag of its block is clear.
@@ -74,41 +76,74 @@ pub enum Problem {
     },
 }
 
+/// The offset of a header field by its name in the specification.
+fn header_offset(field: &str) -> Option<u64> {
+    Some(match field {
+        "animFlags" => offsets::ANIM_FLAGS,
+        "dataPresenceFlags" => offsets::DATA_PRESENCE_FLAGS,
+        "dataPropertyFlags" => offsets::DATA_PROPERTY_FLAGS,
+        "reserved1" => offsets::RESERVED1,
+        "boneCount" => offsets::BONE_COUNT,
+        "boneAnimModifierCount" => offsets::MODIFIER_COUNT,
+        "reserved2" => offsets::RESERVED2,
+        "noteCount" => offsets::NOTE_COUNT,
+        _ => return None,
+    })
+}
+
+impl Diagnostic for Problem {
+    /// Every rule SEAnim has is an error today.
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    /// A header field's byte offset (a header never moves); a bone, key, note or modifier by
+    /// its index, since where those lie depends on everything before them.
+    fn location(&self) -> Location {
+        match self {
+            Self::KeyPastFrameCount { bone, channel, key, .. } => {
+                Location::Item(format!("bone {bone} {channel} key {key}"))
+            }
+            Self::NotePastFrameCount { note, .. } => Location::Item(format!("note {note}")),
+            Self::ModifierBoneOutOfRange { modifier, .. } => Location::Item(format!("bone modifier {modifier}")),
+            Self::BoneFlags { bone, .. } => Location::Item(format!("bone {bone}")),
+            Self::NoDataBlock => Location::Offset(offsets::DATA_PRESENCE_FLAGS),
+            Self::CountWithoutFlag { count: field, .. }
+            | Self::ReservedBits { field, .. }
+            | Self::ReservedBytes { field, .. } => header_offset(field).map_or(Location::File, Location::Offset),
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            Self::KeyPastFrameCount { frame, frame_count, .. }
+            | Self::NotePastFrameCount { frame, frame_count, .. } => {
+                format!("frame {frame} is not below frameCount {frame_count}")
+            }
+            Self::ModifierBoneOutOfRange { bone, bone_count, .. } => {
+                format!("names bone {bone}, but there are {bone_count} bones")
+            }
+            Self::NoDataBlock => "no bone or note block: the file has no data block".into(),
+            Self::CountWithoutFlag { count, value, flag } => {
+                format!("{count} is {value}, but the {flag} flag is clear")
+            }
+            Self::ReservedBits { field, bits } => format!("{field} has reserved bits {bits:#04x} set"),
+            Self::ReservedBytes { field, bytes } => {
+                let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+                format!("{field} is {}, not zero", hex.join(" "))
+            }
+            Self::BoneFlags { flags, .. } => format!("flags {flags} are neither 0 (default) nor 1 (cosmetic)"),
+        }
+    }
+}
+
+/// The whole line: the item and what is wrong with it, or, for the header, the field and
+/// what is wrong with it (the field names itself; its offset is in [`Diagnostic::location`]).
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::KeyPastFrameCount {
-                bone,
-                channel,
-                key,
-                frame,
-                frame_count,
-            } => write!(
-                f,
-                "bone {bone} {channel} key {key} is at frame {frame}, not below frameCount {frame_count}"
-            ),
-            Self::NotePastFrameCount {
-                note,
-                frame,
-                frame_count,
-            } => write!(f, "note {note} is at frame {frame}, not below frameCount {frame_count}"),
-            Self::ModifierBoneOutOfRange {
-                modifier,
-                bone,
-                bone_count,
-            } => write!(
-                f,
-                "bone modifier {modifier} names bone {bone}, but there are {bone_count} bones"
-            ),
-            Self::NoDataBlock => f.write_str("no bone or note block: the file has no data block"),
-            Self::CountWithoutFlag { count, value, flag } => {
-                write!(f, "{count} is {value}, but the {flag} flag is clear")
-            }
-            Self::ReservedBits { field, bits } => write!(f, "{field} has reserved bits {bits:#04x} set"),
-            Self::ReservedBytes { field, bytes } => write!(f, "{field} is {bytes:02x?}, not zero"),
-            Self::BoneFlags { bone, flags } => {
-                write!(f, "bone {bone} has flags {flags}, neither 0 (default) nor 1 (cosmetic)")
-            }
+        match self.location() {
+            Location::Item(item) => write!(f, "{item}: {}", self.message()),
+            _ => f.write_str(&self.message()),
         }
     }
 }

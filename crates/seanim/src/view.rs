@@ -1,12 +1,13 @@
 //! A zero-copy view of an SEAnim file: walks bones, keys and notes in place.
 //!
-//! [`View::new`] checks the whole file once (every count against the bytes left, every name's
+//! [`View::parse`] checks the whole file once (every count against the bytes left, every name's
 //! NUL and UTF-8, every anim type) and records where each block starts; after that, walking
 //! bones and keys copies nothing and cannot fail. Key runs are borrowed as slices of
 //! [`KeyRecord`](crate::KeyRecord)s with little-endian fields, since `frame_t` and the
 //! precision are fixed for the whole file.
 
 use animbin_core::io::ViewCursor;
+use animbin_core::seblend::Trailer;
 use animbin_core::{Error, ErrorKind, IndexField, IndexWidth, Quat, Result, Vec3};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -14,11 +15,11 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 use crate::keys::{KeyRun, KeyValue, Precision, record_size};
 use crate::layout::{
     self, AnimFlags, AnimType, Bone, FrameWidthRule, HEADER_SIZE, Note, PresenceFlags, PropertyFlags, SeAnim,
-    StrayCounts, Trailer,
+    StrayCounts,
 };
 use crate::{FORMAT, Modifier};
 
-/// The fixed part of the header as stored at offsets 8..36 (seed `SEAnim_Header`).
+/// The fixed part of the header as stored at offsets 8..36 (`SEAnim_Header` in the specification).
 #[derive(Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
 pub struct HeaderRecord {
@@ -230,10 +231,10 @@ impl<'a> View<'a> {
     ///
     /// Like [`crate::read`], a file whose `frameCount` is 256 or 65536 and that does not parse
     /// to its end under the current `frame_t` rule is retried under the old one.
-    pub fn new(bytes: &'a [u8]) -> Result<Self> {
-        let current = Self::with_rule(bytes, FrameWidthRule::Current);
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let current = Self::parse_with_rule(bytes, FrameWidthRule::Current);
         if crate::frame_count_is_a_rule_boundary(bytes) && !current.as_ref().is_ok_and(View::parses_to_end) {
-            if let Ok(legacy) = Self::with_rule(bytes, FrameWidthRule::Legacy) {
+            if let Ok(legacy) = Self::parse_with_rule(bytes, FrameWidthRule::Legacy) {
                 if legacy.parses_to_end() {
                     return Ok(legacy);
                 }
@@ -244,15 +245,15 @@ impl<'a> View<'a> {
 
     /// Whether nothing but an SEBlend trailer (or nothing) follows the last block.
     fn parses_to_end(&self) -> bool {
-        !matches!(layout::parse_trailer(self.trailer.to_vec()), Some(Trailer::Unknown(_)))
+        !matches!(layout::parse_trailer(self.trailer.to_vec()), Trailer::Unknown(_))
     }
 
-    /// Opens a view with a given `frame_t` rule and no fallback.
-    pub fn with_rule(bytes: &'a [u8], rule: FrameWidthRule) -> Result<Self> {
+    /// Opens a view with a given `frame_t` rule and no fallback to the other one.
+    pub fn parse_with_rule(bytes: &'a [u8], rule: FrameWidthRule) -> Result<Self> {
         let mut c = ViewCursor::new(FORMAT, bytes);
         let magic = c.take(6, "the magic \"SEAnim\"")?;
         if magic != layout::MAGIC {
-            let found = format!("\"{}\"", magic.escape_ascii());
+            let found = layout::shown(magic);
             return Err(Error::new(FORMAT, 0, ErrorKind::invalid("the magic \"SEAnim\"", found)));
         }
         let version_at = c.pos() as u64;
@@ -285,8 +286,8 @@ impl<'a> View<'a> {
         })?;
         let header_extra = c.records(u64::from(header_size - HEADER_SIZE), 1, "extra header byte")?;
 
-        let presence = PresenceFlags(header.data_presence_flags);
-        let precision = PropertyFlags(header.data_property_flags).precision();
+        let presence = PresenceFlags::from_bits_retain(header.data_presence_flags);
+        let precision = PropertyFlags::from_bits_retain(header.data_property_flags).precision();
         let frame_width = rule.width(header.frame_count.get());
         let bone_count = header.bone_count.get();
         let bone_width = IndexWidth::for_count(u64::from(bone_count));
@@ -376,17 +377,17 @@ impl<'a> View<'a> {
 
     /// `animFlags`.
     pub fn anim_flags(&self) -> AnimFlags {
-        AnimFlags(self.header.anim_flags)
+        AnimFlags::from_bits_retain(self.header.anim_flags)
     }
 
     /// `dataPresenceFlags`.
     pub fn data_presence_flags(&self) -> PresenceFlags {
-        PresenceFlags(self.header.data_presence_flags)
+        PresenceFlags::from_bits_retain(self.header.data_presence_flags)
     }
 
     /// `dataPropertyFlags`.
     pub fn data_property_flags(&self) -> PropertyFlags {
-        PropertyFlags(self.header.data_property_flags)
+        PropertyFlags::from_bits_retain(self.header.data_property_flags)
     }
 
     /// `framerate`.

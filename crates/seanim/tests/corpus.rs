@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use animbin_core::IndexWidth;
-use animbin_seanim::{AnimType, Channel, Modifier, Precision, PresenceFlags, SeAnim, View, read, to_bytes, validate};
+use animbin_seanim::{
+    AnimType, Channel, Modifier, Precision, PresenceFlags, SeAnim, Trailer, View, read, to_bytes, validate,
+};
 use animbin_testing::{corpus_files, shared_corpus};
 
 fn corpus() -> Option<PathBuf> {
@@ -44,9 +46,9 @@ fn every_corpus_file_reads_validates_and_writes_back_byte_for_byte() {
             "{name} is not written back identically"
         );
         assert_eq!(validate(&anim), vec![], "{name}");
-        assert_eq!(anim.trailer, None, "{name}");
+        assert_eq!(anim.trailer, Trailer::None, "{name}");
         assert_eq!(anim.fixed_frame_count, None, "{name}: frameCount is the derived one");
-        let view = View::new(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let view = View::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(view.bone_count() as usize, anim.bones.len());
         for (v, b) in view.bones().zip(&anim.bones) {
             assert_eq!((v.name, v.flags), (b.name.as_str(), b.flags));

@@ -4,8 +4,9 @@
 
 use animbin_core::{IndexWidth, Quat, Vec3};
 use animbin_seanim::{
-    AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, Modifier, Note, Precision, PresenceFlags,
-    Problem, PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer, View, read, to_bytes, validate,
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, Diagnostic, FrameWidthRule, Key, Location, Modifier, Note,
+    Precision, PresenceFlags, Problem, PropertyFlags, SeAnim, SeBlend, Severity, StrayCounts, Trailer, View, read,
+    to_bytes, validate,
 };
 use animbin_testing::{assert_every_truncation_fails, hex};
 
@@ -14,7 +15,7 @@ use animbin_testing::{assert_every_truncation_fails, hex};
 fn read_back(bytes: &[u8]) -> SeAnim {
     let anim = read(bytes).expect("the fixture reads");
     assert_eq!(to_bytes(&anim).expect("the fixture writes"), bytes, "rewrite differs");
-    let view = View::new(bytes).expect("the view opens");
+    let view = View::parse(bytes).expect("the view opens");
     assert_eq!(view.frame_width_rule(), anim.frame_width_rule);
     assert_eq!(view.bones().count(), anim.bones.len());
     for (v, b) in view.bones().zip(&anim.bones) {
@@ -41,14 +42,14 @@ fn read_back(bytes: &[u8]) -> SeAnim {
 /// The error of reading `bytes`, checked to be the same (offset and text) from the view.
 fn read_error(bytes: &[u8]) -> animbin_core::Error {
     let err = read(bytes).expect_err("the input is refused");
-    let view_err = View::new(bytes).expect_err("the view refuses it too");
+    let view_err = View::parse(bytes).expect_err("the view refuses it too");
     assert_eq!(err.offset, view_err.offset, "read: {err}; view: {view_err}");
     err
 }
 
 fn assert_truncations_fail(bytes: &[u8]) {
     assert_every_truncation_fails(bytes, read);
-    assert_every_truncation_fails(bytes, |b| View::new(b).map(|_| ()));
+    assert_every_truncation_fails(bytes, |b| View::parse(b).map(|_| ()));
 }
 
 /// At `frameCount` 256 and 65536 a truncated file can be a whole file under the old
@@ -61,11 +62,11 @@ fn assert_truncations_fail_or_read_legacy(bytes: &[u8], legacy_lengths: &[usize]
         match read(prefix) {
             Ok(anim) => {
                 assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy, "prefix of {len} bytes");
-                assert_eq!(anim.trailer, None, "prefix of {len} bytes");
+                assert_eq!(anim.trailer, Trailer::None, "prefix of {len} bytes");
                 assert_eq!(to_bytes(&anim).unwrap(), prefix);
                 read_lengths.push(len);
             }
-            Err(_) => assert!(View::new(prefix).is_err(), "the view opens a prefix of {len} bytes"),
+            Err(_) => assert!(View::parse(prefix).is_err(), "the view opens a prefix of {len} bytes"),
         }
     }
     assert_eq!(read_lengths, legacy_lengths);
@@ -264,7 +265,7 @@ const LEGACY_256: &str = "
 fn old_frame_rule_reads_frame_count_256_with_u8_frames_and_writes_it_back() {
     let bytes = hex(LEGACY_256);
     // The current rule (u16) runs out of bytes; the old rule reads the whole file.
-    assert!(View::with_rule(&bytes, FrameWidthRule::Current).is_err());
+    assert!(View::parse_with_rule(&bytes, FrameWidthRule::Current).is_err());
     let anim = read_back(&bytes);
     assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
     assert_eq!(anim.frame_width().unwrap(), IndexWidth::U8);
@@ -364,7 +365,7 @@ fn every_block_anim() -> SeAnim {
             name: "ev".into(),
         }],
         custom: vec![1, 2, 3],
-        trailer: Some(Trailer::SeBlend(SeBlend {
+        trailer: Trailer::SeBlend(SeBlend {
             shapes: vec![BlendShape {
                 name: "s".into(),
                 keys: vec![BlendKey {
@@ -372,7 +373,7 @@ fn every_block_anim() -> SeAnim {
                     value: [0.5, 1.0, 0.0],
                 }],
             }],
-        })),
+        }),
         ..SeAnim::default()
     }
 }
@@ -392,7 +393,7 @@ fn every_block_and_the_seblend_trailer_read_and_write_back() {
     let cut = read(&bytes[..bytes.len() - 1]).unwrap();
     assert_eq!(
         cut.trailer,
-        Some(Trailer::Unknown(bytes[blocks_end..bytes.len() - 1].to_vec()))
+        Trailer::Unknown(bytes[blocks_end..bytes.len() - 1].to_vec())
     );
     assert_eq!(to_bytes(&cut).unwrap(), &bytes[..bytes.len() - 1]);
 }
@@ -402,8 +403,8 @@ fn unknown_trailing_bytes_are_kept() {
     let mut bytes = hex(FRAMECOUNT_255);
     bytes.extend(hex("de ad be ef"));
     let anim = read_back(&bytes);
-    assert_eq!(anim.trailer, Some(Trailer::Unknown(vec![0xde, 0xad, 0xbe, 0xef])));
-    assert_eq!(View::new(&bytes).unwrap().trailer(), hex("de ad be ef"));
+    assert_eq!(anim.trailer, Trailer::Unknown(vec![0xde, 0xad, 0xbe, 0xef]));
+    assert_eq!(View::parse(&bytes).unwrap().trailer(), hex("de ad be ef"));
 }
 
 const STRAY_COUNTS: &str = "
@@ -466,23 +467,23 @@ fn validate_reports_frames_past_the_end_modifiers_past_the_bones_and_bad_flags()
         bone: 1,
         anim_type: AnimType::Absolute,
     });
-    anim.data_presence_flags = anim.data_presence_flags | PresenceFlags::NOTE | PresenceFlags(0x08);
+    anim.data_presence_flags = anim.data_presence_flags | PresenceFlags::NOTE | PresenceFlags::from_bits_retain(0x08);
     anim.notes.push(Note {
         frame: 2,
         name: "n".into(),
     });
-    anim.anim_flags = AnimFlags(0x81);
+    anim.anim_flags = AnimFlags::from_bits_retain(0x81);
     let back = read(&to_bytes(&anim).unwrap()).unwrap();
     let lines: Vec<String> = validate(&back).iter().map(ToString::to_string).collect();
     assert_eq!(
         lines,
         [
-            "bone 0 location key 0 is at frame 3, not below frameCount 2",
-            "note 0 is at frame 2, not below frameCount 2",
-            "bone modifier 0 names bone 1, but there are 1 bones",
+            "bone 0 location key 0: frame 3 is not below frameCount 2",
+            "note 0: frame 2 is not below frameCount 2",
+            "bone modifier 0: names bone 1, but there are 1 bones",
             "animFlags has reserved bits 0x80 set",
             "dataPresenceFlags has reserved bits 0x08 set",
-            "bone 0 has flags 2, neither 0 (default) nor 1 (cosmetic)",
+            "bone 0: flags 2 are neither 0 (default) nor 1 (cosmetic)",
         ]
     );
     let empty = SeAnim::default();
@@ -741,4 +742,136 @@ fn the_writer_refuses_values_beyond_single_precision_and_names_with_nul() {
     assert!(to_bytes(&high).is_ok());
     let nul = loc_anim(vec![Bone::new("a\0b")]);
     assert!(write_error(&nul).to_string().contains("NUL"));
+}
+
+#[test]
+fn the_writer_names_the_item_whose_name_holds_a_nul() {
+    // The bone names start at 36: "a\0" then the bad one.
+    let bone = loc_anim(vec![Bone::new("a"), Bone::new("b\0c")]);
+    let err = write_error(&bone);
+    assert_eq!(err.offset, 38, "{err}");
+    assert!(err.to_string().contains("bone 1 name: contains a NUL byte"), "{err}");
+
+    let mut note = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3])])]);
+    note.data_presence_flags |= PresenceFlags::NOTE;
+    note.notes.push(Note {
+        frame: 0,
+        name: "n\0".into(),
+    });
+    let err = write_error(&note);
+    // Header, "a\0", flags, a u8 key count and one 13-byte key, then the note's u8 frame.
+    assert_eq!(err.offset, 36 + 2 + 1 + 1 + 13 + 1, "{err}");
+    assert!(err.to_string().contains("note 0 name: contains a NUL byte"), "{err}");
+
+    let shape = SeAnim {
+        trailer: Trailer::SeBlend(SeBlend {
+            shapes: vec![BlendShape {
+                name: "\0".into(),
+                keys: Vec::new(),
+            }],
+        }),
+        ..loc_anim(vec![])
+    };
+    let err = write_error(&shape);
+    // An empty bone block under LOC, then the magic and the u64 count.
+    assert_eq!(err.offset, 36 + 16, "{err}");
+    assert!(
+        err.to_string().contains("SEBlend shape 0 name: contains a NUL byte"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_writer_names_a_note_past_frame_t() {
+    let mut anim = SeAnim {
+        data_presence_flags: PresenceFlags::NOTE,
+        fixed_frame_count: Some(3),
+        ..SeAnim::default()
+    };
+    anim.notes.push(Note {
+        frame: 300,
+        name: "n".into(),
+    });
+    let err = write_error(&anim);
+    assert_eq!(err.offset, 36, "{err}");
+    assert!(
+        err.to_string()
+            .contains("note 0 is at frame 300, past the 1-byte frame_t"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_writer_names_a_modifier_past_bone_t() {
+    let mut anim = many_bones_anim(3, 256);
+    anim.modifiers[0].bone = 256;
+    let err = write_error(&anim).to_string();
+    assert!(
+        err.contains("bone modifier 0 names bone 256, past the 1-byte bone_t"),
+        "{err}"
+    );
+}
+
+#[test]
+fn write_needs_no_seek_and_gives_the_bytes_to_bytes_gives() {
+    for fixture in [FRAMECOUNT_255, EVERY_BLOCK, STRAY_COUNTS] {
+        let anim = read(&hex(fixture)).unwrap();
+        let mut out = Vec::new(); // `Vec<u8>` is `Write` but not `Seek`
+        animbin_seanim::write(&anim, &mut out).unwrap();
+        assert_eq!(out, to_bytes(&anim).unwrap());
+    }
+}
+
+#[test]
+fn reserved_flag_bits_survive_a_round_trip_and_dump_as_numbers() {
+    let mut bytes = hex(FRAMECOUNT_255);
+    bytes[11] = 0xff; // animFlags: LOOPED and every reserved bit
+    bytes[12] = 0x39; // dataPresenceFlags: LOC and the three reserved bits
+    bytes[13] = 0xfe; // dataPropertyFlags: every reserved bit, single precision
+    let anim = read_back(&bytes);
+    assert!(anim.looped());
+    assert_eq!(anim.anim_flags.bits(), 0xff);
+    assert_eq!(anim.anim_flags.reserved_bits(), 0xfe);
+    assert_eq!(anim.data_presence_flags.reserved_bits(), 0x38);
+    assert_eq!(anim.data_property_flags.reserved_bits(), 0xfe);
+    assert_eq!(anim.precision(), Precision::Single);
+    let dump = serde_json::to_value(&anim).unwrap();
+    assert_eq!(dump["anim_flags"], 0xff);
+    assert_eq!(dump["data_presence_flags"], 0x39);
+    let undumped: SeAnim = serde_json::from_value(dump).unwrap();
+    assert_eq!(to_bytes(&undumped).unwrap(), bytes);
+}
+
+#[test]
+fn problems_are_diagnostics_with_a_place() {
+    let mut anim = loc_anim(vec![loc_bone("a", &[(3, [0.0; 3])])]);
+    anim.fixed_frame_count = Some(2);
+    anim.reserved1 = [1, 0];
+    anim.stray_counts.note_count = 4;
+    anim.data_property_flags = PropertyFlags::from_bits_retain(0x80);
+    let found: Vec<(Location, String)> = validate(&anim).iter().map(|p| (p.location(), p.message())).collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Location::Item("bone 0 location key 0".into()),
+                "frame 3 is not below frameCount 2".into()
+            ),
+            (
+                Location::Offset(32),
+                "noteCount is 4, but the NOTE flag is clear".into()
+            ),
+            (
+                Location::Offset(13),
+                "dataPropertyFlags has reserved bits 0x80 set".into()
+            ),
+            (Location::Offset(14), "reserved1 is 0x01 0x00, not zero".into()),
+        ]
+    );
+    assert!(validate(&anim).iter().all(|p| p.severity() == Severity::Error));
+    assert_eq!(
+        validate(&SeAnim::default())[0].location(),
+        Location::Offset(12),
+        "no data block: dataPresenceFlags"
+    );
 }

@@ -5,7 +5,7 @@ use animbin_core::scene::PropertyTrack;
 use animbin_core::scene::{
     AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Key as SceneKey, Note as SceneNote,
 };
-use animbin_core::{IndexWidth, Quat, Vec3};
+use animbin_core::{IndexWidth, Quat, SceneOptions, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, Precision, PresenceFlags, PropertyFlags,
     SEBLEND_PROPERTY, SeAnim, SeBlend, StrayCounts, Trailer, View, read, to_bytes,
@@ -74,16 +74,16 @@ fn bone(presence: PresenceFlags, max_frame: u32, p: Precision) -> impl Strategy<
         })
 }
 
-fn trailer() -> impl Strategy<Value = Option<Trailer>> {
+fn trailer() -> impl Strategy<Value = Trailer<SeBlend>> {
     let key = (any::<u32>(), prop::array::uniform3(-1e6f32..1e6)).prop_map(|(frame, value)| BlendKey { frame, value });
     let shape = (name(), prop::collection::vec(key, 0..3)).prop_map(|(name, keys)| BlendShape { name, keys });
     prop_oneof![
-        2 => Just(None),
-        1 => prop::collection::vec(shape, 0..3).prop_map(|shapes| Some(Trailer::SeBlend(SeBlend { shapes }))),
+        2 => Just(Trailer::None),
+        1 => prop::collection::vec(shape, 0..3).prop_map(|shapes| Trailer::SeBlend(SeBlend { shapes })),
         // Unknown bytes never start like an SEBlend trailer.
         1 => prop::collection::vec(any::<u8>(), 0..6).prop_map(|mut b| {
             b.insert(0, 0xEE);
-            Some(Trailer::Unknown(b))
+            Trailer::Unknown(b)
         }),
     ]
 }
@@ -110,7 +110,7 @@ fn seanim() -> impl Strategy<Value = SeAnim> {
     );
     header.prop_flat_map(
         |(anim_type, anim_flags, presence, high, property, reserved1, reserved2, max_frame)| {
-            let presence = PresenceFlags(presence);
+            let presence = PresenceFlags::from_bits_retain(presence);
             let precision = if high { Precision::Double } else { Precision::Single };
             let has_bones = presence.has_bones();
             let has_notes = presence.contains(PresenceFlags::NOTE);
@@ -163,9 +163,9 @@ fn seanim() -> impl Strategy<Value = SeAnim> {
                     )| {
                         let mut anim = SeAnim {
                             anim_type,
-                            anim_flags: AnimFlags(anim_flags),
+                            anim_flags: AnimFlags::from_bits_retain(anim_flags),
                             data_presence_flags: presence,
-                            data_property_flags: PropertyFlags((property & !1) | u8::from(high)),
+                            data_property_flags: PropertyFlags::from_bits_retain((property & !1) | u8::from(high)),
                             reserved1,
                             framerate,
                             reserved2,
@@ -229,7 +229,7 @@ fn wrap<V>(keys: impl IntoIterator<Item = Key<V>>) -> impl Iterator<Item = Key<C
 
 /// Checks that the view of `bytes` sees what the owned `anim` holds, bit for bit.
 fn assert_view_matches(bytes: &[u8], anim: &SeAnim) {
-    let view = View::new(bytes).expect("the view opens what read reads");
+    let view = View::parse(bytes).expect("the view opens what read reads");
     assert_eq!(view.anim_type(), anim.anim_type);
     assert_eq!(view.frame_count(), anim.frame_count().unwrap());
     assert_eq!(view.precision(), anim.precision());
@@ -284,7 +284,7 @@ proptest! {
             }
             Err(e) => {
                 prop_assert!(e.offset <= bytes.len() as u64);
-                prop_assert!(View::new(&bytes).is_err(), "the view opens what read refuses: {}", e);
+                prop_assert!(View::parse(&bytes).is_err(), "the view opens what read refuses: {}", e);
             }
         }
     }
@@ -435,7 +435,7 @@ fn nan_values_and_their_payloads_are_written_back_bit_for_bit() {
 #[test]
 fn a_scene_without_an_animation_or_with_a_negative_frame_is_refused() {
     let mut report = ConversionReport::default();
-    assert!(SeAnim::from_scene(&Default::default(), &mut report).is_err());
+    assert!(SeAnim::from_scene(&Default::default(), &SceneOptions::default(), &mut report).is_err());
     let anim = Animation {
         notes: vec![SceneNote {
             frame: -1.0,
@@ -505,7 +505,7 @@ fn lossy_conversions_are_reported() {
     let odd = SeAnim {
         custom: vec![1, 2],
         data_presence_flags: PresenceFlags::NOTE | PresenceFlags::CUSTOM,
-        trailer: Some(Trailer::Unknown(vec![0xEE])),
+        trailer: Trailer::Unknown(vec![0xEE]),
         ..SeAnim::default()
     };
     odd.to_animation(&mut report);

@@ -6,11 +6,11 @@
 //!
 //! ## Two layouts
 //!
-//! The seed document (`002_e7df4a8dad3225ea.txt`) is a *draft* that no tool writes. Every
-//! existing tool reads and writes another layout, recorded in the project's FORMATS.md; this
-//! crate calls it the **deployed** layout and uses it by default. `headerSize` tells them
-//! apart when reading, and [`SeModel`]'s variant (or [`Layout`] when converting from a
-//! scene) chooses one when writing:
+//! The original specification of SEModel is a *draft* that no tool writes. Every existing
+//! tool reads and writes another layout, which this crate calls the **deployed** layout and
+//! uses by default. `headerSize` tells them apart when reading, and [`SeModel`]'s variant
+//! (or [`Layout`] when converting from a scene, see [`SeModel::from_scene_in`] and
+//! [`SeModel::to_layout`]) chooses one when writing:
 //!
 //! | | deployed ([`deployed::Model`]) | draft ([`draft::Model`]) |
 //! |---|---|---|
@@ -28,7 +28,7 @@
 //!
 //! - Little-endian throughout; strings are NUL-terminated UTF-8.
 //! - `headerSize` counts its own two bytes (the deployed header spans bytes 9..29, the draft's
-//!   9..39). Only 0x14 and 0x1E are accepted (FORMATS.md): the first draft writer in SELib
+//!   9..39). Only 0x14 and 0x1E are accepted: the first draft writer in SELib
 //!   (dtzxporter/SELibDotNet commit 44eb810) wrote the draft's fields under 0x1C, which is
 //!   neither, and no later tool wrote that layout.
 //! - Quaternions are x, y, z, w. SEModel defines neither axes nor units: values are the
@@ -40,31 +40,30 @@
 //!   read, kept and written back as they were. A header count whose flag is clear is kept
 //!   too (see [`Block`]), and so are unknown flag bits and reserved bytes.
 //! - Bytes after the last block are kept: Greyhound's SEBlend blend-shape trailer is parsed
-//!   ([`blend::BlendShapes`]) when it runs exactly to the end of the file, anything else is
-//!   kept verbatim ([`Trailer::Unknown`]), so every file that reads is rewritten byte for byte.
+//!   ([`BlendShapes`]) when it runs exactly to the end of the file, anything else is kept
+//!   verbatim ([`Trailer::Unknown`]), so every file that reads is rewritten byte for byte.
 //! - The deployed layout stores `materialIndex[layerCount]` whatever the UV flag says (as
 //!   SELib reads it); the Python reference reader instead treats `layerCount` as 0 when the
 //!   UV flag is clear. Real writers keep the two consistent; [`validate()`] reports when not.
-//! - Where the deployed layout differs from the seed (FORMATS.md, "SEModel v1"): MATERIALS is
-//!   dataFlags bit 2 (the seed's COLLISION); the header has no modelType, modelFlags,
-//!   colCount or maxSkinInfluence; `maxInfluence` and `layerCount` are per mesh; vertex data
-//!   is struct-of-arrays with f32 normals and f32 weights; faces are sized by the vertex
-//!   count; material indices are per mesh and layer; a material block exists.
+//! - Where the deployed layout differs from the draft: MATERIALS is dataFlags bit 2 (the
+//!   draft's COLLISION); the header has no modelType, modelFlags, colCount or
+//!   maxSkinInfluence; `maxInfluence` and `layerCount` are per mesh; vertex data is
+//!   struct-of-arrays with f32 normals and f32 weights; faces are sized by the vertex count;
+//!   material indices are per mesh and layer; a material block exists.
 //!
 //! Reading never panics and never allocates far beyond the input: every count is checked
 //! against the bytes left before anything is allocated, and errors name the byte offset.
 //! The vertex arrays of the deployed layout are read in bulk (one bounds check and one copy
 //! each), and a [`View`] gives borrowed, typed slices of them with no copy at all. Files
-//! that read but break the spec (indices out of range, parent cycles, weights that do not
-//! sum to 1, counts or sizes set against their flags) are reported by [`validate()`], each
-//! problem with its byte offset.
+//! that read but break the format's rules (indices out of range, parent cycles, weights that
+//! do not sum to 1, counts or sizes set against their flags) are reported by [`validate()`],
+//! each problem with its byte offset. The writer refuses what it cannot encode, naming the
+//! item and the output offset.
 //!
 //! ## Example
 //!
 //! ```
-//! use animbin_semodel::{Block, SeModel, deployed, read, to_bytes, validate};
-//! use animbin_semodel::flags::MeshFlags;
-//! use animbin_core::math::Vec3;
+//! use animbin_semodel::{Block, ConversionReport, MeshFlags, SceneOptions, SeModel, Vec3, deployed};
 //!
 //! let mesh = deployed::Mesh {
 //!     positions: vec![Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)],
@@ -77,170 +76,84 @@
 //!     meshes: Block::Present(vec![mesh]),
 //!     ..Default::default()
 //! });
-//! let bytes = to_bytes(&model)?;
+//! let bytes = animbin_semodel::to_bytes(&model)?;
 //! assert_eq!(&bytes[..11], b"SEModel\x01\x00\x14\x00");
 //! // Three vertices: the face indices are single bytes.
 //! assert_eq!(bytes.len(), 29 + 11 + 3 * 12 + 3 * 12 + 3);
-//! assert_eq!(read(&bytes)?, model);
-//! assert!(validate(&model).is_empty());
+//! assert_eq!(animbin_semodel::read(&bytes)?, model);
+//! assert!(animbin_semodel::validate(&model).is_empty());
 //!
 //! // Zero-copy access to the same bytes.
-//! let view = animbin_semodel::View::open(&bytes)?;
+//! let view = animbin_semodel::View::parse(&bytes)?;
 //! assert_eq!(view.meshes()[0].positions()[1].native(), Vec3::new(1.0, 0.0, 0.0));
-//! # Ok::<(), animbin_core::Error>(())
+//!
+//! // Through the neutral scene model, and into the draft layout.
+//! let mut report = ConversionReport::default();
+//! let scene = model.to_scene(&SceneOptions::default(), &mut report)?;
+//! assert_eq!(scene.meshes[0].faces, vec![[0, 1, 2]]);
+//! let draft = model.to_layout(animbin_semodel::Layout::Draft, &SceneOptions::default(), &mut report)?;
+//! assert_eq!(draft.vertex_count(), 3);
+//! assert_eq!(report.lost, ["normal precision (the draft layout stores half floats)"]);
+//! # Ok::<(), animbin_semodel::Error>(())
 //! ```
 
-pub mod blend;
-pub mod block;
-pub mod bone;
-pub mod deployed;
-pub mod draft;
-pub mod flags;
-pub mod records;
-pub mod scene;
+mod layout;
+mod model;
+mod scene;
 mod spans;
-pub mod validate;
-pub mod view;
+mod validate;
+mod view;
+mod write;
 
-use std::io::{Cursor, Seek, Write};
-
+use animbin_core::Endian;
 use animbin_core::io::read_from_slice;
-use animbin_core::{Endian, Error, ErrorKind, Result};
 use binrw::BinRead;
-use serde::{Deserialize, Serialize};
 
-pub use blend::Trailer;
-pub use block::Block;
-pub use bone::{Bone, Pose};
-pub use records::Influence;
-pub use validate::{Problem, validate};
-pub use view::View;
+pub use animbin_core::seblend::Trailer;
+pub use animbin_core::{
+    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, Rgba8, SceneOptions, Severity,
+    Vec2, Vec3, scene::Scene,
+};
+
+pub use layout::blend::{BLEND_MAGIC, BlendShapes, MeshBlend, VertexBlend};
+pub use layout::block::Block;
+pub use layout::bone::{Bone, Pose};
+pub use layout::deployed::{Material, MaterialMaps};
+pub use layout::flags::{BoneFlags, DataFlags, MeshFlags};
+pub use layout::records::{
+    BlendDelta, Face8, Face16, Face32, FaceRecord, Influence, Influence8, Influence16, Influence32, InfluenceRecord,
+    RecordIndex,
+};
+pub use layout::{Layout, MAGIC, VERSION};
+pub use model::SeModel;
+pub use validate::{Problem, WEIGHT_SUM_TOLERANCE, validate};
+pub use view::{
+    BoneHead, BoneView, FaceSlice, HeaderRecord, MaterialView, MeshHeaderRecord, MeshView, PoseRecord, View,
+    WeightSlice,
+};
+pub use write::{to_bytes, write};
+
+/// The deployed layout's own types (`headerSize` 0x14).
+///
+/// A namespace rather than names at the crate root because both layouts have a `Model`, a
+/// `Mesh`, a `HEADER_SIZE` and a `MESH_HEADER_SIZE`, in the format's own words.
+pub mod deployed {
+    pub use crate::layout::deployed::{HEADER_SIZE, MESH_HEADER_SIZE, Material, MaterialMaps, Mesh, Model};
+}
+
+/// The draft layout's own types (`headerSize` 0x1E).
+///
+/// A namespace rather than names at the crate root because both layouts have a `Model`, a
+/// `Mesh`, a `HEADER_SIZE` and a `MESH_HEADER_SIZE`, in the format's own words.
+pub mod draft {
+    pub use crate::layout::draft::{
+        HEADER_SIZE, MESH_HEADER_SIZE, Mesh, MeshArgs, Model, VertexLayout, VertexRecord, Vertices,
+        material_index_width,
+    };
+}
 
 /// The format's short name in errors and on the command line.
 pub const FORMAT: &str = "semodel";
-
-/// The seven magic bytes that open every SEModel file.
-pub const MAGIC: [u8; 7] = *b"SEModel";
-
-/// The only version there is.
-pub const VERSION: u16 = 1;
-
-/// Which of the two layouts a file uses; `headerSize` records it on disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Layout {
-    /// What every existing tool reads and writes (`headerSize` 0x14); the default.
-    #[default]
-    Deployed,
-    /// The seed's draft (`headerSize` 0x1E).
-    Draft,
-}
-
-impl Layout {
-    /// The layout's `headerSize`.
-    pub const fn header_size(self) -> u16 {
-        match self {
-            Self::Deployed => deployed::HEADER_SIZE,
-            Self::Draft => draft::HEADER_SIZE,
-        }
-    }
-
-    /// The layout a `headerSize` names, if any.
-    pub const fn from_header_size(size: u16) -> Option<Self> {
-        match size {
-            deployed::HEADER_SIZE => Some(Self::Deployed),
-            draft::HEADER_SIZE => Some(Self::Draft),
-            _ => None,
-        }
-    }
-
-    /// The file offset where the data blocks start (magic, version, then the header).
-    pub const fn header_end(self) -> u64 {
-        9 + self.header_size() as u64
-    }
-}
-
-/// An SEModel file in either layout.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "layout", content = "model", rename_all = "snake_case")]
-pub enum SeModel {
-    /// The deployed layout (`headerSize` 0x14).
-    Deployed(deployed::Model),
-    /// The seed's draft layout (`headerSize` 0x1E).
-    Draft(draft::Model),
-}
-
-impl Default for SeModel {
-    fn default() -> Self {
-        Self::Deployed(deployed::Model::default())
-    }
-}
-
-impl SeModel {
-    /// The file's layout.
-    pub fn layout(&self) -> Layout {
-        match self {
-            Self::Deployed(_) => Layout::Deployed,
-            Self::Draft(_) => Layout::Draft,
-        }
-    }
-
-    /// The bones (none when the bone block is absent).
-    pub fn bones(&self) -> &[Bone] {
-        match self {
-            Self::Deployed(m) => m.bones.items(),
-            Self::Draft(m) => m.bones.items(),
-        }
-    }
-
-    /// The header's `boneCount`.
-    pub fn bone_count(&self) -> u64 {
-        match self {
-            Self::Deployed(m) => m.bones.header_count(),
-            Self::Draft(m) => m.bones.header_count(),
-        }
-    }
-
-    /// The header's `meshCount`.
-    pub fn mesh_count(&self) -> u64 {
-        match self {
-            Self::Deployed(m) => m.meshes.header_count(),
-            Self::Draft(m) => m.meshes.header_count(),
-        }
-    }
-
-    /// The header's `matCount`.
-    pub fn material_count(&self) -> u64 {
-        match self {
-            Self::Deployed(m) => m.materials.header_count(),
-            Self::Draft(m) => u64::from(m.material_count),
-        }
-    }
-
-    /// The number of vertices over all meshes.
-    pub fn vertex_count(&self) -> u64 {
-        match self {
-            Self::Deployed(m) => m.meshes.items().iter().map(|m| m.positions.len() as u64).sum(),
-            Self::Draft(m) => m.meshes.items().iter().map(|m| m.vertices.positions.len() as u64).sum(),
-        }
-    }
-
-    /// The number of triangles over all meshes.
-    pub fn face_count(&self) -> u64 {
-        match self {
-            Self::Deployed(m) => m.meshes.items().iter().map(|m| m.faces.len() as u64).sum(),
-            Self::Draft(m) => m.meshes.items().iter().map(|m| m.faces.len() as u64).sum(),
-        }
-    }
-
-    /// What follows the last block.
-    pub fn trailer(&self) -> &Trailer {
-        match self {
-            Self::Deployed(m) => &m.trailer,
-            Self::Draft(m) => &m.trailer,
-        }
-    }
-}
 
 /// Checks the magic, version and `headerSize`, and returns the layout they name.
 ///
@@ -261,7 +174,7 @@ pub fn sniff(bytes: &[u8]) -> Result<Layout> {
         return Err(Error::new(
             FORMAT,
             0,
-            ErrorKind::invalid("the magic \"SEModel\"", format!("{:?}", String::from_utf8_lossy(magic))),
+            ErrorKind::invalid("the magic \"SEModel\"", shown(magic)),
         ));
     }
     let version = field(7, 2, "the version")?;
@@ -300,48 +213,16 @@ where
     read_from_slice(FORMAT, bytes, Endian::Little)
 }
 
-/// Writes `model` in its layout.
-///
-/// Refuses (with [`ErrorKind::Unencodable`] and the output offset) a model it cannot encode
-/// faithfully: arrays whose lengths disagree with the flags and counts, a bone whose parts
-/// disagree with `boneFlags`, an index wider than its field, a count over `u32`, more than
-/// 255 UV layers, a blend trailer whose meshes do not match the mesh block, a name with a NUL.
-pub fn write<W: Write + Seek>(model: &SeModel, mut writer: W) -> Result<()> {
-    let start = writer
-        .stream_position()
-        .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e)))?;
-    spans::check(model).map_err(|mut e| {
-        e.offset += start;
-        e
-    })?;
-    match model {
-        SeModel::Deployed(m) => animbin_core::io::write_to(FORMAT, m, Endian::Little, &mut writer),
-        SeModel::Draft(m) => animbin_core::io::write_to(FORMAT, m, Endian::Little, &mut writer),
+/// Bytes as a message shows them: quoted when they are printable ASCII, else as hex with 0x.
+pub(crate) fn shown(bytes: &[u8]) -> String {
+    if bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"') {
+        format!("\"{}\"", String::from_utf8_lossy(bytes))
+    } else {
+        bytes.iter().fold(String::from("0x"), |s, b| s + &format!("{b:02x}"))
     }
 }
 
-/// Encodes `model` into a new byte vector (see [`write()`]).
-pub fn to_bytes(model: &SeModel) -> Result<Vec<u8>> {
-    let mut out = Cursor::new(Vec::new());
-    write(model, &mut out)?;
-    Ok(out.into_inner())
-}
-
-/// `dataFlags` from the block bits and the other bits; the other bits may not overlap the
-/// blocks' own.
-pub(crate) fn compose_data_flags(other: u8, blocks: u8, present: &[(u8, bool)]) -> Result<u8, ErrorKind> {
-    if other & blocks != 0 {
-        return Err(ErrorKind::Unencodable(format!(
-            "other_data_flags {other:#04x} overlaps the block flags {blocks:#04x}, which the blocks set"
-        )));
-    }
-    Ok(present
-        .iter()
-        .filter(|(_, p)| *p)
-        .fold(other, |flags, (bit, _)| flags | bit))
-}
-
-/// A length as a u32 count field, or an error naming it.
-pub(crate) fn count_u32(len: usize, what: &str) -> Result<u32, ErrorKind> {
-    u32::try_from(len).map_err(|_| ErrorKind::Unencodable(format!("{len} {what} do not fit a u32 count")))
-}
+/// The README's example, compiled and run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -14,16 +14,20 @@
 
 use animbin_core::math::{Rgba8, Transform, Vec2, Vec3};
 use animbin_core::scene::{self, ConversionReport, Scene, SkinWeights};
-use animbin_core::{Error, ErrorKind, Result};
+use animbin_core::seblend::Trailer;
+use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 use half::f16;
 
-use crate::block::Block;
-use crate::bone::{Bone, Pose};
-use crate::deployed::{self, MaterialMaps};
-use crate::draft::{self, Vertices};
-use crate::flags::{BoneFlags, MeshFlags, data};
-use crate::records::Influence;
-use crate::{FORMAT, Layout, SeModel, Trailer};
+use crate::FORMAT;
+use crate::layout::Layout;
+use crate::layout::blend::BlendShapes;
+use crate::layout::block::Block;
+use crate::layout::bone::{Bone, Pose};
+use crate::layout::deployed::{self, MaterialMaps};
+use crate::layout::draft::{self, Vertices};
+use crate::layout::flags::{BoneFlags, DataFlags, MeshFlags};
+use crate::layout::records::Influence;
+use crate::model::SeModel;
 
 fn refuse(message: String) -> Error {
     Error::new(
@@ -62,7 +66,7 @@ fn parents(bones: &[Bone]) -> Result<Vec<Option<usize>>> {
             p if p >= 0 && (p as usize) < n && p as usize != i => Some(p as usize),
             p => {
                 return Err(refuse(format!(
-                    "bone {i} ({:?}) has parent {p} among {n} bones",
+                    "bone {i} (\"{}\") has parent {p} among {n} bones",
                     bone.name
                 )));
             }
@@ -179,10 +183,10 @@ fn split_layers(uvs: &[Vec2<f32>], layers: usize) -> Vec<Vec<Vec2<f32>>> {
         .collect()
 }
 
-fn lose_trailer(trailer: &Trailer, report: &mut ConversionReport) {
+fn lose_trailer(trailer: &Trailer<BlendShapes>, report: &mut ConversionReport) {
     match trailer {
         Trailer::None => {}
-        Trailer::Blend(_) => report.lose("SEBlend blend shapes (the scene model has none)"),
+        Trailer::SeBlend(_) => report.lose("SEBlend blend shapes (the scene model has none)"),
         Trailer::Unknown(bytes) => report.lose(format!("{} unrecognised trailing bytes", bytes.len())),
     }
 }
@@ -428,10 +432,8 @@ fn bones_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec
         report.lose("cosmetic bone marks");
     }
     let scaled = bones.iter().any(|b| b.local.scale != Vec3::ONE);
-    let mut flags = BoneFlags::GLOBAL_MATRIX.with(BoneFlags::LOCAL_MATRIX);
-    if scaled {
-        flags = flags.with(BoneFlags::SCALES);
-    }
+    let mut flags = BoneFlags::GLOBAL_MATRIX | BoneFlags::LOCAL_MATRIX;
+    flags.set(BoneFlags::SCALES, scaled);
     let out = bones
         .iter()
         .map(|b| {
@@ -485,19 +487,19 @@ fn lose_scene_extras(scene: &Scene, report: &mut ConversionReport) {
 
 /// The mesh flags a set of scene meshes needs: a part that any mesh has sets its flag.
 fn scene_mesh_flags(meshes: &[scene::Mesh]) -> MeshFlags {
-    let mut flags = MeshFlags(0);
+    let mut flags = MeshFlags::empty();
     for m in meshes {
         if !m.uv_layers.is_empty() {
-            flags = flags.with(MeshFlags::UV_SET);
+            flags |= MeshFlags::UV_SET;
         }
         if !m.normals.is_empty() {
-            flags = flags.with(MeshFlags::NORMALS);
+            flags |= MeshFlags::NORMALS;
         }
         if !m.colors.is_empty() {
-            flags = flags.with(MeshFlags::COLOR);
+            flags |= MeshFlags::COLOR;
         }
         if m.skin.is_some() {
-            flags = flags.with(MeshFlags::WEIGHTS);
+            flags |= MeshFlags::WEIGHTS;
         }
     }
     flags
@@ -577,8 +579,12 @@ fn deployed_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<d
         .collect();
     lose_scene_extras(scene, report);
     Ok(deployed::Model {
-        other_data_flags: 0,
-        bone_flags: if bones.is_empty() { BoneFlags(0) } else { bone_flags },
+        other_data_flags: DataFlags::empty(),
+        bone_flags: if bones.is_empty() {
+            BoneFlags::empty()
+        } else {
+            bone_flags
+        },
         mesh_flags,
         reserved: [0; 3],
         bones: block(bones),
@@ -678,8 +684,16 @@ fn draft_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<draf
     Ok(draft::Model {
         model_type: u8::from(skinned),
         model_flags: 0,
-        other_data_flags: if material_count > 0 { data::DRAFT_MATERIALS } else { 0 },
-        bone_flags: if bones.is_empty() { BoneFlags(0) } else { bone_flags },
+        other_data_flags: if material_count > 0 {
+            DataFlags::DRAFT_MATERIALS
+        } else {
+            DataFlags::empty()
+        },
+        bone_flags: if bones.is_empty() {
+            BoneFlags::empty()
+        } else {
+            bone_flags
+        },
         mesh_flags,
         reserved1: [0; 2],
         collision_count: 0,
@@ -694,21 +708,49 @@ fn draft_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<draf
 
 impl SeModel {
     /// The model as a scene, recording in `report` what the scene cannot hold.
-    pub fn to_scene(&self, report: &mut ConversionReport) -> Result<Scene> {
+    ///
+    /// SEModel defines no units or axes and stores no animation, so no option changes the
+    /// result. Fails on indices that point nowhere and on parent cycles.
+    pub fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
         match self {
             Self::Deployed(m) => deployed_to_scene(m, report),
             Self::Draft(m) => draft_to_scene(m, report),
         }
     }
 
-    /// A model of the given layout built from a scene, recording in `report` what the layout
+    /// A model in the deployed layout, the one every tool reads, built from a scene,
+    /// recording in `report` what the layout cannot hold (see [`SeModel::from_scene_in`] for
+    /// the draft).
+    pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        Self::from_scene_in(scene, Layout::Deployed, options, report)
+    }
+
+    /// A model in the given layout built from a scene, recording in `report` what the layout
     /// cannot hold. Refuses meshes with more than 255 UV layers or 255 influences, and
-    /// indices that point nowhere.
-    pub fn from_scene(scene: &Scene, layout: Layout, report: &mut ConversionReport) -> Result<Self> {
+    /// indices that point nowhere. No option changes the result.
+    pub fn from_scene_in(
+        scene: &Scene,
+        layout: Layout,
+        _options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> Result<Self> {
         Ok(match layout {
             Layout::Deployed => Self::Deployed(deployed_from_scene(scene, report)?),
             Layout::Draft => Self::Draft(draft_from_scene(scene, report)?),
         })
+    }
+
+    /// This model in `layout`: a copy when it already is in that layout (nothing is lost, and
+    /// it writes the same bytes), else the model rebuilt through the scene model, recording in
+    /// `report` what the scene and then the other layout cannot hold.
+    ///
+    /// Fails where [`SeModel::to_scene`] or [`SeModel::from_scene_in`] fails.
+    pub fn to_layout(&self, layout: Layout, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        if layout == self.layout() {
+            return Ok(self.clone());
+        }
+        let scene = self.to_scene(options, report)?;
+        Self::from_scene_in(&scene, layout, options, report)
     }
 }
 
@@ -729,7 +771,7 @@ impl TryFrom<&SeModel> for Scene {
     /// Converts when nothing is lost; see [`SeModel::to_scene`] to accept losses.
     fn try_from(model: &SeModel) -> Result<Self> {
         let mut report = ConversionReport::default();
-        let scene = model.to_scene(&mut report)?;
+        let scene = model.to_scene(&SceneOptions::default(), &mut report)?;
         lossless(scene, report)
     }
 }
@@ -740,7 +782,7 @@ impl TryFrom<&Scene> for SeModel {
     /// Converts to the deployed layout when nothing is lost; see [`SeModel::from_scene`].
     fn try_from(scene: &Scene) -> Result<Self> {
         let mut report = ConversionReport::default();
-        let model = Self::from_scene(scene, Layout::Deployed, &mut report)?;
+        let model = Self::from_scene(scene, &SceneOptions::default(), &mut report)?;
         lossless(model, report)
     }
 }

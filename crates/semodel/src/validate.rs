@@ -2,16 +2,19 @@
 
 use std::fmt;
 
+use animbin_core::seblend::Trailer;
+use animbin_core::{Diagnostic, Location, Severity};
 use half::f16;
 use serde::{Deserialize, Serialize};
 
-use crate::blend::Trailer;
-use crate::block::Block;
-use crate::bone::Bone;
-use crate::draft::VertexLayout;
-use crate::flags::{BoneFlags, MeshFlags, data};
+use crate::layout::blend::BlendShapes;
+use crate::layout::block::Block;
+use crate::layout::bone::Bone;
+use crate::layout::draft::VertexLayout;
+use crate::layout::flags::{DataFlags, MeshFlags};
+use crate::layout::{Layout, deployed, draft};
+use crate::model::SeModel;
 use crate::spans::{MeshSpans, Spans, spans};
-use crate::{SeModel, deployed, draft};
 
 /// How far a vertex's weights may sum from 1 before [`validate`] reports it: the draft's
 /// half-float weights carry about three decimal digits each.
@@ -29,6 +32,23 @@ pub struct Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "byte {} ({:#x}): {}", self.offset, self.offset, self.message)
+    }
+}
+
+impl Diagnostic for Problem {
+    /// Every rule SEModel has is an error today.
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    /// The byte offset of the offending field: SEModel has no offsets of its own, so every
+    /// place is recomputed from the flags and counts.
+    fn location(&self) -> Location {
+        Location::Offset(self.offset)
+    }
+
+    fn message(&self) -> String {
+        self.message.clone()
     }
 }
 
@@ -114,13 +134,13 @@ fn bone_problems(out: &mut Problems, bones: &[Bone], spans: &Spans) {
             -1 => {}
             p if p < -1 => out.push(
                 parent_at(i),
-                format!("bone {i} ({:?}) has parent {p}; roots use -1", bone.name),
+                format!("bone {i} (\"{}\") has parent {p}; roots use -1", bone.name),
             ),
             p if p as usize >= n => out.push(
                 parent_at(i),
-                format!("bone {i} ({:?}) has parent {p}, past the bone count {n}", bone.name),
+                format!("bone {i} (\"{}\") has parent {p}, past the bone count {n}", bone.name),
             ),
-            p if p as usize == i => out.push(parent_at(i), format!("bone {i} ({:?}) is its own parent", bone.name)),
+            p if p as usize == i => out.push(parent_at(i), format!("bone {i} (\"{}\") is its own parent", bone.name)),
             _ => {}
         }
     }
@@ -187,8 +207,8 @@ fn weight_sum_problems(
     run.report(out, offset_of, "vertices");
 }
 
-fn blend_problems(out: &mut Problems, trailer: &Trailer, spans: &Spans) {
-    let Some(blend) = trailer.blend() else {
+fn blend_problems(out: &mut Problems, trailer: &Trailer<BlendShapes>, spans: &Spans) {
+    let Some(blend) = trailer.seblend() else {
         return;
     };
     let shapes = blend.names.len();
@@ -229,10 +249,10 @@ fn deployed_problems(m: &deployed::Model, spans: &Spans, out: &mut Problems) {
         out,
         11,
         "dataFlags",
-        u64::from(m.other_data_flags & !data::DEPLOYED_KNOWN),
+        u64::from(m.other_data_flags.reserved_bits(Layout::Deployed)),
     );
-    reserved(out, 12, "boneFlags", u64::from(m.bone_flags.0 & !BoneFlags::KNOWN.0));
-    reserved(out, 13, "meshFlags", u64::from(m.mesh_flags.0 & !MeshFlags::KNOWN.0));
+    reserved(out, 12, "boneFlags", u64::from(m.bone_flags.reserved_bits()));
+    reserved(out, 13, "meshFlags", u64::from(m.mesh_flags.reserved_bits()));
     reserved(
         out,
         26,
@@ -304,26 +324,31 @@ fn deployed_problems(m: &deployed::Model, spans: &Spans, out: &mut Problems) {
 
 fn draft_problems(m: &draft::Model, spans: &Spans, out: &mut Problems) {
     let flags = m.other_data_flags;
-    let collision = flags & data::DRAFT_COLLISION != 0;
-    let materials = flags & data::DRAFT_MATERIALS != 0;
+    let collision = flags.contains(DataFlags::DRAFT_COLLISION);
+    let materials = flags.contains(DataFlags::DRAFT_MATERIALS);
     if !m.bones.is_present() && !m.meshes.is_present() && !collision && !materials {
         out.push(
             14,
             "no data block: dataPresenceFlags has none of BONE, MESH, COLLISION and MATERIALS",
         );
     }
-    reserved(out, 14, "dataPresenceFlags", u64::from(flags & !data::DRAFT_KNOWN));
+    reserved(
+        out,
+        14,
+        "dataPresenceFlags",
+        u64::from(flags.reserved_bits(Layout::Draft)),
+    );
     reserved(
         out,
         15,
         "boneDataPresenceFlags",
-        u64::from(m.bone_flags.0 & !BoneFlags::KNOWN.0),
+        u64::from(m.bone_flags.reserved_bits()),
     );
     reserved(
         out,
         16,
         "meshDataPresenceFlags",
-        u64::from(m.mesh_flags.0 & !MeshFlags::KNOWN.0),
+        u64::from(m.mesh_flags.reserved_bits()),
     );
     reserved(out, 17, "reserved1", u64::from(u16::from_le_bytes(m.reserved1)));
     reserved(

@@ -1,13 +1,13 @@
 //! Zero-copy access to a deployed-layout file: borrowed, typed slices of its arrays.
 //!
-//! [`View::open`] checks the whole structure once (every count against the bytes that hold
+//! [`View::parse`] checks the whole structure once (every count against the bytes that hold
 //! it, every name's NUL and UTF-8) and copies nothing. Its cost depends on the number of
 //! bones, meshes and materials, never on the number of vertices or faces: each vertex array
 //! is one checked slice cast. The element types use `zerocopy::little_endian` scalars, so a
 //! view reads correctly on any machine; `.native()` / `.get()` turn elements into values.
 //!
 //! The draft layout interleaves each vertex's fields in one record of mixed widths, so it
-//! has no per-attribute slices to lend; [`View::open`] refuses it (read it with
+//! has no per-attribute slices to lend; [`View::parse`] refuses it (read it with
 //! [`crate::read`]).
 
 use animbin_core::io::ViewCursor;
@@ -16,12 +16,14 @@ use animbin_core::{Error, ErrorKind, IndexWidth, Result};
 use zerocopy::little_endian::{F32, I32, U16, U32};
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
-use crate::blend::Trailer;
-use crate::block::Block;
-use crate::bone::{Bone, Pose};
-use crate::deployed::{self, MaterialMaps};
-use crate::flags::{BoneFlags, MeshFlags, data};
-use crate::records::{FaceRecord, Influence, InfluenceRecord};
+use animbin_core::seblend::Trailer;
+
+use crate::layout::blend::BlendShapes;
+use crate::layout::block::Block;
+use crate::layout::bone::{Bone, Pose};
+use crate::layout::deployed::{self, MaterialMaps};
+use crate::layout::flags::{BoneFlags, DataFlags, MeshFlags};
+use crate::layout::records::{FaceRecord, Influence, InfluenceRecord};
 use crate::{FORMAT, Layout, sniff};
 
 /// The deployed header as it lies at the start of the file (29 bytes).
@@ -294,7 +296,17 @@ pub struct MaterialView<'a> {
     pub maps: Option<[&'a str; 3]>,
 }
 
-/// A deployed-layout file, borrowed. See the [module docs](self).
+/// A deployed-layout file, borrowed: typed slices of its arrays, copied nowhere.
+///
+/// [`View::parse`] checks the whole structure once (every count against the bytes that hold
+/// it, every name's NUL and UTF-8). Its cost depends on the number of bones, meshes and
+/// materials, never on the number of vertices or faces: each vertex array is one checked
+/// slice cast. The element types use `zerocopy::little_endian` scalars, so a view reads
+/// correctly on any machine; `.native()` / `.get()` turn elements into values.
+///
+/// The draft layout interleaves each vertex's fields in one record of mixed widths, so it
+/// has no per-attribute slices to lend; [`View::parse`] refuses it (read it with
+/// [`crate::read`]).
 #[derive(Debug, Clone)]
 pub struct View<'a> {
     bytes: &'a [u8],
@@ -310,7 +322,7 @@ impl<'a> View<'a> {
     ///
     /// Fails, with the byte offset, wherever [`crate::read`] fails on the same bytes, and on a
     /// draft-layout file.
-    pub fn open(bytes: &'a [u8]) -> Result<Self> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         if sniff(bytes)? == Layout::Draft {
             return Err(Error::new(
                 FORMAT,
@@ -338,12 +350,13 @@ impl<'a> View<'a> {
         )?;
         let mut c = ViewCursor::new(FORMAT, bytes);
         let header: &HeaderRecord = c.one("the header")?;
-        let bone_flags = BoneFlags(header.bone_flags);
-        let mesh_flags = MeshFlags(header.mesh_flags);
+        let data_flags = DataFlags::from_bits_retain(header.data_flags);
+        let bone_flags = BoneFlags::from_bits_retain(header.bone_flags);
+        let mesh_flags = MeshFlags::from_bits_retain(header.mesh_flags);
         let bone_count = u64::from(header.bone_count.get());
 
         let mut bones = Vec::new();
-        if header.data_flags & data::BONE != 0 {
+        if data_flags.contains(DataFlags::BONE) {
             let record = bone_flags.record_size();
             let n = c.check("bone", bone_count, 1 + record)?;
             let mut names = Vec::with_capacity(n);
@@ -381,7 +394,7 @@ impl<'a> View<'a> {
         }
 
         let mut meshes = Vec::new();
-        if header.data_flags & data::MESH != 0 {
+        if data_flags.contains(DataFlags::MESH) {
             let count = u64::from(header.mesh_count.get());
             let n = c.check("mesh", count, deployed::MESH_HEADER_SIZE)?;
             meshes.reserve_exact(n);
@@ -451,7 +464,7 @@ impl<'a> View<'a> {
         }
 
         let mut materials = Vec::new();
-        if header.data_flags & data::MATERIALS != 0 {
+        if data_flags.contains(DataFlags::MATERIALS) {
             let count = u64::from(header.material_count.get());
             let n = c.check("material", count, 2)?;
             materials.reserve_exact(n);
@@ -504,15 +517,16 @@ impl<'a> View<'a> {
 
     /// The trailer, parsed now (an SEBlend trailer is per-vertex work, so it is not parsed
     /// when the view opens).
-    pub fn trailer(&self) -> Trailer {
+    pub fn trailer(&self) -> Trailer<BlendShapes> {
         let counts: Vec<u64> = self.meshes.iter().map(|m| m.vertex_count() as u64).collect();
-        Trailer::parse(self.trailer_bytes(), &counts)
+        BlendShapes::parse_trailer(self.trailer_bytes(), &counts)
     }
 
     /// The whole file as an owned model (copies everything; equals [`crate::read`]'s result).
     pub fn to_model(&self) -> deployed::Model {
         let h = self.header;
-        let block = |flag: u8, count: u32| -> Option<u32> { (h.data_flags & flag == 0).then_some(count) };
+        let data_flags = DataFlags::from_bits_retain(h.data_flags);
+        let block = |flag: DataFlags, count: u32| -> Option<u32> { (!data_flags.contains(flag)).then_some(count) };
         fn make<T>(absent: Option<u32>, items: Vec<T>) -> Block<T> {
             match absent {
                 Some(count) => Block::Absent { count },
@@ -520,20 +534,20 @@ impl<'a> View<'a> {
             }
         }
         deployed::Model {
-            other_data_flags: h.data_flags & !data::DEPLOYED_BLOCKS,
-            bone_flags: BoneFlags(h.bone_flags),
-            mesh_flags: MeshFlags(h.mesh_flags),
+            other_data_flags: data_flags.difference(DataFlags::DEPLOYED_BLOCKS),
+            bone_flags: BoneFlags::from_bits_retain(h.bone_flags),
+            mesh_flags: MeshFlags::from_bits_retain(h.mesh_flags),
             reserved: h.reserved,
             bones: make(
-                block(data::BONE, h.bone_count.get()),
+                block(DataFlags::BONE, h.bone_count.get()),
                 self.bones.iter().map(BoneView::to_bone).collect(),
             ),
             meshes: make(
-                block(data::MESH, h.mesh_count.get()),
+                block(DataFlags::MESH, h.mesh_count.get()),
                 self.meshes.iter().map(MeshView::to_mesh).collect(),
             ),
             materials: make(
-                block(data::MATERIALS, h.material_count.get()),
+                block(DataFlags::MATERIALS, h.material_count.get()),
                 self.materials
                     .iter()
                     .map(|m| deployed::Material {

@@ -4,12 +4,12 @@
 
 use animbin_core::math::{Vec2, Vec3};
 use animbin_core::{Error, ErrorKind};
-use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
-use animbin_semodel::deployed::{self, Material};
+use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft;
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::records::BlendDelta;
-use animbin_semodel::{Block, Bone, Influence, Pose, Problem, SeModel, Trailer, View, read, to_bytes, validate};
+use animbin_semodel::{
+    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Diagnostic, Influence, Location, MeshBlend, MeshFlags,
+    Pose, Problem, SeModel, Severity, Trailer, VertexBlend, View, read, to_bytes, validate,
+};
 use animbin_testing::hex;
 
 /// Reads `bytes` expecting an error, checks that the view fails at the same byte, and
@@ -19,7 +19,7 @@ fn read_error(bytes: &[u8]) -> Error {
         Ok(_) => panic!("read without an error"),
         Err(e) => e,
     };
-    let view = View::open(bytes).map(|_| ()).expect_err("the view opened");
+    let view = View::parse(bytes).map(|_| ()).expect_err("the view opened");
     assert_eq!(view.offset, err.offset, "view: {view}; read: {err}");
     assert!(err.to_string().contains(&format!("at byte {}", err.offset)), "{err}");
     err
@@ -38,7 +38,7 @@ fn skinned() -> deployed::Model {
     let pose = Pose::default();
     deployed::Model {
         bone_flags: BoneFlags::LOCAL_MATRIX,
-        mesh_flags: MeshFlags::UV_SET.with(MeshFlags::NORMALS).with(MeshFlags::WEIGHTS),
+        mesh_flags: MeshFlags::UV_SET | MeshFlags::NORMALS | MeshFlags::WEIGHTS,
         bones: Block::Present(vec![
             Bone {
                 name: "root".into(),
@@ -215,7 +215,7 @@ fn face_indices_out_of_range_are_reported_with_their_offset() {
 #[test]
 fn a_max_influence_without_the_weights_flag_reads_and_is_reported() {
     let mut model = skinned();
-    model.mesh_flags = MeshFlags::UV_SET.with(MeshFlags::NORMALS);
+    model.mesh_flags = MeshFlags::UV_SET | MeshFlags::NORMALS;
     model.meshes.items_mut()[0].weights.clear();
     let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
     // No weights follow: the 2 in maxInfluence is kept, reported, and written back.
@@ -225,7 +225,7 @@ fn a_max_influence_without_the_weights_flag_reads_and_is_reported() {
 #[test]
 fn a_layer_count_without_the_uv_flag_keeps_its_material_indices_and_is_reported() {
     let mut model = skinned();
-    model.mesh_flags = MeshFlags::NORMALS.with(MeshFlags::WEIGHTS);
+    model.mesh_flags = MeshFlags::NORMALS | MeshFlags::WEIGHTS;
     model.meshes.items_mut()[0].uvs.clear();
     let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
     only_problem(&bytes, MESH + 1, "layerCount is 1 while the UV_SET flag is clear");
@@ -321,7 +321,7 @@ fn a_blend_trailer_that_does_not_fit_is_kept_as_bytes_and_a_bad_shape_index_is_r
         shape: 1,
         delta: Vec3::new(0.0, 1.0, 0.0),
     });
-    model.trailer = Trailer::Blend(BlendShapes {
+    model.trailer = Trailer::SeBlend(BlendShapes {
         names: vec!["a".into()],
         meshes: vec![MeshBlend { vertices }],
     });
@@ -405,7 +405,7 @@ fn the_writer_refuses_what_it_cannot_encode() {
     assert_eq!(refused(m, "5 weights").offset, WEIGHTS as u64);
 
     let mut m = skinned();
-    m.mesh_flags = MeshFlags::NORMALS.with(MeshFlags::WEIGHTS); // UVs present, flag clear
+    m.mesh_flags = MeshFlags::NORMALS | MeshFlags::WEIGHTS; // UVs present, flag clear
     assert_eq!(refused(m, "3 UV coordinates").offset, UVS as u64);
 
     let mut m = skinned();
@@ -417,11 +417,11 @@ fn the_writer_refuses_what_it_cannot_encode() {
     refused(m, "NUL");
 
     let mut m = skinned();
-    m.other_data_flags = 1;
+    m.other_data_flags = DataFlags::BONE;
     refused(m, "overlaps the block flags");
 
     let mut m = skinned();
-    m.trailer = Trailer::Blend(BlendShapes::default());
+    m.trailer = Trailer::SeBlend(BlendShapes::default());
     refused(m, "the SEBlend trailer has 0 meshes");
 
     // A weight naming bone 256 does not fit the u8 bone_t that 2 bones give.
@@ -458,4 +458,111 @@ fn hex_prefixes_of_other_formats_are_not_semodel() {
         .map(|_| ())
         .unwrap_err();
     assert_eq!(err.offset, 0);
+}
+
+#[test]
+fn the_writer_names_the_item_whose_name_holds_a_nul() {
+    let mut m = skinned();
+    m.bones.items_mut()[1].name = "a\0".into();
+    let err = refused(m, "bone 1 name: contains a NUL byte");
+    assert_eq!(err.offset, 29 + 5, "after \"root\\0\"");
+
+    let mut m = skinned();
+    m.materials = Block::Present(vec![
+        Material {
+            name: "skin".into(),
+            maps: Some(MaterialMaps {
+                diffuse: "d".into(),
+                normal: "n\0".into(),
+                specular: String::new(),
+            }),
+        },
+        Material {
+            name: String::new(),
+            maps: None,
+        },
+    ]);
+    let err = refused(m.clone(), "material 0 normal map: contains a NUL byte");
+    assert_eq!(
+        err.offset,
+        MATERIALS as u64 + 6 + 2,
+        "after \"skin\\0\", isSimple and \"d\\0\""
+    );
+    m.materials.items_mut()[0].maps.as_mut().unwrap().normal = "n".into();
+    m.materials.items_mut()[1].name = "\0".into();
+    let err = refused(m, "material 1 name: contains a NUL byte");
+    assert_eq!(err.offset, MATERIALS as u64 + 6 + 2 + 2 + 1);
+
+    let mut m = skinned();
+    m.trailer = Trailer::SeBlend(BlendShapes {
+        names: vec!["ok".into(), "b\0d".into()],
+        meshes: vec![MeshBlend {
+            vertices: vec![VertexBlend::default(); 3],
+        }],
+    });
+    let err = refused(m, "SEBlend shape 1 name: contains a NUL byte");
+    assert_eq!(
+        err.offset,
+        MATERIALS as u64 + 6 + 16 + 3,
+        "after the magic, the count and \"ok\\0\""
+    );
+}
+
+#[test]
+fn the_writer_names_the_mesh_and_face_whose_index_does_not_fit() {
+    // Three vertices: u8 face indices.
+    let mut m = skinned();
+    m.meshes.items_mut()[0].faces = vec![[0, 1, 2], [2, 1, 256]];
+    let err = refused(
+        m,
+        "mesh 0 face 1: index 256 does not fit the 1-byte face index that 3 vertices give",
+    );
+    assert_eq!(err.offset, FACES as u64 + 3);
+
+    let mut m = skinned();
+    m.meshes.items_mut()[0].weights[1].bone = 256;
+    refused(m, "mesh 0 weight 1: bone 256 does not fit the 1-byte bone_t");
+}
+
+#[test]
+fn write_needs_no_seek_and_gives_the_bytes_to_bytes_gives() {
+    let model = SeModel::Deployed(skinned());
+    let mut out = Vec::new(); // `Vec<u8>` is `Write` but not `Seek`
+    animbin_semodel::write(&model, &mut out).unwrap();
+    assert_eq!(out, skinned_bytes());
+    // A refusal is found before anything is written.
+    let mut bad = skinned();
+    bad.meshes.items_mut()[0].normals.pop();
+    let mut out = Vec::new();
+    assert!(animbin_semodel::write(&SeModel::Deployed(bad), &mut out).is_err());
+    assert!(out.is_empty());
+}
+
+#[test]
+fn reserved_flag_bits_survive_a_round_trip_and_dump_as_numbers() {
+    let mut bytes = skinned_bytes();
+    bytes[11] |= 0xf0; // dataFlags: reserved bits beside BONE | MESH | MATERIALS
+    bytes[12] |= 0xf8; // boneFlags
+    bytes[13] |= 0xf0; // meshFlags
+    let model = read(&bytes).unwrap();
+    assert_eq!(to_bytes(&model).unwrap(), bytes);
+    let SeModel::Deployed(m) = &model else {
+        panic!("deployed")
+    };
+    assert_eq!(m.other_data_flags.bits(), 0xf0);
+    assert_eq!(m.bone_flags.reserved_bits(), 0xf8);
+    assert!(m.mesh_flags.contains(MeshFlags::WEIGHTS));
+    let dump = serde_json::to_value(&model).unwrap();
+    assert_eq!(dump["model"]["bone_flags"], 0xfa);
+    assert_eq!(dump["model"]["other_data_flags"], 0xf0);
+    let undumped: SeModel = serde_json::from_value(dump).unwrap();
+    assert_eq!(to_bytes(&undumped).unwrap(), bytes);
+    let found = validate(&model);
+    let places: Vec<Location> = found.iter().map(Diagnostic::location).collect();
+    assert_eq!(
+        places,
+        [Location::Offset(11), Location::Offset(12), Location::Offset(13)]
+    );
+    assert!(found.iter().all(|p| p.severity() == Severity::Error));
+    assert_eq!(found[1].message(), "boneFlags has reserved bits or bytes set (0xf8)");
 }

@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use animbin_core::IndexWidth;
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::{SeModel, Trailer, View, deployed, read, to_bytes, validate};
+use animbin_semodel::{BoneFlags, MeshFlags, SceneOptions, SeModel, Trailer, View, deployed, read, to_bytes, validate};
 use animbin_testing::{corpus_files, shared_corpus};
 
 fn model(path: &Path) -> (Vec<u8>, deployed::Model) {
@@ -49,7 +48,7 @@ fn check_against_sources(name: &str, m: &deployed::Model, view: &View<'_>) {
             assert_eq!((meshes[1].positions.len(), meshes[1].faces.len()), (3, 1));
             assert_eq!(view.meshes()[0].faces().width(), IndexWidth::U16);
             assert_eq!(view.meshes()[1].faces().width(), IndexWidth::U8);
-            assert!(m.mesh_flags.contains(MeshFlags::UV_SET.with(MeshFlags::NORMALS)));
+            assert!(m.mesh_flags.contains(MeshFlags::UV_SET | MeshFlags::NORMALS));
             assert_eq!(m.materials.items().len(), 1);
         }
         "ref_skeleton_only.semodel" => {
@@ -65,7 +64,7 @@ fn check_against_sources(name: &str, m: &deployed::Model, view: &View<'_>) {
             // RGBA colours, maxSkinInfluence 2 (u8 bone_t), material refs [0, -1], 2 materials
             // (one with empty map names).
             assert_eq!(m.bones.items().len(), 2);
-            assert_eq!(m.bone_flags, BoneFlags(7));
+            assert_eq!(m.bone_flags, BoneFlags::from_bits_retain(7));
             assert_eq!(meshes.len(), 1);
             let mesh = &meshes[0];
             assert_eq!((mesh.positions.len(), mesh.faces.len()), (4, 2));
@@ -122,7 +121,7 @@ fn every_reference_file_reads_as_described_and_rewrites_byte_for_byte() {
             "{name} is not listed in SOURCES-se.md"
         );
         let (bytes, m) = model(&path);
-        let view = View::open(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let view = View::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         check_against_sources(&name, &m, &view);
         assert_eq!(view.to_model(), m, "{name}: the view and the reader disagree");
         assert_eq!(m.trailer, Trailer::None, "{name}");
@@ -141,9 +140,15 @@ fn every_reference_file_converts_through_the_scene_and_back() {
         let (_, m) = model(&path);
         let model = SeModel::Deployed(m);
         let mut report = Default::default();
-        let scene = model.to_scene(&mut report).unwrap();
+        let scene = model.to_scene(&SceneOptions::default(), &mut report).unwrap();
         let mut back_report = Default::default();
-        let back = SeModel::from_scene(&scene, animbin_semodel::Layout::Deployed, &mut back_report).unwrap();
+        let back = SeModel::from_scene_in(
+            &scene,
+            animbin_semodel::Layout::Deployed,
+            &SceneOptions::default(),
+            &mut back_report,
+        )
+        .unwrap();
         // The geometry survives exactly: counts, positions, faces, weights.
         assert_eq!(back.vertex_count(), model.vertex_count());
         assert_eq!(back.face_count(), model.face_count());

@@ -2,12 +2,12 @@
 //! writes back to the same bytes, and every truncation of it is an error.
 
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
-use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft::{self, Vertices};
-use animbin_semodel::flags::{BoneFlags, MeshFlags, data};
-use animbin_semodel::records::BlendDelta;
-use animbin_semodel::{Block, Bone, Influence, Pose, SeModel, Trailer, View, read, to_bytes, validate};
+use animbin_semodel::{
+    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Influence, MeshBlend, MeshFlags, Pose, SeModel,
+    Trailer, VertexBlend, View, read, to_bytes, validate,
+};
 use animbin_testing::{assert_every_truncation_fails, hex};
 use half::f16;
 
@@ -36,9 +36,9 @@ fn check_fixture(bytes: &[u8], blocks_end: usize, expected: &SeModel) {
         assert_eq!(to_bytes(&cut).unwrap(), &bytes[..len]);
     }
     if let SeModel::Deployed(m) = expected {
-        let view = View::open(bytes).expect("the view opens");
+        let view = View::parse(bytes).expect("the view opens");
         assert_eq!(&view.to_model(), m);
-        assert_every_truncation_fails(&bytes[..blocks_end], |b| View::open(b).map(|v| v.to_model()));
+        assert_every_truncation_fails(&bytes[..blocks_end], |b| View::parse(b).map(|v| v.to_model()));
     }
 }
 
@@ -82,7 +82,7 @@ fn static_triangle_with_a_simple_material() {
          00                        # normal \"\"
          00                        # specular \"\"");
     let expected = SeModel::Deployed(deployed::Model {
-        mesh_flags: MeshFlags::UV_SET.with(MeshFlags::NORMALS),
+        mesh_flags: MeshFlags::UV_SET | MeshFlags::NORMALS,
         meshes: Block::Present(vec![deployed::Mesh {
             positions: vec![v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), v3(0.0, 1.0, 0.0)],
             uvs: vec![Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)],
@@ -155,10 +155,8 @@ fn skinned_model_with_every_flag_and_a_blend_trailer() {
         ..IDENTITY
     };
     let expected = SeModel::Deployed(deployed::Model {
-        bone_flags: BoneFlags::GLOBAL_MATRIX
-            .with(BoneFlags::LOCAL_MATRIX)
-            .with(BoneFlags::SCALES),
-        mesh_flags: MeshFlags(0x0f),
+        bone_flags: BoneFlags::GLOBAL_MATRIX | BoneFlags::LOCAL_MATRIX | BoneFlags::SCALES,
+        mesh_flags: MeshFlags::from_bits_retain(0x0f),
         bones: Block::Present(vec![
             Bone {
                 name: "r".into(),
@@ -198,7 +196,7 @@ fn skinned_model_with_every_flag_and_a_blend_trailer() {
             name: "n".into(),
             maps: None,
         }]),
-        trailer: Trailer::Blend(BlendShapes {
+        trailer: Trailer::SeBlend(BlendShapes {
             names: vec!["smile".into()],
             meshes: vec![MeshBlend {
                 vertices: vec![
@@ -264,9 +262,9 @@ fn draft_layout_with_interleaved_half_float_records() {
     let h = f16::from_f32;
     let expected = SeModel::Draft(draft::Model {
         model_type: 1,
-        other_data_flags: data::DRAFT_MATERIALS,
+        other_data_flags: DataFlags::DRAFT_MATERIALS,
         bone_flags: BoneFlags::LOCAL_MATRIX,
-        mesh_flags: MeshFlags(0x0f),
+        mesh_flags: MeshFlags::from_bits_retain(0x0f),
         material_count: 1,
         max_skin_influence: 1,
         bones: Block::Present(vec![Bone {
@@ -298,7 +296,7 @@ fn draft_layout_with_interleaved_half_float_records() {
     // vertex 1's weight lies 32 bytes into its record.
     assert_eq!(problems[0].offset, 39 + 2 + 33 + 10 + 34 + 32);
     assert!(problems[0].message.contains("sum to 0.5"), "{}", problems[0]);
-    assert!(View::open(&bytes).is_err(), "a view covers the deployed layout only");
+    assert!(View::parse(&bytes).is_err(), "a view covers the deployed layout only");
 }
 
 /// A deployed file with one mesh of `vertex_count` zero positions and one face, built from
@@ -345,7 +343,7 @@ fn face_index_width_switches_at_256_and_65536_vertices() {
         let expected = mesh_model(count, face);
         assert_eq!(read(&bytes).unwrap(), expected, "{count} vertices");
         assert_eq!(to_bytes(&expected).unwrap(), bytes, "{count} vertices");
-        let view = View::open(&bytes).unwrap();
+        let view = View::parse(&bytes).unwrap();
         assert_eq!(view.meshes()[0].faces().get(0), Some(face));
         assert_every_truncation_fails(&bytes, read);
     }
@@ -397,7 +395,7 @@ fn weight_bone_index_width_switches_at_256_bones() {
         assert_eq!(m.meshes.items()[0].weights, vec![Influence { bone, weight: 1.0 }]);
         assert_eq!(to_bytes(&model).unwrap(), bytes);
         assert!(validate(&model).is_empty(), "{:?}", validate(&model));
-        let view = View::open(&bytes).unwrap();
+        let view = View::parse(&bytes).unwrap();
         assert_eq!(view.meshes()[0].weights().get(0), Some(Influence { bone, weight: 1.0 }));
         assert_every_truncation_fails(&bytes, read);
     }
@@ -416,7 +414,7 @@ fn empty_blocks_keep_their_flags_the_way_greyhound_writes_them() {
     };
     assert_eq!(m.materials, Block::Present(vec![]));
     assert_eq!(m.bones, Block::Absent { count: 0 });
-    assert_eq!(m.bone_flags, BoneFlags(3));
+    assert_eq!(m.bone_flags, BoneFlags::from_bits_retain(3));
     assert_eq!(to_bytes(&model).unwrap(), bytes);
     assert_every_truncation_fails(&bytes, read);
 }

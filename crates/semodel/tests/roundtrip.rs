@@ -5,12 +5,12 @@
 use animbin_core::IndexWidth;
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
 use animbin_core::scene::ConversionReport;
-use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft::{self, Vertices, material_index_width};
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::records::BlendDelta;
-use animbin_semodel::{Block, Bone, Influence, Layout, Pose, SeModel, Trailer, View, read, to_bytes};
+use animbin_semodel::{
+    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Influence, MeshBlend, MeshFlags, Pose, SceneOptions,
+    SeModel, Trailer, VertexBlend, View, read, to_bytes,
+};
 use half::f16;
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -165,7 +165,7 @@ fn material() -> impl Strategy<Value = Material> {
 }
 
 /// A trailer for meshes of these vertex counts: none, SEBlend, or bytes that are not SEBlend.
-fn trailer(vertex_counts: Vec<usize>, f: Floats) -> BoxedStrategy<Trailer> {
+fn trailer(vertex_counts: Vec<usize>, f: Floats) -> BoxedStrategy<Trailer<BlendShapes>> {
     let delta = (0u32..4, vec3(f))
         .prop_map(|(shape, delta)| BlendDelta { shape, delta })
         .boxed();
@@ -178,7 +178,7 @@ fn trailer(vertex_counts: Vec<usize>, f: Floats) -> BoxedStrategy<Trailer> {
         .collect();
     prop_oneof![
         Just(Trailer::None),
-        (vec(name(), 0..3), meshes).prop_map(|(names, meshes)| Trailer::Blend(BlendShapes { names, meshes })),
+        (vec(name(), 0..3), meshes).prop_map(|(names, meshes)| Trailer::SeBlend(BlendShapes { names, meshes })),
         // Not starting with "S", so never mistaken for SEBlend.
         (0u8..0x53, vec(any::<u8>(), 0..12)).prop_map(|(first, rest)| {
             let mut bytes = vec![first];
@@ -201,8 +201,8 @@ fn deployed_model(f: Floats) -> impl Strategy<Value = deployed::Model> {
         any::<[u8; 3]>(),
     )
         .prop_flat_map(move |(bone_flags, mesh_flags, other, reserved)| {
-            let bone_flags = BoneFlags(bone_flags);
-            let mesh_flags = MeshFlags(mesh_flags);
+            let bone_flags = BoneFlags::from_bits_retain(bone_flags);
+            let mesh_flags = MeshFlags::from_bits_retain(mesh_flags);
             block(bone(bone_flags, f), 4).prop_flat_map(move |bones| {
                 let bone_index = IndexWidth::for_count(bones.header_count());
                 (
@@ -213,7 +213,7 @@ fn deployed_model(f: Floats) -> impl Strategy<Value = deployed::Model> {
                     .prop_flat_map(move |(meshes, materials, bones)| {
                         let counts = meshes.items().iter().map(|m| m.positions.len()).collect();
                         trailer(counts, f).prop_map(move |trailer| deployed::Model {
-                            other_data_flags: other,
+                            other_data_flags: DataFlags::from_bits_retain(other),
                             bone_flags,
                             mesh_flags,
                             reserved,
@@ -297,10 +297,10 @@ fn draft_model(f: Floats) -> impl Strategy<Value = draft::Model> {
                 (bone_flags, mesh_flags, reserved1, reserved2),
                 (collision_count, material_count, influences),
             )| {
-                let bone_flags = BoneFlags(bone_flags);
+                let bone_flags = BoneFlags::from_bits_retain(bone_flags);
                 block(bone(bone_flags, f), 3).prop_flat_map(move |bones| {
                     let h = DraftHeader {
-                        presence: MeshFlags(mesh_flags),
+                        presence: MeshFlags::from_bits_retain(mesh_flags),
                         bone_index: IndexWidth::for_count(bones.header_count()),
                         material_index: material_index_width(u64::from(material_count)),
                         influences,
@@ -311,9 +311,9 @@ fn draft_model(f: Floats) -> impl Strategy<Value = draft::Model> {
                         trailer(counts, f).prop_map(move |trailer| draft::Model {
                             model_type,
                             model_flags,
-                            other_data_flags: other,
+                            other_data_flags: DataFlags::from_bits_retain(other),
                             bone_flags,
-                            mesh_flags: MeshFlags(mesh_flags),
+                            mesh_flags: MeshFlags::from_bits_retain(mesh_flags),
                             reserved1,
                             collision_count,
                             material_count,
@@ -338,14 +338,14 @@ proptest! {
         let bytes = to_bytes(&model).unwrap();
         prop_assert_eq!(read(&bytes).unwrap(), model.clone());
         let SeModel::Deployed(m) = &model else { unreachable!() };
-        prop_assert_eq!(&View::open(&bytes).unwrap().to_model(), m);
+        prop_assert_eq!(&View::parse(&bytes).unwrap().to_model(), m);
     }
 
     #[test]
     fn deployed_bytes_model_bytes(m in deployed_model(Floats::AnyBits)) {
         let bytes = to_bytes(&SeModel::Deployed(m)).unwrap();
         prop_assert_eq!(to_bytes(&read(&bytes).unwrap()).unwrap(), bytes.clone());
-        let view = View::open(&bytes).unwrap();
+        let view = View::parse(&bytes).unwrap();
         prop_assert_eq!(to_bytes(&SeModel::Deployed(view.to_model())).unwrap(), bytes);
     }
 
@@ -375,7 +375,7 @@ proptest! {
         bytes[at] = byte;
         let bytes = &bytes[..cut.index(bytes.len() + 1)];
         // The view fails exactly when the reader fails, and at the same byte.
-        match (read(bytes), View::open(bytes)) {
+        match (read(bytes), View::parse(bytes)) {
             // Compared as bytes: the floats may be NaN. Every model that reads also writes.
             (Ok(SeModel::Deployed(m)), Ok(view)) => {
                 let read_back = to_bytes(&SeModel::Deployed(m)).unwrap();
@@ -442,11 +442,11 @@ fn scene_shaped_bones() -> impl Strategy<Value = (Vec<Bone>, BoneFlags)> {
             if !scaled {
                 bones.iter_mut().for_each(|b| b.scale = None);
             }
-            let mut flags = BoneFlags(0);
+            let mut flags = BoneFlags::from_bits_retain(0);
             if !bones.is_empty() {
-                flags = BoneFlags::GLOBAL_MATRIX.with(BoneFlags::LOCAL_MATRIX);
+                flags = BoneFlags::GLOBAL_MATRIX | BoneFlags::LOCAL_MATRIX;
                 if scaled {
-                    flags = flags.with(BoneFlags::SCALES);
+                    flags |= BoneFlags::SCALES;
                 }
             }
             (bones, flags)
@@ -525,9 +525,9 @@ proptest! {
     fn deployed_model_scene_model(m in scene_shaped_model()) {
         let model = SeModel::Deployed(m);
         let mut report = ConversionReport::default();
-        let scene = model.to_scene(&mut report).unwrap();
+        let scene = model.to_scene(&SceneOptions::default(), &mut report).unwrap();
         prop_assert!(report.is_lossless(), "{:?}", report);
-        let back = SeModel::from_scene(&scene, Layout::Deployed, &mut report).unwrap();
+        let back = SeModel::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
         prop_assert!(report.is_lossless(), "{:?}", report);
         prop_assert_eq!(back, model);
     }

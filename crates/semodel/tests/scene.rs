@@ -5,8 +5,10 @@ use animbin_core::scene::{
     Bone as SceneBone, ConversionReport, Material as SceneMaterial, Mesh, Scene, Skeleton, SkinWeights,
 };
 use animbin_semodel::deployed;
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::{Block, Bone, Layout, Pose, SeModel, read, to_bytes, validate};
+use animbin_semodel::{
+    BlendShapes, Block, Bone, BoneFlags, Layout, MeshBlend, MeshFlags, Pose, SceneOptions, SeModel, Trailer,
+    VertexBlend, read, to_bytes, validate,
+};
 use half::f16;
 
 fn at(x: f32, y: f32, z: f32) -> Pose {
@@ -45,7 +47,13 @@ fn scene_with(mesh: Mesh) -> Scene {
 
 fn refused(scene: &Scene, text: &str) {
     for layout in [Layout::Deployed, Layout::Draft] {
-        let err = SeModel::from_scene(scene, layout, &mut ConversionReport::default()).expect_err("converted");
+        let err = SeModel::from_scene_in(
+            scene,
+            layout,
+            &SceneOptions::default(),
+            &mut ConversionReport::default(),
+        )
+        .expect_err("converted");
         assert!(err.to_string().contains(text), "{layout:?}: {err}");
     }
 }
@@ -79,7 +87,7 @@ fn a_skeleton_with_only_global_matrices_gets_its_local_ones() {
 #[test]
 fn a_skeleton_with_only_local_matrices_and_scales_gets_global_ones() {
     let model = skeleton_model(
-        BoneFlags::LOCAL_MATRIX.with(BoneFlags::SCALES),
+        BoneFlags::LOCAL_MATRIX | BoneFlags::SCALES,
         vec![
             Bone {
                 name: "root".into(),
@@ -116,7 +124,12 @@ fn a_parent_cycle_or_a_parent_out_of_range_is_refused() {
             })
             .collect();
         let model = skeleton_model(BoneFlags::LOCAL_MATRIX, bones);
-        assert!(model.to_scene(&mut ConversionReport::default()).is_err(), "{parents:?}");
+        assert!(
+            model
+                .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+                .is_err(),
+            "{parents:?}"
+        );
     }
     let mut scene = Scene::default();
     scene.skeleton.bones = vec![
@@ -177,10 +190,18 @@ fn indices_that_point_nowhere_in_a_file_are_refused_too() {
             ..Default::default()
         })
     };
-    assert!(model(mesh.clone()).to_scene(&mut ConversionReport::default()).is_err());
+    assert!(
+        model(mesh.clone())
+            .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+            .is_err()
+    );
     mesh.faces = vec![[0, 1, 2]];
     mesh.material_indices = vec![0];
-    assert!(model(mesh).to_scene(&mut ConversionReport::default()).is_err());
+    assert!(
+        model(mesh)
+            .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+            .is_err()
+    );
 }
 
 fn skinned_scene() -> Scene {
@@ -232,21 +253,23 @@ fn skinned_scene() -> Scene {
 fn a_scene_becomes_a_deployed_model_that_reads_back_and_validates() {
     let scene = skinned_scene();
     let mut report = ConversionReport::default();
-    let model = SeModel::from_scene(&scene, Layout::Deployed, &mut report).unwrap();
+    let model = SeModel::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
     // Mesh b has no normals while mesh a has: SEModel's flags apply to every mesh.
     assert_eq!(report.lost.len(), 1, "{report:?}");
     assert!(report.lost[0].contains("normals on mesh 1"));
     let SeModel::Deployed(m) = &model else { unreachable!() };
     assert_eq!(
         m.mesh_flags,
-        MeshFlags::UV_SET.with(MeshFlags::NORMALS).with(MeshFlags::WEIGHTS)
+        MeshFlags::UV_SET | MeshFlags::NORMALS | MeshFlags::WEIGHTS
     );
     assert_eq!(m.meshes.items()[1].max_influence, 1);
     assert_eq!(m.meshes.items()[1].material_indices, Vec::<i32>::new());
     let bytes = to_bytes(&model).unwrap();
     assert_eq!(read(&bytes).unwrap(), model);
     assert_eq!(validate(&model), vec![]);
-    let back = model.to_scene(&mut ConversionReport::default()).unwrap();
+    let back = model
+        .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+        .unwrap();
     assert_eq!(back.meshes[0].skin, scene.meshes[0].skin);
     assert_eq!(back.meshes[0].uv_layers, scene.meshes[0].uv_layers);
     assert_eq!(back.materials[0].diffuse_map.as_deref(), Some("skin.png"));
@@ -258,7 +281,7 @@ fn a_scene_becomes_a_deployed_model_that_reads_back_and_validates() {
 fn a_scene_becomes_a_draft_model_with_padded_influences_and_half_floats() {
     let scene = skinned_scene();
     let mut report = ConversionReport::default();
-    let model = SeModel::from_scene(&scene, Layout::Draft, &mut report).unwrap();
+    let model = SeModel::from_scene_in(&scene, Layout::Draft, &SceneOptions::default(), &mut report).unwrap();
     assert!(report.lost.iter().any(|l| l.contains("half floats")), "{report:?}");
     assert!(
         report.lost.iter().any(|l| l.contains("material definitions")),
@@ -276,7 +299,7 @@ fn a_scene_becomes_a_draft_model_with_padded_influences_and_half_floats() {
     assert_eq!(read(&bytes).unwrap(), model);
     assert_eq!(validate(&model), vec![]);
     let mut report = ConversionReport::default();
-    let back = model.to_scene(&mut report).unwrap();
+    let back = model.to_scene(&SceneOptions::default(), &mut report).unwrap();
     assert_eq!(
         back.meshes[0].skin, scene.meshes[0].skin,
         "these weights are exact in half floats"
@@ -291,7 +314,70 @@ fn other_scene_content_is_reported_not_dropped_silently() {
     scene.meshes[0].name = "body".into();
     scene.animations.push(Default::default());
     let mut report = ConversionReport::default();
-    SeModel::from_scene(&scene, Layout::Deployed, &mut report).unwrap();
+    SeModel::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
     assert!(report.lost.iter().any(|l| l.contains("1 animations")), "{report:?}");
     assert!(report.lost.iter().any(|l| l.contains("mesh names")), "{report:?}");
+}
+
+#[test]
+fn to_layout_rebuilds_through_the_scene_and_reports_what_is_lost() {
+    let mut report = ConversionReport::default();
+    let deployed = SeModel::from_scene(&skinned_scene(), &SceneOptions::default(), &mut report).unwrap();
+    let SeModel::Deployed(mut m) = deployed.clone() else {
+        unreachable!()
+    };
+    m.trailer = Trailer::SeBlend(BlendShapes {
+        names: vec!["smile".into()],
+        meshes: m
+            .meshes
+            .items()
+            .iter()
+            .map(|mesh| MeshBlend {
+                vertices: vec![VertexBlend::default(); mesh.positions.len()],
+            })
+            .collect(),
+    });
+    let with_blend = SeModel::Deployed(m);
+
+    // The same layout is the same model: nothing is lost, the bytes do not change.
+    let mut report = ConversionReport::default();
+    let same = with_blend
+        .to_layout(Layout::Deployed, &SceneOptions::default(), &mut report)
+        .unwrap();
+    assert_eq!(same, with_blend);
+    assert!(report.is_lossless(), "{report:?}");
+
+    // The other layout goes through the scene: the scene loses the blend shapes, the draft
+    // the material definitions and the precision of normals and weights.
+    let mut report = ConversionReport::default();
+    let draft = with_blend
+        .to_layout(Layout::Draft, &SceneOptions::default(), &mut report)
+        .unwrap();
+    assert_eq!(draft.layout(), Layout::Draft);
+    assert_eq!(draft.vertex_count(), with_blend.vertex_count());
+    assert_eq!(draft.face_count(), with_blend.face_count());
+    for lost in [
+        "SEBlend blend shapes (the scene model has none)",
+        "material definitions (the draft layout has no material block; only the count is kept)",
+        "normal precision (the draft layout stores half floats)",
+        "weight precision (the draft layout stores half floats)",
+    ] {
+        assert!(report.lost.iter().any(|l| l == lost), "{lost}: {report:?}");
+    }
+    assert_eq!(read(&to_bytes(&draft).unwrap()).unwrap(), draft);
+
+    // And back: the draft's placeholders stand in for the material definitions.
+    let mut report = ConversionReport::default();
+    let back = draft
+        .to_layout(Layout::Deployed, &SceneOptions::default(), &mut report)
+        .unwrap();
+    assert_eq!(back.layout(), Layout::Deployed);
+    assert!(
+        report
+            .lost
+            .iter()
+            .any(|l| l.starts_with("material definitions (the draft layout has none")),
+        "{report:?}"
+    );
+    assert_eq!(back.mesh_count(), deployed.mesh_count());
 }

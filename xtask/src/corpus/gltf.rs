@@ -40,12 +40,13 @@ pub(crate) fn samples() -> Vec<Sample> {
     // A skinned model with several meshes and materials named by file.
     let semodel = animbin_semodel::read(&sample_bytes(super::semodel::samples(), "sample.semodel"))
         .expect("the SEModel sample reads")
-        .to_scene(report)
+        .to_scene(&animbin_core::SceneOptions::default(), report)
         .expect("the SEModel sample converts");
     // An animation alone (nodes made from track names), with notes in animbin's extras.
     let seanim = animbin_seanim::read(&sample_bytes(super::seanim::samples(), "sample.seanim"))
         .expect("the SEAnim sample reads")
-        .to_scene(report);
+        .to_scene(&animbin_core::SceneOptions::default(), report)
+        .expect("the SEAnim sample converts");
     // Curves on named nodes, at AnimX's 60 frames per second.
     let animx =
         animbin_animx::read(&sample_bytes(super::animx::samples(), "sample.animx")).expect("the AnimX sample reads");

@@ -102,7 +102,7 @@ fn every_block() -> SeAnim {
             name: "end".into(),
         }],
         custom: b"animbin".to_vec(),
-        trailer: Some(Trailer::SeBlend(SeBlend {
+        trailer: Trailer::SeBlend(SeBlend {
             shapes: vec![BlendShape {
                 name: "blink".into(),
                 keys: vec![
@@ -116,7 +116,7 @@ fn every_block() -> SeAnim {
                     },
                 ],
             }],
-        })),
+        }),
         ..SeAnim::default()
     }
 }

@@ -4,11 +4,11 @@
 //! (u32 widths take files larger than the fuzzers' inputs; the crate's tests cover them).
 
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
-use animbin_semodel::blend::{BlendShapes, MeshBlend, VertexBlend};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
-use animbin_semodel::flags::{BoneFlags, MeshFlags};
-use animbin_semodel::records::BlendDelta;
-use animbin_semodel::{Block, Bone, Influence, Layout, Pose, SeModel, Trailer, to_bytes};
+use animbin_semodel::{
+    BlendDelta, BlendShapes, Block, Bone, BoneFlags, Influence, Layout, MeshBlend, MeshFlags, Pose, SceneOptions,
+    SeModel, Trailer, VertexBlend, to_bytes,
+};
 
 use super::Sample;
 
@@ -31,13 +31,8 @@ fn sample() -> deployed::Model {
     ];
     let uv = |u, v| Vec2::new(u, v);
     deployed::Model {
-        bone_flags: BoneFlags::GLOBAL_MATRIX
-            .with(BoneFlags::LOCAL_MATRIX)
-            .with(BoneFlags::SCALES),
-        mesh_flags: MeshFlags::UV_SET
-            .with(MeshFlags::NORMALS)
-            .with(MeshFlags::COLOR)
-            .with(MeshFlags::WEIGHTS),
+        bone_flags: BoneFlags::GLOBAL_MATRIX | BoneFlags::LOCAL_MATRIX | BoneFlags::SCALES,
+        mesh_flags: MeshFlags::UV_SET | MeshFlags::NORMALS | MeshFlags::COLOR | MeshFlags::WEIGHTS,
         bones: Block::Present(vec![
             Bone {
                 name: "tag_origin".into(),
@@ -118,7 +113,7 @@ fn with_blend(mut model: deployed::Model) -> deployed::Model {
             delta: Vec3::new(0.0, 0.25, 0.1),
         }],
     };
-    model.trailer = Trailer::Blend(BlendShapes {
+    model.trailer = Trailer::SeBlend(BlendShapes {
         names: vec!["stretch".into()],
         meshes: vec![MeshBlend {
             vertices: vec![VertexBlend::default(), VertexBlend::default(), moved.clone(), moved],
@@ -179,13 +174,14 @@ pub(crate) fn samples() -> Vec<Sample> {
     let sample = sample();
     let mut report = Default::default();
     let scene = SeModel::Deployed(sample.clone())
-        .to_scene(&mut report)
+        .to_scene(&SceneOptions::default(), &mut report)
         .expect("the sample converts");
-    let draft = SeModel::from_scene(&scene, Layout::Draft, &mut report).expect("and back, as a draft");
+    let draft = SeModel::from_scene_in(&scene, Layout::Draft, &SceneOptions::default(), &mut report)
+        .expect("and back, as a draft");
     let skeleton = deployed::Model {
         meshes: Block::default(),
         materials: Block::default(),
-        mesh_flags: MeshFlags(0),
+        mesh_flags: MeshFlags::from_bits_retain(0),
         ..sample.clone()
     };
     let file = |name, model: deployed::Model, testdata| Sample {

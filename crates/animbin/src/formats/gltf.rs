@@ -89,7 +89,7 @@ impl Codec for GltfFile {
     fn validate(&self) -> Vec<Problem> {
         animbin_gltf::validate(&self.bytes)
             .iter()
-            .map(Problem::legacy)
+            .map(Problem::from_diagnostic)
             .collect()
     }
 

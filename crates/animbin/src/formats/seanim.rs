@@ -7,7 +7,7 @@ use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_seanim::{SeAnim, Trailer};
 
-use super::{Codec, unsupported, write_all};
+use super::{Codec, unsupported};
 use crate::info::SeAnimInfo;
 use crate::{Document, Format, Info, Problem, Result, Target};
 
@@ -25,10 +25,9 @@ impl Codec for SeAnim {
     }
 
     fn info(&self) -> Info {
-        let (trailer, blend_shape_count) = match &self.trailer {
-            None => ("none", 0),
-            Some(Trailer::SeBlend(blend)) => ("seblend", blend.shapes.len()),
-            Some(Trailer::Unknown(_)) => ("unknown", 0),
+        let blend_shape_count = match &self.trailer {
+            Trailer::SeBlend(blend) => blend.shapes.len(),
+            Trailer::None | Trailer::Unknown(_) => 0,
         };
         Info::SeAnim(SeAnimInfo {
             frame_count: self.frame_count().ok(),
@@ -41,26 +40,29 @@ impl Codec for SeAnim {
             modifier_count: self.modifiers.len(),
             frame_width: self.frame_width().ok().map(|w| w.size()),
             custom_size: self.custom.len(),
-            trailer: trailer.to_string(),
+            trailer: self.trailer.kind().to_string(),
             blend_shape_count,
         })
     }
 
     fn validate(&self) -> Vec<Problem> {
-        animbin_seanim::validate(self).iter().map(Problem::legacy).collect()
+        animbin_seanim::validate(self)
+            .iter()
+            .map(Problem::from_diagnostic)
+            .collect()
     }
 
-    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-        Ok(SeAnim::to_scene(self, report))
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(SeAnim::to_scene(self, options, report)?)
     }
 
-    fn from_scene(scene: &Scene, _: Target, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
-        Ok(SeAnim::from_scene(scene, report)?)
+    fn from_scene(scene: &Scene, _: Target, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        Ok(SeAnim::from_scene(scene, options, report)?)
     }
 
     fn write(&self, target: Target, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<()> {
         match target {
-            Target::SeAnim => write_all(writer, &animbin_seanim::to_bytes(self)?),
+            Target::SeAnim => Ok(animbin_seanim::write(self, writer)?),
             other => Err(unsupported(Self::FORMAT, other)),
         }
     }

@@ -8,9 +8,19 @@ use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_semodel::{Layout, SeModel, Trailer};
 
-use super::{Codec, unsupported, write_all};
+use super::{Codec, unsupported};
 use crate::info::SeModelInfo;
 use crate::{Document, Format, Info, Problem, Result, Target};
+
+/// The layout `target` asks for; `None` for the document's own.
+fn layout_of(target: Target) -> Result<Option<Layout>> {
+    match target {
+        Target::SeModel => Ok(None),
+        Target::SeModelDeployed => Ok(Some(Layout::Deployed)),
+        Target::SeModelDraft => Ok(Some(Layout::Draft)),
+        other => Err(unsupported(Format::SeModel, other)),
+    }
+}
 
 impl Codec for SeModel {
     const FORMAT: Format = Format::SeModel;
@@ -22,15 +32,11 @@ impl Codec for SeModel {
     fn info(&self) -> Info {
         let (blend_shape_count, trailing_bytes) = match self.trailer() {
             Trailer::None => (0, 0),
-            Trailer::Blend(b) => (b.names.len(), 0),
+            Trailer::SeBlend(b) => (b.names.len(), 0),
             Trailer::Unknown(bytes) => (0, bytes.len()),
         };
         Info::SeModel(SeModelInfo {
-            layout: match self.layout() {
-                Layout::Deployed => "deployed",
-                Layout::Draft => "draft",
-            }
-            .to_string(),
+            layout: self.layout().name().to_string(),
             bone_count: self.bone_count(),
             mesh_count: self.mesh_count(),
             material_count: self.material_count(),
@@ -42,39 +48,34 @@ impl Codec for SeModel {
     }
 
     fn validate(&self) -> Vec<Problem> {
-        animbin_semodel::validate(self).iter().map(Problem::legacy).collect()
+        animbin_semodel::validate(self)
+            .iter()
+            .map(Problem::from_diagnostic)
+            .collect()
     }
 
-    fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-        Ok(SeModel::to_scene(self, report)?)
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        Ok(SeModel::to_scene(self, options, report)?)
     }
 
     fn from_scene(
         scene: &Scene,
         target: Target,
-        _options: &SceneOptions,
+        options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> Result<Self> {
-        let layout = match target {
-            Target::SeModelDraft => Layout::Draft,
-            _ => Layout::Deployed,
-        };
-        Ok(SeModel::from_scene(scene, layout, report)?)
+        let layout = layout_of(target)?.unwrap_or(Layout::Deployed);
+        Ok(SeModel::from_scene_in(scene, layout, options, report)?)
     }
 
     fn write(&self, target: Target, writer: &mut dyn Write, report: &mut ConversionReport) -> Result<()> {
-        let layout = match target {
-            Target::SeModel => self.layout(),
-            Target::SeModelDeployed => Layout::Deployed,
-            Target::SeModelDraft => Layout::Draft,
-            other => return Err(unsupported(Self::FORMAT, other)),
-        };
-        if layout == self.layout() {
-            return write_all(writer, &animbin_semodel::to_bytes(self)?);
+        match layout_of(target)? {
+            Some(layout) if layout != self.layout() => {
+                let model = self.to_layout(layout, &SceneOptions::default(), report)?;
+                Ok(animbin_semodel::write(&model, writer)?)
+            }
+            _ => Ok(animbin_semodel::write(self, writer)?),
         }
-        let scene = SeModel::to_scene(self, report)?;
-        let model = SeModel::from_scene(&scene, layout, report)?;
-        write_all(writer, &animbin_semodel::to_bytes(&model)?)
     }
 
     fn into_document(self) -> Document {

@@ -15,17 +15,18 @@ use std::io::{Read, Seek};
 
 use animbin_core::io::{read_pod_field, write_pod_field};
 use animbin_core::math::{Rgba8, Vec2, Vec3};
+use animbin_core::seblend::Trailer;
 use animbin_core::strings::{read_cstring_field, write_cstring_field};
 use animbin_core::{ErrorKind, IndexWidth};
 use binrw::{BinRead, BinResult, Endian, binrw};
 use serde::{Deserialize, Serialize};
 
-use crate::VERSION;
-use crate::blend::{Trailer, read_trailer, write_trailer};
-use crate::block::{Block, BlockArgs, read_block, write_block};
-use crate::bone::{Bone, read_bones, write_bones};
-use crate::flags::{BoneFlags, MeshFlags, data};
-use crate::records::{Influence, read_faces, read_influences, write_faces, write_influences};
+use super::blend::{BlendShapes, read_trailer, write_trailer};
+use super::block::{Block, BlockArgs, read_block, write_block};
+use super::bone::{Bone, read_bones, write_bones};
+use super::flags::{BoneFlags, DataFlags, MeshFlags};
+use super::records::{Influence, read_faces, read_influences, write_faces, write_influences};
+use super::{VERSION, compose_data_flags, count_u32};
 
 /// `headerSize` of this layout; it counts its own two bytes, so the header ends at byte 29.
 pub const HEADER_SIZE: u16 = 0x14;
@@ -48,16 +49,16 @@ pub struct Model {
     header_size: u16,
     /// `dataFlags`: the block bits come from the blocks, the others from `other_data_flags`.
     #[br(temp)]
-    #[bw(try_calc = crate::compose_data_flags(*other_data_flags, data::DEPLOYED_BLOCKS, &[
-        (data::BONE, bones.is_present()),
-        (data::MESH, meshes.is_present()),
-        (data::MATERIALS, materials.is_present()),
+    #[bw(try_calc = compose_data_flags(*other_data_flags, DataFlags::DEPLOYED_BLOCKS, &[
+        (DataFlags::BONE, bones.is_present()),
+        (DataFlags::MESH, meshes.is_present()),
+        (DataFlags::MATERIALS, materials.is_present()),
     ]))]
-    data_flags: u8,
-    /// The bits of `dataFlags` other than BONE, MESH and MATERIALS: reserved, 0 when valid.
-    #[br(calc = data_flags & !data::DEPLOYED_BLOCKS)]
+    data_flags: DataFlags,
+    /// The bits of `dataFlags` other than BONE, MESH and MATERIALS: reserved, empty when valid.
+    #[br(calc = data_flags.difference(DataFlags::DEPLOYED_BLOCKS))]
     #[bw(ignore)]
-    pub other_data_flags: u8,
+    pub other_data_flags: DataFlags,
     /// `boneFlags`: which parts every bone record carries.
     pub bone_flags: BoneFlags,
     /// `meshFlags`: which vertex arrays every mesh carries.
@@ -77,12 +78,12 @@ pub struct Model {
     /// Three reserved bytes, 0 when valid.
     pub reserved: [u8; 3],
     /// The bones, present when `dataFlags` has BONE.
-    #[br(parse_with = read_bones, args(data_flags & data::BONE != 0, bone_count, bone_flags))]
+    #[br(parse_with = read_bones, args(data_flags.contains(DataFlags::BONE), bone_count, bone_flags))]
     #[bw(write_with = write_bones, args(*bone_flags))]
     pub bones: Block<Bone>,
     /// The meshes, present when `dataFlags` has MESH.
     #[br(parse_with = read_block, args_raw = BlockArgs {
-        present: data_flags & data::MESH != 0,
+        present: data_flags.contains(DataFlags::MESH),
         count: mesh_count,
         min_size: MESH_HEADER_SIZE,
         what: "mesh",
@@ -92,7 +93,7 @@ pub struct Model {
     pub meshes: Block<Mesh>,
     /// The materials, present when `dataFlags` has MATERIALS.
     #[br(parse_with = read_block, args_raw = BlockArgs {
-        present: data_flags & data::MATERIALS != 0,
+        present: data_flags.contains(DataFlags::MATERIALS),
         count: material_count,
         min_size: 2,
         what: "material",
@@ -103,7 +104,7 @@ pub struct Model {
     /// Whatever follows the materials.
     #[br(parse_with = read_trailer, args(meshes.items().iter().map(|m| m.positions.len() as u64).collect()))]
     #[bw(write_with = write_trailer)]
-    pub trailer: Trailer,
+    pub trailer: Trailer<BlendShapes>,
 }
 
 /// One mesh: its header, then struct-of-arrays vertex data, faces and material indices.
@@ -121,11 +122,11 @@ pub struct Mesh {
     pub max_influence: u8,
     /// `vertexCount`; it also sizes the face indices.
     #[br(temp)]
-    #[bw(try_calc = crate::count_u32(positions.len(), "vertices"))]
+    #[bw(try_calc = count_u32(positions.len(), "vertices"))]
     vertex_count: u32,
     /// `faceCount`.
     #[br(temp)]
-    #[bw(try_calc = crate::count_u32(faces.len(), "faces"))]
+    #[bw(try_calc = count_u32(faces.len(), "faces"))]
     face_count: u32,
     /// `vec3 position[vertexCount]`.
     #[br(parse_with = read_pod_field, args(u64::from(vertex_count), "vertex position"))]
@@ -231,7 +232,7 @@ fn is_simple<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResul
 }
 
 impl Model {
-    /// Reads a deployed-layout file (see [`crate::read`] for either layout).
+    /// Reads a deployed-layout file, refusing the draft (see [`crate::read`] for either layout).
     pub fn read(bytes: &[u8]) -> animbin_core::Result<Self> {
         crate::read_layout(bytes)
     }
@@ -249,31 +250,30 @@ impl Model {
     /// Sets `bone_flags` and `mesh_flags` to what the bones and meshes carry (a part that any
     /// bone or mesh has sets its flag), for models built by hand.
     pub fn set_flags_from_data(&mut self) {
-        let mut bone = BoneFlags(0);
+        // A part that any bone or mesh has sets its flag.
+        let mut bone = BoneFlags::empty();
         for b in self.bones.items() {
-            if b.global.is_some() {
-                bone = bone.with(BoneFlags::GLOBAL_MATRIX);
-            }
-            if b.local.is_some() {
-                bone = bone.with(BoneFlags::LOCAL_MATRIX);
-            }
-            if b.scale.is_some() {
-                bone = bone.with(BoneFlags::SCALES);
+            for (flag, has) in [
+                (BoneFlags::GLOBAL_MATRIX, b.global.is_some()),
+                (BoneFlags::LOCAL_MATRIX, b.local.is_some()),
+                (BoneFlags::SCALES, b.scale.is_some()),
+            ] {
+                if has {
+                    bone |= flag;
+                }
             }
         }
-        let mut mesh = MeshFlags(0);
+        let mut mesh = MeshFlags::empty();
         for m in self.meshes.items() {
-            if !m.uvs.is_empty() || m.layer_count() > 0 {
-                mesh = mesh.with(MeshFlags::UV_SET);
-            }
-            if !m.normals.is_empty() {
-                mesh = mesh.with(MeshFlags::NORMALS);
-            }
-            if !m.colors.is_empty() {
-                mesh = mesh.with(MeshFlags::COLOR);
-            }
-            if m.max_influence > 0 {
-                mesh = mesh.with(MeshFlags::WEIGHTS);
+            for (flag, has) in [
+                (MeshFlags::UV_SET, !m.uvs.is_empty() || m.layer_count() > 0),
+                (MeshFlags::NORMALS, !m.normals.is_empty()),
+                (MeshFlags::COLOR, !m.colors.is_empty()),
+                (MeshFlags::WEIGHTS, m.max_influence > 0),
+            ] {
+                if has {
+                    mesh |= flag;
+                }
             }
         }
         self.bone_flags = bone;

@@ -162,8 +162,8 @@ fn narrow_all<I: RecordIndex, W: Write + Seek>(
         let Some(field) = I::try_new(value) else {
             let at = writer.stream_position()? + (i as u64 / per_record) * record_size;
             return Err(ErrorKind::Unencodable(format!(
-                "{what} index {value} does not fit the {:?} field that the count gives",
-                I::WIDTH
+                "{what} index {value} does not fit the {}-byte field that the count gives",
+                I::WIDTH.size()
             ))
             .at(at));
         };

@@ -9,8 +9,8 @@ use animbin_core::strings::{read_cstring, write_cstring};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::{Deserialize, Serialize};
 
-use crate::block::Block;
-use crate::flags::BoneFlags;
+use super::block::Block;
+use super::flags::BoneFlags;
 
 /// A position and rotation pair (`vec3 position; quat_t rotation`, 28 bytes).
 #[binrw]

@@ -1,4 +1,5 @@
-//! The seed's draft layout (`headerSize` 0x1E), which no known tool writes in this form.
+//! The draft layout of the original specification (`headerSize` 0x1E), which no known tool
+//! writes in this form.
 //!
 //! ```text
 //! "SEModel" u16 version=1 u16 headerSize=0x1E
@@ -17,24 +18,25 @@ use std::io::{Read, Seek, Write};
 
 use animbin_core::io::{check_count, read_pod_field, write_pod_field};
 use animbin_core::math::{Rgba8, Vec2, Vec3};
+use animbin_core::seblend::Trailer;
 use animbin_core::{ErrorKind, Index, IndexWidth};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use half::f16;
 use serde::{Deserialize, Serialize};
 
-use crate::VERSION;
-use crate::blend::{Trailer, read_trailer, write_trailer};
-use crate::block::{Block, BlockArgs, read_block, write_block};
-use crate::bone::{Bone, read_bones, write_bones};
-use crate::flags::{BoneFlags, MeshFlags, data};
+use super::blend::{BlendShapes, read_trailer, write_trailer};
+use super::block::{Block, BlockArgs, read_block, write_block};
+use super::bone::{Bone, read_bones, write_bones};
+use super::flags::{BoneFlags, DataFlags, MeshFlags};
+use super::{VERSION, compose_data_flags, count_u32};
 
-/// `headerSize` of the draft layout: the seed's header fields add up to 0x1E bytes.
+/// `headerSize` of the draft layout: the draft's header fields add up to 0x1E bytes.
 pub const HEADER_SIZE: u16 = 0x1E;
 
 /// The size of a mesh's header: flags, uvSetCount, vertexCount, faceCount.
 pub const MESH_HEADER_SIZE: u64 = 10;
 
-/// The width of a `mat_t` material index: u8 for at most 255 materials, else u16 (the seed
+/// The width of a `mat_t` material index: u8 for at most 255 materials, else u16 (the draft
 /// has no u32 case).
 pub fn material_index_width(material_count: u64) -> IndexWidth {
     if material_count <= 0xFF {
@@ -63,16 +65,16 @@ pub struct Model {
     pub model_flags: u16,
     /// `dataPresenceFlags`: BONE and MESH come from the blocks, the rest from `other_data_flags`.
     #[br(temp)]
-    #[bw(try_calc = crate::compose_data_flags(*other_data_flags, data::DRAFT_BLOCKS, &[
-        (data::BONE, bones.is_present()),
-        (data::MESH, meshes.is_present()),
+    #[bw(try_calc = compose_data_flags(*other_data_flags, DataFlags::DRAFT_BLOCKS, &[
+        (DataFlags::BONE, bones.is_present()),
+        (DataFlags::MESH, meshes.is_present()),
     ]))]
-    data_flags: u8,
+    data_flags: DataFlags,
     /// The bits of `dataPresenceFlags` other than BONE and MESH: COLLISION (4) and MATERIALS
     /// (8), whose blocks the draft leaves undefined, and reserved bits.
-    #[br(calc = data_flags & !data::DRAFT_BLOCKS)]
+    #[br(calc = data_flags.difference(DataFlags::DRAFT_BLOCKS))]
     #[bw(ignore)]
-    pub other_data_flags: u8,
+    pub other_data_flags: DataFlags,
     /// `boneDataPresenceFlags`.
     pub bone_flags: BoneFlags,
     /// `meshDataPresenceFlags`.
@@ -96,12 +98,12 @@ pub struct Model {
     /// `reserved2`, 0 when valid.
     pub reserved2: [u8; 3],
     /// The bones, present when `dataPresenceFlags` has BONE.
-    #[br(parse_with = read_bones, args(data_flags & data::BONE != 0, bone_count, bone_flags))]
+    #[br(parse_with = read_bones, args(data_flags.contains(DataFlags::BONE), bone_count, bone_flags))]
     #[bw(write_with = write_bones, args(*bone_flags))]
     pub bones: Block<Bone>,
     /// The meshes, present when `dataPresenceFlags` has MESH.
     #[br(parse_with = read_block, args_raw = BlockArgs {
-        present: data_flags & data::MESH != 0,
+        present: data_flags.contains(DataFlags::MESH),
         count: mesh_count,
         min_size: MESH_HEADER_SIZE,
         what: "mesh",
@@ -122,7 +124,7 @@ pub struct Model {
     /// Whatever follows the meshes.
     #[br(parse_with = read_trailer, args(meshes.items().iter().map(|m| m.vertices.positions.len() as u64).collect()))]
     #[bw(write_with = write_trailer)]
-    pub trailer: Trailer,
+    pub trailer: Trailer<BlendShapes>,
 }
 
 /// What a mesh needs from the header to read its vertex records.
@@ -197,11 +199,11 @@ pub struct Mesh {
     pub uv_set_count: u8,
     /// `vertexCount`.
     #[br(temp)]
-    #[bw(try_calc = crate::count_u32(vertices.positions.len(), "vertices"))]
+    #[bw(try_calc = count_u32(vertices.positions.len(), "vertices"))]
     vertex_count: u32,
     /// `faceCount`.
     #[br(temp)]
-    #[bw(try_calc = crate::count_u32(faces.len(), "faces"))]
+    #[bw(try_calc = count_u32(faces.len(), "faces"))]
     face_count: u32,
     /// `SEModel_VertexData[vertexCount]`, kept struct-of-arrays.
     #[br(parse_with = read_vertices, args(u64::from(vertex_count), args.vertex_layout(uv_set_count)))]
@@ -341,7 +343,8 @@ fn write_vertices<W: Write + Seek>(
 }
 
 impl Model {
-    /// Reads a draft-layout file (see [`crate::read`] for either layout).
+    /// Reads a draft-layout file, refusing the deployed one (see [`crate::read`] for either
+    /// layout).
     pub fn read(bytes: &[u8]) -> animbin_core::Result<Self> {
         crate::read_layout(bytes)
     }

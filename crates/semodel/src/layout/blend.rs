@@ -1,56 +1,23 @@
-//! What follows the last block: Greyhound's unflagged SEBlend trailer, or bytes kept as they are.
+//! What follows the last block: Greyhound's unflagged SEBlend trailer, or bytes kept as they
+//! are ([`Trailer`]). Both readers in the reference tools stop at the material block, so
+//! anything here is optional; it is kept so a rewrite is byte-identical.
 
 use std::io::{Read, Seek, Write};
 
 use animbin_core::io::{BoundedArgs, bounded_vec, read_pod_field, read_whole, remaining, write_pod_field};
-use animbin_core::seblend::{self, SeBlendHeader};
+use animbin_core::seblend::{self, SeBlendHeader, Trailer};
 use animbin_core::strings::NulString;
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::{Deserialize, Serialize};
 
-use crate::records::BlendDelta;
+use super::records::BlendDelta;
 
 /// The SEBlend magic, `"SEBlend\n"` read as a little-endian u64.
 pub const BLEND_MAGIC: u64 = u64::from_le_bytes(seblend::MAGIC);
 
-/// The bytes after the last data block. Both readers in the reference tools stop at the
-/// material block, so anything here is optional; it is kept so a rewrite is byte-identical.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Trailer {
-    /// The file ends with the last block.
-    #[default]
-    None,
-    /// A blend-shape trailer that parses exactly to the end of the file.
-    Blend(BlendShapes),
-    /// Bytes that are not an SEBlend trailer ending at the end of the file, kept verbatim.
-    Unknown(Vec<u8>),
-}
-
-impl Trailer {
-    /// The blend shapes, when the trailer is one.
-    pub fn blend(&self) -> Option<&BlendShapes> {
-        match self {
-            Self::Blend(b) => Some(b),
-            _ => None,
-        }
-    }
-
-    /// Recognises a trailer: an SEBlend block for meshes of these vertex counts that ends
-    /// exactly at the end of `bytes` becomes [`Trailer::Blend`]; anything else is kept.
-    pub fn parse(bytes: &[u8], vertex_counts: &[u64]) -> Self {
-        if bytes.is_empty() {
-            return Self::None;
-        }
-        match read_whole::<BlendShapes>(bytes, Endian::Little, (vertex_counts,)) {
-            Some(blend) => Self::Blend(blend),
-            None => Self::Unknown(bytes.to_vec()),
-        }
-    }
-}
-
-/// Greyhound's blend-shape trailer: the SEBlend header (`u64 magic "SEBlend\n"`, `u64 count`,
-/// `count` shape names), then for each mesh, for each vertex, `u32 n` and `n` deltas.
+/// Greyhound's blend-shape trailer, the body of [`Trailer::SeBlend`]: the SEBlend header
+/// (`u64 magic "SEBlend\n"`, `u64 count`, `count` shape names), then for each mesh, for each
+/// vertex, `u32 n` and `n` deltas.
 #[binrw]
 #[brw(little)]
 #[br(import(vertex_counts: &[u64]))]
@@ -68,6 +35,21 @@ pub struct BlendShapes {
     /// One entry per mesh of the mesh block, in order.
     #[br(parse_with = read_meshes, args(vertex_counts))]
     pub meshes: Vec<MeshBlend>,
+}
+
+impl BlendShapes {
+    /// Recognises the bytes after the last block: an SEBlend trailer for meshes of these
+    /// vertex counts that ends exactly at the end of `bytes` is [`Trailer::SeBlend`]; other
+    /// bytes are kept as [`Trailer::Unknown`].
+    pub fn parse_trailer(bytes: &[u8], vertex_counts: &[u64]) -> Trailer<Self> {
+        if bytes.is_empty() {
+            return Trailer::None;
+        }
+        match read_whole::<Self>(bytes, Endian::Little, (vertex_counts,)) {
+            Some(blend) => Trailer::SeBlend(blend),
+            None => Trailer::Unknown(bytes.to_vec()),
+        }
+    }
 }
 
 /// The deltas of one mesh's vertices.
@@ -110,23 +92,23 @@ pub(crate) fn read_trailer<R: Read + Seek>(
     reader: &mut R,
     _: Endian,
     (vertex_counts,): (Vec<u64>,),
-) -> BinResult<Trailer> {
+) -> BinResult<Trailer<BlendShapes>> {
     let left = remaining(reader)?;
     let mut bytes = vec![0u8; left as usize];
     reader.read_exact(&mut bytes)?;
-    Ok(Trailer::parse(&bytes, &vertex_counts))
+    Ok(BlendShapes::parse_trailer(&bytes, &vertex_counts))
 }
 
 /// Writes the trailer back.
 pub(crate) fn write_trailer<W: Write + Seek>(
-    trailer: &Trailer,
+    trailer: &Trailer<BlendShapes>,
     writer: &mut W,
     endian: Endian,
     (): (),
 ) -> BinResult<()> {
     match trailer {
         Trailer::None => Ok(()),
-        Trailer::Blend(blend) => blend.write_options(writer, endian, ()),
+        Trailer::SeBlend(blend) => blend.write_options(writer, endian, ()),
         Trailer::Unknown(bytes) => {
             writer.write_all(bytes)?;
             Ok(())
