@@ -91,7 +91,7 @@ fn write_corpus() -> Result<(), String> {
         if sample.testdata {
             write(&testdata.join(sample.name), &sample.bytes)?;
         }
-        for target in sample.fuzz_targets {
+        for target in sample.seeds() {
             write(&fuzz_corpus.join(target).join(sample.name), &sample.bytes)?;
         }
         count += 1;
@@ -194,7 +194,7 @@ mod tests {
         let samples = corpus::samples();
         for target in fuzz_targets().expect("fuzz/Cargo.toml reads") {
             assert!(
-                samples.iter().any(|s| s.fuzz_targets.contains(&target.as_str())),
+                samples.iter().any(|s| s.seeds().any(|seed| seed == target)),
                 "fuzz target {target} has no seed sample"
             );
         }

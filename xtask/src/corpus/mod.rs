@@ -20,6 +20,16 @@ pub(crate) struct Sample {
     pub(crate) testdata: bool,
 }
 
+/// The fuzz target that reads any format through the `animbin` library: every sample seeds it.
+pub(crate) const ANY_FORMAT_TARGET: &str = "parse_any";
+
+impl Sample {
+    /// The fuzz targets this sample seeds: its format's, and [`ANY_FORMAT_TARGET`].
+    pub(crate) fn seeds(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.fuzz_targets.iter().copied().chain([ANY_FORMAT_TARGET])
+    }
+}
+
 /// Every sample of every format.
 pub(crate) fn samples() -> Vec<Sample> {
     let mut all = Vec::new();
@@ -35,7 +45,7 @@ pub(crate) fn samples() -> Vec<Sample> {
 
 /// The shared corpus folders whose files also seed each format's fuzz targets, when present.
 pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[
-    ("animx", &["parse_animx"]),
-    ("seanim", &["parse_seanim", "roundtrip_seanim"]),
-    ("semodel", &["parse_semodel", "roundtrip_semodel"]),
+    ("animx", &["parse_animx", ANY_FORMAT_TARGET]),
+    ("seanim", &["parse_seanim", "roundtrip_seanim", ANY_FORMAT_TARGET]),
+    ("semodel", &["parse_semodel", "roundtrip_semodel", ANY_FORMAT_TARGET]),
 ];

@@ -1,0 +1,36 @@
+//! Any bytes through the `animbin` library's one door: detecting and reading (as a named
+//! x8an file too, since those have no magic), the summary, validation, the scene, every
+//! target of the document's own format and a glTF conversion must not panic, hang or
+//! allocate beyond the input; a dump that is written converts back to the same bytes.
+#![no_main]
+
+use std::path::Path;
+
+use animbin::{ConvertOptions, Document, SceneOptions, Target};
+use animbin_core::ConversionReport;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    for name in [None, Some(Path::new("x8an00.bin"))] {
+        let Ok(doc) = Document::parse(data, name) else {
+            continue;
+        };
+        let _ = doc.info();
+        let _ = doc.validate();
+        let _ = doc.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
+        for &target in doc.format().targets() {
+            let _ = doc.to_bytes(target);
+        }
+        let _ = animbin::convert(&doc, Target::Glb, &ConvertOptions::default()).map(|c| c.to_bytes());
+        let mut dump = Vec::new();
+        if doc.dump(&mut dump).is_ok() {
+            let back = Document::undump(&dump).expect("a dump that was written reads back");
+            let own = doc.own_target();
+            assert_eq!(
+                back.to_bytes(own).ok(),
+                doc.to_bytes(own).ok(),
+                "a dump converts back to other bytes"
+            );
+        }
+    }
+});
