@@ -76,7 +76,6 @@ fn redx_fixture_reads_and_writes_byte_for_byte() {
 #[test]
 fn corpus_animj_reads_and_becomes_the_redx_bytes() {
     let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") else {
-        eprintln!("shared corpus absent: skipped");
         return;
     };
     let files = corpus_files(&dir, "animj");
