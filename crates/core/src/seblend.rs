@@ -1,5 +1,5 @@
 //! The header of Greyhound's SEBlend trailer, which SEAnim and SEModel files may both carry,
-//! unflagged, after their last block (FORMATS.md): `u64` magic `"SEBlend\n"`, `u64` shape
+//! unflagged, after their last block: `u64` magic `"SEBlend\n"`, `u64` shape
 //! count, then the shape names, NUL-terminated. What follows the names is each format's own
 //! (per-shape keys in SEAnim, per-vertex deltas in SEModel).
 

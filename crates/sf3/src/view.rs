@@ -92,7 +92,7 @@ struct Placed {
 /// let table = parse_slot_table(&chunk, 4, 4..4)?;
 /// assert!(table.slots.is_empty());
 /// assert_eq!(table.end, 8);
-/// # Ok::<(), animbin_core::Error>(())
+/// # Ok::<(), animbin_sf3::Error>(())
 /// ```
 pub fn parse_slot_table(base: &[u8], table_offset: usize, data: Range<usize>) -> Result<SlotTable<'_>> {
     let len = base.len() as u64;
