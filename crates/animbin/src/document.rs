@@ -49,15 +49,13 @@ macro_rules! each {
     };
 }
 
-/// The members of a JSON input that tell the JSON forms apart, read without keeping values.
+/// The members of a JSON input that tell a dump, DMF JSON and glTF apart, read without
+/// keeping values (AnimJ is AnimX's own rule, [`animbin_animx::animj::is_animj`]).
 #[derive(Deserialize)]
 struct JsonProbe {
     format: Option<String>,
     data: Option<IgnoredAny>,
     asset: Option<IgnoredAny>,
-    tracks: Option<IgnoredAny>,
-    #[serde(rename = "globalDuration")]
-    global_duration: Option<IgnoredAny>,
 }
 
 /// Whether the input is JSON text (an object) rather than a binary file.
@@ -131,7 +129,7 @@ impl Document {
                     Some(Format::Dmf)
                 } else if probe.asset.is_some() {
                     Some(Format::Gltf)
-                } else if probe.tracks.is_some() || probe.global_duration.is_some() {
+                } else if animbin_animx::animj::is_animj(bytes) {
                     Some(Format::AnimX)
                 } else {
                     None

@@ -14,12 +14,22 @@ use crate::info::GltfInfo;
 use crate::{Document, Format, Info, Problem, Result, Target};
 
 /// A glTF file: its bytes, checked to read as a scene, and its container.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct GltfFile {
     /// The whole file.
     pub bytes: Vec<u8>,
     /// JSON (`.gltf`) or binary (`.glb`).
     pub container: Container,
+}
+
+impl std::fmt::Debug for GltfFile {
+    // The bytes can be megabytes: their length says enough.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GltfFile")
+            .field("bytes", &format_args!("[{} bytes]", self.bytes.len()))
+            .field("container", &self.container)
+            .finish()
+    }
 }
 
 impl GltfFile {
