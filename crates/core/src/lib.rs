@@ -46,5 +46,19 @@ pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec
 pub use scene::{ConversionReport, SceneOptions};
 pub use validate::{Diagnostic, Location, Severity};
 
+/// Gives `bitflags` types over a `u8` (the flag bytes of the SE formats) `reserved_bits()`:
+/// the set bits that have no name, which readers keep and `validate` reports.
+#[macro_export]
+macro_rules! reserved_bits {
+    ($($name:ident),* $(,)?) => {$(
+        impl $name {
+            /// The reserved bits that are set: every bit without a name.
+            pub const fn reserved_bits(self) -> u8 {
+                self.bits() & !Self::all().bits()
+            }
+        }
+    )*};
+}
+
 /// Re-exported so format crates and users name one version of each.
 pub use {binrw, half, zerocopy};

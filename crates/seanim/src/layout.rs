@@ -180,19 +180,7 @@ bitflags! {
     }
 }
 
-/// `reserved_bits` for each flags byte.
-macro_rules! reserved_bits {
-    ($($name:ident),*) => {$(
-        impl $name {
-            /// The reserved bits that are set: every bit without a name.
-            pub const fn reserved_bits(self) -> u8 {
-                self.bits() & !Self::all().bits()
-            }
-        }
-    )*};
-}
-
-reserved_bits!(AnimFlags, PresenceFlags, PropertyFlags);
+animbin_core::reserved_bits!(AnimFlags, PresenceFlags, PropertyFlags);
 
 impl PresenceFlags {
     /// Whether the bone block (names, modifiers, bone data) is present.

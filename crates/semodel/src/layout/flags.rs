@@ -95,19 +95,7 @@ bitflags! {
     }
 }
 
-/// `reserved_bits` for the flags whose named bits do not depend on the layout.
-macro_rules! reserved_bits {
-    ($($name:ident),*) => {$(
-        impl $name {
-            /// The reserved bits that are set: every bit without a name.
-            pub const fn reserved_bits(self) -> u8 {
-                self.bits() & !Self::all().bits()
-            }
-        }
-    )*};
-}
-
-reserved_bits!(BoneFlags, MeshFlags);
+animbin_core::reserved_bits!(BoneFlags, MeshFlags);
 
 impl DataFlags {
     /// The bits that are reserved in `layout`, where set.
