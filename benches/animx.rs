@@ -5,82 +5,11 @@
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
 
-use animbin_animx::{
-    AnimXFile, Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, ReadOptions, Track, TrackData,
-    Values, View,
-};
+use animbin_animx::{AnimXFile, Encoding, ReadOptions, View};
 use animbin_benches::memcpy_baseline;
-use animbin_core::math::{Quat, Vec3};
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, black_box, criterion_group, criterion_main, measurement::WallTime,
 };
-
-/// 60 bones, each with a 600-keyframe position and rotation curve and a 2000-value raw
-/// scale track: about 4 MB plain, motion-capture-like (smooth, so it compresses).
-fn large_animation(encoding: Encoding) -> Animation {
-    let mut tracks = Vec::new();
-    for bone in 0..60 {
-        let node = format!("Bone{bone:02}");
-        let times: Vec<f32> = (0..600).map(|k| k as f32 / 60.0).collect();
-        let phase = bone as f32 * 0.1;
-        tracks.push(Track {
-            node: node.clone(),
-            property: "position".into(),
-            data: TrackData::Curve(CurveTrack::new(
-                Keyframes {
-                    times: times.clone(),
-                    values: Values::Float3(
-                        times
-                            .iter()
-                            .map(|t| Vec3::new((t + phase).sin(), 1.0, (t * 0.5).cos()))
-                            .collect(),
-                    ),
-                },
-                vec![Interpolation::Linear; 600],
-                None,
-            )),
-        });
-        tracks.push(Track {
-            node: node.clone(),
-            property: "rotation".into(),
-            data: TrackData::Curve(CurveTrack::new(
-                Keyframes {
-                    values: Values::FloatQ(
-                        times
-                            .iter()
-                            .map(|t| {
-                                let a = (t + phase) * 0.5;
-                                Quat::new(0.0, a.sin(), 0.0, a.cos())
-                            })
-                            .collect(),
-                    ),
-                    times,
-                },
-                vec![Interpolation::Linear; 600],
-                None,
-            )),
-        });
-        tracks.push(Track {
-            node,
-            property: "scale".into(),
-            data: TrackData::Raw(RawTrack {
-                interval: 1.0 / 200.0,
-                values: Values::Float3(
-                    (0..2000)
-                        .map(|k| Vec3::new(1.0, 1.0 + (k as f32 * 0.01).sin() * 0.1, 1.0))
-                        .collect(),
-                ),
-            }),
-        });
-    }
-    Animation {
-        name: "mocap".into(),
-        global_duration: 10.0,
-        encoding,
-        tracks,
-        ..Animation::default()
-    }
-}
 
 /// The chunk size of lz4net's `LZ4Stream`, which `animbin-animx` writes too (1 MiB).
 const LZ4_CHUNK_SIZE: usize = 1 << 20;
@@ -94,7 +23,7 @@ fn group<'a>(c: &'a mut Criterion, name: &str, plain: &[u8]) -> BenchmarkGroup<'
 }
 
 fn animx(c: &mut Criterion) {
-    let plain_anim = large_animation(Encoding::Plain);
+    let plain_anim = animbin_benches::large::animx::animation(60, Encoding::Plain);
     let plain = animbin_animx::to_bytes(&plain_anim).expect("encodes");
     let tracks = plain_anim.tracks_bytes().expect("encodes");
     let options = ReadOptions::default();
@@ -111,7 +40,7 @@ fn animx(c: &mut Criterion) {
     });
     g.finish();
 
-    let lz4_anim = large_animation(Encoding::Lz4);
+    let lz4_anim = animbin_benches::large::animx::animation(60, Encoding::Lz4);
     let lz4 = animbin_animx::to_bytes(&lz4_anim).expect("encodes");
     let mut g = group(c, "animx/lz4", &plain);
     g.bench_function("read", |b| {
@@ -150,7 +79,7 @@ fn animx(c: &mut Criterion) {
     });
     g.finish();
 
-    let lzma_anim = large_animation(Encoding::Lzma);
+    let lzma_anim = animbin_benches::large::animx::animation(60, Encoding::Lzma);
     let lzma = animbin_animx::to_bytes(&lzma_anim).expect("encodes");
     let mut g = group(c, "animx/lzma", &plain);
     g.sample_size(10);

@@ -6,79 +6,13 @@
 #![allow(missing_docs)]
 
 use animbin_benches::memcpy_baseline;
-use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
-use animbin_dmf::{Animation, Bone, Dmf, Face, Material, Name, Texture, Track, Vertex, View};
+use animbin_dmf::View;
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 
 const VERTICES: u32 = 1_000_000;
 const FACES: u32 = 500_000;
-const BONES: i16 = 64;
 /// Two minutes at 60 fps: 64 bones x 7200 keys = 460,800 tracks (22 MB).
 const KEYS: u32 = 7_200;
-
-/// About 90 MB: 36 MB of vertices, 44 MB of faces, 22 MB of tracks, and a few small records.
-fn model() -> Dmf {
-    let identity = [
-        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-    ];
-    let name = |s: String| Name::new(&s).expect("short name");
-    let mut dmf = Dmf {
-        textures: vec![Texture {
-            name: name("skin".into()),
-            png: animbin_dmf::PNG_SIGNATURE.repeat(512),
-            ..Texture::default()
-        }],
-        materials: vec![Material {
-            name: name("skin".into()),
-            texture: 0,
-            ..Material::default()
-        }],
-        vertices: (0..VERTICES)
-            .map(|i| {
-                let f = i as f32;
-                let bone = (i % BONES as u32) as i16;
-                Vertex::new(Vec3::new(f, f * 0.5, -f), [bone, 0, 0, 0], [1.0, 0.0, 0.0, 0.0])
-            })
-            .collect(),
-        faces: (0..FACES)
-            .map(|i| {
-                let a = (i * 2) % (VERTICES - 2);
-                Face::new(
-                    0,
-                    [a, a + 1, a + 2],
-                    [Rgba::new(255, 255, 255, 255); 3],
-                    [Vec3::new(0.0, 0.0, 1.0); 3],
-                    [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)],
-                )
-            })
-            .collect(),
-        bones: (0..BONES)
-            .map(|b| Bone::new(name(format!("bone{b}")), 0, b - 1, identity))
-            .collect(),
-        animations: vec![Animation {
-            name: name("long".into()),
-            fps: 60,
-            duration: KEYS as f32 / 60.0,
-            tracks: (0..KEYS)
-                .flat_map(|k| {
-                    (0..BONES).map(move |b| {
-                        let t = k as f32 / 60.0;
-                        Track::new(
-                            b,
-                            t,
-                            Some(Vec3::new(t, 0.0, 0.0)),
-                            Some(Quat::new(0.0, 0.0, 0.0, 1.0)),
-                            None,
-                        )
-                    })
-                })
-                .collect(),
-            ..Animation::default()
-        }],
-    };
-    dmf.renumber();
-    dmf
-}
 
 /// Touches every record the view hands out, as a renderer uploading the model would.
 fn walk(view: &View<'_>) -> f64 {
@@ -104,7 +38,7 @@ fn walk(view: &View<'_>) -> f64 {
 }
 
 fn dmf(c: &mut Criterion) {
-    let model = model();
+    let model = animbin_benches::large::dmf::model(VERTICES, FACES, KEYS);
     let bytes = animbin_dmf::to_bytes(&model).expect("encodable");
     let mut group = c.benchmark_group("dmf");
     group.sample_size(20);

@@ -7,53 +7,11 @@
 #![allow(missing_docs)]
 
 use animbin_benches::memcpy_baseline;
-use animbin_core::{Quat, Vec3};
-use animbin_seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim, View};
+use animbin_seanim::View;
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 
 const BONES: u32 = 300;
 const FRAMES: u32 = 2000;
-
-/// 300 bones with a location, rotation and scale key on each of 2000 frames (u16 frame_t).
-fn big_anim(high_precision: bool) -> SeAnim {
-    let bones = (0..BONES)
-        .map(|b| {
-            let phase = f64::from(b) * 0.01;
-            Bone {
-                location: (0..FRAMES)
-                    .map(|f| Key::new(f, Vec3::new(f64::from(f) * 0.5, phase, -1.25)))
-                    .collect(),
-                rotation: (0..FRAMES)
-                    .map(|f| {
-                        let a = f64::from(f) * 0.001 + phase;
-                        Key::new(f, Quat::new(0.0, (a * 0.5).sin(), 0.0, (a * 0.5).cos()))
-                    })
-                    .collect(),
-                scale: (0..FRAMES)
-                    .map(|f| Key::new(f, Vec3::new(1.0, 1.0, 1.0 + f64::from(f % 3))))
-                    .collect(),
-                ..Bone::new(format!("bone_{b:03}"))
-            }
-        })
-        .collect();
-    let mut anim = SeAnim {
-        framerate: 30.0,
-        data_presence_flags: PresenceFlags::LOC | PresenceFlags::ROT | PresenceFlags::SCALE,
-        bones,
-        ..SeAnim::default()
-    };
-    if high_precision {
-        anim.data_property_flags = PropertyFlags::PRECISION_HIGH;
-    } else {
-        // Values an f32 holds exactly, so both files hold the same animation.
-        for bone in &mut anim.bones {
-            for k in &mut bone.rotation {
-                k.value = k.value.map(|c| f64::from(c as f32));
-            }
-        }
-    }
-    anim
-}
 
 /// Decodes every key of every bone through the view and folds every component into a number.
 fn walk(view: &View<'_>) -> f64 {
@@ -80,7 +38,7 @@ fn walk(view: &View<'_>) -> f64 {
 
 fn seanim(c: &mut Criterion) {
     for (name, high) in [("seanim_single", false), ("seanim_double", true)] {
-        let anim = big_anim(high);
+        let anim = animbin_benches::large::seanim::anim(BONES, FRAMES, high);
         let bytes = animbin_seanim::to_bytes(&anim).expect("encodable");
         let mut group = c.benchmark_group(name);
         group.sample_size(20);
