@@ -1,4 +1,4 @@
-//! `cargo xtask <task>`: the project's chores in one small file with no dependencies.
+//! `cargo xtask <task>`: the project's chores.
 //!
 //! | task | what it does |
 //! |---|---|
@@ -6,7 +6,9 @@
 //! | `corpus` | rewrites `testdata/` and the fuzz seed corpus from the project's own writers |
 //! | `fuzz [TARGET] [SECONDS]` | fuzzes one target (or all) with `cargo +nightly fuzz` |
 //! | `bench [FILTER]` | runs the criterion benchmarks |
+//! | `bench-command [MIB]` | times the whole `animbin` command beside `cp` on MIB-MiB files |
 
+mod command_bench;
 mod corpus;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +25,10 @@ const TASKS: &[(&str, &str)] = &[
         "fuzz TARGET (default: all) for SECONDS each (default 60) with cargo +nightly fuzz",
     ),
     ("bench [FILTER]", "run the criterion benchmarks"),
+    (
+        "bench-command [MIB]",
+        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory",
+    ),
 ];
 
 fn main() -> ExitCode {
@@ -39,6 +45,9 @@ fn main() -> ExitCode {
             }
             run(&mut cmd)
         }
+        Some("bench-command") => command_bench::run(&root(), args.get(1).map(String::as_str)),
+        // The measuring process of bench-command, not a task of its own.
+        Some("measure") => command_bench::measure_child(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <task>\n");
             for (task, what) in TASKS {
