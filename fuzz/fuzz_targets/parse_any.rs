@@ -1,5 +1,6 @@
 //! Any bytes through the `animbin` library's one door: detecting and reading (as a named
-//! x8an file too, since those have no magic), the summary, validation, the scene, every
+//! x8an file too, since those have no magic), the summary (through a view and from the
+//! document, which must agree), validation, the scene, every
 //! target of the document's own format and a glTF conversion must not panic, hang or
 //! allocate beyond the input; a dump that is written converts back to the same bytes.
 #![no_main]
@@ -12,10 +13,13 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     for name in [None, Some(Path::new("x8an00.bin"))] {
+        // The summary read through a view is the document's, and exists exactly when it does.
+        let quick = Document::info_of(data, name, None).ok();
         let Ok(doc) = Document::parse(data, name) else {
+            assert_eq!(quick, None, "a view summarised a file the reader refuses");
             continue;
         };
-        let _ = doc.info();
+        assert_eq!(quick, Some(doc.info()), "the view's summary differs from the document's");
         let _ = doc.validate();
         let _ = doc.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
         for &target in doc.format().targets() {

@@ -101,6 +101,36 @@ impl Document {
         Self::parse_as(&bytes, Some(path), format)
     }
 
+    /// The summary of a file, as [`Document::parse_as`] then [`Document::info`] give it, but
+    /// read through the format's zero-copy view where it has one (SEAnim, deployed SEModel,
+    /// x8an), so that it costs the same for a file of any size: only the bytes it needs are
+    /// touched, which for a file opened through a memory map ([`Document::info_of_file`])
+    /// means only those pages are read from disk.
+    pub fn info_of(bytes: &[u8], name: Option<&Path>, format: Option<Format>) -> Result<Info> {
+        if !bytes.is_empty() && !looks_like_json(bytes) {
+            let quick = match format.or_else(|| Format::detect(bytes, name)) {
+                Some(Format::SeAnim) => animbin_seanim::SeAnim::info_of(bytes),
+                Some(Format::SeModel) => animbin_semodel::SeModel::info_of(bytes),
+                Some(Format::AnimX) => AnimXDocument::info_of(bytes),
+                Some(Format::Sf3) => animbin_sf3::Sf3File::info_of(bytes),
+                Some(Format::Dmf) => animbin_dmf::Dmf::info_of(bytes),
+                Some(Format::Gltf) => GltfFile::info_of(bytes),
+                None => None,
+            };
+            if let Some(info) = quick {
+                return info;
+            }
+        }
+        Ok(Self::parse_as(bytes, name, format)?.info())
+    }
+
+    /// [`Document::info_of`] the file at `path`, opened through a memory map.
+    pub fn info_of_file(path: impl AsRef<Path>, format: Option<Format>) -> Result<Info> {
+        let path = path.as_ref();
+        let bytes = files::Input::open(path)?;
+        Self::info_of(&bytes, Some(path), format)
+    }
+
     fn read_as(format: Format, bytes: &[u8]) -> Result<Self> {
         Ok(match format {
             Format::SeAnim => Document::SeAnim(Codec::read(bytes)?),

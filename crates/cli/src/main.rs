@@ -196,7 +196,7 @@ fn open(path: &Path, format: Option<Format>) -> CliResult<Document> {
 }
 
 fn info(file: &Path, format: Option<Format>, json: bool) -> CliResult<()> {
-    let info = open(file, format)?.info();
+    let info = Document::info_of_file(file, format).map_err(input_error(file))?;
     let value = serde_json::to_value(&info).map_err(|e| Failure::Input(e.to_string()))?;
     if json {
         return out!("{value}");

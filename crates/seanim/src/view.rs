@@ -17,7 +17,7 @@ use crate::layout::{
     self, AnimFlags, AnimType, Bone, FrameWidthRule, HEADER_SIZE, Note, PresenceFlags, PropertyFlags, SeAnim,
     StrayCounts,
 };
-use crate::{FORMAT, Modifier};
+use crate::{FORMAT, Modifier, SeBlend};
 
 /// The fixed part of the header as stored at offsets 8..36 (`SEAnim_Header` in the specification).
 #[derive(Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
@@ -468,8 +468,14 @@ impl<'a> View<'a> {
     }
 
     /// The bytes after the last block (an SEBlend trailer or unknown bytes).
-    pub fn trailer(&self) -> &'a [u8] {
+    pub fn trailer_bytes(&self) -> &'a [u8] {
         self.trailer
+    }
+
+    /// What follows the last block, parsed as the owned model holds it (this copies the
+    /// trailer's bytes).
+    pub fn trailer(&self) -> Trailer<SeBlend> {
+        layout::parse_trailer(self.trailer.to_vec())
     }
 
     /// The owned model of the file, the same as [`crate::read`] gives.

@@ -404,7 +404,11 @@ fn unknown_trailing_bytes_are_kept() {
     bytes.extend(hex("de ad be ef"));
     let anim = read_back(&bytes);
     assert_eq!(anim.trailer, Trailer::Unknown(vec![0xde, 0xad, 0xbe, 0xef]));
-    assert_eq!(View::parse(&bytes).unwrap().trailer(), hex("de ad be ef"));
+    assert_eq!(View::parse(&bytes).unwrap().trailer_bytes(), hex("de ad be ef"));
+    assert_eq!(
+        View::parse(&bytes).unwrap().trailer(),
+        Trailer::Unknown(hex("de ad be ef"))
+    );
 }
 
 const STRAY_COUNTS: &str = "

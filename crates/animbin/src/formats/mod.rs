@@ -23,6 +23,13 @@ pub(crate) trait Codec: Sized {
     fn read(bytes: &[u8]) -> Result<Self>;
     /// The summary.
     fn info(&self) -> Info;
+    /// The summary of a file read through the format's zero-copy view, without building the
+    /// owned model, so its cost does not grow with the keys or vertices; `None` where the
+    /// format (or this file's layout) has no view that both holds every field and accepts
+    /// exactly the files [`Codec::read`] does.
+    fn info_of(_bytes: &[u8]) -> Option<Result<Info>> {
+        None
+    }
     /// Every broken rule and suspicious value.
     fn validate(&self) -> Vec<Problem>;
     /// The document as a scene, recording what the scene cannot hold.

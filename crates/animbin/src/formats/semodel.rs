@@ -6,11 +6,20 @@ use std::io::Write;
 
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_semodel::{Layout, SeModel, Trailer};
+use animbin_semodel::{BlendShapes, Layout, SeModel, Trailer, View};
 
 use super::{Codec, unsupported};
 use crate::info::SeModelInfo;
 use crate::{Document, Format, Info, Problem, Result, Target};
+
+/// The SEBlend shapes and the unknown trailing bytes of a trailer.
+fn trailer_counts(trailer: &Trailer<BlendShapes>) -> (usize, usize) {
+    match trailer {
+        Trailer::None => (0, 0),
+        Trailer::SeBlend(b) => (b.names.len(), 0),
+        Trailer::Unknown(bytes) => (0, bytes.len()),
+    }
+}
 
 /// The layout `target` asks for; `None` for the document's own.
 fn layout_of(target: Target) -> Result<Option<Layout>> {
@@ -30,11 +39,7 @@ impl Codec for SeModel {
     }
 
     fn info(&self) -> Info {
-        let (blend_shape_count, trailing_bytes) = match self.trailer() {
-            Trailer::None => (0, 0),
-            Trailer::SeBlend(b) => (b.names.len(), 0),
-            Trailer::Unknown(bytes) => (0, bytes.len()),
-        };
+        let (blend_shape_count, trailing_bytes) = trailer_counts(self.trailer());
         Info::SeModel(SeModelInfo {
             layout: self.layout().name().to_string(),
             bone_count: self.bone_count(),
@@ -45,6 +50,30 @@ impl Codec for SeModel {
             blend_shape_count,
             trailing_bytes,
         })
+    }
+
+    /// The view reads the deployed layout; a draft file is summarised from the owned model.
+    fn info_of(bytes: &[u8]) -> Option<Result<Info>> {
+        match animbin_semodel::sniff(bytes) {
+            Ok(Layout::Deployed) => {}
+            Ok(Layout::Draft) => return None,
+            Err(e) => return Some(Err(e.into())),
+        }
+        let summary = |view: View<'_>| {
+            let (blend_shape_count, trailing_bytes) = trailer_counts(&view.trailer());
+            let meshes = view.meshes();
+            Info::SeModel(SeModelInfo {
+                layout: Layout::Deployed.name().to_string(),
+                bone_count: view.bones().len() as u64,
+                mesh_count: meshes.len() as u64,
+                material_count: view.materials().len() as u64,
+                vertex_count: meshes.iter().map(|m| m.vertex_count() as u64).sum(),
+                face_count: meshes.iter().map(|m| m.faces().len() as u64).sum(),
+                blend_shape_count,
+                trailing_bytes,
+            })
+        };
+        Some(View::parse(bytes).map(summary).map_err(Into::into))
     }
 
     fn validate(&self) -> Vec<Problem> {
