@@ -162,9 +162,11 @@ pub(crate) fn measure_child(args: &[String]) -> Result<(), String> {
         Stdio::from(std::fs::File::create(stdout).map_err(|e| e.to_string())?)
     };
     let start = Instant::now();
+    // The command's loss lines would break up the table; its exit status says enough.
     let status = Command::new(program)
         .args(rest)
         .stdout(sink)
+        .stderr(Stdio::null())
         .status()
         .map_err(|e| format!("{program}: {e}"))?;
     let seconds = start.elapsed().as_secs_f64();
