@@ -70,11 +70,7 @@ pub fn remove_translation(kind: AnimKind, rest: &Transform, value: Vec3<f64>) ->
     match kind {
         AnimKind::Absolute => value,
         AnimKind::Relative | AnimKind::Additive => value - rest.translation,
-        AnimKind::Delta => rest
-            .rotation
-            .normalized()
-            .conjugate()
-            .rotate(value - rest.translation),
+        AnimKind::Delta => rest.rotation.normalized().conjugate().rotate(value - rest.translation),
     }
 }
 

@@ -437,7 +437,9 @@ impl std::str::FromStr for AnimKind {
         [Self::Absolute, Self::Additive, Self::Relative, Self::Delta]
             .into_iter()
             .find(|k| k.name() == name)
-            .ok_or_else(|| format!("unknown animation kind \"{name}\"; valid names: absolute, additive, relative, delta"))
+            .ok_or_else(|| {
+                format!("unknown animation kind \"{name}\"; valid names: absolute, additive, relative, delta")
+            })
     }
 }
 

@@ -3,8 +3,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use animbin_core::SceneOptions;
-use animbin_core::pose;
 use animbin_core::math::{Quat, Transform, Vec3};
+use animbin_core::pose;
 use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Mesh, Precision, Scene};
 
 use crate::error::{Error, Result};

@@ -4,8 +4,8 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use animbin_core::SceneOptions;
-use animbin_core::pose;
 use animbin_core::math::{Mat4, Quat, Rgba, Transform, Vec2, Vec3};
+use animbin_core::pose;
 use animbin_core::scene::{
     AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, Precision, Scene,
     Skeleton, SkinWeights, Texture,

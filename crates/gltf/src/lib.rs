@@ -179,18 +179,18 @@ mod xform;
 
 use std::io::Write;
 
+pub use animbin_core::pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use animbin_core::scene::Scene;
 pub use animbin_core::{ConversionReport, Diagnostic, Location, SceneOptions, Severity, math, scene};
 pub use error::{Error, Path, Result};
 pub use export::uri_from_name;
 pub use extras::{
-    AnimationExtras, ImageExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra, PropertyExtra,
-    SceneExtras, WrapperExtras,
+    AnimationExtras, ImageExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra,
+    PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use glb::Glb;
 pub use images::{ImageFile, ImageFiles, texture_names};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
-pub use animbin_core::pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};
 

@@ -168,7 +168,11 @@ fn the_unit_scale_goes_into_the_data_and_is_divided_out_again() {
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
     // No node scales the scene: the bind pose and the positions are in metres themselves.
     assert!(
-        json["nodes"].as_array().unwrap().iter().all(|n| n.get("scale").is_none()),
+        json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n.get("scale").is_none()),
         "{json}"
     );
     assert_eq!(json["scenes"][0]["extras"]["animbin"]["unit_scale"], 0.01);
