@@ -48,7 +48,8 @@ fn every_fixture_exports_to_gltf_and_glb_with_no_validator_errors() {
         let name = fixture.file_name().unwrap().to_str().unwrap().to_string();
         for ext in ["gltf", "glb"] {
             let out = dir.path().join(format!("{name}.{ext}"));
-            let run = animbin(&["convert", s(&fixture), s(&out)]);
+            // --allow-empty: x8an02.bin holds no keys, and its empty glTF is checked too.
+            let run = animbin(&["convert", "--allow-empty", s(&fixture), s(&out)]);
             assert_eq!(code(&run), 0, "{name} -> {ext}: {}", stderr(&run));
             // The glTF reads back.
             scene_of(&out);
@@ -388,17 +389,76 @@ fn z_up_goes_on_a_root_node_and_comes_back_off() {
     let z_up = dir.path().join("z.glb");
     let dmf = testdata("sample.dmf");
     assert_eq!(code(&animbin(&["convert", s(&dmf), s(&plain)])), 0);
+    // A power of two scales f32 values exactly.
     assert_eq!(
-        code(&animbin(&["convert", "--z-up", "--scale", "0.01", s(&dmf), s(&z_up)])),
+        code(&animbin(&["convert", "--z-up", "--scale", "0.5", s(&dmf), s(&z_up)])),
         0
     );
     let (json, _) = animbin_gltf::split(&read(&z_up)).unwrap();
     let root = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
     assert_eq!(json["nodes"][root]["name"], "animbin_root");
-    assert_eq!(json["nodes"][root]["scale"], serde_json::json!([0.01, 0.01, 0.01]));
-    // Read back, the scene is the same as without the option.
+    assert!(json["nodes"][root]["rotation"].is_array(), "{json}");
+    // The scale is in the data, not on the root node.
+    assert_eq!(json["nodes"][root].get("scale"), None, "{json}");
+    assert_eq!(json["scenes"][0]["extras"]["animbin"]["unit_scale"], 0.5);
+    // Read back, the scene is the same as without the options.
     let (a, b) = (scene_of(&plain), scene_of(&z_up));
     assert_eq!(a, b);
+}
+
+#[test]
+fn scale_multiplies_the_data_and_reads_back_within_f32_rounding() {
+    let dir = tempdir();
+    let plain = dir.path().join("plain.glb");
+    let metres = dir.path().join("m.glb");
+    let dmf = testdata("sample.dmf");
+    assert_eq!(code(&animbin(&["convert", s(&dmf), s(&plain)])), 0);
+    let run = animbin(&["convert", "--scale", "0.01", s(&dmf), s(&metres)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let (json, _) = animbin_gltf::split(&read(&metres)).unwrap();
+    let (plain_json, _) = animbin_gltf::split(&read(&plain)).unwrap();
+    // No node scales: the positions themselves are a hundredth.
+    assert!(
+        json["nodes"].as_array().unwrap().iter().all(|n| n.get("scale").is_none()),
+        "{json}"
+    );
+    let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
+    for (m, cm) in json["accessors"][position]["max"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(plain_json["accessors"][position]["max"].as_array().unwrap())
+    {
+        assert!(close(m.as_f64().unwrap(), cm.as_f64().unwrap() / 100.0, 1e-6), "{m} {cm}");
+    }
+    // Read back with no options, the lengths are divided by the recorded 0.01 again.
+    let (a, b) = (scene_of(&plain), scene_of(&metres));
+    assert_eq!(a.meshes.len(), b.meshes.len());
+    for (ma, mb) in a.meshes.iter().zip(&b.meshes) {
+        for (pa, pb) in ma.positions.iter().zip(&mb.positions) {
+            for (x, y) in [(pa.x, pb.x), (pa.y, pb.y), (pa.z, pb.z)] {
+                assert!(close(f64::from(x), f64::from(y), 1e-6), "{pa:?} {pb:?}");
+            }
+        }
+    }
+    assert_same_keys(&a, &b, 1e-6, false, "--scale 0.01 and back");
+}
+
+#[test]
+fn a_gltf_with_nothing_in_it_is_refused_unless_asked_for() {
+    let dir = tempdir();
+    let out = dir.path().join("empty.glb");
+    // x8an02.bin: two segments, one slot, no keys.
+    let run = animbin(&["convert", s(&testdata("x8an02.bin")), s(&out)]);
+    assert_eq!(code(&run), 1, "{}", stderr(&run));
+    assert!(stderr(&run).contains("no node and no animation"), "{}", stderr(&run));
+    assert!(stderr(&run).contains("--allow-empty"), "{}", stderr(&run));
+    assert!(!out.exists());
+    let run = animbin(&["convert", "--allow-empty", s(&testdata("x8an02.bin")), s(&out)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let (json, _) = animbin_gltf::split(&read(&out)).unwrap();
+    assert_eq!(json.get("nodes"), None, "{json}");
+    assert_eq!(json.get("animations"), None, "{json}");
 }
 
 mod any_to_any {
