@@ -161,7 +161,14 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
             animation.name.clone_from(name);
         }
     }
-    let conversion = build(document.format(), &prepared.scene, target, options, prepared.report, prepared.unmatched)?;
+    let conversion = build(
+        document.format(),
+        &prepared.scene,
+        target,
+        options,
+        prepared.report,
+        prepared.unmatched,
+    )?;
     Ok(conversion)
 }
 
@@ -195,7 +202,11 @@ pub fn convert_split(
             .filter(|u| u.animation == name)
             .cloned()
             .collect();
-        let base = if name.is_empty() { format!("animation{index}") } else { name };
+        let base = if name.is_empty() {
+            format!("animation{index}")
+        } else {
+            name
+        };
         let mut unique = base.clone();
         for n in 2.. {
             if used.insert(unique.clone()) {
@@ -363,9 +374,9 @@ fn holds_nothing(scene: &Scene, target: Target) -> Option<&'static str> {
     match target.format()? {
         // The glTF writer makes a node for each bone, each mesh with vertices and each
         // animated track, and an animation for each animation with keys.
-        Format::Gltf if scene.skeleton.bones.is_empty() && no_vertices && no_keys => {
-            Some("the input holds no bones, vertices or animation keys, so the glTF would hold no node and no animation")
-        }
+        Format::Gltf if scene.skeleton.bones.is_empty() && no_vertices && no_keys => Some(
+            "the input holds no bones, vertices or animation keys, so the glTF would hold no node and no animation",
+        ),
         Format::SeAnim | Format::AnimX | Format::Sf3 if no_animation => {
             Some("it holds animations and the input has none")
         }

@@ -295,7 +295,10 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
             } else {
                 format!("cannot tell the output format from {}", output.display())
             };
-            return Err(Failure::Usage(format!("{what}; use --to with one of: {}", names.join(", "))));
+            return Err(Failure::Usage(format!(
+                "{what}; use --to with one of: {}",
+                names.join(", ")
+            )));
         }
     };
     if split && target == Target::Dump {
@@ -303,7 +306,9 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
             "--split writes animations; a dump (json) is the whole input".into(),
         ));
     }
-    let inputs: Vec<&Path> = std::iter::once(input).chain(anims.iter().map(PathBuf::as_path)).collect();
+    let inputs: Vec<&Path> = std::iter::once(input)
+        .chain(anims.iter().map(PathBuf::as_path))
+        .collect();
     if !split {
         refuse_overwriting_inputs(&inputs, output)?;
     }
@@ -374,10 +379,9 @@ fn conversion_error(e: Error, input: &Path) -> Failure {
                 lost.len()
             ))
         }
-        Error::NothingToWrite { target, .. } if target.format() == Some(Format::Gltf) => Failure::Input(format!(
-            "{}: {e} (--allow-empty writes it anyway)",
-            input.display()
-        )),
+        Error::NothingToWrite { target, .. } if target.format() == Some(Format::Gltf) => {
+            Failure::Input(format!("{}: {e} (--allow-empty writes it anyway)", input.display()))
+        }
         e => input_error(input)(e),
     }
 }
@@ -396,10 +400,20 @@ fn report(conversion: &Conversion<'_>) {
 fn file_name(name: &str) -> String {
     let cleaned: String = name
         .chars()
-        .map(|c| if c.is_control() || "/\\:*?\"<>|".contains(c) { '_' } else { c })
+        .map(|c| {
+            if c.is_control() || "/\\:*?\"<>|".contains(c) {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     let trimmed = cleaned.trim_start_matches('.').trim();
-    if trimmed.is_empty() { "animation".to_string() } else { trimmed.to_string() }
+    if trimmed.is_empty() {
+        "animation".to_string()
+    } else {
+        trimmed.to_string()
+    }
 }
 
 /// One stderr line per kind of loss, naming what cannot hold it.

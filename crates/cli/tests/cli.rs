@@ -156,7 +156,11 @@ fn a_negative_scale_is_a_value_not_an_option() {
     // node is scaled.
     let (json, _) = animbin_gltf::split(&std::fs::read(&output).unwrap()).unwrap();
     assert!(
-        json["nodes"].as_array().unwrap().iter().all(|node| node.get("scale").is_none()),
+        json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|node| node.get("scale").is_none()),
         "{json}"
     );
     assert_eq!(json["scenes"][0]["extras"]["animbin"]["unit_scale"], -1.0, "{json}");
@@ -165,7 +169,9 @@ fn a_negative_scale_is_a_value_not_an_option() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let (plain, _) = animbin_gltf::split(&std::fs::read(&plain_output).unwrap()).unwrap();
     let bound = |json: &serde_json::Value, which: &str| -> Vec<f64> {
-        let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
+        let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize;
         json["accessors"][position][which]
             .as_array()
             .unwrap()

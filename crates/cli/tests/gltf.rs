@@ -419,17 +419,26 @@ fn scale_multiplies_the_data_and_reads_back_within_f32_rounding() {
     let (plain_json, _) = animbin_gltf::split(&read(&plain)).unwrap();
     // No node scales: the positions themselves are a hundredth.
     assert!(
-        json["nodes"].as_array().unwrap().iter().all(|n| n.get("scale").is_none()),
+        json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n.get("scale").is_none()),
         "{json}"
     );
-    let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
+    let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize;
     for (m, cm) in json["accessors"][position]["max"]
         .as_array()
         .unwrap()
         .iter()
         .zip(plain_json["accessors"][position]["max"].as_array().unwrap())
     {
-        assert!(close(m.as_f64().unwrap(), cm.as_f64().unwrap() / 100.0, 1e-6), "{m} {cm}");
+        assert!(
+            close(m.as_f64().unwrap(), cm.as_f64().unwrap() / 100.0, 1e-6),
+            "{m} {cm}"
+        );
     }
     // Read back with no options, the lengths are divided by the recorded 0.01 again.
     let (a, b) = (scene_of(&plain), scene_of(&metres));
@@ -459,6 +468,125 @@ fn a_gltf_with_nothing_in_it_is_refused_unless_asked_for() {
     let (json, _) = animbin_gltf::split(&read(&out)).unwrap();
     assert_eq!(json.get("nodes"), None, "{json}");
     assert_eq!(json.get("animations"), None, "{json}");
+}
+
+/// `model.glb` in `dir`: sample.semodel with walk.seanim and run.seanim (copies of the
+/// samples) joined.
+fn walk_and_run(dir: &Path) -> PathBuf {
+    let walk = dir.join("walk.seanim");
+    let run = dir.join("run.seanim");
+    std::fs::copy(testdata("sample.seanim"), &walk).unwrap();
+    std::fs::copy(testdata("sample_every_block.seanim"), &run).unwrap();
+    let glb = dir.join("model.glb");
+    let out = animbin(&[
+        "convert",
+        s(&testdata("sample.semodel")),
+        s(&glb),
+        "--anim",
+        s(&walk),
+        "--anim",
+        s(&run),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    glb
+}
+
+#[test]
+fn anim_files_become_actions_named_after_them_and_split_writes_one_file_each() {
+    let dir = tempdir();
+    let glb = walk_and_run(dir.path());
+    let (json, _) = animbin_gltf::split(&read(&glb)).unwrap();
+    let names: Vec<&str> = json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["walk", "run"]);
+
+    // One of them by name; a name the file lacks is bad input that lists the names.
+    let one = dir.path().join("one.seanim");
+    let out = animbin(&["convert", "--animation", "run", s(&glb), s(&one)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        info_json(&one)["framerate"],
+        info_json(&testdata("sample_every_block.seanim"))["framerate"]
+    );
+    let out = animbin(&["convert", "--animation", "jump", s(&glb), s(&one)]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("\"walk\", \"run\""), "{}", stderr(&out));
+
+    // Each into a folder, named after it.
+    let folder = dir.path().join("split");
+    let out = animbin(&["convert", "--split", "--to", "seanim", s(&glb), s(&folder)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for (name, original) in [("walk", "sample.seanim"), ("run", "sample_every_block.seanim")] {
+        let file = folder.join(format!("{name}.seanim"));
+        let (a, b) = (info_json(&file), info_json(&testdata(original)));
+        for key in [
+            "anim_type",
+            "bone_count",
+            "frame_count",
+            "framerate",
+            "looped",
+            "note_count",
+        ] {
+            assert_eq!(a[key], b[key], "{name}: {key}");
+        }
+    }
+    // --split needs --to (a folder has no extension).
+    let out = animbin(&["convert", "--split", s(&glb), s(&folder)]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
+fn a_gltf_without_extras_takes_the_seanim_header_from_the_flags() {
+    let dir = tempdir();
+    let gltf = dir.path().join("a.gltf");
+    assert_eq!(code(&animbin(&["convert", s(&testdata("sample.seanim")), s(&gltf)])), 0);
+    // Blender's export keeps no extras.
+    let mut json: Value = serde_json::from_slice(&read(&gltf)).unwrap();
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.remove("extras");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut json);
+    let foreign = write(dir.path(), "blender.gltf", &serde_json::to_vec(&json).unwrap());
+    let out = dir.path().join("out.seanim");
+    let run = animbin(&[
+        "convert",
+        "--anim-type",
+        "delta",
+        "--looped",
+        "--precision",
+        "double",
+        "--framerate",
+        "60",
+        s(&foreign),
+        s(&out),
+    ]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let info = info_json(&out);
+    assert_eq!(info["anim_type"], "delta");
+    assert_eq!(info["looped"], true);
+    assert_eq!(info["high_precision"], true);
+    assert_eq!(info["framerate"], 60.0);
+    // Without the flags: absolute, not looped, single, and the frame grid's own rate.
+    let run = animbin(&["convert", s(&foreign), s(&out)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let info = info_json(&out);
+    assert_eq!(info["anim_type"], "absolute");
+    assert_eq!(info["looped"], false);
+    assert_eq!(info["high_precision"], false);
+    assert_eq!(info["framerate"], 30.0);
+    let bad = animbin(&["convert", "--anim-type", "sideways", s(&foreign), s(&out)]);
+    assert_eq!(code(&bad), 2);
 }
 
 mod any_to_any {

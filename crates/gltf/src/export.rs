@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::extras::{
     self, AnimationExtras, ImageExtras, KindOverride, MaterialExtras, MeshExtras, SceneExtras, WrapperExtras,
 };
-use crate::images::{self, ImageFiles};
+use crate::images::{self, ImageFile, ImageFiles};
 use crate::json::{self, component, short, target};
 use crate::xform;
 
@@ -164,6 +164,12 @@ fn node_trs(node: &mut json::Node, t: &Transform, what: &dyn Fn() -> String) -> 
     node.rotation = (rot != [0.0, 0.0, 0.0, 1.0]).then(|| rot.map(short));
     node.scale = (sc != [1.0; 3]).then(|| sc.map(short));
     Ok(())
+}
+
+/// A found texture file's bytes and MIME type, when glTF can embed it.
+fn embeddable(file: &ImageFile) -> Option<(&[u8], &'static str)> {
+    let bytes = file.bytes.as_deref()?;
+    Some((bytes, images::image_mime_type(bytes)?))
 }
 
 /// The names in a report line: the first few, then how many more.
@@ -335,9 +341,9 @@ pub(crate) fn build(
             return Some(image);
         }
         let found = images.found.get(name);
-        let image = match found.map(|f| (f, images::mime_type(&f.bytes))) {
-            Some((file, Some(mime))) => {
-                let buffer_view = b.view(&file.bytes, None);
+        let image = match found.map(|f| (f, embeddable(f))) {
+            Some((_, Some((bytes, mime)))) => {
+                let buffer_view = b.view(bytes, None);
                 json::Image {
                     name: Some(name.to_string()),
                     uri: None,

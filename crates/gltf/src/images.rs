@@ -21,9 +21,11 @@ pub struct ImageFiles {
 /// One texture file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageFile {
-    /// The file's bytes. PNG and JPEG (the image formats glTF 2.0 holds) are embedded;
-    /// anything else (DDS, TGA) is referred to by [`ImageFile::uri`].
-    pub bytes: Vec<u8>,
+    /// The file's bytes when it is an image glTF 2.0 holds (PNG or JPEG, see
+    /// [`image_mime_type`]), which the writer embeds; `None` for anything else (DDS, TGA),
+    /// which is referred to by [`ImageFile::uri`] (bytes of another format are treated the
+    /// same way).
+    pub bytes: Option<Vec<u8>>,
     /// A URI for the file relative to where the glTF will be written, used when the bytes
     /// cannot be embedded.
     pub uri: String,
@@ -38,7 +40,7 @@ pub fn texture_names(scene: &Scene) -> Vec<String> {
         let embedded = material
             .texture
             .and_then(|t| scene.textures.get(t))
-            .is_some_and(|t| mime_type(&t.png) == Some("image/png"));
+            .is_some_and(|t| image_mime_type(&t.png) == Some("image/png"));
         if !embedded {
             names.extend(material.diffuse_map.iter().filter(|n| !n.is_empty()).cloned());
         }
@@ -47,8 +49,9 @@ pub fn texture_names(scene: &Scene) -> Vec<String> {
     names.into_iter().collect()
 }
 
-/// The MIME type of an image glTF can embed, judged by its first bytes: PNG or JPEG.
-pub(crate) fn mime_type(bytes: &[u8]) -> Option<&'static str> {
+/// The MIME type of an image glTF 2.0 can embed, judged by its first bytes (8 are enough):
+/// `image/png` or `image/jpeg`.
+pub fn image_mime_type(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         Some("image/png")
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {

@@ -568,7 +568,9 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             report,
         )?;
         scene.animations.push(anim);
-        single.push(precision == Some(Precision::Single));
+        // glTF holds f32: without animbin's word that the source was double, the keys are
+        // single precision.
+        single.push(precision != Some(Precision::Double));
     }
 
     if let Some(s) = recorded_scale {
@@ -583,8 +585,9 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             xform::scale_lengths(&mut scene, 1.0 / options.unit_scale);
         }
     }
-    // Keys that were single precision before the rest pose and the scale went on come back
-    // single: the nearest f32 of each value.
+    // Keys that were single precision before the rest pose and the scale went on (and keys
+    // of files from other tools, which are f32) come back single: the nearest f32 of each
+    // value, so that rounding in the steps above does not make them look double.
     for (anim, _) in scene.animations.iter_mut().zip(&single).filter(|(_, s)| **s) {
         for track in &mut anim.bones {
             let round = |v: f64| f64::from(v as f32);

@@ -100,8 +100,9 @@
 //!   extras, else [`SceneOptions::framerate`], else the first of 30, 24, 25, 60, 50, 120 fps
 //!   on whose grid every key falls, else [`DEFAULT_FRAMERATE`]. Cubic spline keys keep their
 //!   values (tangents reported as lost). With animbin's extras the kind is restored (the rest
-//!   pose is taken off the keys again) and the keys of an animation recorded as single
-//!   precision are rounded back to `f32` once the rest pose and the unit scale are off.
+//!   pose is taken off the keys again). Key values end as the nearest `f32` once the rest
+//!   pose, the unit scale and the axes are applied (glTF holds `f32`, so a single-precision
+//!   animation comes back single), except in an animation animbin recorded as double.
 //! - **Errors**: invalid JSON or schema, a version other than 2.x, a skin without joints, a
 //!   channel on a missing node (index out of range) or twice on one node and property, key
 //!   times that go backwards, accessors that run past their buffer, counts that disagree.
@@ -189,7 +190,7 @@ pub use extras::{
     PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use glb::Glb;
-pub use images::{ImageFile, ImageFiles, texture_names};
+pub use images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
 pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};
