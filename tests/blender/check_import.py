@@ -15,7 +15,9 @@ checked against `animbin info --json` of the source, the source's dump, and the 
 
 Beyond the samples as they are: a model with two SEAnims joined (actions named after the
 files), a model with a texture beside it (embedded, with its pixels), and --z-up --scale 0.01
-(no object scaled, the vertices in metres with Z up).
+(no object scaled, the vertices in metres with Z up); and the way back: an animation that
+Blender exports again (without animbin's extras) converted to SEAnim with --anim-type,
+--looped and --framerate gives the source's header and keys.
 
 Run with the Python that has the `bpy` module (pip install 'bpy==4.5.*' in a Python 3.11
 virtual environment), or inside Blender 4.5 (blender -b -P check_import.py -- ARGS):
@@ -318,6 +320,45 @@ def check_axes_and_scale(checks, animbin, testdata, work):
             checks.close(f"--z-up --scale 0.01: vertex {i} in metres", w, tuple(c * 0.01 for c in p), 1e-5)
 
 
+def check_back_from_blender(checks, animbin, testdata, work):
+    """An animation exported again by Blender (no animbin extras left) converts back to the
+    SEAnim it came from when the flags say what the glTF no longer does."""
+    source = os.path.join(testdata, "sample.seanim")
+    info = animbin.info(source)
+    glb = os.path.join(work, "to-blender.glb")
+    animbin.run("convert", os.path.join(testdata, "sample.semodel"), glb, "--anim", source)
+    import_glb(glb, int(info["framerate"]))
+    exported = os.path.join(work, "from-blender.glb")
+    bpy.ops.export_scene.gltf(filepath=exported, export_format="GLB")
+    document, _ = read_glb(exported)
+    checks.true(
+        "Blender's export keeps no animation extras",
+        all("animbin" not in a.get("extras", {}) for a in document.get("animations", [])),
+    )
+    back = os.path.join(work, "back.seanim")
+    animbin.run(
+        "convert", exported, back, "--anim-type", info["anim_type"], "--looped", "--framerate", info["framerate"]
+    )
+    got = animbin.info(back)
+    for key in ("anim_type", "looped", "framerate", "high_precision", "bone_count", "frame_count"):
+        checks.equal(f"back from Blender: {key}", got[key], info[key])
+    original = {b["name"]: b for b in animbin.dump(source)["data"]["bones"]}
+    for bone in animbin.dump(back)["data"]["bones"]:
+        if bone["name"] not in original:
+            checks.failures.append(f"back from Blender: a bone {bone['name']!r} the source lacks")
+            continue
+        for channel, axes in (("location", "xyz"), ("rotation", "xyzw")):
+            by_frame = {k["frame"]: k["value"] for k in bone[channel]}
+            for key in original[bone["name"]][channel]:
+                if key["frame"] not in by_frame:
+                    continue
+                a = [by_frame[key["frame"]][c] for c in axes]
+                b = [key["value"][c] for c in axes]
+                if channel == "rotation" and sum(x * y for x, y in zip(a, b)) < 0:
+                    a = [-x for x in a]
+                checks.close(f"back from Blender: {bone['name']} {channel} at frame {key['frame']}", a, b, 1e-4)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--animbin", required=True, help="the animbin command to run")
@@ -337,7 +378,7 @@ def main(argv):
                 check_sample(checks, animbin, source, glb)
             except Exception as e:  # a failed conversion or import is a failed check
                 checks.failures.append(f"{name}: {e}")
-        for extra in (check_joined_animations, check_textures, check_axes_and_scale):
+        for extra in (check_joined_animations, check_textures, check_axes_and_scale, check_back_from_blender):
             try:
                 extra(checks, animbin, testdata, work)
             except Exception as e:

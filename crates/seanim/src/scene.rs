@@ -164,7 +164,8 @@ impl SeAnim {
     /// - [`SceneOptions::anim_kind`] writes that anim type, the keys rewritten against the
     ///   scene skeleton's bind pose so that what plays stays the same
     ///   ([`animbin_core::pose::rebase`]; bones the skeleton lacks play over an identity
-    ///   pose); bone modifiers are then dropped (reported);
+    ///   pose) and rounded to `f32` again when they all were `f32` before; bone modifiers
+    ///   are then dropped (reported);
     /// - [`SceneOptions::looping`] sets or clears `SEANIM_LOOPED`;
     /// - [`SceneOptions::precision`] chooses the key precision: single rounds every finite
     ///   value to the nearest `f32` (reported when that changes one), double sets
@@ -183,8 +184,11 @@ impl SeAnim {
             report.lose("meshes, materials and textures");
         }
         let rebased;
-        let first = match options.anim_kind {
+        let (first, single) = match options.anim_kind {
             Some(kind) if kind != first.kind || first.bones.iter().any(|t| t.kind_override.is_some()) => {
+                // Keys that were single precision stay single: the rebase's arithmetic in f64
+                // would otherwise make the file double.
+                let single = single_exact_tracks(first);
                 let mut anim = first.clone();
                 if pose::rebase(&mut anim, &scene.skeleton, kind) > 0 {
                     report.lose(format!(
@@ -193,11 +197,15 @@ impl SeAnim {
                     ));
                 }
                 rebased = anim;
-                &rebased
+                (&rebased, single)
             }
-            _ => first,
+            _ => (first, false),
         };
         let mut file = Self::from_animation(first, report)?;
+        if single && options.precision.is_none() {
+            round_to_single(&mut file.bones);
+            file.data_property_flags.remove(PropertyFlags::PRECISION_HIGH);
+        }
         if let Some(looping) = options.looping {
             file.anim_flags.set(AnimFlags::LOOPED, looping);
         }
@@ -360,6 +368,15 @@ fn round_to_single(bones: &mut [Bone]) -> bool {
         }
     }
     changed
+}
+
+/// Whether every key value of a scene animation survives single precision.
+fn single_exact_tracks(anim: &Animation) -> bool {
+    anim.bones.iter().all(|t| {
+        t.translation.iter().all(|k| single_exact(&k.value))
+            && t.rotation.iter().all(|k| single_exact(&k.value))
+            && t.scale.iter().all(|k| single_exact(&k.value))
+    })
 }
 
 /// Whether every key value of `bones` survives single precision (see [`single_exact`]).

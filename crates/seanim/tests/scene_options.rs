@@ -73,6 +73,8 @@ fn an_anim_type_rewrites_the_keys_against_the_bind_pose() {
     // axes, so moving along the parent's Y is moving along the bone's own X.
     let delta = SeAnim::from_scene(&scene(), &options(AnimKind::Delta), &mut report).unwrap();
     assert_eq!(delta.anim_type, AnimType::Delta);
+    // The keys were single precision and stay so, though the rest rotation is not an f32.
+    assert_eq!(delta.precision(), Precision::Single);
     assert!(close(delta.bones[0].location[0].value, Vec3::new(0.0, 0.0, 0.0)));
     assert!(
         close(delta.bones[0].location[1].value, Vec3::new(2.0, 0.0, 0.0)),
