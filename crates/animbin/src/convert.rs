@@ -136,7 +136,9 @@ impl Conversion<'_> {
 /// Converts `document` to `target`.
 ///
 /// A dump, or another target of the document's own format, writes the document as it is
-/// (a same-format conversion of a file is byte-identical). Anything else goes through the
+/// (a same-format conversion of a file is byte-identical), unless the options ask for an
+/// SEAnim header of their own ([`SceneOptions::anim_kind`], [`SceneOptions::looping`],
+/// [`SceneOptions::precision`]). Anything else goes through the
 /// scene model: the document becomes a scene, the animations of `options.anims` join it,
 /// and the target's format is built from it. A target that could hold nothing of the input
 /// (a model into SEAnim, an animation into SEModel, a glTF with no node and no animation
@@ -147,7 +149,11 @@ impl Conversion<'_> {
 /// stem ([`ConvertOptions::input`], [`AnimationSource::name`]), with `_1`, `_2`... when one
 /// file holds several unnamed ones.
 pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
-    if options.anims.is_empty() && options.animation.is_none() && writes_directly(document, target) {
+    // Options that change an SEAnim's header take the scene path even from an SEAnim.
+    let header = &options.scene;
+    let new_header = target.format() == Some(Format::SeAnim)
+        && (header.anim_kind.is_some() || header.looping.is_some() || header.precision.is_some());
+    if options.anims.is_empty() && options.animation.is_none() && !new_header && writes_directly(document, target) {
         return Ok(Conversion {
             document: Cow::Borrowed(document),
             target,

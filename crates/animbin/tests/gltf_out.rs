@@ -320,7 +320,31 @@ fn a_gltf_from_another_tool_takes_the_seanim_header_from_the_options() {
     assert_eq!(last(file).map(|f| f * 2), last(original));
 }
 
-/// Removes every `extras` member, as Blender's default glTF export does.
+#[test]
+fn header_options_rewrite_an_seanim_into_an_seanim() {
+    let anim = Document::open(testdata("sample.seanim")).unwrap();
+    // As it is: the same bytes.
+    let same = animbin::convert(&anim, Target::SeAnim, &ConvertOptions::default()).unwrap();
+    assert_eq!(
+        same.to_bytes().unwrap(),
+        std::fs::read(testdata("sample.seanim")).unwrap()
+    );
+    let options = ConvertOptions {
+        scene: SceneOptions {
+            precision: Some(Precision::Double),
+            looping: Some(false),
+            ..SceneOptions::default()
+        },
+        ..ConvertOptions::default()
+    };
+    let changed = animbin::convert(&anim, Target::SeAnim, &options).unwrap();
+    let file = seanim_of(changed.document());
+    assert_eq!(file.precision(), animbin::seanim::Precision::Double);
+    assert!(!file.looped());
+    assert_eq!(file.bones, seanim_of(&anim).bones);
+}
+
+/// Removes every `extras` member, as Blender's glTF export does.
 fn strip_extras(value: &mut Value) {
     match value {
         Value::Object(map) => {
