@@ -138,9 +138,9 @@ impl Conversion<'_> {
 /// A dump, or another target of the document's own format, writes the document as it is
 /// (a same-format conversion of a file is byte-identical), unless the options ask for an
 /// SEAnim header of their own ([`SceneOptions::anim_kind`], [`SceneOptions::looping`],
-/// [`SceneOptions::precision`]). Anything else goes through the
-/// scene model: the document becomes a scene, the animations of `options.anims` join it,
-/// and the target's format is built from it. A target that could hold nothing of the input
+/// [`SceneOptions::precision`]). Anything else goes through the scene model: the document
+/// becomes a scene, the animations of `options.anims` join it, and the target's format is
+/// built from it. A target that could hold nothing of the input
 /// (a model into SEAnim, an animation into SEModel, a glTF with no node and no animation
 /// unless [`ConvertOptions::allow_empty`]) is [`Error::NothingToWrite`].
 ///
