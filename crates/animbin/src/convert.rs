@@ -2,31 +2,62 @@
 //! differ, with animations from other files joined by bone name.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use animbin_core::SceneOptions;
-use animbin_core::scene::{ConversionReport, Scene};
+use animbin_core::scene::{Animation, ConversionReport, Scene};
+use animbin_gltf::{Container, ImageFiles};
 
-use crate::{Document, Error, Format, Result, Target};
+use crate::formats::gltf::GltfFile;
+use crate::{Document, Error, Format, Result, Target, textures};
 
 /// How [`convert`] works.
 #[derive(Debug, Clone, Default)]
 pub struct ConvertOptions {
-    /// Frame rate, axes and units (see [`SceneOptions`]).
+    /// Frame rate, axes and units, and what a target states that the input may not (see
+    /// [`SceneOptions`]).
     pub scene: SceneOptions,
     /// Fail with [`Error::Lossy`] instead of reporting what the target cannot hold or which
     /// animation tracks name bones the input lacks.
     pub strict: bool,
     /// Animations from other files to join to the input's (an animation onto its model).
     pub anims: Vec<AnimationSource>,
+    /// The input file's path, when it came from one ([`ConvertOptions::for_input`] sets it).
+    /// A glTF target looks for the texture files the materials name relative to its folder,
+    /// and in that folder's `_images/` and `textures/`, and embeds them; and the file's stem
+    /// names the input's animations that its format stores no name for (an SEAnim's).
+    pub input: Option<PathBuf>,
+    /// The folder the output will be written to, when known: texture files that a glTF
+    /// cannot embed (neither PNG nor JPEG) are referred to by a URI relative to it (else
+    /// relative to the input's folder).
+    pub output_dir: Option<PathBuf>,
+    /// Keep only the animation of this name (as [`convert_split`] names them), for targets
+    /// that hold one; [`Error::NoSuchAnimation`] when none is called that.
+    pub animation: Option<String>,
+    /// Write a glTF even when it would hold nothing (no node and no animation); without
+    /// this, such a conversion is [`Error::NothingToWrite`].
+    pub allow_empty: bool,
+}
+
+impl ConvertOptions {
+    /// The default options for converting the file at `path` (what [`crate::Document::open`]
+    /// read): textures are looked for beside it and its stem names unnamed animations.
+    pub fn for_input(path: impl Into<PathBuf>) -> Self {
+        Self {
+            input: Some(path.into()),
+            ..Self::default()
+        }
+    }
 }
 
 /// A document whose animations [`convert`] joins to the input's.
 #[derive(Debug, Clone)]
 pub struct AnimationSource {
-    /// How messages name it (the command uses its path).
+    /// How messages name it (the command uses its path). Its file stem (`walk` for
+    /// `anims/walk.seanim`) names the animations its format stores no name for.
     pub name: String,
     /// The document; it must hold at least one animation.
     pub document: Document,
@@ -38,7 +69,7 @@ pub struct AnimationSource {
 pub struct UnmatchedTracks {
     /// The [`AnimationSource::name`].
     pub source: String,
-    /// The animation's name.
+    /// The animation's name (its own, else its file's stem, as [`convert`] names them).
     pub animation: String,
     /// The bones that the input lacks.
     pub bones: Vec<String>,
@@ -105,12 +136,24 @@ impl Conversion<'_> {
 /// Converts `document` to `target`.
 ///
 /// A dump, or another target of the document's own format, writes the document as it is
-/// (a same-format conversion of a file is byte-identical). Anything else goes through the
-/// scene model: the document becomes a scene, the animations of `options.anims` join it,
-/// and the target's format is built from it. A target that could hold nothing of the input
-/// (a model into SEAnim, an animation into SEModel) is [`Error::NothingToWrite`].
+/// (a same-format conversion of a file is byte-identical), unless the options ask for an
+/// SEAnim header of their own ([`SceneOptions::anim_kind`], [`SceneOptions::looping`],
+/// [`SceneOptions::precision`]). Anything else goes through the scene model: the document
+/// becomes a scene, the animations of `options.anims` join it, and the target's format is
+/// built from it. A target that could hold nothing of the input
+/// (a model into SEAnim, an animation into SEModel, a glTF with no node and no animation
+/// unless [`ConvertOptions::allow_empty`]) is [`Error::NothingToWrite`].
+///
+/// Animations are named for a glTF target (where they become Blender's actions) and for
+/// [`ConvertOptions::animation`]: by the name their format stores, else by their file's
+/// stem ([`ConvertOptions::input`], [`AnimationSource::name`]), with `_1`, `_2`... when one
+/// file holds several unnamed ones.
 pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
-    if options.anims.is_empty() && writes_directly(document, target) {
+    // Options that change an SEAnim's header take the scene path even from an SEAnim.
+    let header = &options.scene;
+    let new_header = target.format() == Some(Format::SeAnim)
+        && (header.anim_kind.is_some() || header.looping.is_some() || header.precision.is_some());
+    if options.anims.is_empty() && options.animation.is_none() && !new_header && writes_directly(document, target) {
         return Ok(Conversion {
             document: Cow::Borrowed(document),
             target,
@@ -118,17 +161,146 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
             unmatched: Vec::new(),
         });
     }
-    let mut report = ConversionReport::default();
-    let mut scene = document.to_scene(&options.scene, &mut report)?;
-    let unmatched = join_animations(&mut scene, &options.anims, &options.scene, &mut report)?;
-    if let Some(reason) = holds_nothing(&scene, target) {
+    let mut prepared = prepare(document, options)?;
+    if target.format() == Some(Format::Gltf) {
+        for (animation, name) in prepared.scene.animations.iter_mut().zip(&prepared.names) {
+            animation.name.clone_from(name);
+        }
+    }
+    let conversion = build(
+        document.format(),
+        &prepared.scene,
+        target,
+        options,
+        prepared.report,
+        prepared.unmatched,
+    )?;
+    Ok(conversion)
+}
+
+/// Converts each animation on its own, for a target that holds one (`--split`): one
+/// conversion per animation, each with the input's model (its skeleton, meshes and
+/// materials, where the target holds them), named as [`convert`] names animations, made
+/// unique with `_2`, `_3`... and `animation` plus its position when it has no name. Every
+/// conversion is made before any is returned, so nothing needs writing when one fails.
+/// [`ConvertOptions::animation`] keeps one, as for [`convert`].
+pub fn convert_split(
+    document: &Document,
+    target: Target,
+    options: &ConvertOptions,
+) -> Result<Vec<(String, Conversion<'static>)>> {
+    let prepared = prepare(document, options)?;
+    if prepared.scene.animations.is_empty() {
         return Err(Error::NothingToWrite {
             format: document.format(),
             target,
-            reason,
+            reason: "splitting writes one file per animation and the input has none",
         });
     }
-    let built = Document::from_scene(&scene, target, &options.scene, &mut report)?;
+    let mut model = prepared.scene;
+    let animations = std::mem::take(&mut model.animations);
+    let mut used = HashSet::new();
+    let mut out = Vec::with_capacity(animations.len());
+    for (index, (mut animation, name)) in animations.into_iter().zip(prepared.names).enumerate() {
+        let unmatched = prepared
+            .unmatched
+            .iter()
+            .filter(|u| u.animation == name)
+            .cloned()
+            .collect();
+        let base = if name.is_empty() {
+            format!("animation{index}")
+        } else {
+            name
+        };
+        let mut unique = base.clone();
+        for n in 2.. {
+            if used.insert(unique.clone()) {
+                break;
+            }
+            unique = format!("{base}_{n}");
+        }
+        if target.format() == Some(Format::Gltf) {
+            animation.name.clone_from(&unique);
+        }
+        model.animations = vec![animation];
+        let conversion = build(
+            document.format(),
+            &model,
+            target,
+            options,
+            prepared.report.clone(),
+            unmatched,
+        )?;
+        out.push((unique, conversion));
+    }
+    Ok(out)
+}
+
+/// The input as a scene with the joined animations, and each animation's name.
+struct Prepared {
+    scene: Scene,
+    /// The name of each animation of `scene`: its own, else from its file's stem.
+    names: Vec<String>,
+    report: ConversionReport,
+    unmatched: Vec<UnmatchedTracks>,
+}
+
+fn prepare(document: &Document, options: &ConvertOptions) -> Result<Prepared> {
+    let mut report = ConversionReport::default();
+    let mut scene = document.to_scene(&options.scene, &mut report)?;
+    let stem = options.input.as_deref().and_then(file_stem);
+    let mut names = animation_names(&scene.animations, stem.as_deref());
+    let unmatched = join_animations(&mut scene, &mut names, &options.anims, &options.scene, &mut report)?;
+    if let Some(wanted) = &options.animation {
+        let Some(keep) = names.iter().position(|n| n == wanted) else {
+            return Err(Error::NoSuchAnimation {
+                name: wanted.clone(),
+                known: names,
+            });
+        };
+        let animation = scene.animations.swap_remove(keep);
+        scene.animations = vec![animation];
+        names = vec![wanted.clone()];
+    }
+    Ok(Prepared {
+        scene,
+        names,
+        report,
+        unmatched,
+    })
+}
+
+/// The target's document built from `scene`, checked against `options.strict`.
+fn build(
+    format: Format,
+    scene: &Scene,
+    target: Target,
+    options: &ConvertOptions,
+    mut report: ConversionReport,
+    unmatched: Vec<UnmatchedTracks>,
+) -> Result<Conversion<'static>> {
+    if let Some(reason) = holds_nothing(scene, target).filter(|_| !options.allow_empty) {
+        return Err(Error::NothingToWrite { format, target, reason });
+    }
+    let built = if let (Some(Format::Gltf), Some(input)) = (target.format(), &options.input) {
+        // Texture files beside the input are embedded.
+        let folder = folder_of(input);
+        let output_folder = match &options.output_dir {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.clone(),
+            _ => folder.clone(),
+        };
+        let images: ImageFiles = textures::find(scene, &folder, &output_folder);
+        let container = if target == Target::Gltf {
+            Container::Gltf
+        } else {
+            Container::Glb
+        };
+        let bytes = animbin_gltf::to_bytes_with_images(scene, container, &options.scene, &images, &mut report)?;
+        Document::Gltf(GltfFile { bytes, container })
+    } else {
+        Document::from_scene(scene, target, &options.scene, &mut report)?
+    };
     let conversion = Conversion {
         document: Cow::Owned(built),
         target,
@@ -149,6 +321,40 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
     Ok(conversion)
 }
 
+/// The folder of a file's path (`.` for a bare file name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A path's file stem (`walk` for `anims/walk.seanim`), when it has one.
+fn file_stem(path: &Path) -> Option<String> {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+}
+
+/// Each animation's name: its own, else `stem` (with `_1`, `_2`... when several have none),
+/// else empty.
+fn animation_names(animations: &[Animation], stem: Option<&str>) -> Vec<String> {
+    let unnamed = animations.iter().filter(|a| a.name.is_empty()).count();
+    let mut k = 0;
+    animations
+        .iter()
+        .map(|a| match stem {
+            _ if !a.name.is_empty() => a.name.clone(),
+            Some(stem) if unnamed == 1 => stem.to_string(),
+            Some(stem) => {
+                k += 1;
+                format!("{stem}_{k}")
+            }
+            None => String::new(),
+        })
+        .collect()
+}
+
 /// Whether `document` is written as `target` without going through the scene model: a
 /// dump, or a target of its own format (other than another SEModel layout, whose losses
 /// the scene path reports before anything is written).
@@ -165,7 +371,18 @@ fn writes_directly(document: &Document, target: Target) -> bool {
 fn holds_nothing(scene: &Scene, target: Target) -> Option<&'static str> {
     let no_animation = scene.animations.is_empty();
     let no_model = scene.skeleton.bones.is_empty() && scene.meshes.is_empty();
+    let no_keys = scene
+        .animations
+        .iter()
+        .flat_map(|a| &a.bones)
+        .all(|t| t.translation.is_empty() && t.rotation.is_empty() && t.scale.is_empty());
+    let no_vertices = scene.meshes.iter().all(|m| m.positions.is_empty());
     match target.format()? {
+        // The glTF writer makes a node for each bone, each mesh with vertices and each
+        // animated track, and an animation for each animation with keys.
+        Format::Gltf if scene.skeleton.bones.is_empty() && no_vertices && no_keys => Some(
+            "the input holds no bones, vertices or animation keys, so the glTF would hold no node and no animation",
+        ),
         Format::SeAnim | Format::AnimX | Format::Sf3 if no_animation => {
             Some("it holds animations and the input has none")
         }
@@ -177,10 +394,12 @@ fn holds_nothing(scene: &Scene, target: Target) -> Option<&'static str> {
     }
 }
 
-/// Adds the animations of each source to `scene`, matching tracks to the scene's bones by
-/// name; returns the tracks that name bones the scene lacks (when it has bones at all).
+/// Adds the animations of each source to `scene` and their names to `names` (see
+/// [`animation_names`]), matching tracks to the scene's bones by name; returns the tracks
+/// that name bones the scene lacks (when it has bones at all).
 fn join_animations(
     scene: &mut Scene,
+    names: &mut Vec<String>,
     sources: &[AnimationSource],
     options: &SceneOptions,
     report: &mut ConversionReport,
@@ -193,7 +412,9 @@ fn join_animations(
                 name: source.name.clone(),
             });
         }
-        for animation in extra.animations {
+        let stem = file_stem(Path::new(&source.name));
+        let extra_names = animation_names(&extra.animations, stem.as_deref());
+        for (animation, name) in extra.animations.into_iter().zip(extra_names) {
             if !scene.skeleton.bones.is_empty() {
                 let bones: Vec<String> = animation
                     .bones
@@ -204,13 +425,35 @@ fn join_animations(
                 if !bones.is_empty() {
                     unmatched.push(UnmatchedTracks {
                         source: source.name.clone(),
-                        animation: animation.name.clone(),
+                        animation: name.clone(),
                         bones,
                     });
                 }
             }
             scene.animations.push(animation);
+            names.push(name);
         }
     }
     Ok(unmatched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unnamed_animations_take_the_stem_and_named_ones_keep_theirs() {
+        let named = |name: &str| Animation {
+            name: name.into(),
+            ..Animation::default()
+        };
+        assert_eq!(animation_names(&[named("")], Some("walk")), ["walk"]);
+        assert_eq!(
+            animation_names(&[named(""), named("idle"), named("")], Some("x")),
+            ["x_1", "idle", "x_2"]
+        );
+        assert_eq!(animation_names(&[named("")], None), [""]);
+        assert_eq!(file_stem(Path::new("anims/run.seanim")).as_deref(), Some("run"));
+        assert_eq!(folder_of(Path::new("a.seanim")), Path::new("."));
+    }
 }

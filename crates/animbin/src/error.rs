@@ -81,6 +81,14 @@ pub enum Error {
         /// The name the caller gave the source (its path, for the command).
         name: String,
     },
+    /// [`crate::ConvertOptions::animation`] names no animation of the input.
+    #[error("no animation is called {name:?}; the input holds {}", describe_names(.known))]
+    NoSuchAnimation {
+        /// The name asked for.
+        name: String,
+        /// The names the input's animations have.
+        known: Vec<String>,
+    },
     /// A strict conversion that would lose data.
     #[error("strict: the conversion would lose data ({})", lost.join("; "))]
     Lossy {
@@ -118,6 +126,15 @@ impl Error {
             column: inner.column(),
             message: strip_position(&inner.to_string()),
         }
+    }
+}
+
+/// A list of animation names for a message.
+fn describe_names(names: &[String]) -> String {
+    if names.is_empty() {
+        "no animation".into()
+    } else {
+        names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
     }
 }
 

@@ -8,13 +8,20 @@
 //! that can hold its content ([`convert`]), with a report of what the target cannot hold.
 //!
 //! ```
-//! use animbin::{ConvertOptions, Document, Target};
+//! use animbin::{ConvertOptions, Document, Error, Target};
 //!
 //! let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 //! for entry in std::fs::read_dir(folder)? {
 //!     let path = entry?.path();
 //!     let document = Document::open(&path)?;
-//!     let glb = animbin::convert(&document, Target::Glb, &ConvertOptions::default())?;
+//!     // Textures beside the file are embedded; unnamed animations take the file's stem.
+//!     let options = ConvertOptions::for_input(&path);
+//!     let glb = match animbin::convert(&document, Target::Glb, &options) {
+//!         Ok(glb) => glb,
+//!         // Its two segments hold no keys: the glTF would hold nothing.
+//!         Err(Error::NothingToWrite { .. }) if path.ends_with("x8an02.bin") => continue,
+//!         Err(e) => return Err(e.into()),
+//!     };
 //!     for line in &glb.report.lost {
 //!         eprintln!("{}: glTF cannot hold {line}", path.display());
 //!     }
@@ -45,11 +52,12 @@ mod format;
 mod formats;
 mod info;
 mod problem;
+mod textures;
 
 pub use animbin_animx::AnimXDocument;
 pub use animbin_core::scene::{ConversionReport, Scene};
 pub use animbin_core::{Location, SceneOptions, Severity};
-pub use convert::{AnimationSource, Conversion, ConvertOptions, UnmatchedTracks, convert};
+pub use convert::{AnimationSource, Conversion, ConvertOptions, UnmatchedTracks, convert, convert_split};
 pub use document::Document;
 pub use error::{Error, Result};
 pub use files::{is_same_file, save};

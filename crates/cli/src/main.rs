@@ -8,8 +8,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use animbin::core::scene::{AnimKind, Precision};
 use animbin::{
-    AnimationSource, ConversionReport, ConvertOptions, Document, Error, Format, SceneOptions, Severity, Target,
+    AnimationSource, Conversion, ConversionReport, ConvertOptions, Document, Error, Format, SceneOptions, Severity,
+    Target,
 };
 use clap::{Parser, Subcommand};
 use serde_json::Value;
@@ -68,12 +70,36 @@ enum Command {
         #[arg(long)]
         z_up: bool,
         /// Lengths times this are glTF metres, both ways (0.01 for centimetres; negative
-        /// values mirror).
+        /// values mirror): glTF/glb output has its positions, translations and bind
+        /// matrices scaled; glTF input from other tools is divided by it.
         #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
         scale: Option<f64>,
+        /// The anim type of an SEAnim written from a file that states none (a glTF from
+        /// Blender): absolute, relative, delta or additive; the keys are rewritten against
+        /// the bind pose so that what plays stays the same.
+        #[arg(long, value_name = "KIND")]
+        anim_type: Option<AnimKind>,
+        /// The SEAnim written loops.
+        #[arg(long)]
+        looped: bool,
+        /// The key precision of an SEAnim written: single or double (by default single when
+        /// every value fits).
+        #[arg(long, value_name = "P")]
+        precision: Option<Precision>,
+        /// Convert only the animation of this name (its own, or its file's stem).
+        #[arg(long, value_name = "NAME")]
+        animation: Option<String>,
+        /// Write one file per animation into the folder OUT, each named after its
+        /// animation (needs --to).
+        #[arg(long)]
+        split: bool,
+        /// Write a glTF even when it would hold no node and no animation.
+        #[arg(long)]
+        allow_empty: bool,
         /// The file to read.
         input: PathBuf,
-        /// The file to write; it is replaced only when the whole output is ready.
+        /// The file to write (a folder with --split); it is replaced only when the whole
+        /// output is ready.
         output: PathBuf,
     },
     /// Check every rule of the format: one line per problem on stdout; exit 1 on any error
@@ -175,16 +201,40 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
             anims,
             z_up,
             scale,
+            anim_type,
+            looped,
+            precision,
+            animation,
+            split,
+            allow_empty,
             input,
             output,
         } => {
-            let options = SceneOptions {
+            let scene = SceneOptions {
                 framerate,
                 z_up,
                 unit_scale: scale.unwrap_or(1.0),
+                anim_kind: anim_type,
+                looping: looped.then_some(true),
+                precision,
                 ..SceneOptions::default()
             };
-            convert(&input, format, to, &output, &anims, options, strict)?;
+            let options = ConvertOptions {
+                scene,
+                strict,
+                animation,
+                allow_empty,
+                ..ConvertOptions::for_input(&input)
+            };
+            let request = Request {
+                input: &input,
+                format,
+                to,
+                output: &output,
+                anims: &anims,
+                split,
+            };
+            convert(&request, options)?;
         }
         Command::Validate { format, strict, files } => return validate(&files, format, strict),
     }
@@ -216,38 +266,54 @@ fn info(file: &Path, format: Option<Format>, json: bool) -> CliResult<()> {
     Ok(())
 }
 
-fn convert(
-    input: &Path,
+/// What `animbin convert` was asked to do, besides the conversion's options.
+struct Request<'a> {
+    input: &'a Path,
     format: Option<Format>,
     to: Option<Target>,
-    output: &Path,
-    anims: &[PathBuf],
-    scene: SceneOptions,
-    strict: bool,
-) -> CliResult<()> {
+    output: &'a Path,
+    anims: &'a [PathBuf],
+    split: bool,
+}
+
+fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> {
+    let Request {
+        input,
+        format,
+        to,
+        output,
+        anims,
+        split,
+    } = *request;
     // Everything the request alone decides is checked before any file is read.
-    let target = match to.or_else(|| Target::from_path(output)) {
+    let target = match to.or_else(|| if split { None } else { Target::from_path(output) }) {
         Some(target) => target,
         None => {
             let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+            let what = if split {
+                "--split writes into the folder OUT, so it cannot tell the output format".to_string()
+            } else {
+                format!("cannot tell the output format from {}", output.display())
+            };
             return Err(Failure::Usage(format!(
-                "cannot tell the output format from {}; use --to with one of: {}",
-                output.display(),
+                "{what}; use --to with one of: {}",
                 names.join(", ")
             )));
         }
     };
-    for source in std::iter::once(input).chain(anims.iter().map(PathBuf::as_path)) {
-        if animbin::is_same_file(source, output) {
-            return Err(Failure::Usage(format!(
-                "the output {} is the input {}: refusing to overwrite it",
-                output.display(),
-                source.display()
-            )));
-        }
+    if split && target == Target::Dump {
+        return Err(Failure::Usage(
+            "--split writes animations; a dump (json) is the whole input".into(),
+        ));
+    }
+    let inputs: Vec<&Path> = std::iter::once(input)
+        .chain(anims.iter().map(PathBuf::as_path))
+        .collect();
+    if !split {
+        refuse_overwriting_inputs(&inputs, output)?;
     }
     let doc = open(input, format)?;
-    let anims = anims
+    options.anims = anims
         .iter()
         .map(|path| {
             Ok(AnimationSource {
@@ -256,25 +322,98 @@ fn convert(
             })
         })
         .collect::<CliResult<Vec<_>>>()?;
-    let options = ConvertOptions { scene, strict, anims };
-    let conversion = match animbin::convert(&doc, target, &options) {
-        Ok(conversion) => conversion,
-        Err(Error::Lossy { lost }) => {
+    options.output_dir = Some(if split {
+        output.to_path_buf()
+    } else {
+        output.parent().map(Path::to_path_buf).unwrap_or_default()
+    });
+    if !split {
+        let conversion = animbin::convert(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
+        report(&conversion);
+        return conversion.save(output).map_err(input_error(input));
+    }
+    let conversions = animbin::convert_split(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
+    let extension = target.extension().unwrap_or(match target {
+        Target::Sf3 => "bin",
+        Target::DmfJson => "json",
+        _ => "semodel",
+    });
+    let outputs: Vec<PathBuf> = conversions
+        .iter()
+        .map(|(name, _)| output.join(format!("{}.{extension}", file_name(name))))
+        .collect();
+    for path in &outputs {
+        refuse_overwriting_inputs(&inputs, path)?;
+    }
+    std::fs::create_dir_all(output).map_err(|e| Failure::Input(format!("{}: {e}", output.display())))?;
+    for ((_, conversion), path) in conversions.iter().zip(&outputs) {
+        report(conversion);
+        conversion.save(path).map_err(input_error(input))?;
+    }
+    Ok(())
+}
+
+/// An output that is one of the inputs (the same path, a symlink or a hard link) is refused.
+fn refuse_overwriting_inputs(inputs: &[&Path], output: &Path) -> CliResult<()> {
+    for source in inputs {
+        if animbin::is_same_file(source, output) {
+            return Err(Failure::Usage(format!(
+                "the output {} is the input {}: refusing to overwrite it",
+                output.display(),
+                source.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The failure for a conversion error: --strict's losses listed, an empty glTF's way out said.
+fn conversion_error(e: Error, input: &Path) -> Failure {
+    match e {
+        Error::Lossy { lost } => {
             for line in &lost {
                 warn(format_args!("animbin: {line}"));
             }
-            return Err(Failure::Input(format!(
+            Failure::Input(format!(
                 "--strict: the conversion would lose {} kind(s) of data; nothing was written",
                 lost.len()
-            )));
+            ))
         }
-        Err(e) => return Err(input_error(input)(e)),
-    };
-    report_losses(&conversion.report, target);
+        Error::NothingToWrite { target, .. } if target.format() == Some(Format::Gltf) => {
+            Failure::Input(format!("{}: {e} (--allow-empty writes it anyway)", input.display()))
+        }
+        e => input_error(input)(e),
+    }
+}
+
+/// What a conversion lost and which tracks found no bone, on stderr.
+fn report(conversion: &Conversion<'_>) {
+    report_losses(&conversion.report, conversion.target());
     for unmatched in &conversion.unmatched {
         warn(format_args!("animbin: {unmatched}"));
     }
-    conversion.save(output).map_err(input_error(input))
+}
+
+/// An animation name as a file name: characters that file systems refuse (path separators,
+/// `:*?"<>|`, control characters) become `_`, and leading dots go, so a name never leaves
+/// the folder or hides its file.
+fn file_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_control() || "/\\:*?\"<>|".contains(c) {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let trimmed = cleaned.trim_start_matches('.').trim();
+    if trimmed.is_empty() {
+        "animation".to_string()
+    } else {
+        trimmed.to_string()
+    }
 }
 
 /// One stderr line per kind of loss, naming what cannot hold it.

@@ -152,13 +152,33 @@ fn a_negative_scale_is_a_value_not_an_option() {
     let output = dir.path().join("mirrored.glb");
     let out = animbin(&["convert", "--scale", "-1", s(&testdata("sample.semodel")), s(&output)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    // The mirror is one root node scaled by -1.
+    // The mirror is in the data (a point reflection), recorded in the scene's extras; no
+    // node is scaled.
     let (json, _) = animbin_gltf::split(&std::fs::read(&output).unwrap()).unwrap();
-    let mirrored = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|node| node["scale"] == serde_json::json!([-1.0, -1.0, -1.0]))
-        .count();
-    assert_eq!(mirrored, 1, "{json}");
+    assert!(
+        json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|node| node.get("scale").is_none()),
+        "{json}"
+    );
+    assert_eq!(json["scenes"][0]["extras"]["animbin"]["unit_scale"], -1.0, "{json}");
+    let plain_output = dir.path().join("plain.glb");
+    let out = animbin(&["convert", s(&testdata("sample.semodel")), s(&plain_output)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let (plain, _) = animbin_gltf::split(&std::fs::read(&plain_output).unwrap()).unwrap();
+    let bound = |json: &serde_json::Value, which: &str| -> Vec<f64> {
+        let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize;
+        json["accessors"][position][which]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let negated: Vec<f64> = bound(&plain, "max").iter().map(|v| -v).collect();
+    assert_eq!(bound(&json, "min"), negated);
 }

@@ -48,7 +48,8 @@ fn every_fixture_exports_to_gltf_and_glb_with_no_validator_errors() {
         let name = fixture.file_name().unwrap().to_str().unwrap().to_string();
         for ext in ["gltf", "glb"] {
             let out = dir.path().join(format!("{name}.{ext}"));
-            let run = animbin(&["convert", s(&fixture), s(&out)]);
+            // --allow-empty: x8an02.bin holds no keys, and its empty glTF is checked too.
+            let run = animbin(&["convert", "--allow-empty", s(&fixture), s(&out)]);
             assert_eq!(code(&run), 0, "{name} -> {ext}: {}", stderr(&run));
             // The glTF reads back.
             scene_of(&out);
@@ -388,17 +389,204 @@ fn z_up_goes_on_a_root_node_and_comes_back_off() {
     let z_up = dir.path().join("z.glb");
     let dmf = testdata("sample.dmf");
     assert_eq!(code(&animbin(&["convert", s(&dmf), s(&plain)])), 0);
+    // A power of two scales f32 values exactly.
     assert_eq!(
-        code(&animbin(&["convert", "--z-up", "--scale", "0.01", s(&dmf), s(&z_up)])),
+        code(&animbin(&["convert", "--z-up", "--scale", "0.5", s(&dmf), s(&z_up)])),
         0
     );
     let (json, _) = animbin_gltf::split(&read(&z_up)).unwrap();
     let root = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
     assert_eq!(json["nodes"][root]["name"], "animbin_root");
-    assert_eq!(json["nodes"][root]["scale"], serde_json::json!([0.01, 0.01, 0.01]));
-    // Read back, the scene is the same as without the option.
+    assert!(json["nodes"][root]["rotation"].is_array(), "{json}");
+    // The scale is in the data, not on the root node.
+    assert_eq!(json["nodes"][root].get("scale"), None, "{json}");
+    assert_eq!(json["scenes"][0]["extras"]["animbin"]["unit_scale"], 0.5);
+    // Read back, the scene is the same as without the options.
     let (a, b) = (scene_of(&plain), scene_of(&z_up));
     assert_eq!(a, b);
+}
+
+#[test]
+fn scale_multiplies_the_data_and_reads_back_within_f32_rounding() {
+    let dir = tempdir();
+    let plain = dir.path().join("plain.glb");
+    let metres = dir.path().join("m.glb");
+    let dmf = testdata("sample.dmf");
+    assert_eq!(code(&animbin(&["convert", s(&dmf), s(&plain)])), 0);
+    let run = animbin(&["convert", "--scale", "0.01", s(&dmf), s(&metres)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let (json, _) = animbin_gltf::split(&read(&metres)).unwrap();
+    let (plain_json, _) = animbin_gltf::split(&read(&plain)).unwrap();
+    // No node scales: the positions themselves are a hundredth.
+    assert!(
+        json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n.get("scale").is_none()),
+        "{json}"
+    );
+    let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize;
+    for (m, cm) in json["accessors"][position]["max"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(plain_json["accessors"][position]["max"].as_array().unwrap())
+    {
+        assert!(
+            close(m.as_f64().unwrap(), cm.as_f64().unwrap() / 100.0, 1e-6),
+            "{m} {cm}"
+        );
+    }
+    // Read back with no options, the lengths are divided by the recorded 0.01 again.
+    let (a, b) = (scene_of(&plain), scene_of(&metres));
+    assert_eq!(a.meshes.len(), b.meshes.len());
+    for (ma, mb) in a.meshes.iter().zip(&b.meshes) {
+        for (pa, pb) in ma.positions.iter().zip(&mb.positions) {
+            for (x, y) in [(pa.x, pb.x), (pa.y, pb.y), (pa.z, pb.z)] {
+                assert!(close(f64::from(x), f64::from(y), 1e-6), "{pa:?} {pb:?}");
+            }
+        }
+    }
+    assert_same_keys(&a, &b, 1e-6, false, "--scale 0.01 and back");
+}
+
+#[test]
+fn a_gltf_with_nothing_in_it_is_refused_unless_asked_for() {
+    let dir = tempdir();
+    let out = dir.path().join("empty.glb");
+    // x8an02.bin: two segments, one slot, no keys.
+    let run = animbin(&["convert", s(&testdata("x8an02.bin")), s(&out)]);
+    assert_eq!(code(&run), 1, "{}", stderr(&run));
+    assert!(stderr(&run).contains("no node and no animation"), "{}", stderr(&run));
+    assert!(stderr(&run).contains("--allow-empty"), "{}", stderr(&run));
+    assert!(!out.exists());
+    let run = animbin(&["convert", "--allow-empty", s(&testdata("x8an02.bin")), s(&out)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let (json, _) = animbin_gltf::split(&read(&out)).unwrap();
+    assert_eq!(json.get("nodes"), None, "{json}");
+    assert_eq!(json.get("animations"), None, "{json}");
+}
+
+/// `model.glb` in `dir`: sample.semodel with walk.seanim and run.seanim (copies of the
+/// samples) joined.
+fn walk_and_run(dir: &Path) -> PathBuf {
+    let walk = dir.join("walk.seanim");
+    let run = dir.join("run.seanim");
+    std::fs::copy(testdata("sample.seanim"), &walk).unwrap();
+    std::fs::copy(testdata("sample_every_block.seanim"), &run).unwrap();
+    let glb = dir.join("model.glb");
+    let out = animbin(&[
+        "convert",
+        s(&testdata("sample.semodel")),
+        s(&glb),
+        "--anim",
+        s(&walk),
+        "--anim",
+        s(&run),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    glb
+}
+
+#[test]
+fn anim_files_become_actions_named_after_them_and_split_writes_one_file_each() {
+    let dir = tempdir();
+    let glb = walk_and_run(dir.path());
+    let (json, _) = animbin_gltf::split(&read(&glb)).unwrap();
+    let names: Vec<&str> = json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["walk", "run"]);
+
+    // One of them by name; a name the file lacks is bad input that lists the names.
+    let one = dir.path().join("one.seanim");
+    let out = animbin(&["convert", "--animation", "run", s(&glb), s(&one)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        info_json(&one)["framerate"],
+        info_json(&testdata("sample_every_block.seanim"))["framerate"]
+    );
+    let out = animbin(&["convert", "--animation", "jump", s(&glb), s(&one)]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("\"walk\", \"run\""), "{}", stderr(&out));
+
+    // Each into a folder, named after it.
+    let folder = dir.path().join("split");
+    let out = animbin(&["convert", "--split", "--to", "seanim", s(&glb), s(&folder)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for (name, original) in [("walk", "sample.seanim"), ("run", "sample_every_block.seanim")] {
+        let file = folder.join(format!("{name}.seanim"));
+        let (a, b) = (info_json(&file), info_json(&testdata(original)));
+        for key in [
+            "anim_type",
+            "bone_count",
+            "frame_count",
+            "framerate",
+            "looped",
+            "note_count",
+        ] {
+            assert_eq!(a[key], b[key], "{name}: {key}");
+        }
+    }
+    // --split needs --to (a folder has no extension).
+    let out = animbin(&["convert", "--split", s(&glb), s(&folder)]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
+fn a_gltf_without_extras_takes_the_seanim_header_from_the_flags() {
+    let dir = tempdir();
+    let gltf = dir.path().join("a.gltf");
+    assert_eq!(code(&animbin(&["convert", s(&testdata("sample.seanim")), s(&gltf)])), 0);
+    // Blender's export keeps no extras.
+    let mut json: Value = serde_json::from_slice(&read(&gltf)).unwrap();
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.remove("extras");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut json);
+    let foreign = write(dir.path(), "blender.gltf", &serde_json::to_vec(&json).unwrap());
+    let out = dir.path().join("out.seanim");
+    let run = animbin(&[
+        "convert",
+        "--anim-type",
+        "delta",
+        "--looped",
+        "--precision",
+        "double",
+        "--framerate",
+        "60",
+        s(&foreign),
+        s(&out),
+    ]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let info = info_json(&out);
+    assert_eq!(info["anim_type"], "delta");
+    assert_eq!(info["looped"], true);
+    assert_eq!(info["high_precision"], true);
+    assert_eq!(info["framerate"], 60.0);
+    // Without the flags: absolute, not looped, single, and the frame grid's own rate.
+    let run = animbin(&["convert", s(&foreign), s(&out)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let info = info_json(&out);
+    assert_eq!(info["anim_type"], "absolute");
+    assert_eq!(info["looped"], false);
+    assert_eq!(info["high_precision"], false);
+    assert_eq!(info["framerate"], 30.0);
+    let bad = animbin(&["convert", "--anim-type", "sideways", s(&foreign), s(&out)]);
+    assert_eq!(code(&bad), 2);
 }
 
 mod any_to_any {

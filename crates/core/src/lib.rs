@@ -12,6 +12,8 @@
 //!   *before* allocating, and bulk reads of plain data with one copy;
 //! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
 //! - [`scene`]: the neutral model that conversions between formats go through;
+//! - [`pose`]: how an animation's kind (absolute, relative, delta, additive) plays over a
+//!   bone's bind pose, and back;
 //! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
 //! - [`validate`]: the severity and place of a problem that a format's `validate` finds.
 //!
@@ -33,6 +35,7 @@ pub mod fixed;
 pub mod index;
 pub mod io;
 pub mod math;
+pub mod pose;
 pub mod scene;
 pub mod seblend;
 pub mod strings;

@@ -373,6 +373,74 @@ pub struct SceneOptions {
     /// Scale rotations read from a format that rounds them (x8an's i16 components) to unit
     /// length. Off by default, so a scene holds exactly what the file holds.
     pub normalize_rotations: bool,
+    /// The kind of the animation written to a format that stores one (SEAnim), with its keys
+    /// rewritten so that what plays over the bind pose stays the same
+    /// ([`crate::pose::rebase`]); `None` keeps the scene's. For files that state no kind,
+    /// such as a glTF another tool exported.
+    pub anim_kind: Option<AnimKind>,
+    /// Whether the animation written to a format that stores it (SEAnim) loops; `None` keeps
+    /// the scene's.
+    pub looping: Option<bool>,
+    /// The precision of the key values written to a format that offers a choice (SEAnim);
+    /// `None` lets the writer choose (single when every value is exactly an `f32`).
+    pub precision: Option<Precision>,
+}
+
+/// The width of the floating-point key values a format writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// 32-bit floats.
+    Single,
+    /// 64-bit floats.
+    Double,
+}
+
+impl Precision {
+    /// The name used on the command line and in glTF extras: `"single"` or `"double"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Single => "single",
+            Self::Double => "double",
+        }
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "single" | "f32" => Ok(Self::Single),
+            "double" | "f64" => Ok(Self::Double),
+            other => Err(format!("unknown precision \"{other}\"; valid names: single, double")),
+        }
+    }
+}
+
+impl AnimKind {
+    /// The kind's name, as SEAnim's tools and `info --json` say it: `"absolute"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Absolute => "absolute",
+            Self::Additive => "additive",
+            Self::Relative => "relative",
+            Self::Delta => "delta",
+        }
+    }
+}
+
+impl std::str::FromStr for AnimKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        [Self::Absolute, Self::Additive, Self::Relative, Self::Delta]
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                format!("unknown animation kind \"{name}\"; valid names: absolute, additive, relative, delta")
+            })
+    }
 }
 
 impl Default for SceneOptions {
@@ -382,6 +450,9 @@ impl Default for SceneOptions {
             z_up: false,
             unit_scale: 1.0,
             normalize_rotations: false,
+            anim_kind: None,
+            looping: None,
+            precision: None,
         }
     }
 }

@@ -4,12 +4,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use animbin_core::SceneOptions;
 use animbin_core::math::{Quat, Transform, Vec3};
-use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Mesh, Scene};
+use animbin_core::pose;
+use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Mesh, Precision, Scene};
 
 use crate::error::{Error, Result};
-use crate::extras::{self, AnimationExtras, KindOverride, MaterialExtras, MeshExtras, WrapperExtras};
+use crate::extras::{
+    self, AnimationExtras, ImageExtras, KindOverride, MaterialExtras, MeshExtras, SceneExtras, WrapperExtras,
+};
+use crate::images::{self, ImageFile, ImageFiles};
 use crate::json::{self, component, short, target};
-use crate::pose;
 use crate::xform;
 
 /// A built glTF document and its binary buffer.
@@ -163,6 +166,12 @@ fn node_trs(node: &mut json::Node, t: &Transform, what: &dyn Fn() -> String) -> 
     Ok(())
 }
 
+/// A found texture file's bytes and MIME type, when glTF can embed it.
+fn embeddable(file: &ImageFile) -> Option<(&[u8], &'static str)> {
+    let bytes = file.bytes.as_deref()?;
+    Some((bytes, images::image_mime_type(bytes)?))
+}
+
 /// The names in a report line: the first few, then how many more.
 fn name_list(names: &[String]) -> String {
     const SHOWN: usize = 5;
@@ -238,22 +247,37 @@ fn tree_parents(scene: &Scene, report: &mut ConversionReport) -> Vec<Option<usiz
     parents
 }
 
-/// Builds the glTF document for `scene`.
+/// Builds the glTF document for `scene`, embedding the texture files of `images`.
 ///
-/// Of the options, `z_up` and `unit_scale` place the scene in glTF's frame: nothing in the
-/// scene's data is changed, both go on one extra root node (marked in its extras) that holds
-/// the whole scene, so a reader that drops that node (animbin does) gets the source's values
-/// back exactly. `framerate` and `normalize_rotations` do not apply (each animation carries
-/// its own framerate).
-pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Output> {
-    // A negative scale mirrors the scene through the root node (glTF readers flip the
-    // winding of a node whose determinant is negative); zero would collapse it.
+/// Of the options, `unit_scale` multiplies every length of the data (mesh positions, bone
+/// and key translations, and so the inverse bind matrices), and is recorded in the scene's
+/// extras so that a reader divides by it again; `z_up` goes on one extra root node (marked
+/// in its extras) that turns the whole scene Y-up without touching a value, which a reader
+/// that drops that node (animbin does) undoes exactly. `framerate` and the other options do
+/// not apply (each animation carries its own framerate and kind).
+pub(crate) fn build(
+    scene: &Scene,
+    options: &SceneOptions,
+    images: &ImageFiles,
+    report: &mut ConversionReport,
+) -> Result<Output> {
+    // A negative scale mirrors the scene (a point reflection, surfaces kept facing out);
+    // zero would collapse it.
     if !(options.unit_scale.is_finite() && options.unit_scale != 0.0) {
         return Err(Error::Unencodable(format!(
             "a unit scale of {} (it must be finite and not zero)",
             options.unit_scale
         )));
     }
+    // Judged before the scale, which makes most values inexact.
+    let precisions: Vec<Precision> = scene.animations.iter().map(key_precision).collect();
+    let scaled;
+    let scene = if options.unit_scale == 1.0 {
+        scene
+    } else {
+        scaled = scaled_scene(scene, options.unit_scale, report);
+        &scaled
+    };
     let mut b = Builder::default();
     let bones = &scene.skeleton.bones;
 
@@ -291,6 +315,7 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
                 uri: None,
                 buffer_view: Some(buffer_view),
                 mime_type: Some("image/png".into()),
+                extras: None,
             });
             embedded.push(Some(b.root.images.len() - 1));
         } else {
@@ -302,24 +327,59 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
         }
     }
     let mut textures_by_image: HashMap<usize, usize> = HashMap::new();
-    let mut images_by_uri: HashMap<String, usize> = HashMap::new();
+    let mut images_by_name: HashMap<String, usize> = HashMap::new();
     let mut texture_for_image = |b: &mut Builder, image: usize| {
         *textures_by_image.entry(image).or_insert_with(|| {
             b.root.textures.push(json::Texture { source: image });
             b.root.textures.len() - 1
         })
     };
+    let mut not_found: Vec<String> = Vec::new();
+    let mut by_uri: Vec<String> = Vec::new();
     let mut image_for_name = |b: &mut Builder, name: &str| -> Option<usize> {
-        let uri = uri_from_name(name)?;
-        Some(*images_by_uri.entry(uri.clone()).or_insert_with(|| {
-            b.root.images.push(json::Image {
-                name: Some(name.to_string()),
-                uri: Some(uri),
-                buffer_view: None,
-                mime_type: None,
-            });
-            b.root.images.len() - 1
-        }))
+        if let Some(&image) = images_by_name.get(name) {
+            return Some(image);
+        }
+        let found = images.found.get(name);
+        let image = match found.map(|f| (f, embeddable(f))) {
+            Some((_, Some((bytes, mime)))) => {
+                let buffer_view = b.view(bytes, None);
+                json::Image {
+                    name: Some(name.to_string()),
+                    uri: None,
+                    buffer_view: Some(buffer_view),
+                    mime_type: Some(mime.into()),
+                    extras: extras::wrap(&ImageExtras { file: name.to_string() }),
+                }
+            }
+            Some((file, None)) => {
+                by_uri.push(name.to_string());
+                json::Image {
+                    name: Some(name.to_string()),
+                    uri: Some(file.uri.clone()),
+                    buffer_view: None,
+                    mime_type: None,
+                    extras: None,
+                }
+            }
+            None => {
+                let uri = uri_from_name(name)?;
+                if images.searched {
+                    not_found.push(name.to_string());
+                }
+                json::Image {
+                    name: Some(name.to_string()),
+                    uri: Some(uri),
+                    buffer_view: None,
+                    mime_type: None,
+                    extras: None,
+                }
+            }
+        };
+        b.root.images.push(image);
+        let index = b.root.images.len() - 1;
+        images_by_name.insert(name.to_string(), index);
+        Some(index)
     };
 
     // Materials.
@@ -370,6 +430,20 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
             }),
         });
     }
+    if !not_found.is_empty() {
+        report.lose(format!(
+            "{} texture file(s) not found beside the input ({}): kept as URIs relative to the glTF file",
+            not_found.len(),
+            name_list(&not_found)
+        ));
+    }
+    if !by_uri.is_empty() {
+        report.lose(format!(
+            "{} texture file(s) that are neither PNG nor JPEG ({}), the image formats glTF holds: referred to by URI, not embedded",
+            by_uri.len(),
+            name_list(&by_uri)
+        ));
+    }
     if !clamped.is_empty() {
         report.lose(format!(
             "base colours outside 0..1 clamped (glTF's range) in {} material(s) ({})",
@@ -378,8 +452,7 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
         ));
     }
 
-    // Meshes.
-    let mut skin: Option<usize> = None;
+    // Meshes. The one skin (index 0) is built once the animations have added their nodes.
     let mut mesh_nodes = Vec::new();
     let mut skinned_mesh_nodes = Vec::new();
     for (index, mesh) in scene.meshes.iter().enumerate() {
@@ -403,22 +476,10 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
             extras: if has_extras { extras::wrap(&extras) } else { None },
         });
         let mesh_index = b.root.meshes.len() - 1;
-        let skin_index = if skinned {
-            Some(match skin {
-                Some(s) => s,
-                None => {
-                    let s = build_skin(&mut b, scene)?;
-                    skin = Some(s);
-                    s
-                }
-            })
-        } else {
-            None
-        };
         let node = b.node(json::Node {
             name: Some(mesh.name.clone()),
             mesh: Some(mesh_index),
-            skin: skin_index,
+            skin: skinned.then_some(0),
             ..json::Node::default()
         });
         if skinned {
@@ -437,6 +498,7 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
             scene,
             index,
             anim,
+            precisions[index],
             &by_name,
             &mut extra_by_name,
             &mut extra_nodes,
@@ -444,12 +506,21 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
         )?;
     }
 
-    // The scene's roots, under a wrapper node when the axes, the units or a skin with
-    // several root bones (glTF wants one common root) call for one.
+    // The skin: every bone and every node an animation added, so that a skeleton arrives
+    // in Blender (and other tools) as an armature even when no mesh is bound to it.
+    let skin = if bones.is_empty() && extra_nodes.is_empty() {
+        None
+    } else {
+        Some(build_skin(&mut b, scene, &extra_nodes)?)
+    };
+
+    // The scene's roots, under a wrapper node when the axes or a skin with several roots
+    // (glTF wants one common root for the joints) call for one.
     let mut roots: Vec<usize> = bone_roots.clone();
     roots.extend(&extra_nodes);
+    let joint_roots = roots.len();
     roots.extend(&mesh_nodes);
-    let needs_wrapper = options.z_up || options.unit_scale != 1.0 || (skin.is_some() && bone_roots.len() > 1);
+    let needs_wrapper = options.z_up || (skin.is_some() && joint_roots > 1);
     let scene_nodes = if needs_wrapper {
         let mut wrapper = json::Node {
             name: Some("animbin_root".into()),
@@ -461,10 +532,6 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
             let q = xform::Z_UP_TO_Y_UP;
             wrapper.rotation = Some([q.x as f32, q.y as f32, q.z as f32, q.w as f32].map(short));
         }
-        if options.unit_scale != 1.0 {
-            let s = short(options.unit_scale as f32);
-            wrapper.scale = Some([s, s, s]);
-        }
         let w = b.node(wrapper);
         if let Some(s) = skin {
             b.root.skins[s].skeleton = Some(w);
@@ -473,20 +540,63 @@ pub(crate) fn build(scene: &Scene, options: &SceneOptions, report: &mut Conversi
         nodes.extend(&skinned_mesh_nodes);
         nodes
     } else {
-        if let (Some(s), [root]) = (skin, bone_roots.as_slice()) {
+        if let (Some(s), [root]) = (skin, &roots[..joint_roots]) {
             b.root.skins[s].skeleton = Some(*root);
         }
         roots.extend(&skinned_mesh_nodes);
         roots
     };
     if !scene_nodes.is_empty() {
-        b.root.scenes.push(json::Scene { nodes: scene_nodes });
+        let extras = (options.unit_scale != 1.0).then(|| {
+            extras::wrap(&SceneExtras {
+                unit_scale: options.unit_scale,
+            })
+        });
+        b.root.scenes.push(json::Scene {
+            nodes: scene_nodes,
+            extras: extras.flatten(),
+        });
         b.root.scene = Some(0);
     }
     Ok(Output {
         root: b.root,
         bin: b.bin,
     })
+}
+
+/// A copy of `scene` with every length multiplied by `s` (see [`xform::scale_lengths`]),
+/// reporting the lengths that would not read back bit for bit: glTF holds `f32`, and
+/// dividing a rounded product by `s` again gives the same `f32` only for most values unless
+/// `s` is a power of two.
+fn scaled_scene(scene: &Scene, s: f64, report: &mut ConversionReport) -> Scene {
+    let mut scaled = scene.clone();
+    xform::scale_lengths(&mut scaled, s);
+    let back = |original: f64, scaled: f64| ((f64::from(scaled as f32) / s) as f32) == original as f32;
+    let mut changed = 0usize;
+    let mut count3 = |a: Vec3<f64>, b: Vec3<f64>| {
+        changed += usize::from(!(back(a.x, b.x) && back(a.y, b.y) && back(a.z, b.z)));
+    };
+    for (a, b) in scene.skeleton.bones.iter().zip(&scaled.skeleton.bones) {
+        count3(a.local.translation, b.local.translation);
+    }
+    for (a, b) in scene.animations.iter().zip(&scaled.animations) {
+        for (ta, tb) in a.bones.iter().zip(&b.bones) {
+            for (ka, kb) in ta.translation.iter().zip(&tb.translation) {
+                count3(ka.value, kb.value);
+            }
+        }
+    }
+    for (a, b) in scene.meshes.iter().zip(&scaled.meshes) {
+        for (pa, pb) in a.positions.iter().zip(&b.positions) {
+            count3(pa.map(f64::from), pb.map(f64::from));
+        }
+    }
+    if changed > 0 {
+        report.lose(format!(
+            "{changed} position(s) or translation(s) that do not read back bit for bit once scaled by {s} in f32 (a power of two scales exactly)"
+        ));
+    }
+    scaled
 }
 
 /// A URI reference for an external file name: backslashes become slashes and every byte
@@ -507,11 +617,16 @@ pub fn uri_from_name(name: &str) -> Option<String> {
     Some(uri)
 }
 
-fn build_skin(b: &mut Builder, scene: &Scene) -> Result<usize> {
+/// The skin: joint `i` is bone `i` (so `JOINTS_0` holds bone indices), then the `extra`
+/// nodes of tracks without a bone, bound where they rest (the identity).
+fn build_skin(b: &mut Builder, scene: &Scene, extra: &[usize]) -> Result<usize> {
     let bones = &scene.skeleton.bones;
-    let mut ibm = Vec::with_capacity(bones.len() * 16);
-    for bone in bones {
-        let m = xform::inverse_matrix(&bone.global);
+    let mut ibm = Vec::with_capacity((bones.len() + extra.len()) * 16);
+    let matrices = bones
+        .iter()
+        .map(|bone| xform::inverse_matrix(&bone.global))
+        .chain(extra.iter().map(|_| Transform::IDENTITY.to_matrix()));
+    for m in matrices {
         // glTF matrices are column-major.
         for c in 0..4 {
             for r in 0..4 {
@@ -524,7 +639,7 @@ fn build_skin(b: &mut Builder, scene: &Scene) -> Result<usize> {
         name: None,
         inverse_bind_matrices: accessor,
         skeleton: None,
-        joints: (0..bones.len()).collect(),
+        joints: (0..bones.len()).chain(extra.iter().copied()).collect(),
     });
     Ok(b.root.skins.len() - 1)
 }
@@ -849,6 +964,7 @@ fn export_animation(
     scene: &Scene,
     index: usize,
     anim: &Animation,
+    precision: Precision,
     by_name: &HashMap<&str, usize>,
     extra_by_name: &mut HashMap<String, usize>,
     extra_nodes: &mut Vec<usize>,
@@ -1000,6 +1116,12 @@ fn export_animation(
             label()
         ));
     }
+    if precision == Precision::Double {
+        report.lose(format!(
+            "{}: key values beyond single precision, rounded to f32 (glTF holds f32)",
+            label()
+        ));
+    }
     out.extras = extras::wrap(&AnimationExtras {
         framerate: anim.framerate,
         frame_count: anim.frame_count,
@@ -1025,9 +1147,24 @@ fn export_animation(
             .collect(),
         notes: anim.notes.iter().map(Into::into).collect(),
         properties: anim.properties.iter().map(Into::into).collect(),
+        precision: Some(precision),
     });
     b.root.animations.push(out);
     Ok(())
+}
+
+/// `Single` when every key value of `anim` is exactly an `f32`, else `Double`.
+fn key_precision(anim: &Animation) -> Precision {
+    let exact = |c: f64| f64::from(c as f32) == c || c.is_nan();
+    let exact3 = |v: Vec3<f64>| exact(v.x) && exact(v.y) && exact(v.z);
+    let single = anim.bones.iter().all(|t| {
+        t.translation.iter().all(|k| exact3(k.value))
+            && t.scale.iter().all(|k| exact3(k.value))
+            && t.rotation
+                .iter()
+                .all(|k| exact(k.value.x) && exact(k.value.y) && exact(k.value.z) && exact(k.value.w))
+    });
+    if single { Precision::Single } else { Precision::Double }
 }
 
 fn kind_name(kind: AnimKind) -> &'static str {

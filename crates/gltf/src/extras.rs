@@ -4,7 +4,7 @@
 //! Other tools ignore these members (Blender shows them as custom properties); files from
 //! other tools lack them, and the reader then falls back to what glTF itself says.
 
-use animbin_core::scene::{AnimKind, Interpolation, Note, PropertyTrack};
+use animbin_core::scene::{AnimKind, Interpolation, Note, Precision, PropertyTrack};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -60,6 +60,12 @@ pub struct AnimationExtras {
     /// Non-transform tracks, kept in their source format's encoding.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub properties: Vec<PropertyExtra>,
+    /// `single` when every key value of the scene animation was exactly an `f32` (an SEAnim
+    /// of single precision), `double` otherwise: a reader rounds the keys of a `single`
+    /// animation back to `f32` once the rest pose and the unit scale are taken off, so that
+    /// single precision comes back single.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<Precision>,
 }
 
 /// One kind override.
@@ -160,6 +166,23 @@ pub struct MeshExtras {
     /// The material of each UV layer, when that is more than the primitive's one material.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub materials: Option<Vec<Option<usize>>>,
+}
+
+/// `scene.extras.animbin`: how the writer placed the scene's values.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SceneExtras {
+    /// The unit scale every length was multiplied by (positions, translations, bind
+    /// matrices); a reader divides by it again.
+    pub unit_scale: f64,
+}
+
+/// `image.extras.animbin` on an image that the writer embedded from a texture file found
+/// beside the input: the material's map name stands for it, so a reader does not make it a
+/// scene texture.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ImageExtras {
+    /// The texture name the material gives (the file's name relative to the input's folder).
+    pub file: String,
 }
 
 /// `node.extras.animbin` on the root node that the writer adds for the up axis and unit

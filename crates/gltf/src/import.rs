@@ -5,9 +5,10 @@ use std::collections::{HashMap, HashSet};
 
 use animbin_core::SceneOptions;
 use animbin_core::math::{Mat4, Quat, Rgba, Transform, Vec2, Vec3};
+use animbin_core::pose;
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, Scene, Skeleton,
-    SkinWeights, Texture,
+    AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, Precision, Scene,
+    Skeleton, SkinWeights, Texture,
 };
 use base64::Engine;
 use gltf::animation::Property;
@@ -15,9 +16,8 @@ use gltf::mesh::{Mode, Semantic};
 
 use crate::accessor::{self, Buffers};
 use crate::error::{Error, Path, Result};
-use crate::extras::{self, AnimationExtras, MaterialExtras, MeshExtras, WrapperExtras};
+use crate::extras::{self, AnimationExtras, ImageExtras, MaterialExtras, MeshExtras, SceneExtras, WrapperExtras};
 use crate::glb::{self, Glb};
-use crate::pose;
 use crate::xform;
 
 /// Parses the container and the JSON, and validates the document.
@@ -261,7 +261,13 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         .iter()
         .map(|n| extras::unwrap::<WrapperExtras>(n.extras()).is_some_and(|w| w.wrapper))
         .collect();
-    let ours = wrapper.iter().any(|&w| w);
+    // The unit scale animbin multiplied the lengths by, when it wrote the file.
+    let recorded_scale = document
+        .scenes()
+        .find_map(|s| extras::unwrap::<SceneExtras>(s.extras()))
+        .map(|e| e.unit_scale)
+        .filter(|s| s.is_finite() && *s != 0.0);
+    let ours = wrapper.iter().any(|&w| w) || recorded_scale.is_some();
 
     // Skins must have joints.
     for skin in document.skins() {
@@ -436,7 +442,9 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             }
             gltf::image::Source::Uri { .. } => None,
         };
-        if let Some(bytes) = bytes {
+        // An image animbin embedded from a texture file stands for the material's map name.
+        let from_file = extras::unwrap::<ImageExtras>(image.extras()).is_some();
+        if let (Some(bytes), false) = (bytes, from_file) {
             if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
                 texture_of_image.insert(image.index(), scene.textures.len());
                 scene.textures.push(Texture {
@@ -548,8 +556,9 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     }
 
     // Animations.
+    let mut single = Vec::new();
     for animation in document.animations() {
-        let anim = import_animation(
+        let (anim, precision) = import_animation(
             &animation,
             &buffers,
             &scene.skeleton,
@@ -559,15 +568,38 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             report,
         )?;
         scene.animations.push(anim);
+        // glTF holds f32: without animbin's word that the source was double, the keys are
+        // single precision.
+        single.push(precision != Some(Precision::Double));
     }
 
+    if let Some(s) = recorded_scale {
+        xform::scale_lengths(&mut scene, 1.0 / s);
+    }
     if !ours {
         if options.z_up {
             y_up_to_z_up(&mut scene);
         }
         if options.unit_scale != 1.0 {
             // Scene lengths times unit_scale are glTF metres.
-            scale_lengths(&mut scene, 1.0 / options.unit_scale);
+            xform::scale_lengths(&mut scene, 1.0 / options.unit_scale);
+        }
+    }
+    // Keys that were single precision before the rest pose and the scale went on (and keys
+    // of files from other tools, which are f32) come back single: the nearest f32 of each
+    // value, so that rounding in the steps above does not make them look double.
+    for (anim, _) in scene.animations.iter_mut().zip(&single).filter(|(_, s)| **s) {
+        for track in &mut anim.bones {
+            let round = |v: f64| f64::from(v as f32);
+            for key in &mut track.translation {
+                key.value = key.value.map(round);
+            }
+            for key in &mut track.rotation {
+                key.value = key.value.map(round);
+            }
+            for key in &mut track.scale {
+                key.value = key.value.map(round);
+            }
         }
     }
     Ok(scene)
@@ -813,7 +845,7 @@ fn import_animation(
     wrapper: &[bool],
     framerate: Option<f64>,
     report: &mut ConversionReport,
-) -> Result<Animation> {
+) -> Result<(Animation, Option<Precision>)> {
     let path = Path::item("animations", animation.index());
     let label = || format!("animation {} ({:?})", animation.index(), animation.name().unwrap_or(""));
     let extras: Option<AnimationExtras> = extras::unwrap(animation.extras());
@@ -981,6 +1013,7 @@ fn import_animation(
             }
         }
     };
+    let precision = extras.as_ref().and_then(|e| e.precision);
     match extras {
         Some(e) => {
             anim.frame_count = e.frame_count;
@@ -1027,7 +1060,7 @@ fn import_animation(
             anim.frame_count = if last_frame.is_finite() { last_frame + 1.0 } else { 0.0 };
         }
     }
-    Ok(anim)
+    Ok((anim, precision))
 }
 
 /// The rotation that turns a Y-up scene Z-up: +90 degrees about X (y becomes z).
@@ -1075,71 +1108,5 @@ fn y_up_to_z_up(scene: &mut Scene) {
     for mesh in &mut scene.meshes {
         mesh.positions.iter_mut().for_each(|p| *p = turn(*p));
         mesh.normals.iter_mut().for_each(|p| *p = turn(*p));
-    }
-}
-
-/// Multiplies every length in the scene by `s`.
-/// Multiplies every length by `s`. A negative `s` is a point reflection: positions and
-/// translations change sign, rotations stay, and so that surfaces still face out, normals
-/// change sign and every face's winding is reversed.
-fn scale_lengths(scene: &mut Scene, s: f64) {
-    for bone in &mut scene.skeleton.bones {
-        bone.local.translation = bone.local.translation.scale(s);
-        bone.global.translation = bone.global.translation.scale(s);
-    }
-    for anim in &mut scene.animations {
-        for track in &mut anim.bones {
-            for key in &mut track.translation {
-                key.value = key.value.scale(s);
-            }
-        }
-    }
-    for mesh in &mut scene.meshes {
-        for p in &mut mesh.positions {
-            *p = p.map(|c| (f64::from(c) * s) as f32);
-        }
-        if s < 0.0 {
-            for n in &mut mesh.normals {
-                *n = n.map(|c| -c);
-            }
-            for face in &mut mesh.faces {
-                face.swap(1, 2);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod scale_tests {
-    use animbin_core::math::Vec3;
-    use animbin_core::scene::{Mesh, Scene};
-
-    #[test]
-    fn a_negative_scale_reflects_positions_and_keeps_surfaces_facing_out() {
-        let mut scene = Scene {
-            meshes: vec![Mesh {
-                positions: vec![
-                    Vec3::new(0.0, 0.0, 0.0),
-                    Vec3::new(1.0, 0.0, 0.0),
-                    Vec3::new(0.0, 2.0, 0.0),
-                ],
-                normals: vec![Vec3::new(0.0, 0.0, 1.0); 3],
-                faces: vec![[0, 1, 2]],
-                ..Mesh::default()
-            }],
-            ..Scene::default()
-        };
-        super::scale_lengths(&mut scene, -2.0);
-        let mesh = &scene.meshes[0];
-        assert_eq!(
-            mesh.positions,
-            [
-                Vec3::new(-0.0, -0.0, -0.0),
-                Vec3::new(-2.0, -0.0, -0.0),
-                Vec3::new(-0.0, -4.0, -0.0)
-            ]
-        );
-        assert_eq!(mesh.normals, [Vec3::new(-0.0, -0.0, -1.0); 3]);
-        assert_eq!(mesh.faces, [[0, 2, 1]]);
     }
 }

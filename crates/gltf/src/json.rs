@@ -107,6 +107,9 @@ impl Default for Asset {
 pub struct Scene {
     /// The root nodes.
     pub nodes: Vec<usize>,
+    /// Application data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extras: Option<Value>,
 }
 
 /// `node`.
@@ -247,6 +250,9 @@ pub struct Image {
     /// The MIME type, required with `bufferView`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
+    /// Application data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extras: Option<Value>,
 }
 
 /// `animation`.

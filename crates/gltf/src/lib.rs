@@ -19,17 +19,23 @@
 //!   (values as they are: V runs down, as in glTF and DirectX), `COLOR_0` (RGBA8, normalised),
 //!   and triangle indices (u16 up to 65535 vertices, else u32). A mesh without faces is
 //!   written as points.
-//! - **Skin**: one skin whose joints are all the bones; inverse bind matrices are the exact
-//!   inverses of each bone's global bind pose ([`scene::Bone::global`]).
-//!   `JOINTS_0`/`WEIGHTS_0` hold each vertex's 4 strongest influences (duplicate bones merged,
+//! - **Skin**: one skin whose joints are all the bones (joint *i* is bone *i*), then the
+//!   nodes of tracks without a bone; inverse bind matrices are the exact inverses of each
+//!   bone's global bind pose ([`scene::Bone::global`]) and the identity for those nodes. It
+//!   is written whenever there are bones or animated nodes, even with no mesh bound to it,
+//!   because that is what makes Blender's importer build an armature (nodes that are no
+//!   skin's joints arrive as empties). `JOINTS_0`/`WEIGHTS_0` hold each vertex's 4 strongest influences (duplicate bones merged,
 //!   non-positive weights and bones past the skeleton dropped) in their source order,
 //!   renormalised to sum to 1; a vertex left with none is bound to bone 0 (reported).
 //! - **Materials**: name, `baseColorFactor` (clamped to 0..1), metalness 0 (these are diffuse
 //!   game textures), the diffuse map as `baseColorTexture` and the normal map as
-//!   `normalTexture`. An embedded texture (DMF's PNGs) becomes an image in the buffer; a
-//!   texture file name becomes an image with that relative URI ([`uri_from_name`]), which a
-//!   viewer loads from beside the glTF file. The exact names, and the specular map that glTF
-//!   2.0 has no slot for, are kept in the material's extras.
+//!   `normalTexture`. An embedded texture (DMF's PNGs) becomes an image in the buffer. A
+//!   texture file name becomes, when the caller found the file ([`to_bytes_with_images`],
+//!   [`ImageFiles`]), an image in the buffer (PNG and JPEG) or an image with the URI the
+//!   caller gives (other formats); otherwise an image with the name as a relative URI
+//!   ([`uri_from_name`]), which a viewer loads from beside the glTF file, reported when the
+//!   caller looked for the file and did not find it. The exact names, and the specular map
+//!   that glTF 2.0 has no slot for, are kept in the material's extras.
 //! - **Animations**: one glTF animation per scene animation; per track, a `translation`,
 //!   `rotation` and `scale` channel for each kind of key it has, with times
 //!   `frame / framerate` seconds and `LINEAR` or `STEP` interpolation as the scene says.
@@ -37,7 +43,9 @@
 //!   the bind pose, so that what plays is what the source means (see *Animation kinds*).
 //!   Tracks whose bone is not in the skeleton get a node of their own (reported); a scene with
 //!   no skeleton (an SEAnim alone) gets one node per track name. Keys repeating a time are
-//!   dropped (reported); negative or non-finite times are refused.
+//!   dropped (reported); negative or non-finite times are refused. Key values are `f32`:
+//!   an animation whose values are not all exactly `f32` is reported, and the precision is
+//!   recorded in its extras so that a single-precision animation reads back single.
 //! - **What glTF cannot say** is kept in `extras.animbin` ([`EXTRAS_KEY`]; the shapes are
 //!   [`AnimationExtras`], [`MaterialExtras`], [`MeshExtras`] and [`WrapperExtras`]):
 //!   framerate, frame count, looping, the kind, track order, notes, cosmetic flags and
@@ -54,14 +62,20 @@
 //! converted**: a Z-up model opens lying on its back. [`SceneOptions::z_up`] says the scene
 //! is Z-up, and [`SceneOptions::unit_scale`] says what a scene length is in metres (0.01 for
 //! centimetres), in both directions:
-//! - writing, they put the whole scene under one root node (`animbin_root`, marked in its
-//!   extras) that rotates -90 degrees about X and scales by `unit_scale`, without touching any
-//!   value. The same node is added when a skin has several root bones, as glTF asks the
-//!   joints of a skin to share one root;
-//! - reading, animbin's root node is dropped again, so the values come back exactly whatever
-//!   the options say. A file from another tool is converted: Y-up becomes Z-up (+90 degrees
-//!   about X on root bones, their root-level keys and mesh vertices) and lengths are divided
-//!   by `unit_scale`.
+//! - writing, `unit_scale` multiplies the data: mesh positions, bone and key translations,
+//!   and so the inverse bind matrices (a negative scale is a point reflection that flips
+//!   normals and face winding so that surfaces still face out). A tool that imports the file
+//!   sees lengths in metres with no scaled node above them. The scale is recorded in the
+//!   scene's extras ([`SceneExtras`]). `z_up` puts the whole scene under one root node
+//!   (`animbin_root`, marked in its extras) that rotates -90 degrees about X, without
+//!   touching any value. The same node is added when the skin has several roots, as glTF
+//!   asks the joints of a skin to share one root;
+//! - reading, animbin's root node is dropped again and the lengths are divided by the
+//!   recorded scale, whatever the options say: values come back exactly when the scale is
+//!   1 or a power of two, and otherwise to within one `f32` rounding (the writer reports
+//!   how many lengths do not come back bit for bit). A file from another tool is converted:
+//!   Y-up becomes Z-up (+90 degrees about X on root bones, their root-level keys and mesh
+//!   vertices) and lengths are divided by `unit_scale`.
 //!
 //! `framerate` is used when reading animations without animbin's extras (see below);
 //! `normalize_rotations` does not apply (glTF rotations are floats).
@@ -85,8 +99,10 @@
 //!   the nearest integer frame when within float rounding. The framerate comes from animbin's
 //!   extras, else [`SceneOptions::framerate`], else the first of 30, 24, 25, 60, 50, 120 fps
 //!   on whose grid every key falls, else [`DEFAULT_FRAMERATE`]. Cubic spline keys keep their
-//!   values (tangents reported as lost). With animbin's extras the kind is restored: the rest
-//!   pose is taken off the keys again.
+//!   values (tangents reported as lost). With animbin's extras the kind is restored (the rest
+//!   pose is taken off the keys again). Key values end as the nearest `f32` once the rest
+//!   pose, the unit scale and the axes are applied (glTF holds `f32`, so a single-precision
+//!   animation comes back single), except in an animation animbin recorded as double.
 //! - **Errors**: invalid JSON or schema, a version other than 2.x, a skin without joints, a
 //!   channel on a missing node (index out of range) or twice on one node and property, key
 //!   times that go backwards, accessors that run past their buffer, counts that disagree.
@@ -94,15 +110,17 @@
 //! ## Animation kinds
 //! glTF channels hold the local translation, rotation and scale of a node, so a kind other
 //! than absolute is applied against the bone's bind pose (its local rest transform, which is
-//! also the glTF node's rest TRS). The rules follow SETools, the Maya plugin by the SEAnim
-//! format's co-author (the one reference implementation that handles every kind):
+//! also the glTF node's rest TRS). Relative and additive follow SETools, the Maya plugin by
+//! the SEAnim format's co-author; delta follows the format author's Blender add-on
+//! (io_anim_seanim), which offsets a delta bone from its rest pose along the bone's own rest
+//! axes:
 //!
-//! | kind     | translation            | rotation                      | scale |
-//! |----------|------------------------|-------------------------------|-------|
-//! | absolute | key                    | key                           | key   |
-//! | relative | rest + key             | key                           | key   |
-//! | delta    | rest + key             | key                           | key   |
-//! | additive | rest + key             | rest * key (key applied first)| key   |
+//! | kind     | translation                    | rotation                      | scale |
+//! |----------|--------------------------------|-------------------------------|-------|
+//! | absolute | key                            | key                           | key   |
+//! | relative | rest + key                     | key                           | key   |
+//! | delta    | rest + rest rotation * key     | key                           | key   |
+//! | additive | rest + key                     | rest * key (key applied first)| key   |
 //!
 //! A bone's kind is the override of the nearest bone among itself and its ancestors whose
 //! track carries one (SEAnim modifier bones apply "to the bone and its children,
@@ -153,26 +171,27 @@ mod error;
 mod export;
 mod extras;
 mod glb;
+mod images;
 mod import;
 mod json;
-mod pose;
 mod repack;
 mod validate;
 mod xform;
 
 use std::io::Write;
 
+pub use animbin_core::pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use animbin_core::scene::Scene;
 pub use animbin_core::{ConversionReport, Diagnostic, Location, SceneOptions, Severity, math, scene};
 pub use error::{Error, Path, Result};
 pub use export::uri_from_name;
 pub use extras::{
-    AnimationExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra, PropertyExtra,
-    WrapperExtras,
+    AnimationExtras, ImageExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra,
+    PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use glb::Glb;
+pub use images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
-pub use pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};
 
@@ -208,7 +227,21 @@ pub fn to_bytes(
     options: &SceneOptions,
     report: &mut ConversionReport,
 ) -> Result<Vec<u8>> {
-    let out = export::build(scene, options, report)?;
+    to_bytes_with_images(scene, container, options, &ImageFiles::default(), report)
+}
+
+/// [`to_bytes`], embedding the texture files a caller found for the materials' map names
+/// (see [`ImageFiles`] and [`texture_names`]): PNG and JPEG files become images in the
+/// buffer, other files are referred to by their [`ImageFile::uri`], and when the names were
+/// searched for, each one not found keeps its name as a URI and is reported.
+pub fn to_bytes_with_images(
+    scene: &Scene,
+    container: Container,
+    options: &SceneOptions,
+    images: &ImageFiles,
+    report: &mut ConversionReport,
+) -> Result<Vec<u8>> {
+    let out = export::build(scene, options, images, report)?;
     let mut root = out.root;
     match container {
         Container::Gltf => {

@@ -3,6 +3,7 @@
 //! rotation and scale is core's `Transform::from_matrix`.
 
 use animbin_core::math::{Mat4, Quat, Transform};
+use animbin_core::scene::Scene;
 
 /// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular.
 pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
@@ -51,6 +52,36 @@ pub const Z_UP_TO_Y_UP: Quat<f64> = Quat::new(
     0.0,
     std::f64::consts::FRAC_1_SQRT_2,
 );
+
+/// Multiplies every length by `s`. A negative `s` is a point reflection: positions and
+/// translations change sign, rotations stay, and so that surfaces still face out, normals
+/// change sign and every face's winding is reversed.
+pub(crate) fn scale_lengths(scene: &mut Scene, s: f64) {
+    for bone in &mut scene.skeleton.bones {
+        bone.local.translation = bone.local.translation.scale(s);
+        bone.global.translation = bone.global.translation.scale(s);
+    }
+    for anim in &mut scene.animations {
+        for track in &mut anim.bones {
+            for key in &mut track.translation {
+                key.value = key.value.scale(s);
+            }
+        }
+    }
+    for mesh in &mut scene.meshes {
+        for p in &mut mesh.positions {
+            *p = p.map(|c| (f64::from(c) * s) as f32);
+        }
+        if s < 0.0 {
+            for n in &mut mesh.normals {
+                *n = n.map(|c| -c);
+            }
+            for face in &mut mesh.faces {
+                face.swap(1, 2);
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -104,5 +135,40 @@ mod tests {
         assert!(close(v.x, 0.0) && close(v.y, 1.0) && close(v.z, 0.0));
         let v = Z_UP_TO_Y_UP.rotate(Vec3::new(0.0, 1.0, 0.0));
         assert!(close(v.z, -1.0));
+    }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use animbin_core::math::Vec3;
+    use animbin_core::scene::{Mesh, Scene};
+
+    #[test]
+    fn a_negative_scale_reflects_positions_and_keeps_surfaces_facing_out() {
+        let mut scene = Scene {
+            meshes: vec![Mesh {
+                positions: vec![
+                    Vec3::new(0.0, 0.0, 0.0),
+                    Vec3::new(1.0, 0.0, 0.0),
+                    Vec3::new(0.0, 2.0, 0.0),
+                ],
+                normals: vec![Vec3::new(0.0, 0.0, 1.0); 3],
+                faces: vec![[0, 1, 2]],
+                ..Mesh::default()
+            }],
+            ..Scene::default()
+        };
+        super::scale_lengths(&mut scene, -2.0);
+        let mesh = &scene.meshes[0];
+        assert_eq!(
+            mesh.positions,
+            [
+                Vec3::new(-0.0, -0.0, -0.0),
+                Vec3::new(-2.0, -0.0, -0.0),
+                Vec3::new(-0.0, -4.0, -0.0)
+            ]
+        );
+        assert_eq!(mesh.normals, [Vec3::new(-0.0, -0.0, -1.0); 3]);
+        assert_eq!(mesh.faces, [[0, 2, 1]]);
     }
 }

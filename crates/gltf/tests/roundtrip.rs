@@ -94,21 +94,32 @@ fn a_full_scene_survives_both_containers_and_the_axis_node() {
     for container in [Container::Gltf, Container::Glb] {
         for options in [
             SceneOptions::default(),
+            // A power of two scales f32 values exactly, so they read back bit for bit (see
+            // the next test for other scales).
             SceneOptions {
                 z_up: true,
-                unit_scale: 0.01,
+                unit_scale: 0.5,
                 ..SceneOptions::default()
             },
         ] {
             let (back, report) = round_trip(&scene, container, &options);
-            // The one loss: the track of a bone that is not in the skeleton.
-            assert_eq!(report.lost.len(), 2, "{:?}", report.lost);
+            // The losses: the second material of the mesh, the track of a bone that is not in
+            // the skeleton, and the keys of both animations (sines and hundredths) that f32
+            // rounds.
+            assert_eq!(report.lost.len(), 4, "{:?}", report.lost);
             assert!(
                 report.lost[0].contains("2 materials (one per UV layer)"),
                 "{:?}",
                 report.lost
             );
             assert!(report.lost[1].contains("\"tag_flash\""), "{:?}", report.lost);
+            for (line, name) in report.lost[2..].iter().zip(["walk", "blink"]) {
+                assert!(
+                    line.contains(&format!("{name:?}")) && line.contains("beyond single precision"),
+                    "{:?}",
+                    report.lost
+                );
+            }
 
             // The skeleton, plus the animated node of the missing bone.
             let n = scene.skeleton.bones.len();
@@ -146,10 +157,84 @@ fn a_full_scene_survives_both_containers_and_the_axis_node() {
 }
 
 #[test]
+fn the_unit_scale_goes_into_the_data_and_is_divided_out_again() {
+    let scene = common::full_scene();
+    let options = SceneOptions {
+        unit_scale: 0.01,
+        ..SceneOptions::default()
+    };
+    let mut report = ConversionReport::default();
+    let bytes = animbin_gltf::to_bytes(&scene, Container::Gltf, &options, &mut report).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    // No node scales the scene: the bind pose and the positions are in metres themselves.
+    assert!(
+        json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n.get("scale").is_none()),
+        "{json}"
+    );
+    assert_eq!(json["scenes"][0]["extras"]["animbin"]["unit_scale"], 0.01);
+    let spine = &json["nodes"][1];
+    assert_eq!(spine["name"], "j_spine");
+    assert_eq!(spine["translation"], serde_json::json!([0.0, 0.0, 0.4]));
+    let position = &json["accessors"][json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize];
+    assert_eq!(position["max"], serde_json::json!([0.01, 0.0, 0.6]));
+    // 0.01 is not a power of two: what does not come back bit for bit is said.
+    assert!(
+        report.lost[0].starts_with("3 position(s) or translation(s) that do not read back bit for bit"),
+        "{:?}",
+        report.lost
+    );
+
+    // Read back, the lengths are divided by the recorded scale whatever the options say,
+    // to within one f32 rounding.
+    let other = SceneOptions {
+        unit_scale: 2.0,
+        z_up: true,
+        ..SceneOptions::default()
+    };
+    let back = animbin_gltf::to_scene(&bytes, &other, &mut ConversionReport::default()).unwrap();
+    for (a, b) in scene.skeleton.bones.iter().zip(&back.skeleton.bones) {
+        assert_transform(&a.local, &b.local, &a.name);
+        assert_transform(&a.global, &b.global, &a.name);
+    }
+    for (a, b) in scene.meshes[0].positions.iter().zip(&back.meshes[0].positions) {
+        assert_vec(a.map(f64::from), b.map(f64::from), 1.0, "position");
+    }
+    for (a, b) in scene.animations.iter().zip(&back.animations) {
+        assert_animation(a, b);
+    }
+
+    // A negative scale mirrors through the data: a point reflection, read back as it was.
+    let mirror = SceneOptions {
+        unit_scale: -1.0,
+        ..SceneOptions::default()
+    };
+    let mut report = ConversionReport::default();
+    let bytes = animbin_gltf::to_bytes(&scene, Container::Glb, &mirror, &mut report).unwrap();
+    let back = animbin_gltf::to_scene(&bytes, &SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(back.meshes[0].positions, scene.meshes[0].positions);
+    assert_eq!(back.meshes[0].normals, scene.meshes[0].normals);
+    assert_eq!(back.meshes[0].faces, scene.meshes[0].faces);
+    assert_eq!(
+        back.skeleton.bones[1].local.translation,
+        scene.skeleton.bones[1].local.translation
+    );
+}
+
+#[test]
 fn an_animation_without_a_skeleton_becomes_one_node_per_track() {
     let scene = common::animation_only();
     let (back, report) = round_trip(&scene, Container::Glb, &SceneOptions::default());
-    assert!(report.is_lossless(), "{:?}", report.lost);
+    // The one loss: the keys' sines and hundredths, which f32 rounds.
+    assert_eq!(
+        report.lost,
+        ["animation 0 (\"walk\"): key values beyond single precision, rounded to f32 (glTF holds f32)"]
+    );
     let names: Vec<_> = back.skeleton.bones.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["tag_origin", "j_spine", "j_gun", "j_mag", "tag_flash"]);
     assert!(
@@ -381,4 +466,173 @@ fn write_puts_the_same_bytes_as_to_bytes_into_any_writer() {
         animbin_gltf::write(&scene, container, &options, &mut ConversionReport::default(), &mut out).unwrap();
         assert_eq!(out, bytes);
     }
+}
+
+/// The f32 values of accessor `index` of a `.gltf` animbin wrote (tightly packed).
+fn accessor_values(bytes: &[u8], index: usize) -> Vec<f32> {
+    let json: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    let glb = animbin_gltf::repack(bytes, Container::Glb).unwrap();
+    let bin = animbin_gltf::Glb::parse(&glb).unwrap().bin.unwrap().to_vec();
+    let accessor = &json["accessors"][index];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let start = view["byteOffset"].as_u64().unwrap() as usize;
+    let len = view["byteLength"].as_u64().unwrap() as usize;
+    bin[start..start + len]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_skeleton_without_meshes_is_the_joints_of_a_skin() {
+    let scene = Scene {
+        skeleton: common::skeleton(),
+        ..Scene::default()
+    };
+    let mut report = ConversionReport::default();
+    let bytes = animbin_gltf::to_bytes(&scene, Container::Gltf, &SceneOptions::default(), &mut report).unwrap();
+    assert!(report.is_lossless(), "{:?}", report.lost);
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json.get("meshes"), None);
+    let skin = &json["skins"][0];
+    assert_eq!(skin["joints"], serde_json::json!([0, 1, 2, 3, 4]));
+    // Two root bones: one common root above them, which Blender makes the armature.
+    let root = skin["skeleton"].as_u64().unwrap() as usize;
+    assert_eq!(json["nodes"][root]["name"], "animbin_root");
+    let matrices = accessor_values(&bytes, skin["inverseBindMatrices"].as_u64().unwrap() as usize);
+    assert_eq!(matrices.len(), 5 * 16);
+    // j_spine sits 40 up: its inverse bind matrix moves 40 down (column-major, last column).
+    assert_eq!(&matrices[16 + 12..16 + 15], &[0.0, 0.0, -40.0]);
+    let back = animbin_gltf::to_scene(&bytes, &SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(back.skeleton.bones.len(), 5);
+    for (a, b) in scene.skeleton.bones.iter().zip(&back.skeleton.bones) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(a.parent, b.parent);
+        assert_transform(&a.global, &b.global, &a.name);
+    }
+}
+
+#[test]
+fn texture_files_found_are_embedded_and_the_rest_reported() {
+    let (materials, textures) = common::materials();
+    let scene = Scene {
+        materials,
+        textures,
+        ..Scene::default()
+    };
+    // The embedded texture takes the place of no name; the specular map has no slot.
+    assert_eq!(
+        animbin_gltf::texture_names(&scene),
+        ["body_n.png", "textures\\body col.png"]
+    );
+    let mut images = animbin_gltf::ImageFiles {
+        searched: true,
+        ..Default::default()
+    };
+    images.found.insert(
+        "body_n.png".into(),
+        animbin_gltf::ImageFile {
+            bytes: Some(common::PNG.to_vec()),
+            uri: "maps/body_n.png".into(),
+        },
+    );
+    let mut report = ConversionReport::default();
+    let bytes =
+        animbin_gltf::to_bytes_with_images(&scene, Container::Gltf, &SceneOptions::default(), &images, &mut report)
+            .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let by_name = |name: &str| {
+        json["images"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let normal = by_name("body_n.png");
+    assert_eq!(normal["mimeType"], "image/png");
+    assert_eq!(normal["extras"]["animbin"]["file"], "body_n.png");
+    let png = view_bytes(&bytes, normal["bufferView"].as_u64().unwrap() as usize);
+    assert_eq!(png, common::PNG);
+    assert_eq!(by_name("textures\\body col.png")["uri"], "textures/body%20col.png");
+    assert_eq!(
+        report.lost,
+        [
+            "1 texture file(s) not found beside the input (\"textures\\\\body col.png\"): kept as URIs relative to the glTF file"
+        ]
+    );
+    // Read back, the embedded file is not a scene texture: the material's name stands for it.
+    let back = animbin_gltf::to_scene(&bytes, &SceneOptions::default(), &mut report).unwrap();
+    assert_eq!(back.textures, scene.textures);
+    assert_eq!(back.materials, scene.materials);
+
+    // A file glTF cannot embed is referred to by the URI the caller gives.
+    images.found.get_mut("body_n.png").unwrap().bytes = None;
+    let mut report = ConversionReport::default();
+    let bytes =
+        animbin_gltf::to_bytes_with_images(&scene, Container::Glb, &SceneOptions::default(), &images, &mut report)
+            .unwrap();
+    let (json, _) = animbin_gltf::split(&bytes).unwrap();
+    let normal = json["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "body_n.png")
+        .unwrap();
+    assert_eq!(normal["uri"], "maps/body_n.png");
+    assert!(
+        report.lost[1].contains("neither PNG nor JPEG (\"body_n.png\")"),
+        "{:?}",
+        report.lost
+    );
+    assert_eq!(
+        animbin_gltf::image_mime_type(&[0xFF, 0xD8, 0xFF, 0xE0]),
+        Some("image/jpeg")
+    );
+    assert_eq!(animbin_gltf::image_mime_type(b"DDS "), None);
+}
+
+/// The bytes of buffer view `index` of a `.gltf` animbin wrote.
+fn view_bytes(bytes: &[u8], index: usize) -> Vec<u8> {
+    let json: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    let glb = animbin_gltf::repack(bytes, Container::Glb).unwrap();
+    let bin = animbin_gltf::Glb::parse(&glb).unwrap().bin.unwrap().to_vec();
+    let view = &json["bufferViews"][index];
+    let start = view["byteOffset"].as_u64().unwrap() as usize;
+    bin[start..start + view["byteLength"].as_u64().unwrap() as usize].to_vec()
+}
+
+#[test]
+fn delta_translations_run_along_the_bones_rest_axes() {
+    // j_spine rests turned 45 degrees about Z, 40 up; a delta key of 2 along its own X.
+    let mut scene = Scene {
+        skeleton: common::skeleton(),
+        ..Scene::default()
+    };
+    scene.animations.push(Animation {
+        name: "delta".into(),
+        framerate: 30.0,
+        frame_count: 1.0,
+        kind: AnimKind::Delta,
+        bones: vec![BoneTrack {
+            bone: "j_spine".into(),
+            translation: vec![Key::new(0.0, Vec3::new(2.0, 0.0, 0.0))],
+            ..BoneTrack::default()
+        }],
+        ..Animation::default()
+    });
+    let mut report = ConversionReport::default();
+    let bytes = animbin_gltf::to_bytes(&scene, Container::Gltf, &SceneOptions::default(), &mut report).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let output = json["animations"][0]["samplers"][0]["output"].as_u64().unwrap() as usize;
+    let played = accessor_values(&bytes, output);
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let expected = [2.0 * h, 2.0 * h, 40.0];
+    for (a, b) in played.iter().zip(expected) {
+        assert!((a - b).abs() < 1e-5, "{played:?}");
+    }
+    let back = animbin_gltf::to_scene(&bytes, &SceneOptions::default(), &mut report).unwrap();
+    let key = back.animations[0].bones[0].translation[0].value;
+    assert_vec(key, Vec3::new(2.0, 0.0, 0.0), 1.0, "the delta key read back");
 }

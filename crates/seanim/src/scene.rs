@@ -7,10 +7,11 @@
 //! (`format` "seanim", `property` "seblend", `data` the shape's on-disk keys). What the scene
 //! cannot hold is named in the [`ConversionReport`].
 
+use animbin_core::scene::Precision as ScenePrecision;
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Note as SceneNote};
 use animbin_core::scene::{Key as SceneKey, PropertyTrack, Scene};
 use animbin_core::seblend::Trailer;
-use animbin_core::{Error, ErrorKind, Result, SceneOptions};
+use animbin_core::{Error, ErrorKind, Result, SceneOptions, pose};
 use zerocopy::IntoBytes;
 
 use crate::keys::{Key, KeyValue, Precision, narrow, widen};
@@ -158,9 +159,18 @@ impl SeAnim {
     ///
     /// Fails when the scene has no animation, when a frame cannot be a `frame_t` (negative,
     /// not finite, or `u32::MAX` and past, which leaves no `frameCount`), or when the framerate
-    /// is not a finite `f32`. The animation's own framerate is kept, so no option changes the
-    /// result.
-    pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+    /// is not a finite `f32`. The animation's own framerate is kept. Three options set what a
+    /// scene from a file that states none (a glTF another tool exported) cannot say:
+    /// - [`SceneOptions::anim_kind`] writes that anim type, the keys rewritten against the
+    ///   scene skeleton's bind pose so that what plays stays the same
+    ///   ([`animbin_core::pose::rebase`]; bones the skeleton lacks play over an identity
+    ///   pose) and rounded to `f32` again when they all were `f32` before; bone modifiers
+    ///   are then dropped (reported);
+    /// - [`SceneOptions::looping`] sets or clears `SEANIM_LOOPED`;
+    /// - [`SceneOptions::precision`] chooses the key precision: single rounds every finite
+    ///   value to the nearest `f32` (reported when that changes one), double sets
+    ///   `SEANIM_PRECISION_HIGH` even when single would hold every value.
+    pub fn from_scene(scene: &Scene, options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
         let Some((first, rest)) = scene.animations.split_first() else {
             return Err(unencodable("the scene has no animation to write as SEAnim"));
         };
@@ -173,7 +183,43 @@ impl SeAnim {
         if !scene.meshes.is_empty() || !scene.materials.is_empty() || !scene.textures.is_empty() {
             report.lose("meshes, materials and textures");
         }
-        Self::from_animation(first, report)
+        let rebased;
+        let (first, single) = match options.anim_kind {
+            Some(kind) if kind != first.kind || first.bones.iter().any(|t| t.kind_override.is_some()) => {
+                // Keys that were single precision stay single: the rebase's arithmetic in f64
+                // would otherwise make the file double.
+                let single = single_exact_tracks(first);
+                let mut anim = first.clone();
+                if pose::rebase(&mut anim, &scene.skeleton, kind) > 0 {
+                    report.lose(format!(
+                        "bone modifiers (the anim type {} is given for every bone)",
+                        kind.name()
+                    ));
+                }
+                rebased = anim;
+                (&rebased, single)
+            }
+            _ => (first, false),
+        };
+        let mut file = Self::from_animation(first, report)?;
+        if single && options.precision.is_none() {
+            round_to_single(&mut file.bones);
+            file.data_property_flags.remove(PropertyFlags::PRECISION_HIGH);
+        }
+        if let Some(looping) = options.looping {
+            file.anim_flags.set(AnimFlags::LOOPED, looping);
+        }
+        match options.precision {
+            Some(ScenePrecision::Single) => {
+                file.data_property_flags.remove(PropertyFlags::PRECISION_HIGH);
+                if round_to_single(&mut file.bones) {
+                    report.lose("key values beyond single precision (rounded to f32, as asked)");
+                }
+            }
+            Some(ScenePrecision::Double) => file.data_property_flags.insert(PropertyFlags::PRECISION_HIGH),
+            None => {}
+        }
+        Ok(file)
     }
 
     /// The file an animation makes, recording in `report` what SEAnim cannot hold.
@@ -295,6 +341,42 @@ fn presence_for(bones: &[Bone], has_notes: bool) -> PresenceFlags {
     flags.set(PresenceFlags::SCALE, scale);
     flags.set(PresenceFlags::NOTE, has_notes);
     flags
+}
+
+/// Rounds every finite key value within `f32`'s range to the nearest `f32` (others are left
+/// for the writer to refuse); whether any value changed.
+fn round_to_single(bones: &mut [Bone]) -> bool {
+    let mut changed = false;
+    let mut round = |c: f64| {
+        let r = if c.is_finite() && c.abs() <= f64::from(f32::MAX) {
+            f64::from(c as f32)
+        } else {
+            c
+        };
+        changed |= r.to_bits() != c.to_bits();
+        r
+    };
+    for bone in bones {
+        for key in &mut bone.location {
+            key.value = key.value.map(&mut round);
+        }
+        for key in &mut bone.rotation {
+            key.value = key.value.map(&mut round);
+        }
+        for key in &mut bone.scale {
+            key.value = key.value.map(&mut round);
+        }
+    }
+    changed
+}
+
+/// Whether every key value of a scene animation survives single precision.
+fn single_exact_tracks(anim: &Animation) -> bool {
+    anim.bones.iter().all(|t| {
+        t.translation.iter().all(|k| single_exact(&k.value))
+            && t.rotation.iter().all(|k| single_exact(&k.value))
+            && t.scale.iter().all(|k| single_exact(&k.value))
+    })
 }
 
 /// Whether every key value of `bones` survives single precision (see [`single_exact`]).

@@ -1,0 +1,153 @@
+//! Texture files beside the input: the map names a scene's materials give are looked up
+//! relative to the input's folder, and in its `_images/` and `textures/` folders, so that a
+//! glTF can embed them.
+
+use std::path::{Component, Path, PathBuf};
+
+use animbin_core::scene::Scene;
+use animbin_gltf::{ImageFile, ImageFiles};
+
+/// The folders below the input's folder where exporters put textures (`_images/` is where
+/// Greyhound and similar tools write a model's images, `textures/` the usual name).
+const TEXTURE_FOLDERS: [&str; 2] = ["_images", "textures"];
+
+/// Looks for every map name of `scene` (see [`animbin_gltf::texture_names`]) in `folder`;
+/// URIs of files that cannot be embedded are made relative to `output_folder`.
+pub(crate) fn find(scene: &Scene, folder: &Path, output_folder: &Path) -> ImageFiles {
+    let mut images = ImageFiles {
+        searched: true,
+        ..ImageFiles::default()
+    };
+    for name in animbin_gltf::texture_names(scene) {
+        let Some(path) = candidates(folder, &name).into_iter().find(|p| p.is_file()) else {
+            continue;
+        };
+        // Only an image glTF can embed is read whole: a name may point at any large file.
+        let Ok(start) = read_start(&path) else {
+            continue;
+        };
+        let bytes = match animbin_gltf::image_mime_type(&start) {
+            Some(_) => match std::fs::read(&path) {
+                Ok(bytes) => Some(bytes),
+                Err(_) => continue,
+            },
+            None => None,
+        };
+        let uri = relative_uri(output_folder, &path).unwrap_or_else(|| path.to_string_lossy().replace('\\', "/"));
+        images.found.insert(name, ImageFile { bytes, uri });
+    }
+    images
+}
+
+/// The first bytes of a file, enough to tell its image format.
+fn read_start(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut start = Vec::with_capacity(8);
+    std::fs::File::open(path)?.take(8).read_to_end(&mut start)?;
+    Ok(start)
+}
+
+/// Where a map name may be, in the order tried: the name relative to `folder`, then its file
+/// name in `folder`, then the name and its file name in each of [`TEXTURE_FOLDERS`]. Game
+/// tools write names with either slash, and often as absolute paths on the machine that
+/// exported them; only the name's plain parts are used (no root, drive, `.` or `..`), so a
+/// name never leads out of `folder`.
+fn candidates(folder: &Path, name: &str) -> Vec<PathBuf> {
+    let parts: Vec<&str> = name
+        .split(['/', '\\'])
+        .filter(|part| !part.is_empty() && *part != "." && *part != ".." && !part.ends_with(':'))
+        .collect();
+    let relative: PathBuf = parts.iter().collect();
+    let file_name = parts.last().map(PathBuf::from);
+    let mut paths = Vec::new();
+    for base in std::iter::once(folder.to_path_buf()).chain(TEXTURE_FOLDERS.iter().map(|f| folder.join(f))) {
+        if parts.len() > 1 {
+            paths.push(base.join(&relative));
+        }
+        if let Some(file_name) = &file_name {
+            paths.push(base.join(file_name));
+        }
+    }
+    paths.dedup();
+    paths
+}
+
+/// A relative URI from `from_folder` to `file` (both made absolute, symlinks resolved), its
+/// parts percent-encoded; `None` when either cannot be resolved or they share no root (two
+/// Windows drives).
+pub(crate) fn relative_uri(from_folder: &Path, file: &Path) -> Option<String> {
+    let from = std::fs::canonicalize(from_folder).ok()?;
+    let to = std::fs::canonicalize(file).ok()?;
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    if from.first() != to.first() {
+        return None;
+    }
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
+    for part in &to[common..] {
+        parts.push(animbin_gltf::uri_from_name(&part.as_os_str().to_string_lossy())?);
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_tried_beside_the_input_then_in_the_texture_folders() {
+        let folder = Path::new("/models");
+        let tried = candidates(folder, "tex\\body_c.png");
+        assert_eq!(
+            tried,
+            [
+                "/models/tex/body_c.png",
+                "/models/body_c.png",
+                "/models/_images/tex/body_c.png",
+                "/models/_images/body_c.png",
+                "/models/textures/tex/body_c.png",
+                "/models/textures/body_c.png",
+            ]
+            .map(PathBuf::from)
+        );
+        // A path from the machine that exported the file, or one that climbs out, is looked
+        // for below the folder only.
+        assert_eq!(
+            candidates(folder, "C:\\game\\..\\b.tga"),
+            [
+                "/models/game/b.tga",
+                "/models/b.tga",
+                "/models/_images/game/b.tga",
+                "/models/_images/b.tga",
+                "/models/textures/game/b.tga",
+                "/models/textures/b.tga",
+            ]
+            .map(PathBuf::from)
+        );
+        let plain = candidates(folder, "a.png");
+        assert_eq!(
+            plain,
+            ["/models/a.png", "/models/_images/a.png", "/models/textures/a.png"].map(PathBuf::from)
+        );
+    }
+
+    #[test]
+    fn uris_climb_out_of_the_output_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let textures = dir.path().join("in/_images");
+        std::fs::create_dir_all(&textures).unwrap();
+        std::fs::create_dir_all(dir.path().join("out/deep")).unwrap();
+        let file = textures.join("a b.dds");
+        std::fs::write(&file, b"DDS ").unwrap();
+        assert_eq!(
+            relative_uri(&dir.path().join("out/deep"), &file).as_deref(),
+            Some("../../in/_images/a%20b.dds")
+        );
+        assert_eq!(
+            relative_uri(&dir.path().join("in"), &file).as_deref(),
+            Some("_images/a%20b.dds")
+        );
+        assert_eq!(relative_uri(&dir.path().join("missing"), &file), None);
+    }
+}

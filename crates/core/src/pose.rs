@@ -1,0 +1,252 @@
+//! How an animation's kind ([`AnimKind`]) plays over a bone's bind pose, and back.
+//!
+//! A format that stores plain local transforms (glTF channels, a DCC tool's pose bones)
+//! needs the kind applied against the bone's rest pose (its local bind transform); a format
+//! that stores the kind (SEAnim) takes it off again. The rules:
+//!
+//! | kind     | translation                         | rotation                       | scale |
+//! |----------|-------------------------------------|--------------------------------|-------|
+//! | absolute | key                                 | key                            | key   |
+//! | relative | rest + key                          | key                            | key   |
+//! | delta    | rest + key along the rest axes      | key                            | key   |
+//! | additive | rest + key                          | rest * key (key applied first) | key   |
+//!
+//! Relative and additive follow SETools, the Maya plugin by the SEAnim format's co-author.
+//! Delta follows the format author's Blender add-on (io_anim_seanim), which sets a delta
+//! key as the pose bone's offset from its rest pose: the offset is measured along the
+//! bone's rest axes, so the parent-space translation is `rest.translation +
+//! rest.rotation * key`. With an identity rest rotation (the usual root bone) delta and
+//! relative agree.
+//!
+//! A bone's kind is the override of the nearest bone among itself and its ancestors whose
+//! track carries one (SEAnim modifier bones apply "to the bone and its children,
+//! recursively"), else the animation's kind ([`effective_kinds`]). Additive animations are
+//! meant to be layered over whatever plays; a format without layering plays them over the
+//! bind pose.
+
+use std::collections::HashMap;
+
+use crate::math::{Quat, Transform, Vec3};
+use crate::scene::{AnimKind, Animation, Skeleton};
+
+/// The kind that applies to each track of `anim`, in track order.
+pub fn effective_kinds(anim: &Animation, skeleton: &Skeleton) -> Vec<AnimKind> {
+    let overrides: HashMap<&str, AnimKind> = anim
+        .bones
+        .iter()
+        .filter_map(|t| t.kind_override.map(|k| (t.bone.as_str(), k)))
+        .collect();
+    anim.bones
+        .iter()
+        .map(|track| {
+            if let Some(k) = track.kind_override {
+                return k;
+            }
+            let mut at = skeleton.find(&track.bone);
+            // At most one step per bone: a parent cycle cannot loop forever.
+            for _ in 0..skeleton.bones.len() {
+                let Some(i) = at else { break };
+                if let Some(&k) = overrides.get(skeleton.bones[i].name.as_str()) {
+                    return k;
+                }
+                at = skeleton.bones[i].parent.filter(|&p| p < skeleton.bones.len() && p != i);
+            }
+            anim.kind
+        })
+        .collect()
+}
+
+/// The local translation that plays for a key of `kind` over the rest pose `rest`.
+pub fn apply_translation(kind: AnimKind, rest: &Transform, key: Vec3<f64>) -> Vec3<f64> {
+    match kind {
+        AnimKind::Absolute => key,
+        AnimKind::Relative | AnimKind::Additive => rest.translation + key,
+        AnimKind::Delta => rest.translation + rest.rotation.normalized().rotate(key),
+    }
+}
+
+/// The inverse of [`apply_translation`].
+pub fn remove_translation(kind: AnimKind, rest: &Transform, value: Vec3<f64>) -> Vec3<f64> {
+    match kind {
+        AnimKind::Absolute => value,
+        AnimKind::Relative | AnimKind::Additive => value - rest.translation,
+        AnimKind::Delta => rest.rotation.normalized().conjugate().rotate(value - rest.translation),
+    }
+}
+
+/// The local rotation that plays for a key of `kind` over the rest pose `rest`.
+pub fn apply_rotation(kind: AnimKind, rest: &Transform, key: Quat<f64>) -> Quat<f64> {
+    match kind {
+        AnimKind::Additive => (rest.rotation * key).normalized(),
+        AnimKind::Absolute | AnimKind::Relative | AnimKind::Delta => key,
+    }
+}
+
+/// The inverse of [`apply_rotation`].
+pub fn remove_rotation(kind: AnimKind, rest: &Transform, value: Quat<f64>) -> Quat<f64> {
+    match kind {
+        AnimKind::Additive => (rest.rotation.conjugate() * value).normalized(),
+        AnimKind::Absolute | AnimKind::Relative | AnimKind::Delta => value,
+    }
+}
+
+/// Rewrites every track of `anim` as keys of `kind`, so that what plays over `skeleton`'s
+/// bind pose stays the same: each track's keys are applied with its effective kind (see
+/// [`effective_kinds`]) and taken off with `kind`. Kind overrides are cleared and the
+/// animation's kind becomes `kind`. Tracks whose bone is not in the skeleton play over an
+/// identity rest pose. Returns how many tracks carried an override.
+pub fn rebase(anim: &mut Animation, skeleton: &Skeleton, kind: AnimKind) -> usize {
+    let kinds = effective_kinds(anim, skeleton);
+    let mut overrides = 0;
+    for (track, from) in anim.bones.iter_mut().zip(kinds) {
+        overrides += usize::from(track.kind_override.take().is_some());
+        if from == kind {
+            continue;
+        }
+        let rest = skeleton
+            .find(&track.bone)
+            .map_or(Transform::IDENTITY, |b| skeleton.bones[b].local);
+        for key in &mut track.translation {
+            key.value = remove_translation(kind, &rest, apply_translation(from, &rest, key.value));
+        }
+        for key in &mut track.rotation {
+            key.value = remove_rotation(kind, &rest, apply_rotation(from, &rest, key.value));
+        }
+    }
+    anim.kind = kind;
+    overrides
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Bone, BoneTrack, Key};
+
+    fn bone(name: &str, parent: Option<usize>) -> Bone {
+        Bone {
+            name: name.into(),
+            parent,
+            local: Transform::IDENTITY,
+            global: Transform::IDENTITY,
+            cosmetic: false,
+        }
+    }
+
+    fn close(a: Vec3<f64>, b: Vec3<f64>) -> bool {
+        (a.x - b.x).abs() < 1e-12 && (a.y - b.y).abs() < 1e-12 && (a.z - b.z).abs() < 1e-12
+    }
+
+    #[test]
+    fn overrides_reach_children_and_the_nearest_wins() {
+        let skeleton = Skeleton {
+            bones: vec![
+                bone("root", None),
+                bone("gun", Some(0)),
+                bone("mag", Some(1)),
+                bone("arm", Some(0)),
+            ],
+        };
+        let track = |name: &str, k: Option<AnimKind>| BoneTrack {
+            bone: name.into(),
+            kind_override: k,
+            ..BoneTrack::default()
+        };
+        let anim = Animation {
+            kind: AnimKind::Absolute,
+            bones: vec![
+                track("root", None),
+                track("gun", Some(AnimKind::Relative)),
+                track("mag", None),
+                track("arm", None),
+                track("elsewhere", None),
+            ],
+            ..Animation::default()
+        };
+        assert_eq!(
+            effective_kinds(&anim, &skeleton),
+            vec![
+                AnimKind::Absolute,
+                AnimKind::Relative,
+                AnimKind::Relative,
+                AnimKind::Absolute,
+                AnimKind::Absolute
+            ]
+        );
+    }
+
+    #[test]
+    fn additive_rotation_is_undone_exactly_enough() {
+        let rest = Transform {
+            translation: Vec3::new(1.0, 2.0, 3.0),
+            rotation: Quat::new(0.1, 0.7, -0.2, 0.6).normalized(),
+            scale: Vec3::ONE,
+        };
+        let key = Quat::new(-0.3, 0.1, 0.4, 0.8).normalized();
+        let back = remove_rotation(
+            AnimKind::Additive,
+            &rest,
+            apply_rotation(AnimKind::Additive, &rest, key),
+        );
+        for (a, b) in [(back.x, key.x), (back.y, key.y), (back.z, key.z), (back.w, key.w)] {
+            assert!((a - b).abs() < 1e-12);
+        }
+        let t = Vec3::new(0.5, -4.0, 2.0);
+        assert_eq!(
+            apply_translation(AnimKind::Relative, &rest, t),
+            Vec3::new(1.5, -2.0, 5.0)
+        );
+        assert_eq!(apply_translation(AnimKind::Absolute, &rest, t), t);
+        assert_eq!(apply_rotation(AnimKind::Delta, &rest, key), key);
+    }
+
+    #[test]
+    fn delta_offsets_run_along_the_rest_axes() {
+        // A bone turned 90 degrees about Z: its rest X axis is the parent's Y axis.
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let rest = Transform {
+            translation: Vec3::new(10.0, 0.0, 0.0),
+            rotation: Quat::new(0.0, 0.0, h, h),
+            scale: Vec3::ONE,
+        };
+        let key = Vec3::new(2.0, 0.0, 0.0);
+        let played = apply_translation(AnimKind::Delta, &rest, key);
+        assert!(close(played, Vec3::new(10.0, 2.0, 0.0)), "{played:?}");
+        assert!(close(remove_translation(AnimKind::Delta, &rest, played), key));
+        // Relative offsets stay in the parent's axes.
+        assert_eq!(
+            apply_translation(AnimKind::Relative, &rest, key),
+            Vec3::new(12.0, 0.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn rebase_keeps_what_plays() {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let mut skeleton = Skeleton {
+            bones: vec![bone("root", None), bone("arm", Some(0))],
+        };
+        skeleton.bones[1].local = Transform {
+            translation: Vec3::new(0.0, 5.0, 0.0),
+            rotation: Quat::new(h, 0.0, 0.0, h),
+            scale: Vec3::ONE,
+        };
+        let mut anim = Animation {
+            bones: vec![BoneTrack {
+                bone: "arm".into(),
+                kind_override: Some(AnimKind::Relative),
+                translation: vec![Key::new(0.0, Vec3::new(1.0, 2.0, 3.0))],
+                rotation: vec![Key::new(0.0, Quat::new(0.0, h, 0.0, h))],
+                ..BoneTrack::default()
+            }],
+            ..Animation::default()
+        };
+        let rest = skeleton.bones[1].local;
+        let before = apply_translation(AnimKind::Relative, &rest, anim.bones[0].translation[0].value);
+        assert_eq!(rebase(&mut anim, &skeleton, AnimKind::Delta), 1);
+        assert_eq!(anim.kind, AnimKind::Delta);
+        assert_eq!(anim.bones[0].kind_override, None);
+        let after = apply_translation(AnimKind::Delta, &rest, anim.bones[0].translation[0].value);
+        assert!(close(before, after), "{before:?} {after:?}");
+        assert!(!close(anim.bones[0].translation[0].value, Vec3::new(1.0, 2.0, 3.0)));
+    }
+}
