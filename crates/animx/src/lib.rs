@@ -129,7 +129,7 @@ pub use layout::{
 pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions};
 pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, validate};
-pub use value::{ValueType, Values};
+pub use value::{FloatText, ValueType, Values};
 pub use view::{RawValues, TrackView, View};
 pub use write::{to_bytes, write};
 

@@ -6,6 +6,8 @@
 //!   `f64`, [`half::f16`], or `zerocopy::byteorder` types for zero-copy views), readable and
 //!   writable with binrw in either byte order;
 //! - [`fixed`]: the Saturn's 16.16 `FIXED` and the i16 / 16384 rotation component;
+//! - [`float`]: every `f32` / `f64` in JSON, NaN, infinities and NaN payloads included
+//!   (the dumps' form);
 //! - [`index`]: u8 / u16 / u32 indices whose width depends on a count (the SE formats);
 //! - [`strings`]: NUL-terminated and .NET (7-bit varint length) strings;
 //! - [`io`]: a slice reader and a view cursor, bounds checks that refuse impossible counts
@@ -30,6 +32,7 @@
 
 pub mod error;
 pub mod fixed;
+pub mod float;
 pub mod index;
 pub mod io;
 pub mod math;

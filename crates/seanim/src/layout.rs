@@ -337,6 +337,7 @@ pub struct SeAnim {
     pub reserved1: [u8; 2],
 
     /// `float framerate`: frames per second.
+    #[serde(with = "animbin_core::float::dump")]
     pub framerate: f32,
 
     /// `uint32_t frameCount`: [`SeAnim::fixed_frame_count`], or the largest key or note frame
@@ -698,6 +699,7 @@ pub struct BlendKey {
     /// `u32 frame`.
     pub frame: u32,
     /// `f32 value[3]`.
+    #[serde(with = "animbin_core::float::dump")]
     pub value: [f32; 3],
 }
 
