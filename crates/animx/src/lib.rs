@@ -120,7 +120,9 @@ mod write;
 
 pub use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
 pub use animbin_core::scene::Scene;
-pub use animbin_core::{ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity};
+pub use animbin_core::{
+    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity, UNIT_QUATERNION_TOLERANCE,
+};
 pub use document::AnimXDocument;
 pub use layout::{
     CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,

@@ -215,6 +215,50 @@ fn a_dump_keeps_nan_infinities_and_nan_payloads_bit_for_bit() {
 }
 
 #[test]
+fn warnings_print_warning_and_exit_0_unless_strict() {
+    let dir = tempdir();
+    let mut anim = sample(Encoding::Plain);
+    anim.tracks[0].node.clear();
+    anim.tracks[1].property.clear();
+    let path = write(dir.path(), "names.animx", &animbin_animx::to_bytes(&anim).unwrap());
+    let out = animbin(&["validate", s(&path)]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |line: &str| format!("{}: warning: {line}", path.display());
+    assert_eq!(
+        lines,
+        [
+            at("track 0: /rotation: the node name is empty"),
+            at("track 1: Light/: the property name is empty"),
+        ]
+    );
+    let strict = animbin(&["validate", "--strict", s(&path)]);
+    assert_eq!(code(&strict), 1);
+    assert_eq!(stdout(&strict), text);
+    // A rotation of length 2 and tangent interpolation without tangents: warnings too.
+    let mut anim = sample(Encoding::Lz4);
+    anim.tracks[0].data = TrackData::Curve(CurveTrack::new(
+        Keyframes {
+            times: vec![0.0, 1.0],
+            values: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0), Quat::new(0.0, 0.0, 0.0, 2.0)]),
+        },
+        vec![Interpolation::Tangent; 2],
+        None,
+    ));
+    let path = write(dir.path(), "curve.animx", &animbin_animx::to_bytes(&anim).unwrap());
+    let out = animbin(&["validate", s(&path)]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out).matches(": warning: track 0: Hips/rotation: ").count(),
+        2,
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(code(&animbin(&["validate", "--strict", s(&path)])), 1);
+}
+
+#[test]
 fn unknown_output_format_is_a_usage_error() {
     let dir = tempdir();
     let path = write(

@@ -216,6 +216,57 @@ fn validate_lists_problems_and_exits_1() {
     assert_eq!(code(&animbin(&["validate", s(&good)])), 0);
 }
 
+/// A file that only the pre-2017 `frame_t` rule reads: frameCount 256 with u8 frames.
+const OLD_RULE_256: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    00 01 00 00                     # frameCount 256, written with the old rule: u8 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00 00                        # bone name a, flags
+    02                              # locKeyCount (u8)
+    00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
+    ff 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
+";
+
+#[test]
+fn warnings_print_warning_and_exit_0_unless_strict() {
+    let dir = tempdir();
+    let mut anim = sample();
+    anim.bones[0].rotation[0].value = Quat::new(0.0, 0.0, 0.0, 2.0);
+    let rotation = write_sample(dir.path(), "rotation.seanim", &anim);
+    let old_rule = write(dir.path(), "old_rule.seanim", &animbin_testing::hex(OLD_RULE_256));
+    for (path, warning) in [
+        (
+            &rotation,
+            "warning: bone 0 rotation key 0: the quaternion has length 2.000000, not 1, so it is no rotation",
+        ),
+        (
+            &old_rule,
+            "warning: byte 20 (0x14): frame_t follows the pre-2017 rule at frameCount 256",
+        ),
+    ] {
+        let out = animbin(&["validate", s(path)]);
+        assert_eq!(code(&out), 0, "{}", stdout(&out));
+        let text = stdout(&out);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with(&format!("{}: {warning}", path.display())), "{text}");
+        let strict = animbin(&["validate", "--strict", s(path)]);
+        assert_eq!(code(&strict), 1);
+        assert_eq!(stdout(&strict), text);
+    }
+    // The old-rule file converts to the current rule, which validates clean, with the same keys.
+    let rewritten = dir.path().join("rewritten.seanim");
+    let out = animbin(&["convert", s(&old_rule), s(&rewritten)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = animbin(&["validate", "--strict", s(&rewritten)]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+    let before = animbin_seanim::read(&std::fs::read(&old_rule).unwrap()).unwrap();
+    let after = animbin_seanim::read(&std::fs::read(&rewritten).unwrap()).unwrap();
+    assert_eq!(after.bones, before.bones);
+    assert_eq!(info_json(&rewritten)["frame_width"], 2);
+}
+
 #[test]
 fn bad_input_exits_1_naming_the_byte_offset() {
     let dir = tempdir();

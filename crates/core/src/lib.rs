@@ -47,7 +47,7 @@ pub use fixed::{Fixed16, Rot14};
 pub use index::{Index, IndexField, IndexWidth};
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
 pub use scene::{ConversionReport, SceneOptions};
-pub use validate::{Diagnostic, Location, Severity};
+pub use validate::{Diagnostic, Location, Severity, UNIT_QUATERNION_TOLERANCE, non_unit_length};
 
 /// Gives `bitflags` types over a `u8` (the flag bytes of the SE formats) `reserved_bits()`:
 /// the set bits that have no name, which readers keep and `validate` reports.

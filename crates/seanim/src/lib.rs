@@ -98,8 +98,8 @@ use binrw::{BinRead, Endian};
 
 pub use animbin_core::seblend::Trailer;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, SceneOptions, Severity, Vec3,
-    scene::Scene,
+    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, SceneOptions, Severity,
+    UNIT_QUATERNION_TOLERANCE, Vec3, scene::Scene,
 };
 
 pub use keys::{FrameField, Key, KeyRecord, KeyRun, KeyRunIter, KeyValue, Precision, narrow, record_size, widen};

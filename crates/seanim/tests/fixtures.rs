@@ -905,3 +905,55 @@ fn problems_are_diagnostics_with_a_place() {
         "no data block: dataPresenceFlags"
     );
 }
+
+#[test]
+fn rotations_that_are_not_unit_quaternions_are_one_warning_per_bone() {
+    let mut anim = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3])]), loc_bone("b", &[(0, [0.0; 3])])]);
+    anim.data_presence_flags |= PresenceFlags::ROT;
+    let q = |x, y, z, w| Quat::new(x, y, z, w);
+    anim.bones[0].rotation = vec![
+        Key::new(0, q(0.0, 0.0, 0.0, 1.0)),
+        Key::new(1, q(0.0, 0.0, 0.0, 2.0)),
+        Key::new(2, q(0.0, 0.0, 0.0, 0.0)),
+    ];
+    // Within the tolerance: an f32-normalised quaternion, and one off by 0.0005.
+    let half = std::f64::consts::FRAC_1_SQRT_2;
+    anim.bones[1].rotation = vec![
+        Key::new(0, q(half, 0.0, 0.0, half)),
+        Key::new(1, q(0.0, 0.0, 0.0, 1.0005)),
+    ];
+    let problems = validate(&anim);
+    assert_eq!(
+        problems,
+        [Problem::RotationNotUnit {
+            bone: 0,
+            key: 1,
+            length: 2.0,
+            count: 2
+        }]
+    );
+    let warning = &problems[0];
+    assert_eq!(warning.severity(), Severity::Warning);
+    assert_eq!(warning.location(), Location::Item("bone 0 rotation key 1".into()));
+    assert_eq!(
+        warning.to_string(),
+        "bone 0 rotation key 1: the quaternion has length 2.000000, not 1, so it is no rotation \
+         (2 of the bone's rotation keys in all)"
+    );
+    assert!(animbin_core::UNIT_QUATERNION_TOLERANCE > 0.0005);
+}
+
+#[test]
+fn a_file_only_the_old_frame_rule_reads_is_a_warning_and_its_rewrite_is_valid() {
+    for (fixture, frame_count) in [(LEGACY_256, 256), (LEGACY_65536, 65536)] {
+        let (anim, rewrite) = read_legacy(&hex(fixture));
+        let problems = validate(&anim);
+        assert_eq!(problems, [Problem::OldFrameRule { frame_count }]);
+        assert_eq!(problems[0].severity(), Severity::Warning);
+        assert_eq!(problems[0].location(), Location::Offset(20), "frameCount");
+        assert!(problems[0].message().contains("pre-2017 rule"), "{}", problems[0]);
+        assert_eq!(validate(&read(&rewrite).unwrap()), []);
+    }
+    // The same frameCount under the current rule is no warning.
+    assert_eq!(validate(&read(&hex(FRAMECOUNT_256)).unwrap()), []);
+}
