@@ -12,7 +12,7 @@ use animbin_seanim::{
 
 use super::Sample;
 
-const TARGETS: &[&str] = &["parse_seanim", "roundtrip_seanim"];
+const TARGETS: &[&str] = &["parse_seanim", "roundtrip_seanim", "model_seanim"];
 
 fn bytes(anim: &SeAnim) -> Vec<u8> {
     to_bytes(anim).expect("the sample is encodable")
