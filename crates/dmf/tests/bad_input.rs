@@ -454,6 +454,6 @@ fn track_rotations_that_are_not_unit_quaternions_are_warnings() {
     assert_eq!(problems[0].severity(), Severity::Warning);
     // A rotation whose flag is clear is not one: its values are not checked.
     let track = &mut dmf.animations[0].tracks[0];
-    track.set_flags(track.flags() - PrsFlags::ROTATION | PrsFlags::POSITION);
+    track.set_flags((track.flags() - PrsFlags::ROTATION) | PrsFlags::POSITION);
     assert_eq!(animbin_dmf::validate(&dmf), []);
 }
