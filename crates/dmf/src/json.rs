@@ -13,7 +13,7 @@
 //!
 //! What JSON cannot hold is refused when writing, with the record named: a NaN or infinite
 //! float, a name without a NUL or not in UTF-8, `prs_flags` with bits above bit 2. The dump's
-//! value ([`to_value`]) writes such floats as strings instead (`"NaN"`, `"Infinity"`,
+//! value ([`to_value`](crate::json::to_value)) writes such floats as strings instead (`"NaN"`, `"Infinity"`,
 //! `"-Infinity"`, `"nan:0x"` and the bits of any other NaN); the reader takes them anywhere
 //! a float goes. A `u16`
 //! boolean other than 0/1 is written as its integer (and read back), so a dump stays lossless.
