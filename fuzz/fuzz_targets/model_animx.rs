@@ -151,8 +151,11 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let back = read(&bytes).expect("what the writer writes reads");
-    assert!(to_bytes(&back).expect("and writes again") == bytes);
     if exact(&back) != exact(&animation) {
+        // Read in the other key order, by design; the writer then writes the seed's order
+        // of what it read, so neither the model nor the bytes come back.
         assert!(times_are_ambiguous(&animation), "the animation read back differs");
+        return;
     }
+    assert!(to_bytes(&back).expect("and writes again") == bytes);
 });
