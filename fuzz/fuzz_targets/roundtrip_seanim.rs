@@ -1,23 +1,35 @@
 //! Whatever reads must write back to exactly the same bytes (SEAnim keeps reserved bytes,
-//! extra header bytes, stray counts, a non-derived frameCount, the old frame rule and
-//! trailing bytes for that); the view's model must write the same bytes; and the file
+//! extra header bytes, stray counts, a non-derived frameCount and trailing bytes for that),
+//! except a file that only the old frame rule reads, which is rewritten with the current
+//! rule and reads back under it; the view's model must write the same bytes; and the file
 //! converted through the scene must write and read back.
 #![no_main]
 
 use animbin_core::{ConversionReport, SceneOptions};
-use animbin_seanim::{SeAnim, View, read, to_bytes};
+use animbin_seanim::{FrameWidthRule, SeAnim, View, read, to_bytes};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(anim) = read(data) else { return };
     let bytes = to_bytes(&anim).expect("every file that reads writes");
-    assert!(bytes == data, "a file that reads is rewritten byte for byte");
     let again = read(&bytes).expect("the rewrite reads");
+    if anim.frame_width_rule == FrameWidthRule::Legacy {
+        // Rewritten with the current rule on purpose: the same data, read by that rule.
+        assert!(again.frame_width_rule == FrameWidthRule::Current);
+        let as_read = SeAnim {
+            frame_width_rule: FrameWidthRule::Legacy,
+            ..again.clone()
+        };
+        assert!(to_bytes(&as_read).expect("writes") == bytes);
+        assert!(bytes != data, "the old rule is not kept");
+    } else {
+        assert!(bytes == data, "a file that reads is rewritten byte for byte");
+    }
     // Compared as bytes: floats may be NaN, which `==` never matches.
     assert!(to_bytes(&again).expect("and writes again") == bytes);
     let view = View::parse(data).expect("the view opens what the reader reads");
     assert!(
-        to_bytes(&view.to_anim()).expect("the view's model writes") == data,
+        to_bytes(&view.to_anim()).expect("the view's model writes") == bytes,
         "the view and the reader disagree"
     );
 

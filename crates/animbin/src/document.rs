@@ -257,9 +257,10 @@ impl Document {
     }
 
     /// Writes the whole document as JSON, `{"format": NAME, "data": ...}`, which
-    /// [`Document::undump`] turns back into the same bytes. A document whose dump would not
-    /// give back its bytes (a NaN or infinity, which JSON cannot hold) is refused with
-    /// [`Error::LossyDump`] and nothing is written.
+    /// [`Document::undump`] turns back into the same bytes. Floats JSON numbers cannot hold
+    /// are strings (`"NaN"`, `"Infinity"`, `"-Infinity"`, `"nan:0x7fc00001"`; see the crate
+    /// docs), so every document that reads dumps. The dump is checked to convert back
+    /// before anything is written; a failure of that check is [`Error::LossyDump`], a bug.
     pub fn dump(&self, writer: impl Write) -> Result<()> {
         dump::write(self, writer)
     }

@@ -39,6 +39,16 @@
 //! [`Conversion::report`], and [`ConvertOptions::strict`] makes any loss an error. Files are
 //! written whole or not at all ([`save`]).
 //!
+//! ## Dumps
+//!
+//! [`Document::dump`] writes `{"format": NAME, "data": ...}`, and [`Document::undump`] (or a
+//! conversion of the `.json`) gives back the file's bytes. Every float is kept exactly: a
+//! finite value is a JSON number, and what JSON numbers cannot hold is a string, `"NaN"`
+//! (the canonical quiet NaN), `"Infinity"`, `"-Infinity"`, or `"nan:0x"` and the bits in
+//! hex for any other NaN (`"nan:0x7fc00001"` for an `f32`, 16 digits for an `f64`), as
+//! [`animbin_core::float`] writes them. AnimJ and DMF JSON files keep their own forms: the
+//! `nan:0x` strings appear only in dumps.
+//!
 //! Each format's own crate is re-exported ([`seanim`], [`semodel`], [`animx`], [`sf3`],
 //! [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
 //! view, or its writer's options.

@@ -13,7 +13,9 @@
 //! - Values: numbers and booleans; vectors and quaternions `{x, y, z, w}` (bool2/3/4 too);
 //!   `color`/`color32` `{r, g, b, a}`; matrices arrays of rows; strings a string or null.
 //!   NaN and the infinities, which JSON numbers cannot hold, are the strings `"NaN"`,
-//!   `"Infinity"` and `"-Infinity"` (Json.NET's default).
+//!   `"Infinity"` and `"-Infinity"` (Json.NET's default). The reader also takes the
+//!   `"nan:0x7fc00001"` strings of animbin's dump ([`FloatText::Exact`]), which keep a NaN's
+//!   bits.
 //!
 //! AnimJ -> AnimX stores one interpolation per keyframe only when they differ, and tangents
 //! when the keyframes carry them. So that AnimX -> AnimJ loses nothing, the few things that
@@ -22,7 +24,8 @@
 //! `perKeyframeInterpolation: true` (per-keyframe bytes that are all equal),
 //! `sharedInterpolation` (the shared byte of a curve with no keyframes, when not Hold) and
 //! `tangents: true` (the tangent flag on a curve with no keyframes). Canonical files never
-//! need them. The bit patterns of NaNs are not kept.
+//! need them. The bit patterns of NaNs are not kept in AnimJ ([`to_value`]), only in the dump
+//! form ([`to_value_with`] and [`FloatText::Exact`]).
 
 use animbin_core::io::line_column_offset;
 use animbin_core::{Error, ErrorKind};
@@ -33,7 +36,7 @@ use crate::layout::{
     TrackData, TrackType,
 };
 use crate::model::Animation;
-use crate::value::{Element, ValueType, Values};
+use crate::value::{Element, FloatText, ValueType, Values};
 
 /// The format name of AnimJ errors.
 pub const FORMAT: &str = "animj";
@@ -64,12 +67,16 @@ pub(crate) fn looks_like_json(bytes: &[u8]) -> bool {
     bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
-fn num_f32(value: f32) -> Json {
-    value.to_json()
-}
-
 /// The animation as an AnimJ JSON value.
 pub fn to_value(animation: &Animation) -> Json {
+    to_value_with(animation, FloatText::JsonNet)
+}
+
+/// The animation as an AnimJ JSON value, with the floats JSON numbers cannot hold written as
+/// `floats` says ([`FloatText::Exact`] for the lossless dump; finite values are the same
+/// either way).
+pub fn to_value_with(animation: &Animation, floats: FloatText) -> Json {
+    let num_f32 = |value: f32| value.to_json_with(floats);
     let mut root = Map::new();
     root.insert("name".into(), Json::from(animation.name.as_str()));
     root.insert("globalDuration".into(), num_f32(animation.global_duration));
@@ -79,7 +86,7 @@ pub fn to_value(animation: &Animation) -> Json {
     if animation.encoding != Encoding::Plain {
         root.insert("encoding".into(), Json::from(animation.encoding.name()));
     }
-    let tracks = animation.tracks.iter().map(track_to_json).collect();
+    let tracks = animation.tracks.iter().map(|t| track_to_json(t, floats)).collect();
     root.insert("tracks".into(), Json::Array(tracks));
     Json::Object(root)
 }
@@ -90,24 +97,25 @@ pub fn to_string(animation: &Animation) -> Result<String, Error> {
         .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Unencodable(e.to_string())))
 }
 
-fn values_json(values: &Values) -> impl Iterator<Item = Json> + '_ {
-    (0..values.len()).map(|i| values.to_json(i).unwrap_or(Json::Null))
+fn values_json(values: &Values, floats: FloatText) -> impl Iterator<Item = Json> + '_ {
+    (0..values.len()).map(move |i| values.to_json_with(i, floats).unwrap_or(Json::Null))
 }
 
-fn track_to_json(track: &Track) -> Json {
+fn track_to_json(track: &Track, floats: FloatText) -> Json {
+    let num_f32 = |value: f32| value.to_json_with(floats);
     let mut data = Map::new();
     data.insert("node".into(), Json::from(track.node.as_str()));
     data.insert("property".into(), Json::from(track.property.as_str()));
     let keyframes: Vec<Json> = match &track.data {
         TrackData::Raw(raw) => {
             data.insert("interval".into(), num_f32(raw.interval));
-            values_json(&raw.values).collect()
+            values_json(&raw.values, floats).collect()
         }
         TrackData::Discrete(d) => d
             .keyframes
             .times
             .iter()
-            .zip(values_json(&d.keyframes.values))
+            .zip(values_json(&d.keyframes.values, floats))
             .map(|(&time, value)| {
                 let mut key = Map::new();
                 key.insert("time".into(), num_f32(time));
@@ -129,12 +137,12 @@ fn track_to_json(track: &Track) -> Json {
             if n == 0 && c.tangents.is_some() {
                 data.insert("tangents".into(), Json::Bool(true));
             }
-            let mut left = c.tangents.as_ref().map(|t| values_json(&t.left));
-            let mut right = c.tangents.as_ref().map(|t| values_json(&t.right));
+            let mut left = c.tangents.as_ref().map(|t| values_json(&t.left, floats));
+            let mut right = c.tangents.as_ref().map(|t| values_json(&t.right, floats));
             c.keyframes
                 .times
                 .iter()
-                .zip(values_json(&c.keyframes.values))
+                .zip(values_json(&c.keyframes.values, floats))
                 .enumerate()
                 .map(|(i, (&time, value))| {
                     let mut key = Map::new();

@@ -13,6 +13,7 @@ use crate::FORMAT;
 use crate::animj::{self, looks_like_json};
 use crate::layout::Encoding;
 use crate::model::{AnimXFile, Animation, ReadOptions};
+use crate::value::FloatText;
 
 /// An [`Animation`] and, when it was read from an AnimX file, that file as stored.
 ///
@@ -21,7 +22,8 @@ use crate::model::{AnimXFile, Animation, ReadOptions};
 /// animation still encodes to the tracks it holds ([`Animation::encode_keeping`]); after an
 /// edit it writes the animation anew.
 ///
-/// Its serde form is the lossless dump: the AnimJ object ([`animj::to_value`]) with
+/// Its serde form is the lossless dump: the AnimJ object ([`animj::to_value_with`], floats
+/// that JSON numbers cannot hold as [`FloatText::Exact`] strings, so NaN bits survive) with
 /// `version` and `encoding` always present, and for a compressed file `stored`, the
 /// compressed bytes after the header in base64. Reading a dump back reuses `stored` only
 /// when it still decodes to the dumped tracks.
@@ -111,7 +113,7 @@ impl AnimXDocument {
 
     /// The lossless dump as a JSON value (what [`Serialize`] writes).
     pub fn to_dump(&self) -> Json {
-        let mut value = animj::to_value(&self.animation);
+        let mut value = animj::to_value_with(&self.animation, FloatText::Exact);
         if let Json::Object(map) = &mut value {
             map.insert("version".into(), Json::from(self.animation.version));
             map.insert("encoding".into(), Json::from(self.animation.encoding.name()));

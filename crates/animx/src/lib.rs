@@ -120,7 +120,9 @@ mod write;
 
 pub use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
 pub use animbin_core::scene::Scene;
-pub use animbin_core::{ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity};
+pub use animbin_core::{
+    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity, UNIT_QUATERNION_TOLERANCE,
+};
 pub use document::AnimXDocument;
 pub use layout::{
     CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,
@@ -129,7 +131,7 @@ pub use layout::{
 pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions};
 pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, validate};
-pub use value::{ValueType, Values};
+pub use value::{FloatText, ValueType, Values};
 pub use view::{RawValues, TrackView, View};
 pub use write::{to_bytes, write};
 

@@ -2,24 +2,27 @@
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity};
+use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
 
 use crate::layout::{Interpolation, TrackData};
 use crate::model::Animation;
+use crate::value::Values;
 
-/// One broken invariant.
+/// One broken invariant (an error), or a legal but suspicious value (a warning).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// How bad: see [`validate`] for which findings are warnings.
+    pub severity: Severity,
     /// The index of the track at fault, or `None` for the header.
     pub track: Option<usize>,
     /// What is wrong (for a track, after its node and property: `Hips/rotation: ...`).
     pub message: String,
 }
 
-/// Every rule is an error; the place is the track (`track 3`) or, for the header, the file.
+/// The place is the track (`track 3`) or, for the header, the file.
 impl Diagnostic for Problem {
     fn severity(&self) -> Severity {
-        Severity::Error
+        self.severity
     }
 
     fn location(&self) -> Location {
@@ -43,44 +46,73 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Lists every broken invariant:
+/// Lists every broken invariant (errors):
 /// - the global duration is finite and not negative;
-/// - every track names its node and property;
 /// - a Raw track's interval is finite and positive (when it has two values or more), and
 ///   its last value's time is not past the duration;
 /// - Discrete and Curve keyframe times are finite, within [0, duration] and non-decreasing;
-/// - a Curve keyframe with Tangent or CubicBezier interpolation has tangents to use.
+///
+/// and what the format allows but no tool means (warnings):
+/// - an empty node or property name (the track animates nothing that can be found);
+/// - a Curve keyframe with Tangent or CubicBezier interpolation but no tangents to use;
+/// - a `floatQ` or `doubleQ` value (a rotation) that is not a unit quaternion (within
+///   [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)), once per track at the first; tangents are not rotations
+///   and are not checked.
 pub fn validate(animation: &Animation) -> Vec<Problem> {
     let mut problems = Vec::new();
     let duration = animation.global_duration;
     if !(duration.is_finite() && duration >= 0.0) {
         problems.push(Problem {
+            severity: Severity::Error,
             track: None,
             message: format!("global duration {duration} is not a finite, non-negative number of seconds"),
         });
     }
     for (i, track) in animation.tracks.iter().enumerate() {
-        let mut problem = |message: String| {
+        let mut found = |severity: Severity, message: String| {
             problems.push(Problem {
+                severity,
                 track: Some(i),
                 message: format!("{}/{}: {message}", track.node, track.property),
             })
         };
         if track.node.is_empty() {
-            problem("the node name is empty".into());
+            found(Severity::Warning, "the node name is empty".into());
         }
         if track.property.is_empty() {
-            problem("the property name is empty".into());
+            found(Severity::Warning, "the property name is empty".into());
+        }
+        let values = match &track.data {
+            TrackData::Raw(raw) => &raw.values,
+            TrackData::Discrete(d) => &d.keyframes.values,
+            TrackData::Curve(c) => &c.keyframes.values,
+        };
+        if let Some((value, length, count)) = non_unit_rotations(values) {
+            let more = if count > 1 {
+                format!(" ({count} values in all)")
+            } else {
+                String::new()
+            };
+            found(
+                Severity::Warning,
+                format!("value {value} has length {length:.6}, not 1, so it is no rotation{more}"),
+            );
         }
         let times = match &track.data {
             TrackData::Raw(raw) => {
                 if raw.values.len() >= 2 && !(raw.interval.is_finite() && raw.interval > 0.0) {
-                    problem(format!("interval {} is not a positive number of seconds", raw.interval));
+                    found(
+                        Severity::Error,
+                        format!("interval {} is not a positive number of seconds", raw.interval),
+                    );
                 } else if track.end_time() > duration {
-                    problem(format!(
-                        "the last value is at {} s, after the duration of {duration} s",
-                        track.end_time()
-                    ));
+                    found(
+                        Severity::Error,
+                        format!(
+                            "the last value is at {} s, after the duration of {duration} s",
+                            track.end_time()
+                        ),
+                    );
                 }
                 continue;
             }
@@ -94,22 +126,50 @@ pub fn validate(animation: &Animation) -> Vec<Problem> {
                     )
                 });
                 if needs_tangents && c.tangents.is_none() {
-                    problem("Tangent or CubicBezier interpolation without tangents".into());
+                    found(
+                        Severity::Warning,
+                        "Tangent or CubicBezier interpolation without tangents".into(),
+                    );
                 }
                 &c.keyframes.times
             }
         };
         for (k, &t) in times.iter().enumerate() {
             if !(t.is_finite() && (0.0..=duration).contains(&t)) {
-                problem(format!("keyframe {k} at {t} s is outside [0, {duration}] s"));
+                found(
+                    Severity::Error,
+                    format!("keyframe {k} at {t} s is outside [0, {duration}] s"),
+                );
             } else if k > 0 && times[k - 1] > t {
-                problem(format!(
-                    "keyframe {k} at {t} s comes before keyframe {} at {} s",
-                    k - 1,
-                    times[k - 1]
-                ));
+                found(
+                    Severity::Error,
+                    format!(
+                        "keyframe {k} at {t} s comes before keyframe {} at {} s",
+                        k - 1,
+                        times[k - 1]
+                    ),
+                );
             }
         }
     }
     problems
+}
+
+/// The first rotation value that is not a unit quaternion, its length, and how many such
+/// values the column holds; `None` for a column of other values or of unit quaternions.
+fn non_unit_rotations(values: &Values) -> Option<(usize, f64, usize)> {
+    let lengths: Vec<(usize, f64)> = match values {
+        Values::FloatQ(v) => v
+            .iter()
+            .enumerate()
+            .filter_map(|(i, q)| non_unit_length(q.map(f64::from)).map(|l| (i, l)))
+            .collect(),
+        Values::DoubleQ(v) => v
+            .iter()
+            .enumerate()
+            .filter_map(|(i, q)| non_unit_length(*q).map(|l| (i, l)))
+            .collect(),
+        _ => return None,
+    };
+    lengths.first().map(|&(i, l)| (i, l, lengths.len()))
 }

@@ -7,10 +7,10 @@
 use std::fmt;
 use std::io::{Read, Seek, Write};
 
-use animbin_core::ErrorKind;
 use animbin_core::io::{check_count, read_pod_vec, write_pod_slice};
 use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
 use animbin_core::strings::{read_dotnet_string, write_dotnet_string};
+use animbin_core::{ErrorKind, float};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde_json::{Map, Number, Value as Json};
 
@@ -46,6 +46,13 @@ pub trait Element: Sized + Clone + PartialEq + fmt::Debug {
     /// The value as AnimJ shows it.
     fn to_json(&self) -> Json;
 
+    /// The value as AnimJ shows it, with floats JSON numbers cannot hold written as `floats`
+    /// says (for every type without floats, the same as [`Element::to_json`]).
+    fn to_json_with(&self, floats: FloatText) -> Json {
+        let _ = floats;
+        self.to_json()
+    }
+
     /// The value from its AnimJ form; the error says what was expected.
     fn from_json(json: &Json) -> Result<Self, String>;
 }
@@ -68,7 +75,10 @@ macro_rules! pod_element {
                 write_pod_slice(writer, Endian::Little, values)
             }
             fn to_json(&self) -> Json {
-                JsonShape::to_json(self)
+                JsonShape::to_json(self, FloatText::JsonNet)
+            }
+            fn to_json_with(&self, floats: FloatText) -> Json {
+                JsonShape::to_json(self, floats)
             }
             fn from_json(json: &Json) -> Result<Self, String> {
                 JsonShape::from_json(json)
@@ -109,16 +119,28 @@ pod_element!(
 );
 pod_element!(Rgba<f32>, Rgba8);
 
+/// How a float that JSON numbers cannot hold (NaN, an infinity) is written as JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FloatText {
+    /// AnimJ's form, as Json.NET writes it by default: `"NaN"`, `"Infinity"`, `"-Infinity"`.
+    /// Every NaN is `"NaN"`: its sign and payload are lost.
+    #[default]
+    JsonNet,
+    /// The animbin dump's form ([`animbin_core::float`]): the same strings, and any NaN but
+    /// the canonical quiet one as `"nan:0x"` and its bits, so every bit is kept.
+    Exact,
+}
+
 /// How a value looks in AnimJ (numbers, `{x,y,z,w}`, `{r,g,b,a}`, arrays of rows).
 trait JsonShape: Sized {
-    fn to_json(&self) -> Json;
+    fn to_json(&self, floats: FloatText) -> Json;
     fn from_json(json: &Json) -> Result<Self, String>;
 }
 
 macro_rules! json_int {
     ($($t:ty => $as:ident),*) => {$(
         impl JsonShape for $t {
-            fn to_json(&self) -> Json {
+            fn to_json(&self, _: FloatText) -> Json {
                 Json::from(*self)
             }
             fn from_json(json: &Json) -> Result<Self, String> {
@@ -132,48 +154,47 @@ macro_rules! json_int {
 json_int!(u8 => as_u64, u16 => as_u64, u32 => as_u64, u64 => as_u64, i8 => as_i64, i16 => as_i64, i32 => as_i64, i64 => as_i64);
 
 /// JSON numbers cannot hold NaN or the infinities; AnimJ writes them as the strings that
-/// Json.NET uses by default ("NaN", "Infinity", "-Infinity").
-fn float_to_json(value: f64) -> Json {
-    match Number::from_f64(value) {
-        Some(n) => Json::Number(n),
-        None if value.is_nan() => Json::from("NaN"),
-        None if value > 0.0 => Json::from("Infinity"),
-        None => Json::from("-Infinity"),
-    }
-}
-
-fn float_from_json(json: &Json) -> Result<f64, String> {
-    match json {
-        Json::Number(n) => n.as_f64().ok_or_else(|| format!("a number, found {n}")),
-        Json::String(s) if s == "NaN" => Ok(f64::NAN),
-        Json::String(s) if s == "Infinity" => Ok(f64::INFINITY),
-        Json::String(s) if s == "-Infinity" => Ok(f64::NEG_INFINITY),
-        other => Err(format!("a number, found {other}")),
+/// Json.NET uses by default ("NaN", "Infinity", "-Infinity"), the dump as
+/// [`animbin_core::float`] says. Both are read.
+fn special_to_json(value: f64, exact: Option<String>, floats: FloatText) -> Json {
+    match floats {
+        FloatText::Exact => Json::from(exact.unwrap_or_default()),
+        FloatText::JsonNet if value.is_nan() => Json::from("NaN"),
+        FloatText::JsonNet if value > 0.0 => Json::from("Infinity"),
+        FloatText::JsonNet => Json::from("-Infinity"),
     }
 }
 
 impl JsonShape for f32 {
-    fn to_json(&self) -> Json {
+    fn to_json(&self, floats: FloatText) -> Json {
         // Through serde_json's f32 path, so the shortest text that reads back as this f32.
         match serde_json::to_value(self) {
-            Ok(Json::Number(n)) => Json::Number(n),
-            _ => float_to_json(f64::from(*self)),
+            Ok(Json::Number(n)) if self.is_finite() => Json::Number(n),
+            _ => special_to_json(f64::from(*self), float::text_f32(*self), floats),
         }
     }
     fn from_json(json: &Json) -> Result<Self, String> {
         match json {
             Json::Number(n) => serde_json::from_value::<f32>(Json::Number(n.clone())).map_err(|e| e.to_string()),
-            other => float_from_json(other).map(|v| v as f32),
+            Json::String(s) => float::parse_f32(s).ok_or_else(|| format!("a number, found {json}")),
+            other => Err(format!("a number, found {other}")),
         }
     }
 }
 
 impl JsonShape for f64 {
-    fn to_json(&self) -> Json {
-        float_to_json(*self)
+    fn to_json(&self, floats: FloatText) -> Json {
+        match Number::from_f64(*self) {
+            Some(n) => Json::Number(n),
+            None => special_to_json(*self, float::text_f64(*self), floats),
+        }
     }
     fn from_json(json: &Json) -> Result<Self, String> {
-        float_from_json(json)
+        match json {
+            Json::Number(n) => n.as_f64().ok_or_else(|| format!("a number, found {n}")),
+            Json::String(s) => float::parse_f64(s).ok_or_else(|| format!("a number, found {json}")),
+            other => Err(format!("a number, found {other}")),
+        }
     }
 }
 
@@ -199,8 +220,8 @@ fn object<const N: usize>(names: [&str; N], values: [Json; N]) -> Json {
 macro_rules! json_struct {
     ($ty:ident [$($field:ident),+]) => {
         impl<T: JsonShape> JsonShape for $ty<T> {
-            fn to_json(&self) -> Json {
-                object([$(stringify!($field)),+], [$(self.$field.to_json()),+])
+            fn to_json(&self, floats: FloatText) -> Json {
+                object([$(stringify!($field)),+], [$(self.$field.to_json(floats)),+])
             }
             fn from_json(json: &Json) -> Result<Self, String> {
                 let [$($field),+] = object_fields(json, [$(stringify!($field)),+])?;
@@ -216,7 +237,7 @@ json_struct!(Quat[x, y, z, w]);
 json_struct!(Rgba[r, g, b, a]);
 
 impl JsonShape for bool {
-    fn to_json(&self) -> Json {
+    fn to_json(&self, _: FloatText) -> Json {
         Json::Bool(*self)
     }
     fn from_json(json: &Json) -> Result<Self, String> {
@@ -230,10 +251,10 @@ impl JsonShape for bool {
     }
 }
 
-fn rows_to_json<T: JsonShape, const N: usize>(rows: &[[T; N]; N]) -> Json {
+fn rows_to_json<T: JsonShape, const N: usize>(rows: &[[T; N]; N], floats: FloatText) -> Json {
     Json::Array(
         rows.iter()
-            .map(|row| Json::Array(row.iter().map(JsonShape::to_json).collect()))
+            .map(|row| Json::Array(row.iter().map(|v| v.to_json(floats)).collect()))
             .collect(),
     )
 }
@@ -254,8 +275,8 @@ fn rows_from_json<T: JsonShape + Default + Copy, const N: usize>(json: &Json) ->
 macro_rules! json_matrix {
     ($($ty:ident),*) => {$(
         impl<T: JsonShape + Default + Copy> JsonShape for $ty<T> {
-            fn to_json(&self) -> Json {
-                rows_to_json(&self.rows)
+            fn to_json(&self, floats: FloatText) -> Json {
+                rows_to_json(&self.rows, floats)
             }
             fn from_json(json: &Json) -> Result<Self, String> {
                 Ok(Self { rows: rows_from_json(json)? })
@@ -279,7 +300,7 @@ impl Element for bool {
         Ok(bytes.into_iter().map(|b| b != 0).collect())
     }
     fn to_json(&self) -> Json {
-        JsonShape::to_json(self)
+        JsonShape::to_json(self, FloatText::JsonNet)
     }
     fn from_json(json: &Json) -> Result<Self, String> {
         JsonShape::from_json(json)
@@ -304,7 +325,7 @@ macro_rules! packed_bools {
                 Ok(bytes.into_iter().map(Self::unpack).collect())
             }
             fn to_json(&self) -> Json {
-                JsonShape::to_json(self)
+                JsonShape::to_json(self, FloatText::JsonNet)
             }
             fn from_json(json: &Json) -> Result<Self, String> {
                 JsonShape::from_json(json)
@@ -519,8 +540,14 @@ macro_rules! value_types {
 
             /// The value at `index` in AnimJ form.
             pub fn to_json(&self, index: usize) -> Option<Json> {
+                self.to_json_with(index, FloatText::JsonNet)
+            }
+
+            /// The value at `index` in AnimJ form, floats JSON numbers cannot hold written
+            /// as `floats` says.
+            pub fn to_json_with(&self, index: usize, floats: FloatText) -> Option<Json> {
                 match self {
-                    $(Self::$variant(v) => v.get(index).map(<$ty as Element>::to_json),)*
+                    $(Self::$variant(v) => v.get(index).map(|x| <$ty as Element>::to_json_with(x, floats)),)*
                 }
             }
 

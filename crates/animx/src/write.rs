@@ -97,7 +97,11 @@ impl Animation {
     pub fn encode_keeping(&self, original: &AnimXFile, options: &ReadOptions) -> Result<AnimXFile, Error> {
         let header = self.header()?;
         let plain = self.tracks_bytes()?;
-        if header == original.header && original.tracks_bytes(options).is_ok_and(|stored| *stored == *plain) {
+        // Headers compared as bytes: a NaN duration never equals itself.
+        let same_header = header == original.header
+            || write_to_vec(FORMAT, &header, Endian::Little)?
+                == write_to_vec(FORMAT, &original.header, Endian::Little)?;
+        if same_header && original.tracks_bytes(options).is_ok_and(|stored| *stored == *plain) {
             return Ok(original.clone());
         }
         self.compress(header, plain)

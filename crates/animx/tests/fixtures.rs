@@ -597,3 +597,49 @@ fn curve_flags_follow_the_interpolations_and_tangents() {
     let err = CurveFlags::from_byte(0x84).unwrap_err();
     assert!(err.to_string().contains("found 0x84"), "{err}");
 }
+
+#[test]
+fn empty_names_missing_tangents_and_rotations_off_unit_length_are_warnings() {
+    use animbin_animx::{Diagnostic, Severity};
+    let mut anim = kitchen_model();
+    if let TrackData::Curve(c) = &mut anim.tracks[1].data {
+        c.tangents = None;
+    }
+    anim.tracks[3].property.clear();
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    anim.tracks.push(Track {
+        node: String::new(),
+        property: "rotation".into(),
+        data: TrackData::Discrete(DiscreteTrack {
+            keyframes: Keyframes {
+                times: vec![0.0, 0.5, 1.0],
+                values: Values::FloatQ(vec![
+                    Quat::new(half, 0.0, 0.0, half),
+                    Quat::new(0.0, 0.0, 0.0, 0.0),
+                    Quat::new(0.0, 0.0, 0.0, 2.0),
+                ]),
+            },
+        }),
+    });
+    anim.tracks.push(Track {
+        node: "n".into(),
+        property: "r".into(),
+        data: TrackData::Raw(RawTrack {
+            interval: 0.5,
+            values: Values::DoubleQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0), Quat::new(0.0, f64::NAN, 0.0, 1.0)]),
+        }),
+    });
+    let problems = animbin_animx::validate(&anim);
+    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "track 1: Hips/rotation: Tangent or CubicBezier interpolation without tangents",
+            "track 3: n/: the property name is empty",
+            "track 4: /rotation: the node name is empty",
+            "track 4: /rotation: value 1 has length 0.000000, not 1, so it is no rotation (2 values in all)",
+            "track 5: n/r: value 1 has length NaN, not 1, so it is no rotation",
+        ]
+    );
+    assert!(problems.iter().all(|p| p.severity() == Severity::Warning), "{lines:?}");
+}

@@ -2,12 +2,15 @@
 
 mod common;
 
-use animbin_animx::{Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, Track, TrackData, Values};
+use animbin_animx::{
+    Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, Tangents, Track, TrackData, Values,
+};
 use animbin_core::math::{Quat, Vec3};
 use serde_json::Value;
 
 use common::{
-    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, info_json, read, s, stderr, stdout, tempdir, write,
+    animbin, assert_converts_to_itself, assert_dump_keeps_special_floats, assert_dump_rebuilds, code, info_json, read,
+    s, stderr, stdout, tempdir, write,
 };
 
 fn sample(encoding: Encoding) -> Animation {
@@ -152,6 +155,107 @@ fn validate_reports_problems_and_exits_1() {
         &animbin_animx::to_bytes(&sample(Encoding::Lz4)).unwrap(),
     );
     assert_eq!(code(&animbin(&["validate", s(&good)])), 0);
+}
+
+/// NaN, the infinities and NaN payloads in times, values and tangents: the dump keeps their
+/// bits as strings and converts back byte for byte (compressed files keep their stored
+/// bytes too); AnimJ, a format of its own, writes Json.NET's `"NaN"` for every NaN.
+#[test]
+fn a_dump_keeps_nan_infinities_and_nan_payloads_bit_for_bit() {
+    let dir = tempdir();
+    let mut anim = sample(Encoding::Plain);
+    anim.global_duration = f32::INFINITY;
+    let payload = f32::from_bits(0x7fc0_0001);
+    anim.tracks[0].data = TrackData::Curve(CurveTrack::new(
+        Keyframes {
+            times: vec![0.0, f32::NAN, 1.0],
+            values: Values::FloatQ(vec![
+                Quat::new(payload, 0.0, 0.0, 1.0),
+                Quat::new(0.0, f32::NEG_INFINITY, 0.0, 1.0),
+                Quat::new(0.0, 0.0, f32::from_bits(0xffc0_0000), 1.0),
+            ]),
+        },
+        vec![Interpolation::Tangent; 3],
+        Some(Tangents {
+            left: Values::FloatQ(vec![Quat::new(f32::from_bits(0x7f80_0001), 0.0, 0.0, 0.0); 3]),
+            right: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 0.0); 3]),
+        }),
+    ));
+    anim.tracks.push(Track {
+        node: "Light".into(),
+        property: "Intensity".into(),
+        data: TrackData::Raw(RawTrack {
+            interval: 0.5,
+            values: Values::Double(vec![f64::from_bits(0x7ff0_0000_0000_0001), f64::NAN]),
+        }),
+    });
+    let texts = [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "nan:0x7fc00001",
+        "nan:0xffc00000",
+        "nan:0x7f800001",
+        "nan:0x7ff0000000000001",
+    ];
+    for encoding in [Encoding::Plain, Encoding::Lz4] {
+        let anim = Animation {
+            encoding,
+            ..anim.clone()
+        };
+        let path = write(dir.path(), "special.animx", &animbin_animx::to_bytes(&anim).unwrap());
+        assert_dump_keeps_special_floats(&path, "animx", dir.path(), "copy.animx", &texts);
+    }
+    let animj = dir.path().join("special.animj");
+    let path = dir.path().join("special.animx");
+    let out = animbin(&["convert", s(&path), s(&animj)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = String::from_utf8(read(&animj)).unwrap();
+    assert!(text.contains("\"NaN\"") && !text.contains("nan:0x"), "{text}");
+}
+
+#[test]
+fn warnings_print_warning_and_exit_0_unless_strict() {
+    let dir = tempdir();
+    let mut anim = sample(Encoding::Plain);
+    anim.tracks[0].node.clear();
+    anim.tracks[1].property.clear();
+    let path = write(dir.path(), "names.animx", &animbin_animx::to_bytes(&anim).unwrap());
+    let out = animbin(&["validate", s(&path)]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |line: &str| format!("{}: warning: {line}", path.display());
+    assert_eq!(
+        lines,
+        [
+            at("track 0: /rotation: the node name is empty"),
+            at("track 1: Light/: the property name is empty"),
+        ]
+    );
+    let strict = animbin(&["validate", "--strict", s(&path)]);
+    assert_eq!(code(&strict), 1);
+    assert_eq!(stdout(&strict), text);
+    // A rotation of length 2 and tangent interpolation without tangents: warnings too.
+    let mut anim = sample(Encoding::Lz4);
+    anim.tracks[0].data = TrackData::Curve(CurveTrack::new(
+        Keyframes {
+            times: vec![0.0, 1.0],
+            values: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0), Quat::new(0.0, 0.0, 0.0, 2.0)]),
+        },
+        vec![Interpolation::Tangent; 2],
+        None,
+    ));
+    let path = write(dir.path(), "curve.animx", &animbin_animx::to_bytes(&anim).unwrap());
+    let out = animbin(&["validate", s(&path)]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out).matches(": warning: track 0: Hips/rotation: ").count(),
+        2,
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(code(&animbin(&["validate", "--strict", s(&path)])), 1);
 }
 
 #[test]

@@ -9,7 +9,8 @@ use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
 use animbin_dmf::{Animation, Bone, Dmf, Face, Material, Name, Texture, Track, Vertex};
 
 use common::{
-    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, info_json, read, s, stderr, stdout, tempdir, write,
+    animbin, assert_converts_to_itself, assert_dump_keeps_special_floats, assert_dump_rebuilds, code, info_json, read,
+    s, stderr, stdout, tempdir, write,
 };
 
 const IDENTITY: [f32; 16] = [
@@ -214,6 +215,38 @@ fn a_model_that_breaks_the_writer_rules_cannot_be_written() {
     let out = animbin(&["convert", s(&path), s(&dir.path().join("out.dmf"))]);
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("parents must come before"), "{}", stderr(&out));
+}
+
+/// NaN, the infinities and NaN payloads dump as strings and convert back byte for byte,
+/// while the DMF JSON form, which the spec defines with JSON numbers only, refuses them.
+#[test]
+fn a_dump_keeps_nan_infinities_and_nan_payloads_bit_for_bit() {
+    let dir = tempdir();
+    let mut dmf = sample();
+    dmf.vertices[0] = Vertex::new(
+        Vec3::new(f32::NAN, f32::INFINITY, f32::from_bits(0x7fc0_0001)),
+        [0, 1, 0, 0],
+        [f32::NEG_INFINITY, 0.25, 0.0, 0.0],
+    );
+    let mut matrix = IDENTITY;
+    matrix[3] = f32::from_bits(0xff80_0001);
+    dmf.bones[1] = Bone::new(Name::new("arm").unwrap(), 1, 0, matrix);
+    dmf.materials[0].alpha_test = f32::from_bits(0xffc0_0000);
+    dmf.animations[0].tracks[0] = Track::new(1, 0.0, None, Some(Quat::new(f32::NAN, 0.0, 0.0, 1.0)), None);
+    let path = write(dir.path(), "special.dmf", &animbin_dmf::to_bytes(&dmf).unwrap());
+    let texts = [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "nan:0x7fc00001",
+        "nan:0xff800001",
+        "nan:0xffc00000",
+    ];
+    assert_dump_keeps_special_floats(&path, "dmf", dir.path(), "copy.dmf", &texts);
+    let form = dir.path().join("special.dmf-json");
+    let out = animbin(&["convert", "--to", "dmf-json", s(&path), s(&form)]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("JSON cannot hold"), "{}", stderr(&out));
 }
 
 #[test]

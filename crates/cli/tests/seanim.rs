@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 use animbin_core::{Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim,
-    SeBlend, Trailer, to_bytes,
+    SeBlend, Trailer, to_bytes, widen,
 };
 use animbin_testing::{corpus_files, shared_corpus};
 use serde_json::Value;
 
 use common::{
-    animbin, assert_converts_to_itself, assert_dump_is_refused, assert_dump_rebuilds, code, info_json, s, stderr,
-    stdout, tempdir, write,
+    animbin, assert_converts_to_itself, assert_dump_keeps_special_floats, assert_dump_rebuilds, code, info_json, s,
+    stderr, stdout, tempdir, write,
 };
 
 /// Every optional part: high precision, a modifier, notes, a custom block, extra header
@@ -216,6 +216,57 @@ fn validate_lists_problems_and_exits_1() {
     assert_eq!(code(&animbin(&["validate", s(&good)])), 0);
 }
 
+/// A file that only the pre-2017 `frame_t` rule reads: frameCount 256 with u8 frames.
+const OLD_RULE_256: &str = "
+    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
+    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
+    00 00 f0 41                     # framerate 30.0
+    00 01 00 00                     # frameCount 256, written with the old rule: u8 frame_t
+    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
+    61 00 00                        # bone name a, flags
+    02                              # locKeyCount (u8)
+    00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
+    ff 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
+";
+
+#[test]
+fn warnings_print_warning_and_exit_0_unless_strict() {
+    let dir = tempdir();
+    let mut anim = sample();
+    anim.bones[0].rotation[0].value = Quat::new(0.0, 0.0, 0.0, 2.0);
+    let rotation = write_sample(dir.path(), "rotation.seanim", &anim);
+    let old_rule = write(dir.path(), "old_rule.seanim", &animbin_testing::hex(OLD_RULE_256));
+    for (path, warning) in [
+        (
+            &rotation,
+            "warning: bone 0 rotation key 0: the quaternion has length 2.000000, not 1, so it is no rotation",
+        ),
+        (
+            &old_rule,
+            "warning: byte 20 (0x14): frame_t follows the pre-2017 rule at frameCount 256",
+        ),
+    ] {
+        let out = animbin(&["validate", s(path)]);
+        assert_eq!(code(&out), 0, "{}", stdout(&out));
+        let text = stdout(&out);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with(&format!("{}: {warning}", path.display())), "{text}");
+        let strict = animbin(&["validate", "--strict", s(path)]);
+        assert_eq!(code(&strict), 1);
+        assert_eq!(stdout(&strict), text);
+    }
+    // The old-rule file converts to the current rule, which validates clean, with the same keys.
+    let rewritten = dir.path().join("rewritten.seanim");
+    let out = animbin(&["convert", s(&old_rule), s(&rewritten)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = animbin(&["validate", "--strict", s(&rewritten)]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+    let before = animbin_seanim::read(&std::fs::read(&old_rule).unwrap()).unwrap();
+    let after = animbin_seanim::read(&std::fs::read(&rewritten).unwrap()).unwrap();
+    assert_eq!(after.bones, before.bones);
+    assert_eq!(info_json(&rewritten)["frame_width"], 2);
+}
+
 #[test]
 fn bad_input_exits_1_naming_the_byte_offset() {
     let dir = tempdir();
@@ -271,14 +322,49 @@ fn what_the_writer_cannot_encode_exits_1() {
     assert!(stderr(&out).contains("256 bone modifiers"), "{}", stderr(&out));
 }
 
+/// JSON numbers hold no NaN or infinity, so the dump writes them as strings (`"NaN"`,
+/// `"Infinity"`, `"-Infinity"`, `"nan:0x..."` for any other NaN bits): a file with them dumps
+/// and converts back byte for byte, in single and in double precision.
 #[test]
-fn a_dump_refuses_nan_values_it_cannot_keep() {
+fn a_dump_keeps_nan_infinities_and_nan_payloads_bit_for_bit() {
     let dir = tempdir();
-    let mut anim = sample();
-    anim.bones[0].location[0].value.x = f64::NAN;
-    let path = write_sample(dir.path(), "nan.seanim", &anim);
-    // The binary path keeps it.
-    assert_dump_is_refused(&path, dir.path(), "NaN", "copy.seanim");
+    // Single precision: the model holds each f32 widened, payload bits kept.
+    let mut single = sample();
+    single.data_property_flags = PropertyFlags::empty();
+    single.framerate = f32::from_bits(0x7fc0_0123);
+    let f = |bits: u32| widen(f32::from_bits(bits));
+    single.bones[0].location[0].value = Vec3::new(f32::NAN.into(), f(0x7fc0_0001), f(0xff80_0001));
+    single.bones[0].location[1].value = Vec3::new(f64::INFINITY, f64::NEG_INFINITY, -0.0);
+    single.bones[0].rotation[0].value = Quat::new(f(0xffc0_0000), 0.0, 0.0, 1.0);
+    if let Trailer::SeBlend(blend) = &mut single.trailer {
+        blend.shapes[0].keys[0].value = [f32::INFINITY, f32::from_bits(0x7f80_0002), -0.0];
+    }
+    let path = write_sample(dir.path(), "single.seanim", &single);
+    let texts = [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "nan:0x7fc00123",
+        "nan:0x7ff8000020000000",
+        "nan:0xfff0000020000000",
+        "nan:0xfff8000000000000",
+        "nan:0x7f800002",
+    ];
+    assert_dump_keeps_special_floats(&path, "seanim", dir.path(), "single_copy.seanim", &texts);
+
+    // Double precision: any f64 bits, a signalling NaN too.
+    let mut double = sample();
+    double.bones[0].location[0].value = Vec3::new(f64::from_bits(0x7ff0_0000_0000_0001), f64::NAN, f64::INFINITY);
+    double.bones[0].scale[0].value = Vec3::new(f64::NEG_INFINITY, f64::from_bits(0xfff8_0000_0000_0007), 1.0);
+    let path = write_sample(dir.path(), "double.seanim", &double);
+    let texts = [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "nan:0x7ff0000000000001",
+        "nan:0xfff8000000000007",
+    ];
+    assert_dump_keeps_special_floats(&path, "seanim", dir.path(), "double_copy.seanim", &texts);
 }
 
 #[test]

@@ -9,8 +9,8 @@ use animbin_semodel::{Block, Bone, BoneFlags, Influence, MeshFlags, Pose, SceneO
 use animbin_testing::{corpus_files, shared_corpus};
 
 use common::{
-    animbin, assert_converts_to_itself, assert_dump_is_refused, assert_dump_rebuilds, code, info_json, read, s, stderr,
-    stdout, tempdir, write,
+    animbin, assert_converts_to_itself, assert_dump_keeps_special_floats, assert_dump_rebuilds, code, info_json, read,
+    s, stderr, stdout, tempdir, write,
 };
 
 fn sample() -> SeModel {
@@ -166,17 +166,33 @@ fn bad_input_exits_1_with_the_byte_offset() {
     }
 }
 
+/// NaN, the infinities and NaN payloads in positions, normals, UVs, weights and bone poses
+/// dump as strings and convert back byte for byte.
 #[test]
-fn a_dump_refuses_floats_json_cannot_hold() {
+fn a_dump_keeps_nan_infinities_and_nan_payloads_bit_for_bit() {
     let dir = tempdir();
     let mut model = sample();
     let SeModel::Deployed(m) = &mut model else {
         unreachable!()
     };
-    m.meshes.items_mut()[0].normals[0].x = f32::NAN;
+    let mesh = &mut m.meshes.items_mut()[0];
+    mesh.normals[0].x = f32::NAN;
+    mesh.positions[1].y = f32::INFINITY;
+    mesh.uvs[2].x = f32::from_bits(0x7fc0_0001);
+    mesh.weights[0].weight = f32::from_bits(0xff80_0001);
+    let bone = &mut m.bones.items_mut()[1];
+    bone.global.as_mut().unwrap().rotation.w = f32::NEG_INFINITY;
+    bone.local.as_mut().unwrap().position.z = f32::from_bits(0xffc0_0000);
     let path = write(dir.path(), "nan.semodel", &to_bytes(&model).unwrap());
-    // The file itself is fine otherwise: it converts to itself byte for byte.
-    assert_dump_is_refused(&path, dir.path(), "NaN", "copy.semodel");
+    let texts = [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "nan:0x7fc00001",
+        "nan:0xff800001",
+        "nan:0xffc00000",
+    ];
+    assert_dump_keeps_special_floats(&path, "semodel", dir.path(), "copy.semodel", &texts);
 }
 
 #[test]

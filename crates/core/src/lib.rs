@@ -6,6 +6,8 @@
 //!   `f64`, [`half::f16`], or `zerocopy::byteorder` types for zero-copy views), readable and
 //!   writable with binrw in either byte order;
 //! - [`fixed`]: the Saturn's 16.16 `FIXED` and the i16 / 16384 rotation component;
+//! - [`float`]: every `f32` / `f64` in JSON, NaN, infinities and NaN payloads included
+//!   (the dumps' form);
 //! - [`index`]: u8 / u16 / u32 indices whose width depends on a count (the SE formats);
 //! - [`strings`]: NUL-terminated and .NET (7-bit varint length) strings;
 //! - [`io`]: a slice reader and a view cursor, bounds checks that refuse impossible counts
@@ -32,6 +34,7 @@
 
 pub mod error;
 pub mod fixed;
+pub mod float;
 pub mod index;
 pub mod io;
 pub mod math;
@@ -47,7 +50,7 @@ pub use fixed::{Fixed16, Rot14};
 pub use index::{Index, IndexField, IndexWidth};
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
 pub use scene::{ConversionReport, SceneOptions};
-pub use validate::{Diagnostic, Location, Severity};
+pub use validate::{Diagnostic, Location, Severity, UNIT_QUATERNION_TOLERANCE, non_unit_length};
 
 /// Gives `bitflags` types over a `u8` (the flag bytes of the SE formats) `reserved_bits()`:
 /// the set bits that have no name, which readers keep and `validate` reports.

@@ -5,6 +5,9 @@
 //! byte order (one bounds check and one copy, see [`crate::io::Pod`]), and zero-copy views
 //! over file bytes with `zerocopy::byteorder` scalars (`Vec3<little_endian::F32>`), turned
 //! into native values with [`Native::native`].
+//!
+//! Their serde form writes each component with [`crate::float::dump`], so NaN, the
+//! infinities and NaN payloads survive a JSON dump bit for bit.
 
 use std::io::{Read, Seek, Write};
 
@@ -13,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use zerocopy::byteorder::{ByteOrder, F32, F64, I16, I32, I64, U16, U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
+use crate::float::DumpScalar;
 use crate::io::Pod;
 
 /// A value stored with an explicit byte order that converts to its native form.
@@ -70,9 +74,10 @@ macro_rules! math_type {
             Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize,
             FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
         )]
+        #[serde(bound(serialize = "T: DumpScalar", deserialize = "T: DumpScalar"))]
         #[repr(C)]
         pub struct $name<T = f32> {
-            $( $(#[$fmeta])* pub $field: T, )+
+            $( $(#[$fmeta])* #[serde(with = "crate::float::dump")] pub $field: T, )+
         }
 
         pod_io!($name);
@@ -182,9 +187,11 @@ macro_rules! matrix_type {
             Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize,
             FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned,
         )]
+        #[serde(bound(serialize = "T: DumpScalar", deserialize = "T: DumpScalar"))]
         #[repr(C)]
         pub struct $name<T = f32> {
             /// The rows, top to bottom.
+            #[serde(with = "crate::float::dump")]
             pub rows: [[T; $n]; $n],
         }
 

@@ -12,14 +12,19 @@
 //! back byte for byte.
 //!
 //! What JSON cannot hold is refused when writing, with the record named: a NaN or infinite
-//! float, a name without a NUL or not in UTF-8, `prs_flags` with bits above bit 2. A `u16`
+//! float, a name without a NUL or not in UTF-8, `prs_flags` with bits above bit 2. The dump's
+//! value ([`to_value`](crate::json::to_value)) writes such floats as strings instead (`"NaN"`, `"Infinity"`,
+//! `"-Infinity"`, `"nan:0x"` and the bits of any other NaN); the reader takes them anywhere
+//! a float goes. A `u16`
 //! boolean other than 0/1 is written as its integer (and read back), so a dump stays lossless.
 //! The form has no place for the records' `nop` bytes nor for the values of a transform whose
 //! prs flag is clear: they become zero, which is what the canonical layout holds there.
 
 use std::fmt;
 use std::io::Write;
+use std::marker::PhantomData;
 
+use animbin_core::float::DumpScalar;
 use animbin_core::io::line_column_offset;
 use animbin_core::math::{Quat, Rgba, Rgba8, Vec2, Vec3};
 use animbin_core::{Error, ErrorKind, Result};
@@ -44,34 +49,61 @@ pub const JSON_VERSION: &str = "1.5";
 /// The prefix of a texture's `img` data URI.
 pub const PNG_DATA_URI: &str = "data:image/png;base64,";
 
-/// An `f32` that refuses to be written when it is NaN or infinite (JSON has neither).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct J32(f32);
+/// How the JSON form writes a float that JSON numbers cannot hold (NaN, the infinities).
+trait FloatForm {
+    /// Writes `value`, which is not finite.
+    fn non_finite<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error>;
+}
 
-impl Serialize for J32 {
+/// The specified JSON form: such a float is refused, since JSON has none.
+struct Spec;
+
+impl FloatForm for Spec {
+    fn non_finite<S: Serializer>(value: f32, _: S) -> Result<S::Ok, S::Error> {
+        Err(ser::Error::custom(format!("{value} is a float that JSON cannot hold")))
+    }
+}
+
+/// animbin's dump: such a float is a string ([`animbin_core::float`]), so the dump keeps it.
+struct Dump;
+
+impl FloatForm for Dump {
+    fn non_finite<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error> {
+        value.serialize_dump(serializer)
+    }
+}
+
+/// An `f32` of the JSON form, written as its form `F` says. Reading takes a number or one of
+/// [`animbin_core::float`]'s strings, whatever `F` is.
+struct J32<F = Spec>(f32, PhantomData<F>);
+
+impl<F> J32<F> {
+    fn new(value: f32) -> Self {
+        Self(value, PhantomData)
+    }
+}
+
+impl<F: FloatForm> Serialize for J32<F> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if self.0.is_finite() {
             serializer.serialize_f32(self.0)
         } else {
-            Err(ser::Error::custom(format!(
-                "{} is a float that JSON cannot hold",
-                self.0
-            )))
+            F::non_finite(self.0, serializer)
         }
     }
 }
 
-impl<'de> Deserialize<'de> for J32 {
+impl<'de, F> Deserialize<'de> for J32<F> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        f32::deserialize(deserializer).map(J32)
+        f32::deserialize_dump(deserializer).map(J32::new)
     }
 }
 
-fn j32s<const N: usize>(values: [F32; N]) -> [J32; N] {
-    values.map(|v| J32(v.get()))
+fn j32s<F, const N: usize>(values: [F32; N]) -> [J32<F>; N] {
+    values.map(|v| J32::new(v.get()))
 }
 
-fn f32s<const N: usize>(values: [J32; N]) -> [F32; N] {
+fn f32s<F, const N: usize>(values: [J32<F>; N]) -> [F32; N] {
     values.map(|v| F32::new(v.0))
 }
 
@@ -228,7 +260,8 @@ struct JsonTexture {
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonMaterial {
+#[serde(bound = "F: FloatForm")]
+struct JsonMaterial<F = Spec> {
     id: i16,
     name: Name,
     texture: i16,
@@ -244,47 +277,51 @@ struct JsonMaterial {
     vertex_color: Bool16,
     use_alpha: Bool16,
     skip_render: Bool16,
-    alpha_test: J32,
-    diffuse: [J32; 4],
-    emissive: [J32; 4],
-    specular: [J32; 4],
+    alpha_test: J32<F>,
+    diffuse: [J32<F>; 4],
+    emissive: [J32<F>; 4],
+    specular: [J32<F>; 4],
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonVertex {
-    pos: [J32; 3],
+#[serde(bound = "F: FloatForm")]
+struct JsonVertex<F = Spec> {
+    pos: [J32<F>; 3],
     skin_index: [i16; 4],
-    skin_weight: [J32; 4],
+    skin_weight: [J32<F>; 4],
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonFace {
+#[serde(bound = "F: FloatForm")]
+struct JsonFace<F = Spec> {
     material: u16,
     indices: [u32; 3],
     #[serde(alias = "verex_color")]
     vertex_color: [CssRgba; 3],
-    normals: [[J32; 3]; 3],
-    diffuse_uv: [[J32; 2]; 3],
+    normals: [[J32<F>; 3]; 3],
+    diffuse_uv: [[J32<F>; 2]; 3],
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonBone {
+#[serde(bound = "F: FloatForm")]
+struct JsonBone<F = Spec> {
     name: Name,
     id: i16,
     parent_id: i16,
-    matrix: [J32; 16],
+    matrix: [J32<F>; 16],
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonTrack {
+#[serde(bound = "F: FloatForm")]
+struct JsonTrack<F = Spec> {
     bone_id: i16,
-    time: J32,
+    time: J32<F>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pos: Option<[J32; 3]>,
+    pos: Option<[J32<F>; 3]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    rot: Option<[J32; 4]>,
+    rot: Option<[J32<F>; 4]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    scl: Option<[J32; 3]>,
+    scl: Option<[J32<F>; 3]>,
 }
 
 #[derive(Deserialize)]
@@ -347,9 +384,9 @@ impl From<JsonTexture> for Texture {
     }
 }
 
-impl From<&Material> for JsonMaterial {
+impl<F> From<&Material> for JsonMaterial<F> {
     fn from(m: &Material) -> Self {
-        let j = |v: [f32; 4]| v.map(J32);
+        let j = |v: [f32; 4]| v.map(J32::new);
         Self {
             id: m.id,
             name: m.name,
@@ -366,7 +403,7 @@ impl From<&Material> for JsonMaterial {
             vertex_color: m.vertex_color,
             use_alpha: m.use_alpha,
             skip_render: m.skip_render,
-            alpha_test: J32(m.alpha_test),
+            alpha_test: J32::new(m.alpha_test),
             diffuse: j([m.diffuse.r, m.diffuse.g, m.diffuse.b, m.diffuse.a]),
             emissive: j(m.emissive),
             specular: j(m.specular),
@@ -374,9 +411,9 @@ impl From<&Material> for JsonMaterial {
     }
 }
 
-impl From<JsonMaterial> for Material {
-    fn from(m: JsonMaterial) -> Self {
-        let f = |v: [J32; 4]| v.map(|x| x.0);
+impl<F> From<JsonMaterial<F>> for Material {
+    fn from(m: JsonMaterial<F>) -> Self {
+        let f = |v: [J32<F>; 4]| v.map(|x| x.0);
         let [r, g, b, a] = f(m.diffuse);
         Self {
             id: m.id,
@@ -402,7 +439,7 @@ impl From<JsonMaterial> for Material {
     }
 }
 
-impl From<&Vertex> for JsonVertex {
+impl<F> From<&Vertex> for JsonVertex<F> {
     fn from(v: &Vertex) -> Self {
         Self {
             pos: j32s([v.pos.x, v.pos.y, v.pos.z]),
@@ -412,8 +449,8 @@ impl From<&Vertex> for JsonVertex {
     }
 }
 
-impl From<JsonVertex> for Vertex {
-    fn from(v: JsonVertex) -> Self {
+impl<F> From<JsonVertex<F>> for Vertex {
+    fn from(v: JsonVertex<F>) -> Self {
         let [x, y, z] = f32s(v.pos);
         Self {
             pos: Vec3::new(x, y, z),
@@ -423,7 +460,7 @@ impl From<JsonVertex> for Vertex {
     }
 }
 
-impl From<&Face> for JsonFace {
+impl<F> From<&Face> for JsonFace<F> {
     fn from(f: &Face) -> Self {
         Self {
             material: f.mat_id.get(),
@@ -435,8 +472,8 @@ impl From<&Face> for JsonFace {
     }
 }
 
-impl From<JsonFace> for Face {
-    fn from(f: JsonFace) -> Self {
+impl<F> From<JsonFace<F>> for Face {
+    fn from(f: JsonFace<F>) -> Self {
         Self {
             mat_id: U16::new(f.material),
             nop: U16::ZERO,
@@ -454,7 +491,7 @@ impl From<JsonFace> for Face {
     }
 }
 
-impl From<&Bone> for JsonBone {
+impl<F> From<&Bone> for JsonBone<F> {
     fn from(b: &Bone) -> Self {
         Self {
             name: b.name,
@@ -465,8 +502,8 @@ impl From<&Bone> for JsonBone {
     }
 }
 
-impl From<JsonBone> for Bone {
-    fn from(b: JsonBone) -> Self {
+impl<F> From<JsonBone<F>> for Bone {
+    fn from(b: JsonBone<F>) -> Self {
         Self {
             name: b.name,
             bone_id: I16::new(b.id),
@@ -477,7 +514,7 @@ impl From<JsonBone> for Bone {
     }
 }
 
-impl JsonTrack {
+impl<F> JsonTrack<F> {
     fn from_track<E: ser::Error>(t: &Track) -> Result<Self, E> {
         let flags = t.prs_flags.get();
         if !PrsFlags::all().contains(t.flags()) {
@@ -487,17 +524,17 @@ impl JsonTrack {
         }
         Ok(Self {
             bone_id: t.bone_id.get(),
-            time: J32(t.time.get()),
-            pos: t.position().map(|p| [p.x, p.y, p.z].map(J32)),
-            rot: t.rotation().map(|r| [r.x, r.y, r.z, r.w].map(J32)),
-            scl: t.scale().map(|s| [s.x, s.y, s.z].map(J32)),
+            time: J32::new(t.time.get()),
+            pos: t.position().map(|p| [p.x, p.y, p.z].map(J32::new)),
+            rot: t.rotation().map(|r| [r.x, r.y, r.z, r.w].map(J32::new)),
+            scl: t.scale().map(|s| [s.x, s.y, s.z].map(J32::new)),
         })
     }
 }
 
-impl From<JsonTrack> for Track {
-    fn from(t: JsonTrack) -> Self {
-        let v3 = |v: [J32; 3]| Vec3::new(v[0].0, v[1].0, v[2].0);
+impl<F> From<JsonTrack<F>> for Track {
+    fn from(t: JsonTrack<F>) -> Self {
+        let v3 = |v: [J32<F>; 3]| Vec3::new(v[0].0, v[1].0, v[2].0);
         Track::new(
             t.bone_id,
             t.time.0,
@@ -543,27 +580,28 @@ impl<'a, T, J: Serialize> Serialize for Items<'a, T, J> {
     }
 }
 
-struct Tracks<'a>(&'a [Track]);
+struct Tracks<'a, F>(&'a [Track], PhantomData<F>);
 
-impl Serialize for Tracks<'_> {
+impl<F: FloatForm> Serialize for Tracks<'_, F> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        seq(serializer, self.0, "track", JsonTrack::from_track)
+        seq(serializer, self.0, "track", JsonTrack::<F>::from_track)
     }
 }
 
 #[derive(Serialize)]
-struct JsonAnimationOut<'a> {
+#[serde(bound = "F: FloatForm")]
+struct JsonAnimationOut<'a, F> {
     id: i16,
     name: Name,
     fps: u16,
-    duration: J32,
-    tracks: Tracks<'a>,
+    duration: J32<F>,
+    tracks: Tracks<'a, F>,
 }
 
-/// A borrowed [`Dmf`] in the JSON form's member order.
-struct JsonDmf<'a>(&'a Dmf);
+/// A borrowed [`Dmf`] in the JSON form's member order, its floats written as `F` says.
+struct JsonDmf<'a, F>(&'a Dmf, PhantomData<F>);
 
-impl Serialize for JsonDmf<'_> {
+impl<F: FloatForm> Serialize for JsonDmf<'_, F> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let dmf = self.0;
@@ -583,7 +621,7 @@ impl Serialize for JsonDmf<'_> {
             &Items {
                 items: &dmf.materials,
                 noun: "material",
-                to_json: JsonMaterial::from,
+                to_json: JsonMaterial::<F>::from,
             },
         )?;
         s.serialize_field(
@@ -591,7 +629,7 @@ impl Serialize for JsonDmf<'_> {
             &Items {
                 items: &dmf.vertices,
                 noun: "vertex",
-                to_json: JsonVertex::from,
+                to_json: JsonVertex::<F>::from,
             },
         )?;
         s.serialize_field(
@@ -599,7 +637,7 @@ impl Serialize for JsonDmf<'_> {
             &Items {
                 items: &dmf.faces,
                 noun: "face",
-                to_json: JsonFace::from,
+                to_json: JsonFace::<F>::from,
             },
         )?;
         s.serialize_field(
@@ -607,7 +645,7 @@ impl Serialize for JsonDmf<'_> {
             &Items {
                 items: &dmf.bones,
                 noun: "bone",
-                to_json: JsonBone::from,
+                to_json: JsonBone::<F>::from,
             },
         )?;
         s.serialize_field(
@@ -615,12 +653,12 @@ impl Serialize for JsonDmf<'_> {
             &Items {
                 items: &dmf.animations,
                 noun: "animation",
-                to_json: |a: &Animation| JsonAnimationOut {
+                to_json: |a: &Animation| JsonAnimationOut::<F> {
                     id: a.id,
                     name: a.name,
                     fps: a.fps,
-                    duration: J32(a.duration),
-                    tracks: Tracks(&a.tracks),
+                    duration: J32::new(a.duration),
+                    tracks: Tracks(&a.tracks, PhantomData),
                 },
             },
         )?;
@@ -655,8 +693,12 @@ impl From<JsonFile> for Dmf {
 ///
 /// An error's offset is where the JSON output stopped; its message names the record.
 pub fn write<W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
+    write_form::<Spec, W>(dmf, writer)
+}
+
+fn write_form<F: FloatForm, W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
     let mut out = Counting { inner: writer, pos: 0 };
-    let result = serde_json::to_writer_pretty(&mut out, &JsonDmf(dmf));
+    let result = serde_json::to_writer_pretty(&mut out, &JsonDmf::<F>(dmf, PhantomData));
     result.map_err(|e| {
         let kind = if e.is_io() {
             ErrorKind::Io(e.into())
@@ -674,12 +716,16 @@ pub fn to_vec(dmf: &Dmf) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The JSON form as a [`serde_json::Value`] (what `animbin dump` prints).
+/// The JSON form as a [`serde_json::Value`], as `animbin dump` prints it: the form
+/// [`write()`] writes, except that a float JSON numbers cannot hold (NaN, an infinity) is
+/// the string [`animbin_core::float`] gives it (`"NaN"`, `"Infinity"`, `"nan:0x7fc00001"`)
+/// instead of refused, so every file dumps. [`read`] and [`from_value`] take those strings.
 ///
 /// Made from the JSON text, so each float is the `f64` nearest to its short `f32` text and
 /// prints back as that text (not as the `f32`'s exact, longer, decimal expansion).
 pub fn to_value(dmf: &Dmf) -> Result<serde_json::Value> {
-    let text = to_vec(dmf)?;
+    let mut text = Vec::new();
+    write_form::<Dump, _>(dmf, &mut text)?;
     serde_json::from_slice(&text).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("JSON", e)))
 }
 

@@ -88,7 +88,9 @@ mod write;
 
 pub use animbin_core::math::{Mat4, Quat, Rgba, Rgba8, Vec2, Vec3};
 pub use animbin_core::scene::Scene;
-pub use animbin_core::{ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity};
+pub use animbin_core::{
+    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity, UNIT_QUATERNION_TOLERANCE,
+};
 pub use layout::{
     ATTRIBUTE_COUNT, ATTRIBUTE_TABLE_OFFSET, AnimationRecord, Attribute, BlendEquation, BlendFactor, Bone, Bool16,
     Face, FileHeader, MAGIC, MAJOR_VERSION, MINOR_VERSION, MaterialRecord, Name, PrsFlags, Record, Section, ShaderType,

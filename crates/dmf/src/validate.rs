@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity};
+use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
 
 use crate::layout::{Bool16, Name};
 use crate::model::Dmf;
@@ -49,9 +49,13 @@ impl fmt::Display for Place {
     }
 }
 
-/// One broken invariant: where, and what is wrong.
+/// One broken invariant (an error) or legal but suspicious value (a warning): where, and
+/// what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// [`Severity::Error`] for a rule of the spec; [`Severity::Warning`] for a track rotation
+    /// that is not a unit quaternion.
+    pub severity: Severity,
     /// The record at fault.
     pub place: Place,
     /// What is wrong, naming the field and its value.
@@ -65,9 +69,8 @@ impl fmt::Display for Problem {
 }
 
 impl Diagnostic for Problem {
-    /// [`Severity::Error`]: every rule here is one the spec states.
     fn severity(&self) -> Severity {
-        Severity::Error
+        self.severity
     }
 
     /// The record as an item (`"bone 3"`, `"animation 0 track 2"`): problems are found in the
@@ -85,7 +88,19 @@ struct Problems(Vec<Problem>);
 
 impl Problems {
     fn push(&mut self, place: Place, message: String) {
-        self.0.push(Problem { place, message });
+        self.0.push(Problem {
+            severity: Severity::Error,
+            place,
+            message,
+        });
+    }
+
+    fn warn(&mut self, place: Place, message: String) {
+        self.0.push(Problem {
+            severity: Severity::Warning,
+            place,
+            message,
+        });
     }
 
     fn name(&mut self, place: Place, name: &Name) {
@@ -131,7 +146,10 @@ impl Problems {
 /// that do not match positions; empty or duplicate bone names and animation names
 /// (which the spec asks to be "defined and unique"); names without a NUL or not UTF-8; an image whose bytes are not a
 /// PNG, or whose PNG header gives another size than the record; a track time outside
-/// `0..=duration`.
+/// `0..=duration`. These are errors.
+///
+/// Warned about: a track rotation (prs flag bit 1) that is not a unit quaternion (within
+/// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)).
 pub fn validate(dmf: &Dmf) -> Vec<Problem> {
     let mut p = Problems(Vec::new());
     let bone_count = dmf.bones.len();
@@ -254,6 +272,12 @@ pub fn validate(dmf: &Dmf) -> Vec<Problem> {
                     format!("time {time} s is outside the animation's 0..={} s", animation.duration),
                 );
             }
+            if let Some(length) = track.rotation().and_then(|r| non_unit_length(r.map(f64::from))) {
+                p.warn(
+                    place,
+                    format!("the rotation has length {length:.6}, not 1, so it is no rotation"),
+                );
+            }
         }
     }
     p.unique_names(
@@ -283,6 +307,7 @@ mod tests {
     #[test]
     fn a_problem_is_a_diagnostic_at_its_record() {
         let problem = Problem {
+            severity: Severity::Error,
             place: Place::Track { animation: 1, track: 4 },
             message: "bone_id 9 is out of range (2 bones)".into(),
         };

@@ -436,3 +436,24 @@ fn random_corruption_never_panics() {
         }
     }
 }
+
+#[test]
+fn track_rotations_that_are_not_unit_quaternions_are_warnings() {
+    use animbin_dmf::{Diagnostic, Severity};
+    let mut dmf = model();
+    assert_eq!(animbin_dmf::validate(&dmf), []);
+    let track = &mut dmf.animations[0].tracks[0];
+    track.set_flags(track.flags() | PrsFlags::ROTATION);
+    track.rot = animbin_core::math::Quat::new(0.0, 0.0, 0.0, 0.0).map(F32::new);
+    let problems = animbin_dmf::validate(&dmf);
+    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        ["animation 0 track 0: the rotation has length 0.000000, not 1, so it is no rotation"]
+    );
+    assert_eq!(problems[0].severity(), Severity::Warning);
+    // A rotation whose flag is clear is not one: its values are not checked.
+    let track = &mut dmf.animations[0].tracks[0];
+    track.set_flags((track.flags() - PrsFlags::ROTATION) | PrsFlags::POSITION);
+    assert_eq!(animbin_dmf::validate(&dmf), []);
+}

@@ -204,7 +204,8 @@ impl PropertyFlags {
 ///
 /// Every tool since 2017 uses [`FrameWidthRule::Current`]; the first specification text shows the older
 /// rule, which differs only at `frameCount` 256 and 65536. Reading tries the
-/// older rule only there, and only when the current one does not parse to the end.
+/// older rule only there, and only when the current one does not parse to the end; writing
+/// always uses the current rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FrameWidthRule {
@@ -337,6 +338,7 @@ pub struct SeAnim {
     pub reserved1: [u8; 2],
 
     /// `float framerate`: frames per second.
+    #[serde(with = "animbin_core::float::dump")]
     pub framerate: f32,
 
     /// `uint32_t frameCount`: [`SeAnim::fixed_frame_count`], or the largest key or note frame
@@ -368,8 +370,10 @@ pub struct SeAnim {
     #[br(parse_with = read_pod_field, args(u64::from(header_size - HEADER_SIZE), "extra header byte"))]
     pub header_extra: Vec<u8>,
 
-    /// The rule that chose `frame_t` (see [`FrameWidthRule`]); `Legacy` only for a file
-    /// that needed the old rule to read.
+    /// The rule that chose `frame_t` when the file was read (see [`FrameWidthRule`]):
+    /// `Legacy` only for a file that needed the old rule to read, which `validate` warns
+    /// about. The writer ignores it and always uses [`FrameWidthRule::Current`], so every
+    /// tool reads the rewrite.
     #[br(calc = rule)]
     #[bw(ignore)]
     pub frame_width_rule: FrameWidthRule,
@@ -402,7 +406,7 @@ pub struct SeAnim {
     #[br(if(data_presence_flags.has_bones()), parse_with = read_bones)]
     #[br(args(&bone_names, data_presence_flags, frame_width_rule.width(frame_count), data_property_flags.precision()))]
     #[bw(if(data_presence_flags.has_bones()), write_with = write_bones)]
-    #[bw(args(*data_presence_flags, frame_width_rule.width(frame_count), data_property_flags.precision()))]
+    #[bw(args(*data_presence_flags, FrameWidthRule::Current.width(frame_count), data_property_flags.precision()))]
     pub bones: Vec<Bone>,
 
     /// `SEAnim_Note notes[noteCount]`, present with the NOTE flag.
@@ -414,7 +418,7 @@ pub struct SeAnim {
         inner: frame_width_rule.width(frame_count),
     })]
     #[bw(if(data_presence_flags.contains(PresenceFlags::NOTE)), write_with = write_notes)]
-    #[bw(args(frame_width_rule.width(frame_count)))]
+    #[bw(args(FrameWidthRule::Current.width(frame_count)))]
     pub notes: Vec<Note>,
 
     /// `uint32_t size` of the custom block, present with the CUSTOM flag.
@@ -483,9 +487,16 @@ impl SeAnim {
         })
     }
 
-    /// The width of `frame_t` in this file.
+    /// The width of `frame_t` in the file this model was read from (under
+    /// [`SeAnim::frame_width_rule`]); see [`SeAnim::written_frame_width`] for the writer's.
     pub fn frame_width(&self) -> Result<IndexWidth, ErrorKind> {
         Ok(self.frame_width_rule.width(self.frame_count()?))
+    }
+
+    /// The width of `frame_t` that the writer uses: the current rule's, whatever rule read
+    /// the file.
+    pub fn written_frame_width(&self) -> Result<IndexWidth, ErrorKind> {
+        Ok(FrameWidthRule::Current.width(self.frame_count()?))
     }
 
     /// The width of `bone_t` (modifier bone indices) in this file.
@@ -698,6 +709,7 @@ pub struct BlendKey {
     /// `u32 frame`.
     pub frame: u32,
     /// `f32 value[3]`.
+    #[serde(with = "animbin_core::float::dump")]
     pub value: [f32; 3],
 }
 

@@ -25,11 +25,15 @@
 //! - `frame_t` follows the rule every tool has used since 2017 (`frameCount <= 0xFF` u8,
 //!   `<= 0xFFFF` u16, else u32), not the first text's `frameCount - 1`. The two differ only at
 //!   `frameCount` 256 and 65536; a file there that does not parse to its end under the
-//!   current rule is read with the old one ([`FrameWidthRule::Legacy`], kept for the rewrite).
+//!   current rule is read with the old one ([`FrameWidthRule::Legacy`], recorded in
+//!   [`SeAnim::frame_width_rule`] and reported by [`validate()`] as a warning). The writer
+//!   always uses the current rule: such a file is **rewritten with the current rule**, so a
+//!   rewrite is not byte-identical, on purpose, and every other tool reads it.
 //! - Per-bone key counts are `frame_t` too; the framerate stays `f32` under high precision.
 //! - Bytes after the last block are legal: an SEBlend trailer that parses exactly to the end
 //!   is read as [`Trailer::SeBlend`], anything else is kept as [`Trailer::Unknown`].
-//! - Every file that reads is written back byte for byte: reserved bits and bytes, a
+//! - Every file that reads is written back byte for byte (but for the old frame rule, above):
+//!   reserved bits and bytes, a
 //!   `frameCount` that is not the derived one ([`SeAnim::fixed_frame_count`]) and header
 //!   counts of absent blocks ([`StrayCounts`]) are kept. Counts, widths and `headerSize` are
 //!   not stored: the writer derives them, keeps the format's consistency rules (no bones
@@ -94,8 +98,8 @@ use binrw::{BinRead, Endian};
 
 pub use animbin_core::seblend::Trailer;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, SceneOptions, Severity, Vec3,
-    scene::Scene,
+    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, SceneOptions, Severity,
+    UNIT_QUATERNION_TOLERANCE, Vec3, scene::Scene,
 };
 
 pub use keys::{FrameField, Key, KeyRecord, KeyRun, KeyRunIter, KeyValue, Precision, narrow, record_size, widen};

@@ -2,12 +2,13 @@
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity};
+use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
 
-use crate::layout::{Channel, PresenceFlags, SeAnim, offsets};
+use crate::layout::{Channel, FrameWidthRule, PresenceFlags, SeAnim, offsets};
 
-/// One broken invariant of an SEAnim file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One broken invariant of an SEAnim file (an error), or a legal but suspicious value (a
+/// warning: [`Problem::RotationNotUnit`], [`Problem::OldFrameRule`]).
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Problem {
     /// A key at or past `frameCount`.
@@ -74,6 +75,25 @@ pub enum Problem {
         /// The flags.
         flags: u8,
     },
+    /// A warning: rotation keys whose quaternion is not unit length (within
+    /// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)), so they are no rotation; one per bone, at the first.
+    RotationNotUnit {
+        /// The bone's index.
+        bone: usize,
+        /// The first such key's index in the bone's rotation run.
+        key: usize,
+        /// That key's length.
+        length: f64,
+        /// How many of the bone's rotation keys are not unit length.
+        count: usize,
+    },
+    /// A warning: the file reads only under the pre-2017 `frame_t` rule (`frameCount - 1`),
+    /// which every tool since has dropped; they misread it, and the writer rewrites it with
+    /// the current rule.
+    OldFrameRule {
+        /// The header's `frameCount` (256 or 65536, where the rules differ).
+        frame_count: u32,
+    },
 }
 
 /// The offset of a header field by its name in the specification.
@@ -92,9 +112,13 @@ fn header_offset(field: &str) -> Option<u64> {
 }
 
 impl Diagnostic for Problem {
-    /// Every rule SEAnim has is an error today.
+    /// [`Problem::RotationNotUnit`] and [`Problem::OldFrameRule`] are warnings (the file is
+    /// legal); every other problem breaks a rule and is an error.
     fn severity(&self) -> Severity {
-        Severity::Error
+        match self {
+            Self::RotationNotUnit { .. } | Self::OldFrameRule { .. } => Severity::Warning,
+            _ => Severity::Error,
+        }
     }
 
     /// A header field's byte offset (a header never moves); a bone, key, note or modifier by
@@ -107,6 +131,8 @@ impl Diagnostic for Problem {
             Self::NotePastFrameCount { note, .. } => Location::Item(format!("note {note}")),
             Self::ModifierBoneOutOfRange { modifier, .. } => Location::Item(format!("bone modifier {modifier}")),
             Self::BoneFlags { bone, .. } => Location::Item(format!("bone {bone}")),
+            Self::RotationNotUnit { bone, key, .. } => Location::Item(format!("bone {bone} rotation key {key}")),
+            Self::OldFrameRule { .. } => Location::Offset(offsets::FRAME_COUNT),
             Self::NoDataBlock => Location::Offset(offsets::DATA_PRESENCE_FLAGS),
             Self::CountWithoutFlag { count: field, .. }
             | Self::ReservedBits { field, .. }
@@ -133,6 +159,18 @@ impl Diagnostic for Problem {
                 format!("{field} is {}, not zero", hex.join(" "))
             }
             Self::BoneFlags { flags, .. } => format!("flags {flags} are neither 0 (default) nor 1 (cosmetic)"),
+            Self::RotationNotUnit { length, count, .. } => {
+                let more = if *count > 1 {
+                    format!(" ({count} of the bone's rotation keys in all)")
+                } else {
+                    String::new()
+                };
+                format!("the quaternion has length {length:.6}, not 1, so it is no rotation{more}")
+            }
+            Self::OldFrameRule { frame_count } => format!(
+                "frame_t follows the pre-2017 rule at frameCount {frame_count} (one byte narrower \
+                 than every tool since reads); a rewrite uses the current rule"
+            ),
         }
     }
 }
@@ -148,10 +186,14 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Lists every invariant `anim` breaks; empty for a valid file.
+/// Lists every invariant `anim` breaks (errors), then what is legal but suspicious
+/// (warnings); empty for a valid file.
 ///
-/// Checks: keys and notes below `frameCount`, modifier bones below `boneCount`, at least one
+/// Errors: keys and notes below `frameCount`, modifier bones below `boneCount`, at least one
 /// data block, no count without its flag, no reserved bit or byte set, bone flags 0 or 1.
+/// Warnings: rotation keys that are not unit quaternions (within
+/// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)), a file that only the old `frame_t` rule reads
+/// ([`SeAnim::frame_width_rule`]).
 pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     let mut problems = Vec::new();
     if let Ok(frame_count) = anim.frame_count() {
@@ -232,6 +274,26 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     for (bone, b) in anim.bones.iter().enumerate() {
         if b.flags > 1 {
             problems.push(Problem::BoneFlags { bone, flags: b.flags });
+        }
+    }
+    for (bone, b) in anim.bones.iter().enumerate() {
+        let mut bad = b
+            .rotation
+            .iter()
+            .enumerate()
+            .filter_map(|(key, k)| non_unit_length(k.value).map(|length| (key, length)));
+        if let Some((key, length)) = bad.next() {
+            problems.push(Problem::RotationNotUnit {
+                bone,
+                key,
+                length,
+                count: 1 + bad.count(),
+            });
+        }
+    }
+    if anim.frame_width_rule == FrameWidthRule::Legacy {
+        if let Ok(frame_count) = anim.frame_count() {
+            problems.push(Problem::OldFrameRule { frame_count });
         }
     }
     problems

@@ -109,7 +109,7 @@ fn header_field_error(err: &binrw::Error) -> Option<(u64, String)> {
 /// About how many bytes the file takes (at least as many as the writer produces); a
 /// capacity hint for [`to_bytes`].
 fn size_hint(anim: &SeAnim) -> usize {
-    let frame = anim.frame_width().map_or(4, |w| w.size() as usize);
+    let frame = anim.written_frame_width().map_or(4, |w| w.size() as usize);
     let bone = anim.bone_width().map_or(4, |w| w.size() as usize);
     let value = anim.precision().size() as usize;
     let bones: usize = anim

@@ -13,8 +13,35 @@ use animbin_testing::{assert_every_truncation_fails, hex};
 /// Reads `bytes`, checks that they are written back identically and that the view agrees
 /// with the owned model, and returns the model.
 fn read_back(bytes: &[u8]) -> SeAnim {
-    let anim = read(bytes).expect("the fixture reads");
+    let anim = read_and_view(bytes);
     assert_eq!(to_bytes(&anim).expect("the fixture writes"), bytes, "rewrite differs");
+    anim
+}
+
+/// Reads a file that only the old frame rule reads, checks that the view agrees, and that
+/// the rewrite uses the current rule and reads back (under it) with the same keys and notes.
+/// Returns the model and the rewrite.
+fn read_legacy(bytes: &[u8]) -> (SeAnim, Vec<u8>) {
+    let anim = read_and_view(bytes);
+    assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
+    assert!(View::parse_with_rule(bytes, FrameWidthRule::Current).is_err());
+    let rewrite = to_bytes(&anim).expect("the fixture writes");
+    assert_ne!(rewrite, bytes, "the rewrite keeps the old rule");
+    assert!(View::parse_with_rule(&rewrite, FrameWidthRule::Current).is_ok());
+    let again = read(&rewrite).expect("the rewrite reads");
+    assert_eq!(again.frame_width_rule, FrameWidthRule::Current);
+    assert_eq!(again.frame_width().unwrap(), anim.written_frame_width().unwrap());
+    let as_read = SeAnim {
+        frame_width_rule: FrameWidthRule::Legacy,
+        ..again
+    };
+    assert_eq!(as_read, anim, "the rewrite holds other data");
+    (anim, rewrite)
+}
+
+/// Reads `bytes` and checks that the view agrees with the owned model.
+fn read_and_view(bytes: &[u8]) -> SeAnim {
+    let anim = read(bytes).expect("the fixture reads");
     let view = View::parse(bytes).expect("the view opens");
     assert_eq!(view.frame_width_rule(), anim.frame_width_rule);
     assert_eq!(view.bones().count(), anim.bones.len());
@@ -54,7 +81,7 @@ fn assert_truncations_fail(bytes: &[u8]) {
 
 /// At `frameCount` 256 and 65536 a truncated file can be a whole file under the old
 /// `frame_t` rule (one byte less per frame field); exactly the prefixes `legacy_lengths` read,
-/// and they read under that rule, to their end.
+/// and they read under that rule, to their end, and are rewritten under the current one.
 fn assert_truncations_fail_or_read_legacy(bytes: &[u8], legacy_lengths: &[usize]) {
     let mut read_lengths = Vec::new();
     for len in 0..bytes.len() {
@@ -63,7 +90,7 @@ fn assert_truncations_fail_or_read_legacy(bytes: &[u8], legacy_lengths: &[usize]
             Ok(anim) => {
                 assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy, "prefix of {len} bytes");
                 assert_eq!(anim.trailer, Trailer::None, "prefix of {len} bytes");
-                assert_eq!(to_bytes(&anim).unwrap(), prefix);
+                read_legacy(prefix);
                 read_lengths.push(len);
             }
             Err(_) => assert!(View::parse(prefix).is_err(), "the view opens a prefix of {len} bytes"),
@@ -262,20 +289,20 @@ const LEGACY_256: &str = "
 ";
 
 #[test]
-fn old_frame_rule_reads_frame_count_256_with_u8_frames_and_writes_it_back() {
+fn old_frame_rule_reads_frame_count_256_with_u8_frames_and_rewrites_it_with_the_current_rule() {
     let bytes = hex(LEGACY_256);
     // The current rule (u16) runs out of bytes; the old rule reads the whole file.
-    assert!(View::parse_with_rule(&bytes, FrameWidthRule::Current).is_err());
-    let anim = read_back(&bytes);
-    assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
+    let (anim, rewrite) = read_legacy(&bytes);
     assert_eq!(anim.frame_width().unwrap(), IndexWidth::U8);
+    assert_eq!(anim.written_frame_width().unwrap(), IndexWidth::U16);
     assert_eq!(anim.bones[0].location[1].frame, 255);
-    // Without the old rule the same model is written with u16 frames.
+    // The rewrite is the current rule's file of the same keys, with u16 frames.
+    assert_eq!(rewrite, hex(FRAMECOUNT_256));
     let current = SeAnim {
         frame_width_rule: FrameWidthRule::Current,
         ..anim
     };
-    assert_eq!(to_bytes(&current).unwrap(), hex(FRAMECOUNT_256));
+    assert_eq!(to_bytes(&current).unwrap(), rewrite);
     assert_truncations_fail(&bytes);
 }
 
@@ -292,11 +319,14 @@ const LEGACY_65536: &str = "
 ";
 
 #[test]
-fn old_frame_rule_reads_frame_count_65536_with_u16_frames() {
+fn old_frame_rule_reads_frame_count_65536_with_u16_frames_and_rewrites_them_as_u32() {
     let bytes = hex(LEGACY_65536);
-    let anim = read_back(&bytes);
-    assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
+    let (anim, rewrite) = read_legacy(&bytes);
     assert_eq!(anim.frame_width().unwrap(), IndexWidth::U16);
+    assert_eq!(anim.written_frame_width().unwrap(), IndexWidth::U32);
+    // A u32 key count and two u32 frames: six bytes more than the old rule's u16s.
+    assert_eq!(rewrite.len(), bytes.len() + 6);
+    assert_eq!(read(&rewrite).unwrap().bones[0].location, anim.bones[0].location);
     assert_truncations_fail(&bytes);
 }
 
@@ -878,4 +908,56 @@ fn problems_are_diagnostics_with_a_place() {
         Location::Offset(12),
         "no data block: dataPresenceFlags"
     );
+}
+
+#[test]
+fn rotations_that_are_not_unit_quaternions_are_one_warning_per_bone() {
+    let mut anim = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3])]), loc_bone("b", &[(0, [0.0; 3])])]);
+    anim.data_presence_flags |= PresenceFlags::ROT;
+    let q = |x, y, z, w| Quat::new(x, y, z, w);
+    anim.bones[0].rotation = vec![
+        Key::new(0, q(0.0, 0.0, 0.0, 1.0)),
+        Key::new(1, q(0.0, 0.0, 0.0, 2.0)),
+        Key::new(2, q(0.0, 0.0, 0.0, 0.0)),
+    ];
+    // Within the tolerance: an f32-normalised quaternion, and one off by 0.0005.
+    let half = std::f64::consts::FRAC_1_SQRT_2;
+    anim.bones[1].rotation = vec![
+        Key::new(0, q(half, 0.0, 0.0, half)),
+        Key::new(1, q(0.0, 0.0, 0.0, 1.0005)),
+    ];
+    let problems = validate(&anim);
+    assert_eq!(
+        problems,
+        [Problem::RotationNotUnit {
+            bone: 0,
+            key: 1,
+            length: 2.0,
+            count: 2
+        }]
+    );
+    let warning = &problems[0];
+    assert_eq!(warning.severity(), Severity::Warning);
+    assert_eq!(warning.location(), Location::Item("bone 0 rotation key 1".into()));
+    assert_eq!(
+        warning.to_string(),
+        "bone 0 rotation key 1: the quaternion has length 2.000000, not 1, so it is no rotation \
+         (2 of the bone's rotation keys in all)"
+    );
+    const { assert!(animbin_core::UNIT_QUATERNION_TOLERANCE > 0.0005) };
+}
+
+#[test]
+fn a_file_only_the_old_frame_rule_reads_is_a_warning_and_its_rewrite_is_valid() {
+    for (fixture, frame_count) in [(LEGACY_256, 256), (LEGACY_65536, 65536)] {
+        let (anim, rewrite) = read_legacy(&hex(fixture));
+        let problems = validate(&anim);
+        assert_eq!(problems, [Problem::OldFrameRule { frame_count }]);
+        assert_eq!(problems[0].severity(), Severity::Warning);
+        assert_eq!(problems[0].location(), Location::Offset(20), "frameCount");
+        assert!(problems[0].message().contains("pre-2017 rule"), "{}", problems[0]);
+        assert_eq!(validate(&read(&rewrite).unwrap()), []);
+    }
+    // The same frameCount under the current rule is no warning.
+    assert_eq!(validate(&read(&hex(FRAMECOUNT_256)).unwrap()), []);
 }

@@ -55,9 +55,10 @@
 //! against the bytes left before anything is allocated, and errors name the byte offset.
 //! The vertex arrays of the deployed layout are read in bulk (one bounds check and one copy
 //! each), and a [`View`] gives borrowed, typed slices of them with no copy at all. Files
-//! that read but break the format's rules (indices out of range, parent cycles, weights that
-//! do not sum to 1, counts or sizes set against their flags) are reported by [`validate()`],
-//! each problem with its byte offset. The writer refuses what it cannot encode, naming the
+//! that read but break the format's rules (indices out of range, parent cycles, counts or
+//! sizes set against their flags) are reported by [`validate()`] as errors, and what is legal
+//! but suspicious (weights that do not sum to 1, bone rotations that are not unit
+//! quaternions) as warnings, each problem with its byte offset. The writer refuses what it cannot encode, naming the
 //! item and the output offset.
 //!
 //! ## Example
@@ -112,7 +113,7 @@ use binrw::BinRead;
 pub use animbin_core::seblend::Trailer;
 pub use animbin_core::{
     ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, Rgba8, SceneOptions, Severity,
-    Vec2, Vec3, scene::Scene,
+    UNIT_QUATERNION_TOLERANCE, Vec2, Vec3, scene::Scene,
 };
 
 pub use layout::blend::{BLEND_MAGIC, BlendShapes, MeshBlend, VertexBlend};

@@ -3,26 +3,30 @@
 use std::fmt;
 
 use animbin_core::seblend::Trailer;
-use animbin_core::{Diagnostic, Location, Severity};
+use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
 use half::f16;
 use serde::{Deserialize, Serialize};
 
 use crate::layout::blend::BlendShapes;
 use crate::layout::block::Block;
-use crate::layout::bone::Bone;
+use crate::layout::bone::{Bone, Pose};
 use crate::layout::draft::VertexLayout;
 use crate::layout::flags::{DataFlags, MeshFlags};
 use crate::layout::{Layout, deployed, draft};
 use crate::model::SeModel;
 use crate::spans::{MeshSpans, Spans, spans};
 
-/// How far a vertex's weights may sum from 1 before [`validate`] reports it: the draft's
+/// How far a vertex's weights may sum from 1 before [`validate`] warns: the draft's
 /// half-float weights carry about three decimal digits each.
 pub const WEIGHT_SUM_TOLERANCE: f32 = 0.01;
 
-/// One broken invariant: where in the file, and what.
+/// One broken invariant (an error) or legal but suspicious value (a warning): how bad, where
+/// in the file, and what.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
+    /// [`Severity::Error`] for a broken rule of the layout; [`Severity::Warning`] for weights
+    /// that do not sum to 1 and bone rotations that are not unit quaternions.
+    pub severity: Severity,
     /// The byte offset of the offending field (the first one, when a message covers several).
     pub offset: u64,
     /// What is wrong.
@@ -36,9 +40,8 @@ impl fmt::Display for Problem {
 }
 
 impl Diagnostic for Problem {
-    /// Every rule SEModel has is an error today.
     fn severity(&self) -> Severity {
-        Severity::Error
+        self.severity
     }
 
     /// The byte offset of the offending field: SEModel has no offsets of its own, so every
@@ -52,19 +55,24 @@ impl Diagnostic for Problem {
     }
 }
 
-/// Reports every broken invariant of a model that reads, one [`Problem`] per kind and place:
+/// Reports every broken invariant of a model that reads (errors), and what is legal but
+/// suspicious (warnings), one [`Problem`] per kind and place.
 ///
+/// Errors:
 /// - no data block at all; reserved flag bits or reserved bytes set;
 /// - a header count that is non-zero while its data flag is clear;
 /// - bone parents other than -1 that are out of range, the bone itself, or in a cycle;
 /// - `layerCount` (`uvSetCount`) or `maxInfluence` (`maxSkinInfluence`) set while the UV or
 ///   WEIGHTS flag is clear;
 /// - face indices at or past the mesh's `vertexCount`;
-/// - weight bone indices at or past `boneCount`; a vertex whose weights do not sum to 1
-///   (within [`WEIGHT_SUM_TOLERANCE`]);
+/// - weight bone indices at or past `boneCount`;
 /// - material indices other than -1 (deployed) that are at or past `matCount`, and draft
 ///   UV material indices at or past `matCount`;
 /// - SEBlend shape indices at or past the number of shapes.
+///
+/// Warnings: a vertex whose weights do not sum to 1 (within [`WEIGHT_SUM_TOLERANCE`]); a
+/// bone whose global or local rotation is not a unit quaternion (within
+/// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)).
 ///
 /// Runs of the same problem in one mesh are reported once, with the first offset and a count.
 pub fn validate(model: &SeModel) -> Vec<Problem> {
@@ -82,6 +90,15 @@ struct Problems(Vec<Problem>);
 impl Problems {
     fn push(&mut self, offset: u64, message: impl Into<String>) {
         self.0.push(Problem {
+            severity: Severity::Error,
+            offset,
+            message: message.into(),
+        });
+    }
+
+    fn warn(&mut self, offset: u64, message: impl Into<String>) {
+        self.0.push(Problem {
+            severity: Severity::Warning,
             offset,
             message: message.into(),
         });
@@ -107,13 +124,20 @@ impl Run {
     }
 
     fn report(self, out: &mut Problems, offset_of: impl Fn(usize) -> u64, what: &str) {
+        self.report_as(Severity::Error, out, offset_of, what);
+    }
+
+    fn report_as(self, severity: Severity, out: &mut Problems, offset_of: impl Fn(usize) -> u64, what: &str) {
         if let Some((index, detail)) = self.first {
             let more = if self.count > 1 {
                 format!(" ({} {what} in all)", self.count)
             } else {
                 String::new()
             };
-            out.push(offset_of(index), format!("{detail}{more}"));
+            match severity {
+                Severity::Error => out.push(offset_of(index), format!("{detail}{more}")),
+                Severity::Warning => out.warn(offset_of(index), format!("{detail}{more}")),
+            }
         }
     }
 }
@@ -204,7 +228,38 @@ fn weight_sum_problems(
             run.hit(v, || format!("mesh {i}: vertex {v}'s weights sum to {sum}, not 1"));
         }
     }
-    run.report(out, offset_of, "vertices");
+    run.report_as(Severity::Warning, out, offset_of, "vertices");
+}
+
+/// Warns about global and local bone rotations that are not unit quaternions, one line per
+/// kind with the first bone and a count.
+fn rotation_warnings(out: &mut Problems, bones: &[Bone], spans: &Spans) {
+    // After the record's flags byte and i32 parent: the global pose, then the local one;
+    // each is a position (12 bytes) and then the rotation.
+    let global_at = |i: usize| spans.bones.record(i) + 5 + 12;
+    let local_at = |i: usize| global_at(i) + if bones[i].global.is_some() { 28 } else { 0 };
+    for (kind, pose, offset_of) in [
+        (
+            "global",
+            (|b: &Bone| b.global) as fn(&Bone) -> Option<Pose>,
+            &global_at as &dyn Fn(usize) -> u64,
+        ),
+        ("local", |b: &Bone| b.local, &local_at),
+    ] {
+        let mut run = Run::new();
+        for (i, bone) in bones.iter().enumerate() {
+            let Some(pose) = pose(bone) else { continue };
+            if let Some(length) = non_unit_length(pose.rotation.map(f64::from)) {
+                run.hit(i, || {
+                    format!(
+                        "bone {i} (\"{}\"): the {kind} rotation has length {length:.6}, not 1, so it is no rotation",
+                        bone.name
+                    )
+                });
+            }
+        }
+        run.report_as(Severity::Warning, out, offset_of, "bones");
+    }
 }
 
 fn blend_problems(out: &mut Problems, trailer: &Trailer<BlendShapes>, spans: &Spans) {
@@ -263,6 +318,7 @@ fn deployed_problems(m: &deployed::Model, spans: &Spans, out: &mut Problems) {
     count_without_flag(out, &m.meshes, 18, "meshCount", "MESH");
     count_without_flag(out, &m.materials, 22, "matCount", "MATERIALS");
     bone_problems(out, m.bones.items(), spans);
+    rotation_warnings(out, m.bones.items(), spans);
 
     let bone_count = m.bones.header_count();
     let material_count = m.materials.header_count();
@@ -388,6 +444,7 @@ fn draft_problems(m: &draft::Model, spans: &Spans, out: &mut Problems) {
         );
     }
     bone_problems(out, m.bones.items(), spans);
+    rotation_warnings(out, m.bones.items(), spans);
 
     let bone_count = m.bones.header_count();
     let material_count = u64::from(m.material_count);

@@ -566,3 +566,24 @@ fn reserved_flag_bits_survive_a_round_trip_and_dump_as_numbers() {
     assert!(found.iter().all(|p| p.severity() == Severity::Error));
     assert_eq!(found[1].message(), "boneFlags has reserved bits or bytes set (0xf8)");
 }
+
+#[test]
+fn rotations_that_are_not_unit_and_weights_that_do_not_sum_to_one_are_warnings() {
+    let mut model = skinned();
+    model.bones.items_mut()[1].local = Some(Pose {
+        rotation: animbin_core::math::Quat::new(0.0, 0.0, 0.0, 2.0),
+        ..Pose::default()
+    });
+    model.meshes.items_mut()[0].weights[3].weight = 0.25; // vertex 1: 0.5 + 0.25
+    let found = problems(&to_bytes(&SeModel::Deployed(model)).unwrap());
+    assert_eq!(found.len(), 2, "{found:?}");
+    // Bone 1's record, past its flags byte, its parent and the local position.
+    assert_eq!(found[0].offset, (29 + 9 + 33 + 5 + 12) as u64);
+    assert_eq!(
+        found[0].message,
+        "bone 1 (\"arm\"): the local rotation has length 2.000000, not 1, so it is no rotation"
+    );
+    assert_eq!(found[1].offset, (WEIGHTS + 2 * 5) as u64);
+    assert!(found[1].message.contains("sum to 0.75"), "{}", found[1]);
+    assert!(found.iter().all(|p| p.severity() == Severity::Warning));
+}

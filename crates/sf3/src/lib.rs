@@ -52,7 +52,8 @@
 //! and keeps the padding words and the end marker of the model, so a canonical file is
 //! rewritten byte for byte. Files with another placement read, and are rewritten canonically.
 //! [`validate`] lists what a readable file can still get wrong (key times going backwards
-//! within a channel, rotations that are not unit length, bytes after the end marker).
+//! within a channel, an error) and what is legal but suspicious (rotations that are not unit
+//! length, bytes after the end marker: warnings).
 //!
 //! ## Decisions where no description says
 //! - A file holds at least one segment: an empty file, or one of padding and an end marker
@@ -104,7 +105,7 @@ mod write;
 pub use animbin_core::scene::Scene;
 pub use animbin_core::{
     ConversionReport, Diagnostic, Error, ErrorKind, Fixed16, Location, Quat, Result, Rot14, SceneOptions, Severity,
-    Vec3,
+    UNIT_QUATERNION_TOLERANCE, Vec3,
 };
 pub use layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
 pub use model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};

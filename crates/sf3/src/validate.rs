@@ -2,14 +2,17 @@
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Rot14, Severity};
+use animbin_core::{Diagnostic, Location, Rot14, Severity, non_unit_length};
 
 use crate::layout::Channel;
 use crate::model::{Ending, Sf3File};
 
-/// How far a stored rotation's length may be from 1 before [`validate`] reports it: the
-/// i16 / 16384 rounding moves the length by well under 0.001.
-pub const ROTATION_LENGTH_TOLERANCE: f64 = 0.01;
+/// How far a stored rotation's length may be from 1 before [`validate`] warns: the shared
+/// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE), 0.01. The i16 / 16384
+/// rounding alone moves a unit quaternion's length by at most 2 / 32768 (about 6e-5), and
+/// the game's own data by about 0.001; the fixed-point extremes (-2.0, just under 2.0) and a
+/// zero quaternion are far outside.
+pub const ROTATION_LENGTH_TOLERANCE: f64 = animbin_core::UNIT_QUATERNION_TOLERANCE;
 
 /// One broken invariant.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +33,8 @@ pub enum Problem {
         /// This key's time.
         time: u16,
     },
-    /// A rotation whose length is not 1 (within [`ROTATION_LENGTH_TOLERANCE`]), so it is
-    /// not a rotation quaternion.
+    /// A warning: a rotation whose length is not 1 (within [`ROTATION_LENGTH_TOLERANCE`]),
+    /// so it is not a rotation quaternion.
     RotationNotUnit {
         /// The segment index.
         segment: usize,
@@ -42,7 +45,8 @@ pub enum Problem {
         /// The length of the stored quaternion.
         length: f64,
     },
-    /// Bytes after the `0xFFFFFFFF` end marker, which the game never reads.
+    /// A warning: bytes after the `0xFFFFFFFF` end marker, which the game never reads (kept,
+    /// so a rewrite is byte-identical).
     BytesAfterEndMarker {
         /// How many.
         count: usize,
@@ -59,11 +63,15 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Every rule is an error. The place is the slot (`segment 0 slot 2`), or the file for the
-/// bytes after the end marker (the model keeps no offsets).
+/// Key times that go backwards are the one error; rotations that are not unit length and
+/// bytes after the end marker are legal, and warnings. The place is the slot (`segment 0
+/// slot 2`), or the file for the bytes after the end marker (the model keeps no offsets).
 impl Diagnostic for Problem {
     fn severity(&self) -> Severity {
-        Severity::Error
+        match self {
+            Self::TimeGoesBackwards { .. } => Severity::Error,
+            Self::RotationNotUnit { .. } | Self::BytesAfterEndMarker { .. } => Severity::Warning,
+        }
     }
 
     fn location(&self) -> Location {
@@ -85,14 +93,16 @@ impl Diagnostic for Problem {
                 ..
             } => format!("{channel} key {key} at time {time} comes after time {previous}"),
             Self::RotationNotUnit { key, length, .. } => {
-                format!("rotation key {key} has length {length:.4}, not 1")
+                format!("rotation key {key} has length {length:.6}, not 1, so it is no rotation")
             }
             Self::BytesAfterEndMarker { count } => format!("{count} bytes after the end marker"),
         }
     }
 }
 
-/// Every broken invariant of `file`, in file order; empty when it is valid.
+/// Every broken invariant of `file` (key times that go backwards: errors) and what is legal
+/// but suspicious (rotations that are not unit length, bytes after the end marker:
+/// warnings), in file order; empty when it is valid.
 pub fn validate(file: &Sf3File) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (segment_index, segment) in file.segments.iter().enumerate() {
@@ -113,8 +123,7 @@ pub fn validate(file: &Sf3File) -> Vec<Problem> {
                 }
             }
             for (key, k) in slot.rotation.iter().enumerate() {
-                let length = k.value.map(Rot14::to_f64).norm();
-                if (length - 1.0).abs() > ROTATION_LENGTH_TOLERANCE {
+                if let Some(length) = non_unit_length(k.value.map(Rot14::to_f64)) {
                     problems.push(Problem::RotationNotUnit {
                         segment: segment_index,
                         slot: slot_index,

@@ -84,3 +84,46 @@ fn problems_are_diagnostics_placed_at_their_slot() {
     assert_eq!(trailing.message(), "2 bytes after the end marker");
     assert_eq!(trailing.to_string(), trailing.message());
 }
+
+#[test]
+fn fixed_point_extremes_and_off_unit_rotations_are_warnings_and_rounding_is_not() {
+    use animbin_sf3::{Diagnostic, Severity};
+    let q = |x: i16, y: i16, z: i16, w: i16| animbin_core::Quat::new(Rot14(x), Rot14(y), Rot14(z), Rot14(w));
+    let mut file = seed_file();
+    let slot = &mut file.segments[0].slots[0];
+    let time = |i: usize| slot.rotation[i].time;
+    let times: Vec<u16> = (0..slot.rotation.len()).map(time).collect();
+    let values = [
+        // i16::MIN is -2.0 and i16::MAX just under 2.0: far from unit length.
+        q(0, 0, 0, i16::MIN),
+        q(i16::MAX, i16::MAX, i16::MAX, i16::MAX),
+        q(0, 0, 0, 0),
+        // 45 degrees about x, each component rounded to 1/16384: a rotation all the same.
+        q(6270, 0, 0, 15137),
+    ];
+    slot.rotation = times
+        .iter()
+        .zip(values.iter().cycle())
+        .map(|(&t, &v)| animbin_sf3::Key::new(t, v))
+        .collect();
+    file.ending = Ending::EndMarker { trailing: vec![0; 2] };
+    let problems = validate(&file);
+    let rotations: Vec<(usize, f64)> = problems
+        .iter()
+        .filter_map(|p| match p {
+            Problem::RotationNotUnit { key, length, .. } => Some((*key, *length)),
+            _ => None,
+        })
+        .collect();
+    let bad_keys: Vec<usize> = (0..times.len()).filter(|k| k % 4 != 3).collect();
+    assert_eq!(rotations.iter().map(|r| r.0).collect::<Vec<_>>(), bad_keys);
+    assert_eq!(rotations[0].1, 2.0);
+    assert!(
+        problems.iter().all(|p| p.severity() == Severity::Warning),
+        "{problems:?}"
+    );
+    assert_eq!(
+        problems[0].to_string(),
+        "segment 0 slot 0: rotation key 0 has length 2.000000, not 1, so it is no rotation"
+    );
+}

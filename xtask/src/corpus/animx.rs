@@ -10,7 +10,7 @@ use animbin_core::math::{Quat, Rgba, Vec3};
 
 use super::Sample;
 
-const BOTH: &[&str] = &["parse_animx", "roundtrip_animx"];
+const TARGETS: &[&str] = &["parse_animx", "roundtrip_animx", "model_animx"];
 
 fn sample() -> Animation {
     let quarter = std::f32::consts::FRAC_1_SQRT_2;
@@ -164,25 +164,25 @@ pub(crate) fn samples() -> Vec<Sample> {
         Sample {
             name: "sample.animx",
             bytes: bytes(&plain),
-            fuzz_targets: BOTH,
+            fuzz_targets: TARGETS,
             testdata: true,
         },
         Sample {
             name: "sample-lz4.animx",
             bytes: bytes(&lz4),
-            fuzz_targets: BOTH,
+            fuzz_targets: TARGETS,
             testdata: true,
         },
         Sample {
             name: "sample-lzma.animx",
             bytes: bytes(&lzma),
-            fuzz_targets: BOTH,
+            fuzz_targets: TARGETS,
             testdata: true,
         },
         Sample {
             name: "sample-v0.animx",
             bytes: bytes(&v0),
-            fuzz_targets: BOTH,
+            fuzz_targets: TARGETS,
             testdata: true,
         },
         Sample {
@@ -194,7 +194,7 @@ pub(crate) fn samples() -> Vec<Sample> {
         Sample {
             name: "every-value-type.animx",
             bytes: bytes(&every_value_type()),
-            fuzz_targets: BOTH,
+            fuzz_targets: TARGETS,
             testdata: false,
         },
         Sample {
@@ -203,7 +203,7 @@ pub(crate) fn samples() -> Vec<Sample> {
                 encoding: Encoding::Lz4,
                 ..every_value_type()
             }),
-            fuzz_targets: BOTH,
+            fuzz_targets: TARGETS,
             testdata: false,
         },
     ]

@@ -6,7 +6,7 @@ use animbin_dmf::{Animation, Bone, Bool16, Dmf, Face, Material, Name, ShaderType
 
 use super::Sample;
 
-const TARGETS: &[&str] = &["parse_dmf", "roundtrip_dmf"];
+const TARGETS: &[&str] = &["parse_dmf", "roundtrip_dmf", "model_dmf"];
 
 /// CRC-32 (IEEE, reflected, as PNG chunks use), bit by bit: the samples are tiny.
 fn crc32(bytes: &[u8]) -> u32 {

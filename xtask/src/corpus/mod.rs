@@ -8,6 +8,9 @@ mod seanim;
 mod semodel;
 mod sf3;
 
+// The model_* fuzz targets build a model from arbitrary bytes (`arbitrary::Unstructured`),
+// so any bytes seed them: each format's samples seed its model target too.
+
 /// One sample file.
 pub(crate) struct Sample {
     /// The file name under `testdata/` (and in the fuzz corpus).

@@ -12,7 +12,7 @@ use animbin_seanim::{
 
 use super::Sample;
 
-const TARGETS: &[&str] = &["parse_seanim", "roundtrip_seanim"];
+const TARGETS: &[&str] = &["parse_seanim", "roundtrip_seanim", "model_seanim"];
 
 fn bytes(anim: &SeAnim) -> Vec<u8> {
     to_bytes(anim).expect("the sample is encodable")
@@ -137,6 +137,26 @@ fn frames_up_to(last: u32) -> SeAnim {
     }
 }
 
+/// [`frames_up_to`]`(255)` (frameCount 256) as the pre-2017 rule lays it out, with a u8
+/// `frame_t`. The writer always uses the current rule (u16 here), so the u16 key count and
+/// frames of its file are narrowed by hand.
+fn old_rule_frame_count_256() -> Vec<u8> {
+    let current = bytes(&frames_up_to(255));
+    // The 36-byte header, the name "a\0" and the bone's flags byte stay as they are.
+    let (head, mut rest) = current.split_at(39);
+    let mut out = head.to_vec();
+    out.push(rest[0]);
+    rest = &rest[2..];
+    while let Some((key, tail)) = rest.split_at_checked(14) {
+        out.push(key[0]);
+        out.extend_from_slice(&key[2..]);
+        rest = tail;
+    }
+    let anim = animbin_seanim::read(&out).expect("the old-rule sample reads");
+    assert_eq!(anim.frame_width_rule, FrameWidthRule::Legacy);
+    out
+}
+
 /// `count` bones with rotation keys and a modifier on the last bone: bone_t from `count`.
 fn bones(count: u32) -> SeAnim {
     SeAnim {
@@ -164,16 +184,17 @@ pub(crate) fn samples() -> Vec<Sample> {
         fuzz_targets: TARGETS,
         testdata,
     };
-    let legacy = SeAnim {
-        frame_width_rule: FrameWidthRule::Legacy,
-        ..frames_up_to(255)
-    };
     vec![
         file("sample.seanim", &sample(), true),
         file("sample_every_block.seanim", &every_block(), true),
         file("seanim_framecount_255.seanim", &frames_up_to(254), false),
         file("seanim_framecount_256.seanim", &frames_up_to(255), false),
-        file("seanim_framecount_256_old_rule.seanim", &legacy, false),
+        Sample {
+            name: "seanim_framecount_256_old_rule.seanim",
+            bytes: old_rule_frame_count_256(),
+            fuzz_targets: TARGETS,
+            testdata: false,
+        },
         file("seanim_framecount_65535.seanim", &frames_up_to(65534), false),
         file("seanim_framecount_65536.seanim", &frames_up_to(65535), false),
         file("seanim_bonecount_255.seanim", &bones(255), false),

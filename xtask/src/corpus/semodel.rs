@@ -12,7 +12,7 @@ use animbin_semodel::{
 
 use super::Sample;
 
-const TARGETS: &[&str] = &["parse_semodel", "roundtrip_semodel"];
+const TARGETS: &[&str] = &["parse_semodel", "roundtrip_semodel", "model_semodel"];
 
 fn pose(x: f32, y: f32, z: f32) -> Pose {
     Pose {

@@ -6,7 +6,7 @@ use animbin_sf3::{Ending, Key, Segment, Sf3File, Slot};
 
 use super::Sample;
 
-const TARGETS: &[&str] = &["parse_sf3", "roundtrip_sf3"];
+const TARGETS: &[&str] = &["parse_sf3", "roundtrip_sf3", "model_sf3"];
 
 /// A slot that swings about one axis: `keys` translation and rotation keys from `start`
 /// to `end`, one scale key of 1.0 (as in the game's files).

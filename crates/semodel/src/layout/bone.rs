@@ -15,12 +15,23 @@ use super::flags::BoneFlags;
 /// A position and rotation pair (`vec3 position; quat_t rotation`, 28 bytes).
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Pose {
     /// The position.
     pub position: Vec3<f32>,
     /// The rotation, x y z w.
     pub rotation: Quat<f32>,
+}
+
+/// The origin with no rotation (the identity quaternion, not four zeros, which are no
+/// rotation and which `validate` warns about).
+impl Default for Pose {
+    fn default() -> Self {
+        Self {
+            position: Vec3::default(),
+            rotation: Quat::new(0.0, 0.0, 0.0, 1.0),
+        }
+    }
 }
 
 /// One bone: its name (from the block's name list) and its record.

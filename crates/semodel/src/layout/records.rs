@@ -24,6 +24,7 @@ pub struct Influence {
     /// The bone's index in the bone block.
     pub bone: u32,
     /// The weight, 0..=1; a vertex's weights sum to 1.
+    #[serde(with = "animbin_core::float::dump")]
     pub weight: f32,
 }
 

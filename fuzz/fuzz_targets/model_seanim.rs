@@ -1,0 +1,228 @@
+//! Writers proven from the model side: a random `SeAnim` (any flags, reserved bits and bytes,
+//! names, keys at any frame with any float bits, modifiers, notes, custom and trailing
+//! bytes, SEBlend shapes) is either refused by the writer with an `Unencodable` error
+//! naming what it cannot encode, or written to bytes that read back to the same model, bit
+//! for bit (compared through the dump's exact JSON form), and rewrite to the same bytes.
+#![no_main]
+
+use animbin_core::{ErrorKind, Quat, Vec3};
+use animbin_seanim::{
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, Modifier, Note, PresenceFlags, PropertyFlags,
+    SeAnim, SeBlend, StrayCounts, Trailer, read, to_bytes, widen,
+};
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+use libfuzzer_sys::fuzz_target;
+
+/// A frame: mostly small, sometimes at the `frame_t` boundaries, sometimes anything.
+fn frame(u: &mut Unstructured) -> Result<u32> {
+    Ok(match u.int_in_range(0..=7u8)? {
+        0 => *u.choose(&[255, 256, 65535, 65536, u32::MAX - 1, u32::MAX])?,
+        1 => u.arbitrary()?,
+        _ => u32::from(u.arbitrary::<u8>()?),
+    })
+}
+
+/// A key value component: any `f32` bits widened (what a single-precision file holds), or
+/// any `f64` bits under high precision.
+fn component(u: &mut Unstructured, double: bool) -> Result<f64> {
+    Ok(if double {
+        f64::from_bits(u.arbitrary()?)
+    } else {
+        widen(f32::from_bits(u.arbitrary()?))
+    })
+}
+
+fn keys<V>(u: &mut Unstructured, mut value: impl FnMut(&mut Unstructured) -> Result<V>) -> Result<Vec<Key<V>>> {
+    let n = u.int_in_range(0..=4usize)?;
+    (0..n).map(|_| Ok(Key::new(frame(u)?, value(u)?))).collect()
+}
+
+fn name(u: &mut Unstructured) -> Result<String> {
+    // Mostly plain names; sometimes anything, a NUL included (which the writer refuses).
+    if u.ratio(1, 8)? {
+        u.arbitrary()
+    } else {
+        let n = u.int_in_range(0..=6usize)?;
+        (0..n).map(|_| Ok(char::from(u.int_in_range(b'a'..=b'z')?))).collect()
+    }
+}
+
+fn anim(u: &mut Unstructured) -> Result<SeAnim> {
+    let presence = PresenceFlags::from_bits_retain(u.arbitrary()?);
+    let property = PropertyFlags::from_bits_retain(u.arbitrary()?);
+    let double = property.contains(PropertyFlags::PRECISION_HIGH);
+    // Keys mostly only in the channels whose flag is set, so that most models write.
+    let wants = |u: &mut Unstructured, flag| -> Result<bool> { Ok(presence.contains(flag) || u.ratio(1, 16)?) };
+    let bone_count = if presence.has_bones() || u.ratio(1, 16)? {
+        u.int_in_range(0..=4usize)?
+    } else {
+        0
+    };
+    let mut bones = Vec::with_capacity(bone_count);
+    for _ in 0..bone_count {
+        let mut bone = Bone::new(name(u)?);
+        bone.flags = if u.ratio(1, 8)? { u.arbitrary()? } else { 0 };
+        if wants(u, PresenceFlags::LOC)? {
+            bone.location = keys(u, |u| {
+                Ok(Vec3::new(
+                    component(u, double)?,
+                    component(u, double)?,
+                    component(u, double)?,
+                ))
+            })?;
+        }
+        if wants(u, PresenceFlags::ROT)? {
+            bone.rotation = keys(u, |u| {
+                Ok(Quat::new(
+                    component(u, double)?,
+                    component(u, double)?,
+                    component(u, double)?,
+                    component(u, double)?,
+                ))
+            })?;
+        }
+        if wants(u, PresenceFlags::SCALE)? {
+            bone.scale = keys(u, |u| {
+                Ok(Vec3::new(
+                    component(u, double)?,
+                    component(u, double)?,
+                    component(u, double)?,
+                ))
+            })?;
+        }
+        bones.push(bone);
+    }
+    let modifiers = if presence.has_bones() || u.ratio(1, 16)? {
+        let n = u.int_in_range(0..=3usize)?;
+        (0..n)
+            .map(|_| {
+                Ok(Modifier {
+                    bone: if u.ratio(1, 8)? {
+                        u.arbitrary()?
+                    } else {
+                        u.int_in_range(0..=4)?
+                    },
+                    anim_type: AnimType::from_u8(u.int_in_range(0..=3)?).unwrap_or_default(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+    let notes = if wants(u, PresenceFlags::NOTE)? {
+        let n = u.int_in_range(0..=3usize)?;
+        (0..n)
+            .map(|_| {
+                Ok(Note {
+                    frame: frame(u)?,
+                    name: name(u)?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+    let custom = if wants(u, PresenceFlags::CUSTOM)? {
+        u.arbitrary()?
+    } else {
+        Vec::new()
+    };
+    let trailer = match u.int_in_range(0..=3u8)? {
+        0 => Trailer::SeBlend(SeBlend {
+            shapes: (0..u.int_in_range(0..=2usize)?)
+                .map(|_| {
+                    let keys = (0..u.int_in_range(0..=2usize)?)
+                        .map(|_| {
+                            Ok(BlendKey {
+                                frame: u.arbitrary()?,
+                                value: [0; 3].map(|_| f32::from_bits(u.arbitrary().unwrap_or(0))),
+                            })
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    Ok(BlendShape { name: name(u)?, keys })
+                })
+                .collect::<Result<Vec<_>>>()?,
+        }),
+        // Unknown bytes that cannot start an SEBlend trailer (its magic starts with 'S'),
+        // and are not empty: other trailing bytes read back as what they are.
+        1 => {
+            let mut bytes: Vec<u8> = u.arbitrary()?;
+            if bytes.first().is_none_or(|&b| b == b'S') {
+                bytes.insert(0, 0);
+            }
+            Trailer::Unknown(bytes)
+        }
+        _ => Trailer::None,
+    };
+    let stray_counts = if u.ratio(1, 8)? {
+        StrayCounts {
+            bone_count: u.arbitrary()?,
+            bone_anim_modifier_count: u.arbitrary()?,
+            note_count: u.arbitrary()?,
+        }
+    } else {
+        StrayCounts::default()
+    };
+    Ok(SeAnim {
+        anim_type: AnimType::from_u8(u.int_in_range(0..=3)?).unwrap_or_default(),
+        anim_flags: AnimFlags::from_bits_retain(u.arbitrary()?),
+        data_presence_flags: presence,
+        data_property_flags: property,
+        reserved1: u.arbitrary()?,
+        framerate: f32::from_bits(u.arbitrary()?),
+        reserved2: u.arbitrary()?,
+        header_extra: if u.ratio(1, 8)? { u.arbitrary()? } else { Vec::new() },
+        // The writer ignores the rule that read a file: any value writes the current rule.
+        frame_width_rule: if u.ratio(1, 4)? {
+            FrameWidthRule::Legacy
+        } else {
+            FrameWidthRule::Current
+        },
+        stray_counts,
+        bones,
+        modifiers,
+        notes,
+        custom,
+        trailer,
+        fixed_frame_count: if u.ratio(1, 8)? { Some(frame(u)?) } else { None },
+    })
+}
+
+/// The model as the dump writes it: every float bit for bit.
+fn exact(anim: &SeAnim) -> String {
+    serde_json::to_string(anim).expect("every model dumps")
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(anim) = anim(&mut Unstructured::new(data)) else {
+        return;
+    };
+    let bytes = match to_bytes(&anim) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            assert!(
+                matches!(e.kind, ErrorKind::Unencodable(_)),
+                "not a documented refusal: {e}"
+            );
+            return;
+        }
+    };
+    let back = read(&bytes).expect("what the writer writes reads");
+    assert!(to_bytes(&back).expect("and writes again") == bytes);
+    // What reading gives back by design: the current rule, and no fixed frameCount where it
+    // is the derived one. Trailing bytes after a file at frameCount 256 or 65536 may also
+    // make it read under the old rule (the fallback cannot tell); the bytes agree above.
+    let mut expected = SeAnim {
+        frame_width_rule: FrameWidthRule::Current,
+        ..anim
+    };
+    if expected.fixed_frame_count.is_some() && back.fixed_frame_count.is_none() {
+        assert_eq!(expected.frame_count().ok(), back.frame_count().ok());
+        expected.fixed_frame_count = None;
+    }
+    if back.frame_width_rule == FrameWidthRule::Legacy {
+        assert!(matches!(expected.trailer, Trailer::Unknown(_)));
+        return;
+    }
+    assert_eq!(exact(&back), exact(&expected), "the model read back differs");
+});
