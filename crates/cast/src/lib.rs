@@ -83,7 +83,8 @@ mod write;
 
 pub use animbin_core::math::{self, Quat, Vec2, Vec3, Vec4};
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity, scene::Scene,
+    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity,
+    scene::{AnimKind, Scene},
 };
 
 pub use layout::{

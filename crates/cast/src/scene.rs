@@ -95,9 +95,16 @@ fn documented(kind: NodeKind, name: &str) -> bool {
         || (kind == NodeKind::Material && is_material_slot(name))
 }
 
-/// Reports undocumented properties of `node` (which the scene has no place for).
+/// Reports undocumented properties of `node` (which the scene has no place for) and
+/// repeated ones (of which the first is used).
 fn lose_undocumented(node: &Node, kind: NodeKind, report: &mut ConversionReport) {
-    for p in &node.properties {
+    for (i, p) in node.properties.iter().enumerate() {
+        if node.properties[..i].iter().any(|q| q.name == p.name) {
+            report.lose(format!(
+                "second properties of one name in {kind} nodes (such as {:?}; the first is used)",
+                p.name
+            ));
+        }
         if !documented(kind, &p.name) {
             report.lose(format!(
                 "undocumented properties of {kind} nodes (such as {:?})",
@@ -589,7 +596,6 @@ impl Builder<'_> {
         let first_mode = anim
             .curves()
             .find(|c| transform(c.key_property()))
-            .or_else(|| anim.curves().next())
             .and_then(|c| c.mode());
         let kind = mode_kind(first_mode, self.report);
         let mut tracks = Tracks::default();
@@ -1250,6 +1256,13 @@ fn animation_node(anim: &scene::Animation, hashes: &mut Hashes, report: &mut Con
     if values_lost {
         report.lose("key values beyond f32 (Cast curves store f32)");
     }
+    let has_curves = anim
+        .bones
+        .iter()
+        .any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty());
+    if !has_curves && anim.kind != AnimKind::Absolute {
+        report.lose("the kind of an animation without bone keys (Cast keeps the mode on each curve)");
+    }
     for p in &anim.properties {
         match property_curve(p) {
             // The curve keeps its hash: hashes need only be distinct among a Root's children.
@@ -1309,7 +1322,11 @@ fn notification_tracks(
             }
         }
     }
-    // Reading gives the notes back track after track, sorted by frame (stable).
+    // Reading gives the notes back sorted by frame, and by track order within a frame: put
+    // the tracks in an order that keeps the scene's order of notes on one frame.
+    let order = track_order(&names, &anim.notes);
+    let names: Vec<&str> = order.iter().map(|&k| names[k]).collect();
+    let frames: Vec<Vec<u32>> = order.iter().map(|&k| std::mem::take(&mut frames[k])).collect();
     let mut back: Vec<(u32, &str)> = names
         .iter()
         .zip(&frames)
@@ -1332,9 +1349,53 @@ fn notification_tracks(
     Ok(())
 }
 
+/// An order of the note names (indices into `names`, which lists them by first
+/// appearance) in which a name comes before every name that follows it on the same frame;
+/// first appearance decides the rest, and a contradiction (a cycle) keeps that order.
+fn track_order(names: &[&str], notes: &[Note]) -> Vec<usize> {
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let mut after: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+    let mut before_count = vec![0usize; names.len()];
+    for pair in notes.windows(2) {
+        let (a, b) = (index[pair[0].name.as_str()], index[pair[1].name.as_str()]);
+        if a != b && pair[0].frame.round() == pair[1].frame.round() && !after[a].contains(&b) {
+            after[a].push(b);
+            before_count[b] += 1;
+        }
+    }
+    let mut order = Vec::with_capacity(names.len());
+    let mut ready: std::collections::BTreeSet<usize> = (0..names.len()).filter(|&i| before_count[i] == 0).collect();
+    while let Some(next) = ready.pop_first() {
+        order.push(next);
+        for &b in &after[next] {
+            before_count[b] -= 1;
+            if before_count[b] == 0 {
+                ready.insert(b);
+            }
+        }
+    }
+    if order.len() == names.len() {
+        order
+    } else {
+        (0..names.len()).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tracks_are_ordered_to_keep_notes_on_one_frame_in_order() {
+        let note = |frame: f64, name: &str| Note {
+            frame,
+            name: name.into(),
+        };
+        let notes = [note(1.0, "b"), note(2.0, "a"), note(2.0, "b")];
+        assert_eq!(track_order(&["b", "a"], &notes), [1, 0]);
+        let contradiction = [note(2.0, "a"), note(2.0, "b"), note(2.0, "a")];
+        assert_eq!(track_order(&["a", "b"], &contradiction), [0, 1]);
+    }
 
     #[test]
     fn sampling_is_linear_and_held_at_the_ends() {

@@ -696,22 +696,21 @@ impl Checker {
             }
         }
         let influences = mesh.index_value("mi");
-        for name in ["wb", "wv"] {
-            let Some(p) = mesh.property(name) else { continue };
-            match (influences, vertices) {
-                (None, _) if mesh.property("mi").is_none() => self.push(
-                    at,
-                    Some("mi"),
-                    ProblemKind::Missing {
-                        because: Some(format!("{name} is present")),
-                    },
-                ),
-                (Some(mi), Some(v)) => {
-                    let of = format!("{v} vertices times {mi} influences");
-                    self.length(at, name, p.value.len(), v * u64::from(mi), of);
+        let weights = ["wb", "wv"].map(|name| mesh.property(name).map(|p| (name, p.value.len())));
+        match (influences, vertices) {
+            (None, _) if mesh.property("mi").is_none() => {
+                if let Some((name, _)) = weights.iter().flatten().next() {
+                    let because = Some(format!("{name} is present"));
+                    self.push(at, Some("mi"), ProblemKind::Missing { because });
                 }
-                _ => {}
             }
+            (Some(mi), Some(v)) => {
+                for &(name, len) in weights.iter().flatten() {
+                    let of = format!("{v} vertices times {mi} influences");
+                    self.length(at, name, len, v * u64::from(mi), of);
+                }
+            }
+            _ => {}
         }
         self.indices_below(at, "wb", bone_count as u64, "bones of the model's skeleton");
     }
