@@ -43,6 +43,23 @@
 //! - [`CastFile::to_scene`] / [`CastFile::from_scene`]: the neutral [`Scene`] model the
 //!   animbin format crates share, with a [`ConversionReport`] of what does not carry over.
 //!
+//! ## SEAnim and SEModel through Cast
+//! Converting through the scene model, an SEAnim keeps its frame rate (`fr`), looping
+//! (`lo`), kind (each curve's `m`), every bone's keys (`rq`, `tx`/`ty`/`tz`, `sx`/`sy`/`sz`
+//! curves at integer frames, the frame width chosen anew), its modifiers (a
+//! CurveModeOverride of all three channels before the bone's curves, so bone order holds)
+//! and its notes (one notification track per name; order kept within a frame). What does
+//! not travel, and is reported: the `delta` kind (Cast has three modes; written as
+//! `relative`), key values beyond `f32` (high precision files), a `frameCount` other than
+//! the last key's plus one, cosmetic bone flags and bones with neither keys nor a modifier;
+//! the custom block, the SEBlend trailer and reserved header bytes do not reach the scene.
+//! An SEModel keeps its bones (names, parents, local and world poses, local scale), meshes
+//! (positions, normals, every UV layer, colours, weights of any influence count,
+//! triangles) and materials (names and the diffuse, normal and specular maps); a mesh whose
+//! UV layers name different materials keeps the first (reported). Back from Cast, every
+//! field above returns as it was: an SE file comes back as its own trip through the scene
+//! gives it (the same bytes for the SEAnim files within these limits).
+//!
 //! ## Example
 //! ```
 //! use animbin_cast::{CastFile, Node, NodeKind, Property, Value, View, read, to_bytes, validate};

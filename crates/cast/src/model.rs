@@ -8,10 +8,14 @@
 use animbin_core::math::{Vec2, Vec3, Vec4};
 use serde::{Deserialize, Serialize};
 
-use crate::layout::{NodeId, NodeKind, PropertyType};
+use crate::layout::{MAX_DEPTH, NodeId, NodeKind, PropertyType};
 
 /// A whole Cast file.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+///
+/// In JSON (dumps) the tree is flat, `{"flags": 0, "nodes": [...]}`, each node in file order
+/// with its `depth` (1 for a top-level node), so that no JSON reader needs to nest as deep
+/// as the file does.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CastFile {
     /// The header's `flags` (reserved; 0 from every known writer), kept as read.
     pub flags: u32,
@@ -275,7 +279,8 @@ impl Node {
         self.children.iter().filter(move |c| c.is(kind))
     }
 
-    /// The first child of type `kind` whose hash is `hash` (how references resolve).
+    /// The first child whose hash is `hash` (how references resolve: the caller checks its
+    /// type).
     pub fn child_by_hash(&self, hash: u64) -> Option<&Node> {
         self.children.iter().find(|c| c.hash == hash)
     }
@@ -319,5 +324,126 @@ impl CastFile {
         let mut count = 0;
         self.walk(|node, _| count += usize::from(node.is(kind)));
         count
+    }
+}
+
+/// A node as the flat JSON form writes it: its depth, header and properties.
+#[derive(Serialize)]
+struct FlatNodeRef<'a> {
+    depth: usize,
+    id: NodeId,
+    hash: u64,
+    #[serde(skip_serializing_if = "<[Property]>::is_empty")]
+    properties: &'a [Property],
+}
+
+/// A node as the flat JSON form reads it.
+#[derive(Deserialize)]
+struct FlatNode {
+    depth: usize,
+    id: NodeId,
+    hash: u64,
+    #[serde(default)]
+    properties: Vec<Property>,
+}
+
+/// The flat JSON form of a file as read.
+#[derive(Deserialize)]
+struct FlatFile {
+    #[serde(default)]
+    flags: u32,
+    #[serde(default)]
+    nodes: Vec<FlatNode>,
+}
+
+impl Serialize for CastFile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut nodes = Vec::with_capacity(self.node_count());
+        self.walk(|node, depth| {
+            nodes.push(FlatNodeRef {
+                depth,
+                id: node.id,
+                hash: node.hash,
+                properties: &node.properties,
+            })
+        });
+        let mut out = serializer.serialize_struct("CastFile", 2)?;
+        out.serialize_field("flags", &self.flags)?;
+        out.serialize_field("nodes", &nodes)?;
+        out.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for CastFile {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let flat = FlatFile::deserialize(deserializer)?;
+        let mut roots = Vec::new();
+        let mut open: Vec<Node> = Vec::new();
+        let close = |open: &mut Vec<Node>, roots: &mut Vec<Node>| {
+            if let Some(node) = open.pop() {
+                match open.last_mut() {
+                    Some(parent) => parent.children.push(node),
+                    None => roots.push(node),
+                }
+            }
+        };
+        for (i, node) in flat.nodes.into_iter().enumerate() {
+            if node.depth == 0 || node.depth > open.len() + 1 || node.depth > MAX_DEPTH {
+                return Err(serde::de::Error::custom(format!(
+                    "node {i} has depth {}: a node's depth is 1 at the top, at most one more than the node before it, and at most {MAX_DEPTH}",
+                    node.depth
+                )));
+            }
+            while open.len() >= node.depth {
+                close(&mut open, &mut roots);
+            }
+            open.push(Node {
+                id: node.id,
+                hash: node.hash,
+                properties: node.properties,
+                children: Vec::new(),
+            });
+        }
+        while !open.is_empty() {
+            close(&mut open, &mut roots);
+        }
+        Ok(Self {
+            flags: flat.flags,
+            roots,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_json_form_is_flat_and_reads_back() {
+        let mut root = Node::new(NodeKind::Root, 1);
+        let mut model = Node::new(NodeKind::Model, 2);
+        model.push(Property::string("n", "m"));
+        model.children.push(Node::new(NodeKind::Mesh, 3));
+        root.children.extend([model, Node::new(NodeKind::Animation, 4)]);
+        let file = CastFile {
+            flags: 7,
+            roots: vec![root, Node::new(NodeId(9), 5)],
+        };
+        let json = serde_json::to_value(&file).unwrap();
+        let depths: Vec<u64> = json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["depth"].as_u64().unwrap())
+            .collect();
+        assert_eq!(depths, [1, 2, 3, 2, 1]);
+        assert_eq!(
+            json["nodes"][1]["properties"][0],
+            serde_json::json!({"name": "n", "type": "s", "values": ["m"]})
+        );
+        assert_eq!(serde_json::from_value::<CastFile>(json).unwrap(), file);
+        let skip = serde_json::json!({"nodes": [{"depth": 2, "id": "root", "hash": 0}]});
+        assert!(serde_json::from_value::<CastFile>(skip).is_err());
     }
 }

@@ -1,44 +1,5 @@
-//! Conversion between a [`CastFile`] and the neutral scene model.
-//!
-//! **Cast to scene.** Every Model under a Root adds its bones, materials and meshes to the
-//! scene's one skeleton, material list and mesh list (bone and material indices offset by
-//! what earlier models added); every Animation becomes a scene animation.
-//! - Bones: name, parent, local (`lp`, `lr`, `s`) and world (`wp`, `wr`) bind poses; a side
-//!   that is absent is computed from the other. Parents out of range or in a cycle are
-//!   refused.
-//! - Meshes: name, positions, normals, every UV layer (`ul` of them, else `u0`, `u1`, ...
-//!   as present), the first colour layer (`c0`, or the legacy `vc`; float colours rounded to
-//!   8 bits), skin weights of any influence count (`mi`, `wb`, `wv`), triangles and the
-//!   material. Per-vertex arrays of the wrong length are skipped (as the format says
-//!   consumers do) and reported; face and weight indices past their arrays are refused.
-//! - Materials: name; the `diffuse` slot (else `albedo`) as the diffuse map, `normal` and
-//!   `specular` as maps, a Color in `albedo` or `diffuse` as the base colour (converted to
-//!   linear when it is sRGB).
-//! - Animations: name, frame rate, looping; the mode of the first transform curve is the
-//!   animation's kind; `rq` curves are rotation keys; `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
-//!   curves are joined into translation and scale keys (on the union of their frames,
-//!   linearly interpolated, when they differ; a missing axis takes the bind pose's value, or
-//!   1 for scale); a CurveModeOverride is its bone's `kind_override`; notification tracks are
-//!   notes (sorted by frame). Blend-shape weight (`bs`), visibility (`vb`) and any other
-//!   curve is kept whole as a [`PropertyTrack`] (`format` "cast", `property` its `kp`,
-//!   `data` a Cast file holding just that curve), so it comes back when the scene is written
-//!   as Cast.
-//!
-//! What the scene cannot hold is one line each in the [`ConversionReport`]: model names and
-//! placement, tangents, colour layers after the first, the skinning method, blend shapes,
-//! hair, IK handles, constraints, instances, metadata, material slots other than the four,
-//! additive blend weights, curve modes that differ from the animation's, overrides of only
-//! some channels, skeletons inside animations, unknown nodes and undocumented properties.
-//!
-//! **Scene to Cast.** One Root; a Model (no name) with the skeleton, materials and meshes
-//! when the scene has any; an Animation per scene animation. Properties follow the
-//! reference writer's order, index buffers take the narrowest width, hashes count up from
-//! the reference writer's first value. Key values and bind poses are stored as `f32` (the
-//! format has no double curves); values that lose digits, fractional frames (rounded),
-//! the `delta` kind (written as `relative`), step interpolation, a frame count other than the
-//! last key's plus one, cosmetic marks, bone tracks without keys, embedded textures, mesh
-//! materials after the first and property tracks of other formats are reported. Negative or
-//! too large frames, and indices that point nowhere, are refused.
+//! Conversion between a [`CastFile`] and the neutral scene model: what each node becomes is
+//! documented on [`CastFile::to_scene`] and [`CastFile::from_scene`].
 
 use std::collections::HashMap;
 
@@ -156,8 +117,39 @@ struct Builder<'r> {
 }
 
 impl CastFile {
-    /// The file as a scene, recording in `report` what the scene cannot hold (see the module
-    /// docs of this conversion, which list it per node).
+    /// The file as a scene, recording in `report` what the scene cannot hold.
+    ///
+    /// Every Model under a Root adds its bones, materials and meshes to the scene's one
+    /// skeleton, material list and mesh list (bone and material indices offset by what
+    /// earlier models added); every Animation becomes a scene animation.
+    /// - Bones: name, parent, local (`lp`, `lr`, `s`) and world (`wp`, `wr`) bind poses; a
+    ///   side that is absent is computed from the other.
+    /// - Meshes: name, positions, normals, every UV layer (`ul` of them, else `u0`, `u1`, ...
+    ///   as present), the first colour layer (`c0`, or the legacy `vc`; float colours rounded
+    ///   to 8 bits), skin weights of any influence count (`mi`, `wb`, `wv`), triangles and the
+    ///   material. Per-vertex arrays of the wrong length are skipped (as the format says
+    ///   consumers do) and reported.
+    /// - Materials: name; the `diffuse` slot (else `albedo`) as the diffuse map, `normal` and
+    ///   `specular` as maps, a Color in `albedo` or `diffuse` as the base colour (decoded to
+    ///   linear when it is sRGB).
+    /// - Animations: name, frame rate, looping; the mode of the first transform curve is the
+    ///   animation's kind; `rq` curves are rotation keys; `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
+    ///   curves are joined into translation and scale keys (on the union of their frames,
+    ///   linearly interpolated, when they differ; a missing axis takes the bind pose's value
+    ///   in absolute mode, else 0, and 1 for scale); a CurveModeOverride is its bone's
+    ///   `kind_override`; notification tracks are notes, sorted by frame (tracks in file
+    ///   order within a frame); the frame count is the last key's frame plus one. Blend-shape
+    ///   weight (`bs`), visibility (`vb`) and any other curve is kept whole as a
+    ///   [`PropertyTrack`] (`format` [`PROPERTY_FORMAT`], `property` its `kp`, `data` a Cast
+    ///   file holding just that curve), so it comes back when the scene is written as Cast.
+    ///
+    /// What the scene cannot hold is one line each in `report`: model names and placement,
+    /// tangents, colour layers after the first, float colours that 8 bits do not hold, the
+    /// skinning method, segment scale compensation, blend shapes, hair, IK handles,
+    /// constraints, instances, metadata, material slots other than the four, additive blend
+    /// weights, curve modes that differ from the animation's, overrides of only some
+    /// channels, skeletons inside animations, unknown nodes, undocumented and repeated
+    /// properties.
     ///
     /// Cast stores its own frame rate, units and axes are the source's, so only
     /// [`SceneOptions::framerate`] matters, for an animation without `fr`. Fails on bone
@@ -930,8 +922,25 @@ fn mode_name(kind: AnimKind, report: &mut ConversionReport) -> &'static str {
 }
 
 impl CastFile {
-    /// A file holding `scene`, recording in `report` what Cast cannot hold (see the module
-    /// docs of this conversion). No option changes the result.
+    /// A file holding `scene`, recording in `report` what Cast cannot hold.
+    ///
+    /// One Root; a Model (no name) holding the skeleton (bones with `n`, `p`, `lp`, `lr`,
+    /// `wp`, `wr`, and `s` when the scale is not 1), the materials (`n`, `t` "pbr", the
+    /// base colour as a linear Color in `albedo`, the diffuse, normal and specular maps as
+    /// Files in their slots) and the meshes (`n` when named, `vp`, `vn`, `u0`... and `ul`,
+    /// colours packed in `c0` with `cl` 1, `wb`/`wv`/`mi`, `f`, `m`) when the scene has any;
+    /// an Animation per scene animation (`n`, `fr`, `lo`; per bone a CurveModeOverride of all
+    /// three channels for a `kind_override`, then `rq`, `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
+    /// curves in the animation's mode; Cast property tracks as their curves; notes as one
+    /// notification track per name). Properties follow the reference writer's order, index
+    /// buffers take the narrowest width, hashes count up from [`FIRST_HASH`].
+    ///
+    /// Key values and bind poses are `f32` in Cast: values that lose digits are reported, as
+    /// are fractional frames (rounded), the `delta` kind (written as `relative`), the kind of
+    /// an animation without keys, step interpolation, a frame count other than the last
+    /// key's plus one, note orders that a frame sort cannot give back, cosmetic marks, bone
+    /// tracks without keys, embedded textures, mesh materials after the first and property
+    /// tracks of other formats. No option changes the result.
     ///
     /// Fails on frames that are negative or past u32, key values past `f32`'s range, bone
     /// parents out of range or in a cycle, and meshes whose arrays disagree with their

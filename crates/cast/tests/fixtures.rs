@@ -326,6 +326,10 @@ fn nesting_up_to_the_limit_reads_and_writes_back_and_past_it_is_refused_by_the_w
     let bytes = nested(MAX_DEPTH, id);
     let file = read_back(&bytes);
     assert_eq!(file.node_count(), MAX_DEPTH);
+    // The JSON form is flat, so a JSON reader's own nesting limit (128 in serde_json) does
+    // not stop it.
+    let json = serde_json::to_string(&file).unwrap();
+    assert_eq!(serde_json::from_str::<CastFile>(&json).unwrap(), file);
     assert!(read(&nested(MAX_DEPTH + 1, id)).is_err());
     let mut deeper = file.clone();
     let mut leaf = &mut deeper.roots[0];
