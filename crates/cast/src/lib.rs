@@ -111,7 +111,8 @@ pub use layout::{
 pub use model::{CastFile, Indices, Node, Property, Value};
 pub use nodes::{
     Animation, BlendShape, Bone, Color, ColorLayer, Constraint, ConstraintOffset, Curve, CurveModeOverride, File, Hair,
-    IkHandle, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton, is_material_slot,
+    IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
+    is_material_slot,
 };
 pub use scene::{FIRST_HASH, PROPERTY_FORMAT};
 pub use validate::{Problem, ProblemKind, validate};
