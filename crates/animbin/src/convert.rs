@@ -390,6 +390,9 @@ fn holds_nothing(scene: &Scene, target: Target) -> Option<&'static str> {
         Format::Dmf if no_animation && no_model && scene.materials.is_empty() && scene.textures.is_empty() => {
             Some("the input holds no bones, meshes, materials, textures or animations")
         }
+        Format::Cast if no_animation && no_model && scene.materials.is_empty() => {
+            Some("the input holds no bones, meshes, materials or animations")
+        }
         _ => None,
     }
 }

@@ -33,6 +33,8 @@ pub enum Document {
     Dmf(animbin_dmf::Dmf),
     /// A glTF 2.0 file.
     Gltf(GltfFile),
+    /// A Cast file.
+    Cast(animbin_cast::CastFile),
 }
 
 /// Calls the same [`Codec`] method on whichever format a document holds.
@@ -45,6 +47,7 @@ macro_rules! each {
             Document::Sf3($inner) => $body,
             Document::Dmf($inner) => $body,
             Document::Gltf($inner) => $body,
+            Document::Cast($inner) => $body,
         }
     };
 }
@@ -111,6 +114,7 @@ impl Document {
             let quick = match format.or_else(|| Format::detect(bytes, name)) {
                 Some(Format::SeAnim) => animbin_seanim::SeAnim::info_of(bytes),
                 Some(Format::SeModel) => animbin_semodel::SeModel::info_of(bytes),
+                Some(Format::Cast) => animbin_cast::CastFile::info_of(bytes),
                 Some(Format::AnimX) => AnimXDocument::info_of(bytes),
                 Some(Format::Sf3) => animbin_sf3::Sf3File::info_of(bytes),
                 Some(Format::Dmf) => animbin_dmf::Dmf::info_of(bytes),
@@ -139,6 +143,7 @@ impl Document {
             Format::Sf3 => Document::Sf3(Codec::read(bytes)?),
             Format::Dmf => Document::Dmf(Codec::read(bytes)?),
             Format::Gltf => Document::Gltf(Codec::read(bytes)?),
+            Format::Cast => Document::Cast(Codec::read(bytes)?),
         })
     }
 
@@ -198,6 +203,7 @@ impl Document {
             Some(Format::Sf3) => build::<animbin_sf3::Sf3File>(scene, target, options, report),
             Some(Format::Dmf) => build::<animbin_dmf::Dmf>(scene, target, options, report),
             Some(Format::Gltf) => build::<GltfFile>(scene, target, options, report),
+            Some(Format::Cast) => build::<animbin_cast::CastFile>(scene, target, options, report),
             None => Err(Error::Unsupported {
                 format: Format::Gltf,
                 target,
@@ -214,6 +220,7 @@ impl Document {
             Document::Sf3(_) => Format::Sf3,
             Document::Dmf(_) => Format::Dmf,
             Document::Gltf(_) => Format::Gltf,
+            Document::Cast(_) => Format::Cast,
         }
     }
 

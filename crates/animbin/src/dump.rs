@@ -1,7 +1,7 @@
 //! Dumps: a whole document as JSON, `{"format": NAME, "data": ...}`, that converts back to
 //! the same bytes.
 //!
-//! Each format's `data` is its owned model as serde writes it (SEAnim, SEModel, x8an), its
+//! Each format's `data` is its owned model as serde writes it (SEAnim, SEModel, x8an, Cast), its
 //! own JSON form (DMF JSON; AnimJ plus the version, the encoding and, for a compressed file,
 //! the stored bytes in base64) or, for glTF, the JSON and the BIN chunk in base64. Floats
 //! that JSON numbers cannot hold are strings in every one of them ([`animbin_core::float`]:
@@ -10,6 +10,7 @@
 use std::io::Write;
 
 use animbin_animx::AnimXDocument;
+use animbin_cast::CastFile;
 use animbin_dmf::json as dmf_json;
 use animbin_gltf::Container;
 use animbin_seanim::SeAnim;
@@ -34,6 +35,7 @@ enum DumpRef<'a> {
     Sf3(&'a Sf3File),
     Dmf(Value),
     Gltf(Value),
+    Cast(&'a CastFile),
 }
 
 /// A dump as read back.
@@ -46,6 +48,7 @@ enum DumpOwned {
     Sf3(Sf3File),
     Dmf(Value),
     Gltf(GltfDump),
+    Cast(CastFile),
 }
 
 /// The `data` of a glTF dump.
@@ -82,6 +85,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Document> {
         DumpOwned::AnimX(animx) => Document::AnimX(animx),
         DumpOwned::Dmf(data) => Document::Dmf(dmf_json::from_value(&data)?),
         DumpOwned::Gltf(data) => Document::Gltf(gltf_undump(data)?),
+        DumpOwned::Cast(file) => Document::Cast(file),
     })
 }
 
@@ -111,6 +115,7 @@ fn dump_ref(doc: &Document) -> Result<DumpRef<'_>> {
         Document::AnimX(animx) => DumpRef::AnimX(animx),
         Document::Dmf(dmf) => DumpRef::Dmf(dmf_json::to_value(dmf)?),
         Document::Gltf(gltf) => DumpRef::Gltf(gltf_dump(gltf)?),
+        Document::Cast(file) => DumpRef::Cast(file),
     })
 }
 

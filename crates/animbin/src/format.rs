@@ -23,15 +23,18 @@ pub enum Format {
     Dmf,
     /// glTF 2.0 (`.gltf` JSON, `.glb` binary with magic `glTF`).
     Gltf,
+    /// Cast (`.cast`), magic `cast`.
+    Cast,
 }
 
 impl Format {
     /// Every format, in detection order: formats with magic before the one recognised by
     /// its file name.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::AnimX,
         Format::Gltf,
         Format::Dmf,
+        Format::Cast,
         Format::SeAnim,
         Format::SeModel,
         Format::Sf3,
@@ -46,6 +49,7 @@ impl Format {
             Self::Sf3 => "sf3",
             Self::Dmf => "dmf",
             Self::Gltf => "gltf",
+            Self::Cast => "cast",
         }
     }
 
@@ -64,6 +68,7 @@ impl Format {
             Self::Sf3 => &[Target::Sf3],
             Self::Dmf => &[Target::Dmf, Target::DmfJson],
             Self::Gltf => &[Target::Glb, Target::Gltf],
+            Self::Cast => &[Target::Cast],
         }
     }
 
@@ -77,6 +82,8 @@ impl Format {
             Some(Self::Gltf)
         } else if animbin_dmf::has_magic(bytes) {
             Some(Self::Dmf)
+        } else if animbin_cast::has_magic(bytes) {
+            Some(Self::Cast)
         } else if bytes.starts_with(animbin_seanim::MAGIC) {
             Some(Self::SeAnim)
         } else if bytes.starts_with(&animbin_semodel::MAGIC) {
@@ -143,13 +150,15 @@ pub enum Target {
     Gltf,
     /// Binary glTF (`.glb`).
     Glb,
+    /// Cast (`.cast`).
+    Cast,
     /// An animbin dump (`.json`): the whole document as JSON, converted back byte for byte.
     Dump,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 12] = [
+    pub const ALL: [Target; 13] = [
         Target::SeAnim,
         Target::SeModel,
         Target::SeModelDeployed,
@@ -161,6 +170,7 @@ impl Target {
         Target::DmfJson,
         Target::Gltf,
         Target::Glb,
+        Target::Cast,
         Target::Dump,
     ];
 
@@ -178,6 +188,7 @@ impl Target {
             Self::DmfJson => "dmf-json",
             Self::Gltf => "gltf",
             Self::Glb => "glb",
+            Self::Cast => "cast",
             Self::Dump => "json",
         }
     }
@@ -200,6 +211,7 @@ impl Target {
             Self::Sf3 => Format::Sf3,
             Self::Dmf | Self::DmfJson => Format::Dmf,
             Self::Gltf | Self::Glb => Format::Gltf,
+            Self::Cast => Format::Cast,
             Self::Dump => return None,
         })
     }

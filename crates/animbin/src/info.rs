@@ -22,6 +22,8 @@ pub enum Info {
     Dmf(DmfInfo),
     /// A glTF file.
     Gltf(GltfInfo),
+    /// A Cast file.
+    Cast(CastInfo),
 }
 
 /// The summary of an SEAnim file.
@@ -160,4 +162,28 @@ pub struct GltfInfo {
     pub channel_count: usize,
     /// Bytes of the GLB BIN chunk.
     pub bin_bytes: usize,
+}
+
+/// The summary of a Cast file. Counts are by node id wherever the node sits (under an
+/// unknown node or a wrong parent too), so they are defined for every file that reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CastInfo {
+    /// Top-level nodes (the header's `rootCount`).
+    pub root_count: usize,
+    /// Nodes at any depth, known ids or not.
+    pub node_count: usize,
+    /// Model nodes.
+    pub model_count: usize,
+    /// Mesh nodes.
+    pub mesh_count: usize,
+    /// Bone nodes (the bones of animation skeletons included).
+    pub bone_count: usize,
+    /// Animation nodes.
+    pub animation_count: usize,
+    /// Curve nodes.
+    pub curve_count: usize,
+    /// Material nodes.
+    pub material_count: usize,
+    /// The header's reserved `flags`.
+    pub flags: u32,
 }

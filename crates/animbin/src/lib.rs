@@ -1,7 +1,7 @@
 //! # animbin
 //!
-//! One entry point for game animation and model files: SEAnim, SEModel, Resonite's AnimX
-//! (and its JSON twin AnimJ), Shining Force III x8an battle animations, the Dash Model
+//! One entry point for game animation and model files: SEAnim, SEModel, Cast, Resonite's
+//! AnimX (and its JSON twin AnimJ), Shining Force III x8an battle animations, the Dash Model
 //! Format 1.5 and glTF 2.0. Open any of them into a [`Document`], then ask it for a
 //! summary ([`Document::info`]), its problems ([`Document::validate`]), a lossless JSON dump
 //! ([`Document::dump`]), a scene ([`Document::to_scene`]), or convert it to any other format
@@ -49,8 +49,8 @@
 //! [`animbin_core::float`] writes them. AnimJ and DMF JSON files keep their own forms: the
 //! `nan:0x` strings appear only in dumps.
 //!
-//! Each format's own crate is re-exported ([`seanim`], [`semodel`], [`animx`], [`sf3`],
-//! [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
+//! Each format's own crate is re-exported ([`seanim`], [`semodel`], [`cast`], [`animx`],
+//! [`sf3`], [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
 //! view, or its writer's options.
 
 mod convert;
@@ -73,11 +73,11 @@ pub use error::{Error, Result};
 pub use files::{is_same_file, save};
 pub use format::{Format, Target, UnknownName, is_x8an_name};
 pub use formats::gltf::GltfFile;
-pub use info::{AnimXInfo, DmfInfo, GltfInfo, Info, SeAnimInfo, SeModelInfo, Sf3Info};
+pub use info::{AnimXInfo, CastInfo, DmfInfo, GltfInfo, Info, SeAnimInfo, SeModelInfo, Sf3Info};
 pub use problem::Problem;
 
 /// The format crates, for every field of one format.
 pub use {
-    animbin_animx as animx, animbin_core as core, animbin_dmf as dmf, animbin_gltf as gltf, animbin_seanim as seanim,
-    animbin_semodel as semodel, animbin_sf3 as sf3,
+    animbin_animx as animx, animbin_cast as cast, animbin_core as core, animbin_dmf as dmf, animbin_gltf as gltf,
+    animbin_seanim as seanim, animbin_semodel as semodel, animbin_sf3 as sf3,
 };

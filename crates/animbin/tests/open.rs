@@ -24,6 +24,7 @@ fn samples() -> Vec<(PathBuf, Format)> {
                 "animx" | "animj" => Format::AnimX,
                 "bin" => Format::Sf3,
                 "dmf" | "json" => Format::Dmf,
+                "cast" => Format::Cast,
                 other => panic!("a testdata file of unknown kind: {other}"),
             };
             (path, format)

@@ -16,8 +16,8 @@ use animbin::{
 use clap::{Parser, Subcommand};
 use serde_json::Value;
 
-/// Inspect, dump, validate and convert SEAnim, SEModel, AnimX/AnimJ, Shining Force III
-/// x8an, Dash Model Format and glTF/glb files.
+/// Inspect, dump, validate and convert SEAnim, SEModel, Cast, AnimX/AnimJ, Shining Force
+/// III x8an, Dash Model Format and glTF/glb files.
 #[derive(Parser)]
 #[command(name = "animbin", version, about)]
 struct Cli {

@@ -2,6 +2,7 @@
 //! Each format contributes one module; every sample is made by the project's own writer.
 
 mod animx;
+mod cast;
 mod dmf;
 mod gltf;
 mod seanim;
@@ -38,6 +39,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     let mut all = Vec::new();
     let _ = &mut all;
     all.extend(animx::samples());
+    all.extend(cast::samples());
     all.extend(dmf::samples());
     all.extend(gltf::samples());
     all.extend(seanim::samples());
@@ -49,6 +51,7 @@ pub(crate) fn samples() -> Vec<Sample> {
 /// The shared corpus folders whose files also seed each format's fuzz targets, when present.
 pub(crate) const SHARED_CORPUS: &[(&str, &[&str])] = &[
     ("animx", &["parse_animx", ANY_FORMAT_TARGET]),
+    ("cast", &["parse_cast", "roundtrip_cast", ANY_FORMAT_TARGET]),
     ("seanim", &["parse_seanim", "roundtrip_seanim", ANY_FORMAT_TARGET]),
     ("semodel", &["parse_semodel", "roundtrip_semodel", ANY_FORMAT_TARGET]),
 ];

@@ -2,6 +2,7 @@
 //! [`Codec`] for the document type that [`crate::Document`] holds for it.
 
 pub(crate) mod animx;
+pub(crate) mod cast;
 pub(crate) mod dmf;
 pub(crate) mod gltf;
 pub(crate) mod seanim;

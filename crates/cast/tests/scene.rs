@@ -1,0 +1,552 @@
+//! Scene conversion: what each node becomes, how curves are joined into keys, and every
+//! loss and refusal named.
+
+use animbin_cast::{
+    AnimKind, CastFile, ConversionReport, ErrorKind, Node, NodeKind, PROPERTY_FORMAT, Property, SceneOptions, Value,
+    Vec2, Vec3, Vec4, read, to_bytes,
+};
+use animbin_core::math::{Quat, Rgba8, Transform};
+use animbin_core::scene::{self, Animation, BoneTrack, Interpolation, Key, Note, PropertyTrack, Scene};
+
+fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
+    Node {
+        id: kind.id(),
+        hash,
+        properties,
+        children,
+    }
+}
+
+fn file(children: Vec<Node>) -> CastFile {
+    CastFile {
+        flags: 0,
+        roots: vec![node(NodeKind::Root, 1, vec![], children)],
+    }
+}
+
+fn to_scene(file: &CastFile) -> (Scene, Vec<String>) {
+    let mut report = ConversionReport::default();
+    let scene = file.to_scene(&SceneOptions::default(), &mut report).unwrap();
+    (scene, report.lost)
+}
+
+fn from_scene(scene: &Scene) -> (CastFile, Vec<String>) {
+    let mut report = ConversionReport::default();
+    let file = CastFile::from_scene(scene, &SceneOptions::default(), &mut report).unwrap();
+    (file, report.lost)
+}
+
+fn curve(bone: &str, kp: &str, frames: Value, values: Value, mode: &str) -> Node {
+    node(
+        NodeKind::Curve,
+        0,
+        vec![
+            Property::string("nn", bone),
+            Property::string("kp", kp),
+            Property::new("kb", frames),
+            Property::new("kv", values),
+            Property::string("m", mode),
+        ],
+        vec![],
+    )
+}
+
+fn bone(name: &str, parent: i32, lp: Vec3<f32>) -> Node {
+    node(
+        NodeKind::Bone,
+        0,
+        vec![
+            Property::string("n", name),
+            Property::new("p", Value::Integer(vec![parent as u32])),
+            Property::new("lp", Value::Vec3(vec![lp])),
+        ],
+        vec![],
+    )
+}
+
+fn anim(fr: f32, children: Vec<Node>) -> Node {
+    node(
+        NodeKind::Animation,
+        2,
+        vec![Property::new("fr", Value::Float(vec![fr]))],
+        children,
+    )
+}
+
+#[test]
+fn translation_axes_on_different_frames_are_joined_and_a_missing_axis_takes_the_bind_pose() {
+    let skeleton = node(
+        NodeKind::Skeleton,
+        3,
+        vec![],
+        vec![bone("hip", -1, Vec3::new(7.0, 8.0, 9.0))],
+    );
+    let model = node(NodeKind::Model, 4, vec![], vec![skeleton]);
+    let animation = anim(
+        30.0,
+        vec![
+            curve(
+                "hip",
+                "tx",
+                Value::Byte(vec![0, 10]),
+                Value::Float(vec![0.0, 10.0]),
+                "absolute",
+            ),
+            curve(
+                "hip",
+                "ty",
+                Value::Byte(vec![0, 4, 10]),
+                Value::Float(vec![1.0, 2.0, 3.0]),
+                "absolute",
+            ),
+            curve("hip", "sz", Value::Byte(vec![5]), Value::Float(vec![2.0]), "absolute"),
+        ],
+    );
+    let (scene, lost) = to_scene(&file(vec![model, animation]));
+    let track = &scene.animations[0].bones[0];
+    let t: Vec<(f64, Vec3<f64>)> = track.translation.iter().map(|k| (k.frame, k.value)).collect();
+    assert_eq!(
+        t,
+        [
+            (0.0, Vec3::new(0.0, 1.0, 9.0)),
+            (4.0, Vec3::new(4.0, 2.0, 9.0)),
+            (10.0, Vec3::new(10.0, 3.0, 9.0))
+        ]
+    );
+    assert_eq!(track.scale, [Key::new(5.0, Vec3::new(1.0, 1.0, 2.0))]);
+    assert_eq!(scene.animations[0].frame_count, 11.0);
+    assert!(
+        lost.iter()
+            .any(|l| l.starts_with("translation or scale axes keyed on different frames")),
+        "{lost:?}"
+    );
+    assert!(
+        lost.iter()
+            .any(|l| l.starts_with("translation or scale curves without all three axes")),
+        "{lost:?}"
+    );
+}
+
+#[test]
+fn relative_translation_fills_a_missing_axis_with_zero() {
+    let animation = anim(
+        30.0,
+        vec![curve(
+            "hip",
+            "tz",
+            Value::Byte(vec![3]),
+            Value::Float(vec![5.0]),
+            "relative",
+        )],
+    );
+    let (scene, _) = to_scene(&file(vec![animation]));
+    assert_eq!(scene.animations[0].kind, AnimKind::Relative);
+    assert_eq!(
+        scene.animations[0].bones[0].translation,
+        [Key::new(3.0, Vec3::new(0.0, 0.0, 5.0))]
+    );
+}
+
+#[test]
+fn overrides_become_kind_overrides_and_modifiers_become_overrides_of_every_channel() {
+    let cmov = node(
+        NodeKind::CurveModeOverride,
+        5,
+        vec![
+            Property::string("nn", "spine"),
+            Property::string("m", "additive"),
+            Property::boolean("ot", true),
+            Property::boolean("or", true),
+            Property::boolean("os", true),
+        ],
+        vec![],
+    );
+    let rq = curve(
+        "spine",
+        "rq",
+        Value::Byte(vec![0]),
+        Value::Vec4(vec![Vec4::new(0.0, 0.0, 0.0, 1.0)]),
+        "absolute",
+    );
+    let (scene, lost) = to_scene(&file(vec![anim(30.0, vec![cmov, rq])]));
+    assert_eq!(lost, Vec::<String>::new());
+    let track = &scene.animations[0].bones[0];
+    assert_eq!(
+        (track.bone.as_str(), track.kind_override),
+        ("spine", Some(AnimKind::Additive))
+    );
+    let (back, lost) = from_scene(&scene);
+    assert_eq!(lost, Vec::<String>::new());
+    let anim = back.animations().next().unwrap();
+    let cmov = anim.curve_mode_overrides().next().unwrap();
+    assert_eq!(cmov.mode(), Some("additive"));
+    assert_eq!(
+        (
+            cmov.override_translation(),
+            cmov.override_rotation(),
+            cmov.override_scale()
+        ),
+        (Some(true), Some(true), Some(true))
+    );
+    assert_eq!(
+        back.animations().next().unwrap().node().children[0].hash,
+        animbin_cast::FIRST_HASH + 2
+    );
+}
+
+fn track(name: &str) -> BoneTrack {
+    BoneTrack {
+        bone: name.into(),
+        rotation: vec![Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0))],
+        ..BoneTrack::default()
+    }
+}
+
+fn animation(bones: Vec<BoneTrack>) -> Animation {
+    Animation {
+        framerate: 30.0,
+        frame_count: 1.0,
+        bones,
+        ..Animation::default()
+    }
+}
+
+fn scene_with(anim: Animation) -> Scene {
+    Scene {
+        animations: vec![anim],
+        ..Scene::default()
+    }
+}
+
+#[test]
+fn curves_are_written_in_the_reference_order_with_the_narrowest_frames() {
+    let mut t = track("j");
+    t.translation = vec![
+        Key::new(0.0, Vec3::new(1.0, 2.0, 3.0)),
+        Key::new(300.0, Vec3::new(4.0, 5.0, 6.0)),
+    ];
+    t.scale = vec![Key::new(2.0, Vec3::ONE)];
+    let mut a = animation(vec![t]);
+    a.frame_count = 301.0;
+    a.name = "walk".into();
+    a.looping = true;
+    a.notes = vec![Note {
+        frame: 70000.0,
+        name: "end".into(),
+    }];
+    a.frame_count = 70001.0;
+    let (file, lost) = from_scene(&scene_with(a.clone()));
+    assert_eq!(lost, Vec::<String>::new());
+    let anim = file.animations().next().unwrap();
+    let names: Vec<&str> = anim.node().properties.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["n", "fr", "lo"]);
+    let kps: Vec<&str> = anim.curves().map(|c| c.key_property().unwrap()).collect();
+    assert_eq!(kps, ["rq", "tx", "ty", "tz", "sx", "sy", "sz"]);
+    let tx = anim.curves().nth(1).unwrap();
+    assert_eq!(
+        tx.node().properties.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        ["nn", "kp", "kb", "kv", "m"]
+    );
+    assert_eq!(
+        tx.key_frames().map(|k| matches!(k, animbin_cast::Indices::U16(_))),
+        Some(true)
+    );
+    assert_eq!(tx.key_values(), Some(&Value::Float(vec![1.0, 4.0])));
+    let end = anim.notification_tracks().next().unwrap();
+    assert_eq!(end.node().value("kb"), Some(&Value::Integer(vec![70000])));
+    let (back, lost) = to_scene(&read(&to_bytes(&file).unwrap()).unwrap());
+    assert_eq!(lost, Vec::<String>::new());
+    assert_eq!(back.animations[0], a);
+}
+
+#[test]
+fn what_cast_cannot_hold_is_reported_and_what_it_cannot_encode_is_refused() {
+    let mut a = animation(vec![
+        track("j"),
+        BoneTrack {
+            bone: "empty".into(),
+            cosmetic: true,
+            ..BoneTrack::default()
+        },
+    ]);
+    a.kind = AnimKind::Delta;
+    a.interpolation = Interpolation::Step;
+    a.bones[0].rotation[0].value.x = 0.1;
+    a.bones[0].rotation.push(Key::new(2.5, Quat::new(0.0, 0.0, 0.0, 1.0)));
+    a.frame_count = 10.0;
+    a.properties.push(PropertyTrack {
+        node: "smile".into(),
+        property: "seblend".into(),
+        format: "seanim".into(),
+        data: vec![],
+    });
+    let (_, lost) = from_scene(&scene_with(a.clone()));
+    for expected in [
+        "step interpolation (Cast curves are linear, rotations spherical)",
+        "the delta animation kind (Cast has none; written as relative)",
+        "cosmetic bone marks",
+        "bone tracks without keys (Cast curves name only animated nodes)",
+        "fractional frames (rounded to whole frames)",
+        "key values beyond f32 (Cast curves store f32)",
+        "property track smile.seblend (seanim; Cast keeps its own curves only)",
+        "the frame count 10 (Cast derives the length from the last key: 4)",
+    ] {
+        assert!(lost.iter().any(|l| l == expected), "{expected:?} not in {lost:#?}");
+    }
+    a.bones[0].rotation[1].frame = -1.0;
+    let err = CastFile::from_scene(
+        &scene_with(a.clone()),
+        &SceneOptions::default(),
+        &mut ConversionReport::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::Unencodable(_)));
+    assert!(
+        err.to_string().contains("bone \"j\" rotation key 1 is at frame -1"),
+        "{err}"
+    );
+    a.bones[0].rotation[1].frame = 1.0;
+    a.bones[0].rotation[1].value.w = 1e300;
+    let err = CastFile::from_scene(
+        &scene_with(a),
+        &SceneOptions::default(),
+        &mut ConversionReport::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("past f32's range"), "{err}");
+}
+
+#[test]
+fn blend_shape_and_visibility_curves_travel_whole_through_the_scene() {
+    let bs = curve(
+        "smile",
+        "bs",
+        Value::Byte(vec![0, 12]),
+        Value::Float(vec![0.0, 1.0]),
+        "absolute",
+    );
+    let mut vb = curve(
+        "hat",
+        "vb",
+        Value::Short(vec![0, 1000]),
+        Value::Byte(vec![1, 0]),
+        "absolute",
+    );
+    vb.hash = 77;
+    let (scene, lost) = to_scene(&file(vec![anim(24.0, vec![bs, vb.clone()])]));
+    assert_eq!(lost, Vec::<String>::new());
+    let properties = &scene.animations[0].properties;
+    assert_eq!(properties.len(), 2);
+    assert_eq!(
+        (properties[1].format.as_str(), properties[1].property.as_str()),
+        (PROPERTY_FORMAT, "vb")
+    );
+    assert_eq!(scene.animations[0].frame_count, 1001.0);
+    let (back, lost) = from_scene(&scene);
+    assert_eq!(lost, Vec::<String>::new());
+    let curves: Vec<&Node> = back.animations().next().unwrap().curves().map(|c| c.node()).collect();
+    assert_eq!(curves[1], &vb, "the curve comes back as it was, hash included");
+}
+
+#[test]
+fn models_join_one_skeleton_and_meshes_keep_every_uv_layer_and_their_weights() {
+    let mesh = |bone_count: u8| {
+        node(
+            NodeKind::Mesh,
+            10,
+            vec![
+                Property::new("vp", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 3])),
+                Property::new("u0", Value::Vec2(vec![Vec2::new(0.0, 1.0); 3])),
+                Property::new("u1", Value::Vec2(vec![Vec2::new(0.5, 0.5); 3])),
+                Property::new("u2", Value::Vec2(vec![Vec2::new(1.0, 0.0); 3])),
+                Property::new("ul", Value::Byte(vec![3])),
+                Property::new("c0", Value::Vec4(vec![Vec4::new(1.0, 0.5, 0.0, 1.0); 3])),
+                Property::new("c1", Value::Integer(vec![0; 3])),
+                Property::new("cl", Value::Byte(vec![2])),
+                Property::new("wb", Value::Byte((0..15).map(|i| i % bone_count).collect())),
+                Property::new("wv", Value::Float(vec![0.2; 15])),
+                Property::new("mi", Value::Byte(vec![5])),
+                Property::new("f", Value::Byte(vec![0, 1, 2])),
+                Property::hash("m", 20),
+            ],
+            vec![],
+        )
+    };
+    let material = node(
+        NodeKind::Material,
+        20,
+        vec![
+            Property::string("n", "skin"),
+            Property::string("t", "pbr"),
+            Property::hash("albedo", 21),
+            Property::hash("normal", 22),
+            Property::hash("gloss", 23),
+        ],
+        vec![
+            node(
+                NodeKind::Color,
+                21,
+                vec![Property::new("rgba", Value::Vec4(vec![Vec4::new(1.0, 1.0, 1.0, 1.0)]))],
+                vec![],
+            ),
+            node(NodeKind::File, 22, vec![Property::string("p", "n.png")], vec![]),
+            node(NodeKind::File, 23, vec![Property::string("p", "g.png")], vec![]),
+        ],
+    );
+    let skeleton = |names: &[&str]| {
+        node(
+            NodeKind::Skeleton,
+            30,
+            vec![],
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| bone(n, i as i32 - 1, Vec3::new(0.0, 0.0, 1.0)))
+                .collect(),
+        )
+    };
+    let first = node(
+        NodeKind::Model,
+        3,
+        vec![],
+        vec![skeleton(&["a", "b"]), material.clone(), mesh(2)],
+    );
+    let second = node(
+        NodeKind::Model,
+        4,
+        vec![],
+        vec![skeleton(&["c", "d", "e"]), material, mesh(3)],
+    );
+    let (scene, lost) = to_scene(&file(vec![first, second]));
+    assert_eq!(scene.skeleton.bones.len(), 5);
+    assert_eq!(
+        scene.skeleton.bones[3].parent,
+        Some(2),
+        "the second model's bones are offset"
+    );
+    assert_eq!(scene.skeleton.bones[4].global.translation, Vec3::new(0.0, 0.0, 3.0));
+    assert_eq!(scene.materials.len(), 2);
+    assert_eq!(scene.materials[0].normal_map.as_deref(), Some("n.png"));
+    assert_eq!(scene.materials[0].base_color.map(|c| c.a), Some(1.0));
+    let m = &scene.meshes[1];
+    assert_eq!(m.uv_layers.len(), 3);
+    assert_eq!(m.colors[0], Rgba8::new(255, 128, 0, 255));
+    let skin = m.skin.as_ref().unwrap();
+    assert_eq!(skin.influences, 5);
+    assert_eq!(
+        &skin.bones[..4],
+        [2, 3, 4, 2],
+        "indices offset by the first model's bones"
+    );
+    assert_eq!(m.materials, [Some(1)]);
+    for expected in [
+        "material slots other than albedo, diffuse, normal and specular files (such as \"gloss\")",
+        "float vertex colours (rounded to 8 bits per channel)",
+        "colour layers after the first (the scene holds one per mesh)",
+    ] {
+        assert!(lost.iter().any(|l| l == expected), "{expected:?} not in {lost:#?}");
+    }
+}
+
+#[test]
+fn wrong_lengths_are_skipped_and_indices_past_their_arrays_are_refused() {
+    let mesh = |extra: Vec<Property>| {
+        let mut properties = vec![
+            Property::new("vp", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 3])),
+            Property::new("f", Value::Byte(vec![0, 1, 2])),
+        ];
+        properties.extend(extra);
+        file(vec![node(
+            NodeKind::Model,
+            3,
+            vec![],
+            vec![node(NodeKind::Mesh, 4, properties, vec![])],
+        )])
+    };
+    let (scene, lost) = to_scene(&mesh(vec![Property::new(
+        "vn",
+        Value::Vec3(vec![Vec3::new(1.0, 1.0, 1.0); 2]),
+    )]));
+    assert!(scene.meshes[0].normals.is_empty());
+    assert_eq!(
+        lost,
+        ["per-vertex arrays of the wrong length (a mesh: vn has 2 for 3 vertices; skipped)"]
+    );
+    let refused = |extra: Vec<Property>| {
+        mesh(extra)
+            .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+            .unwrap_err()
+            .to_string()
+    };
+    // The first f is the one that counts; a second one is reported, not used.
+    let (_, lost) = to_scene(&mesh(vec![Property::new("f", Value::Byte(vec![0, 1, 3]))]));
+    assert_eq!(
+        lost,
+        ["second properties of one name in Mesh nodes (such as \"f\"; the first is used)"]
+    );
+    let mut bad = mesh(vec![]);
+    bad.roots[0].children[0].children[0].properties[1].value = Value::Byte(vec![0, 1, 3]);
+    let err = bad
+        .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("face index 2 is 3, past its 3 vertices"),
+        "{err}"
+    );
+    let weights = refused(vec![
+        Property::new("wb", Value::Byte(vec![0, 0, 1])),
+        Property::new("wv", Value::Float(vec![1.0; 3])),
+        Property::new("mi", Value::Byte(vec![1])),
+    ]);
+    assert!(
+        weights.contains("weight 0 names bone 0, past the model's 0 bones"),
+        "{weights}"
+    );
+}
+
+#[test]
+fn a_scene_model_is_written_as_one_model_with_its_materials_files_and_colours() {
+    let scene = Scene {
+        skeleton: scene::Skeleton {
+            bones: vec![scene::Bone {
+                name: "root".into(),
+                parent: None,
+                local: Transform::IDENTITY,
+                global: Transform::IDENTITY,
+                cosmetic: false,
+            }],
+        },
+        materials: vec![scene::Material {
+            name: "m".into(),
+            diffuse_map: Some("d.png".into()),
+            base_color: Some(animbin_core::math::Rgba::new(0.5, 0.25, 1.0, 1.0)),
+            ..scene::Material::default()
+        }],
+        meshes: vec![scene::Mesh {
+            positions: vec![Vec3::new(0.0, 0.0, 0.0); 300],
+            faces: vec![[0, 1, 299]],
+            materials: vec![Some(0)],
+            ..scene::Mesh::default()
+        }],
+        ..Scene::default()
+    };
+    let (file, lost) = from_scene(&scene);
+    assert_eq!(lost, Vec::<String>::new());
+    let model = file.models().next().unwrap();
+    let material = model.materials().next().unwrap();
+    assert_eq!(
+        material.slots().map(|(s, _)| s).collect::<Vec<_>>(),
+        ["albedo", "diffuse"]
+    );
+    assert_eq!(material.colors().next().unwrap().color_space(), Some("linear"));
+    let mesh = model.meshes().next().unwrap();
+    assert!(
+        matches!(mesh.faces(), Some(animbin_cast::Indices::U16(_))),
+        "299 needs u16 faces"
+    );
+    assert_eq!(mesh.material(), Some(material.node().hash));
+    assert_eq!(animbin_cast::validate(&file), vec![]);
+    let (back, lost) = to_scene(&file);
+    assert_eq!(lost, Vec::<String>::new());
+    assert_eq!(back, scene);
+}

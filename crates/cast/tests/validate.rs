@@ -1,0 +1,548 @@
+//! `validate`: a file that uses every node type breaks no rule; each change below breaks
+//! exactly one, reported at its node and property.
+
+use animbin_cast::{
+    CastFile, Diagnostic, Location, Node, NodeId, NodeKind, Problem, ProblemKind, Property, Severity, Value, Vec2,
+    Vec3, Vec4, validate,
+};
+
+fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
+    Node {
+        id: kind.id(),
+        hash,
+        properties,
+        children,
+    }
+}
+
+fn s(name: &str, value: &str) -> Property {
+    Property::string(name, value)
+}
+
+fn v(name: &str, value: Value) -> Property {
+    Property::new(name, value)
+}
+
+const MATERIAL: u64 = 20;
+const TEXTURE: u64 = 21;
+const MESH: u64 = 30;
+const BONES: [u64; 3] = [11, 12, 13];
+
+/// A valid file with every node type: the model in root 0, the rest beside it.
+fn every_node() -> CastFile {
+    let bone = |i: usize, parent: i32| {
+        node(
+            NodeKind::Bone,
+            BONES[i],
+            vec![
+                s("n", &format!("b{i}")),
+                v("p", Value::Integer(vec![parent as u32])),
+                v("ssc", Value::Byte(vec![1])),
+                v("lp", Value::Vec3(vec![Vec3::new(0.0, 1.0, 0.0)])),
+                v("lr", Value::Vec4(vec![Vec4::new(0.0, 0.0, 0.0, 1.0)])),
+                v("s", Value::Vec3(vec![Vec3::new(1.0, 1.0, 1.0)])),
+            ],
+            vec![],
+        )
+    };
+    let ik = node(
+        NodeKind::IkHandle,
+        14,
+        vec![
+            Property::hash("sb", BONES[0]),
+            Property::hash("eb", BONES[2]),
+            v("to", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)])),
+            Property::boolean("tr", false),
+        ],
+        vec![],
+    );
+    let constraint = node(
+        NodeKind::Constraint,
+        15,
+        vec![
+            s("ct", "or"),
+            Property::hash("cb", BONES[1]),
+            Property::hash("tb", BONES[0]),
+            v("co", Value::Vec4(vec![Vec4::new(0.0, 0.0, 0.0, 1.0)])),
+            v("wt", Value::Float(vec![1.0])),
+        ],
+        vec![],
+    );
+    let skeleton = node(
+        NodeKind::Skeleton,
+        10,
+        vec![],
+        vec![bone(0, -1), bone(1, 0), bone(2, 1), ik, constraint],
+    );
+    let texture = node(NodeKind::File, TEXTURE, vec![s("p", "body.png")], vec![]);
+    let tint = node(
+        NodeKind::Color,
+        22,
+        vec![
+            s("cs", "srgb"),
+            v("rgba", Value::Vec4(vec![Vec4::new(1.0, 1.0, 1.0, 1.0)])),
+        ],
+        vec![],
+    );
+    let material = node(
+        NodeKind::Material,
+        MATERIAL,
+        vec![
+            s("n", "body"),
+            s("t", "pbr"),
+            Property::hash("albedo", TEXTURE),
+            Property::hash("extra0", 22),
+        ],
+        vec![texture, tint],
+    );
+    let mesh = node(
+        NodeKind::Mesh,
+        MESH,
+        vec![
+            s("n", "tri"),
+            v("vp", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 3])),
+            v("vn", Value::Vec3(vec![Vec3::new(0.0, 0.0, 1.0); 3])),
+            v("u0", Value::Vec2(vec![Vec2::new(0.0, 0.0); 3])),
+            v("ul", Value::Byte(vec![1])),
+            v("c0", Value::Integer(vec![u32::MAX; 3])),
+            v("cl", Value::Byte(vec![1])),
+            v("wb", Value::Byte(vec![0, 1, 2, 2, 1, 0])),
+            v("wv", Value::Float(vec![0.5; 6])),
+            v("mi", Value::Byte(vec![2])),
+            v("f", Value::Short(vec![0, 1, 2])),
+            s("sm", "linear"),
+            Property::hash("m", MATERIAL),
+        ],
+        vec![],
+    );
+    let shape = node(
+        NodeKind::BlendShape,
+        31,
+        vec![
+            s("n", "smile"),
+            Property::hash("b", MESH),
+            v("vi", Value::Byte(vec![2])),
+            v("vp", Value::Vec3(vec![Vec3::new(1.0, 1.0, 1.0)])),
+            v("ts", Value::Float(vec![1.0])),
+        ],
+        vec![],
+    );
+    let hair = node(
+        NodeKind::Hair,
+        32,
+        vec![
+            v("se", Value::Byte(vec![1, 2])),
+            v("pt", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 5])),
+            Property::hash("m", MATERIAL),
+        ],
+        vec![],
+    );
+    let model = node(
+        NodeKind::Model,
+        2,
+        vec![s("n", "body"), v("p", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)]))],
+        vec![skeleton, material, mesh, shape, hair],
+    );
+    let curve = node(
+        NodeKind::Curve,
+        41,
+        vec![
+            s("nn", "b0"),
+            s("kp", "rq"),
+            v("kb", Value::Byte(vec![0, 1])),
+            v("kv", Value::Vec4(vec![Vec4::new(0.0, 0.0, 0.0, 1.0); 2])),
+            s("m", "absolute"),
+        ],
+        vec![],
+    );
+    let visibility = node(
+        NodeKind::Curve,
+        42,
+        vec![
+            s("nn", "b1"),
+            s("kp", "vb"),
+            v("kb", Value::Byte(vec![0])),
+            v("kv", Value::Byte(vec![1])),
+            s("m", "absolute"),
+        ],
+        vec![],
+    );
+    let cmov = node(
+        NodeKind::CurveModeOverride,
+        43,
+        vec![s("nn", "b1"), s("m", "additive"), Property::boolean("or", true)],
+        vec![],
+    );
+    let notes = node(
+        NodeKind::NotificationTrack,
+        44,
+        vec![s("n", "step"), v("kb", Value::Byte(vec![1]))],
+        vec![],
+    );
+    let anim = node(
+        NodeKind::Animation,
+        3,
+        vec![v("fr", Value::Float(vec![30.0])), Property::boolean("lo", true)],
+        vec![curve, visibility, cmov, notes],
+    );
+    let file = node(NodeKind::File, 51, vec![s("p", "crate.cast")], vec![]);
+    let instance = node(
+        NodeKind::Instance,
+        4,
+        vec![
+            Property::hash("rf", 51),
+            v("p", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)])),
+            v("r", Value::Vec4(vec![Vec4::new(0.0, 0.0, 0.0, 1.0)])),
+            v("s", Value::Vec3(vec![Vec3::new(1.0, 1.0, 1.0)])),
+        ],
+        vec![file],
+    );
+    let meta = node(NodeKind::Metadata, 5, vec![s("up", "z")], vec![]);
+    CastFile {
+        flags: 0,
+        roots: vec![node(NodeKind::Root, 1, vec![], vec![model, anim, instance, meta])],
+    }
+}
+
+fn model(file: &mut CastFile) -> &mut Node {
+    &mut file.roots[0].children[0]
+}
+
+fn child<'a>(file: &'a mut CastFile, path: &[usize]) -> &'a mut Node {
+    let mut at = &mut file.roots[0];
+    for &i in path {
+        at = &mut at.children[i];
+    }
+    at
+}
+
+fn set(node: &mut Node, name: &str, value: Value) {
+    match node.properties.iter_mut().find(|p| p.name == name) {
+        Some(p) => p.value = value,
+        None => node.push(Property::new(name, value)),
+    }
+}
+
+fn remove(node: &mut Node, name: &str) {
+    node.properties.retain(|p| p.name != name);
+}
+
+/// The one problem `change` makes, checked to be an error at `place` saying `message`.
+fn one_problem(change: impl FnOnce(&mut CastFile)) -> Problem {
+    let mut file = every_node();
+    change(&mut file);
+    let problems = validate(&file);
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    let problem = problems.into_iter().next().unwrap();
+    assert_eq!(problem.severity(), Severity::Error);
+    problem
+}
+
+fn line(change: impl FnOnce(&mut CastFile)) -> String {
+    one_problem(change).to_string()
+}
+
+#[test]
+fn a_file_with_every_node_type_breaks_no_rule() {
+    let file = every_node();
+    assert_eq!(validate(&file), vec![]);
+    for kind in NodeKind::ALL {
+        assert!(file.count(kind) > 0, "{kind} is in the test file");
+    }
+}
+
+#[test]
+fn places_are_checked() {
+    let p = one_problem(|f| f.roots.push(Node::new(NodeKind::Model, 9)));
+    assert_eq!(
+        p.kind,
+        ProblemKind::NotARoot {
+            id: NodeKind::Model.id()
+        }
+    );
+    assert_eq!(p.location(), Location::Item("modl 1".into()));
+    assert_eq!(
+        line(|f| model(f).children.push(Node::new(NodeKind::Metadata, 9))),
+        "root 0 > modl 0 (\"body\") > meta 5: a Metadata cannot be a child of a Model"
+    );
+    assert_eq!(
+        line(|f| model(f).children.push(Node::new(NodeKind::Skeleton, 9))),
+        "root 0 > modl 0 (\"body\") > skel 5: a second Skeleton in one Model"
+    );
+    let p = one_problem(|f| f.roots[0].children.push(Node::new(NodeKind::Metadata, 3)));
+    assert!(matches!(p.kind, ProblemKind::DuplicateHash { hash: 3, ref first } if first == "root 0 > anim 1"));
+    // Inside an unknown node nothing is checked, and unknown ids are allowed anywhere.
+    let mut file = every_node();
+    let mut unknown = Node::new(NodeId::from_tag(*b"xtra"), 3);
+    unknown.children.push(Node::new(NodeKind::Mesh, 1));
+    model(&mut file).children.push(unknown);
+    assert_eq!(validate(&file), vec![]);
+}
+
+#[test]
+fn property_types_shapes_values_and_presence_are_checked() {
+    assert_eq!(
+        line(|f| set(child(f, &[0, 2]), "vp", Value::Vec2(vec![Vec2::new(0.0, 0.0); 3]))),
+        "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"vp\": type 2v is not 3v"
+    );
+    assert_eq!(
+        line(|f| set(child(f, &[0, 2]), "mi", Value::Float(vec![2.0]))),
+        "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"mi\": type f is not b, h or i"
+    );
+    let p = one_problem(|f| {
+        set(
+            child(f, &[0, 0, 0]),
+            "lp",
+            Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 2]),
+        )
+    });
+    assert_eq!(p.kind, ProblemKind::NotSingle { length: 2 });
+    let p = one_problem(|f| remove(child(f, &[0, 2]), "f"));
+    assert_eq!(
+        (p.property.as_deref(), p.kind),
+        (Some("f"), ProblemKind::Missing { because: None })
+    );
+    for (path, name, value) in [
+        (&[0, 2][..], "sm", "cubic"),
+        (&[1, 0], "m", "blend"),
+        (&[1, 0], "kp", "qx"),
+        (&[1, 2], "m", ""),
+        (&[3], "up", "w"),
+        (&[0, 1, 1], "cs", "hsv"),
+        (&[0, 0, 4], "ct", "aim"),
+    ] {
+        let p = one_problem(|f| set(child(f, path), name, Value::String(vec![value.into()])));
+        assert!(
+            matches!(p.kind, ProblemKind::NotAllowed { value: ref x, .. } if x == value),
+            "{p}"
+        );
+    }
+    let p = one_problem(|f| remove(child(f, &[0, 2]), "ul"));
+    assert_eq!(
+        p.to_string(),
+        "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"ul\": is missing, though u0 is present"
+    );
+    let p = one_problem(|f| remove(child(f, &[0, 2]), "mi"));
+    assert_eq!(
+        p.kind,
+        ProblemKind::Missing {
+            because: Some("wb is present".into())
+        }
+    );
+}
+
+#[test]
+fn hashes_must_name_a_node_of_the_right_type_in_their_scope() {
+    let p = one_problem(|f| set(child(f, &[0, 2]), "m", Value::Long(vec![99])));
+    assert_eq!(
+        p.to_string(),
+        "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"m\": names hash 0x0000000000000063, which no child of the same Model has"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 3]), "b", Value::Long(vec![MATERIAL])));
+    assert!(
+        matches!(
+            p.kind,
+            ProblemKind::HashToWrongNode {
+                hash: MATERIAL,
+                expected: "Mesh",
+                ..
+            }
+        ),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 0, 3]), "eb", Value::Long(vec![14])));
+    assert!(
+        matches!(p.kind, ProblemKind::HashToWrongNode { expected: "Bone", .. }),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 0, 4]), "tb", Value::Long(vec![MESH])));
+    assert!(
+        matches!(p.kind, ProblemKind::DanglingHash { .. }),
+        "a mesh is not in the skeleton: {p}"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 1]), "normal", Value::Long(vec![MESH])));
+    assert!(
+        matches!(
+            p.kind,
+            ProblemKind::DanglingHash {
+                scope: "child of this node",
+                ..
+            }
+        ),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[2]), "rf", Value::Long(vec![4])));
+    assert!(matches!(p.kind, ProblemKind::DanglingHash { .. }), "{p}");
+}
+
+#[test]
+fn arrays_must_agree_with_the_vertex_count_and_each_other() {
+    let p = one_problem(|f| set(child(f, &[0, 2]), "vn", Value::Vec3(vec![Vec3::new(0.0, 0.0, 1.0); 2])));
+    assert_eq!(
+        p.kind,
+        ProblemKind::LengthMismatch {
+            length: 2,
+            expected: 3,
+            of: "the vertex count".into()
+        }
+    );
+    let p = one_problem(|f| {
+        set(
+            child(f, &[0, 2]),
+            "c0",
+            Value::Vec4(vec![Vec4::new(1.0, 1.0, 1.0, 1.0); 4]),
+        )
+    });
+    assert_eq!(p.property.as_deref(), Some("c0"));
+    let p = one_problem(|f| set(child(f, &[0, 2]), "wv", Value::Float(vec![1.0; 3])));
+    assert_eq!(
+        p.kind,
+        ProblemKind::LengthMismatch {
+            length: 3,
+            expected: 6,
+            of: "3 vertices times 2 influences".into()
+        }
+    );
+    let p = one_problem(|f| set(child(f, &[0, 2]), "ul", Value::Byte(vec![2])));
+    assert_eq!(
+        (p.property.as_deref(), p.kind),
+        (Some("u1"), ProblemKind::MissingLayer { count: 2 })
+    );
+    let p = one_problem(|f| set(child(f, &[0, 4]), "pt", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 4])));
+    assert!(
+        matches!(
+            p.kind,
+            ProblemKind::LengthMismatch {
+                length: 4,
+                expected: 5,
+                ..
+            }
+        ),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 3]), "vi", Value::Byte(vec![0, 1])));
+    assert!(
+        matches!(
+            p.kind,
+            ProblemKind::LengthMismatch {
+                length: 1,
+                expected: 2,
+                ..
+            }
+        ),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[1, 0]), "kb", Value::Byte(vec![0, 1, 2])));
+    assert!(
+        matches!(
+            p.kind,
+            ProblemKind::LengthMismatch {
+                length: 2,
+                expected: 3,
+                ..
+            }
+        ),
+        "{p}"
+    );
+}
+
+#[test]
+fn indices_must_stay_inside_their_arrays() {
+    let p = one_problem(|f| set(child(f, &[0, 2]), "f", Value::Short(vec![0, 1, 2, 0, 3, 4])));
+    assert_eq!(
+        p.to_string(),
+        "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"f\": entry 4 is 3, not below the 3 vertices (and 1 more entries)"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 2]), "f", Value::Short(vec![0, 1])));
+    assert_eq!(p.kind, ProblemKind::NotTriangles { length: 2 });
+    let p = one_problem(|f| set(child(f, &[0, 2]), "wb", Value::Byte(vec![0, 1, 2, 3, 1, 0])));
+    assert!(
+        matches!(
+            p.kind,
+            ProblemKind::IndexOutOfRange {
+                position: 3,
+                index: 3,
+                limit: 3,
+                ..
+            }
+        ),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[0, 3]), "vi", Value::Byte(vec![3])));
+    assert!(
+        matches!(p.kind, ProblemKind::IndexOutOfRange { index: 3, limit: 3, .. }),
+        "{p}"
+    );
+    // Weights in a model without a skeleton name no bone at all.
+    let mut file = every_node();
+    model(&mut file).children.remove(0);
+    let problems = validate(&file);
+    assert!(
+        problems
+            .iter()
+            .any(|p| matches!(p.kind, ProblemKind::IndexOutOfRange { limit: 0, .. }))
+    );
+}
+
+#[test]
+fn bone_parents_must_be_in_range_and_free_of_cycles() {
+    let parent =
+        |value: i32| move |f: &mut CastFile| set(child(f, &[0, 0, 1]), "p", Value::Integer(vec![value as u32]));
+    assert_eq!(
+        one_problem(parent(3)).kind,
+        ProblemKind::ParentOutOfRange {
+            parent: 3,
+            bone_count: 3
+        }
+    );
+    assert_eq!(
+        one_problem(parent(-2)).kind,
+        ProblemKind::ParentOutOfRange {
+            parent: -2,
+            bone_count: 3
+        }
+    );
+    assert_eq!(one_problem(parent(1)).kind, ProblemKind::OwnParent);
+    // A parent listed after its child is fine; a cycle is not (both bones of it are named).
+    let mut file = every_node();
+    set(child(&mut file, &[0, 0, 0]), "p", Value::Integer(vec![2]));
+    set(child(&mut file, &[0, 0, 2]), "p", Value::Integer(vec![u32::MAX]));
+    assert_eq!(validate(&file), vec![]);
+    set(child(&mut file, &[0, 0, 2]), "p", Value::Integer(vec![1]));
+    let cycle: Vec<&str> = validate(&file)
+        .iter()
+        .filter(|p| p.kind == ProblemKind::ParentCycle)
+        .map(|p| {
+            if p.node.ends_with("(\"b0\")") {
+                "b0"
+            } else if p.node.ends_with("(\"b1\")") {
+                "b1"
+            } else {
+                "b2"
+            }
+        })
+        .collect();
+    assert_eq!(cycle, ["b0", "b1", "b2"]);
+}
+
+#[test]
+fn offsets_and_key_values_must_have_the_type_their_kind_needs() {
+    let p = one_problem(|f| set(child(f, &[0, 0, 4]), "co", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)])));
+    assert_eq!(
+        p.kind,
+        ProblemKind::WrongType {
+            found: animbin_cast::PropertyType::Vec3,
+            expected: "4v (for ct \"or\")".into()
+        }
+    );
+    let p = one_problem(|f| set(child(f, &[1, 0]), "kv", Value::Float(vec![0.0, 1.0])));
+    assert!(
+        matches!(p.kind, ProblemKind::WrongType { ref expected, .. } if expected == "4v (for kp \"rq\")"),
+        "{p}"
+    );
+    let p = one_problem(|f| set(child(f, &[1, 1]), "kv", Value::Float(vec![1.0])));
+    assert!(
+        matches!(p.kind, ProblemKind::WrongType { ref expected, .. } if expected == "b, h or i (for kp \"vb\")"),
+        "{p}"
+    );
+}
