@@ -20,7 +20,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(quick, None, "a view summarised a file the reader refuses");
             continue;
         };
-        assert_eq!(quick, Some(doc.info()), "the view's summary differs from the document's");
+        assert_eq!(
+            quick,
+            Some(doc.info()),
+            "the view's summary differs from the document's"
+        );
         let _ = doc.validate();
         let _ = doc.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
         for &target in doc.format().targets() {

@@ -17,7 +17,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(from_view == data, "the view and the reader disagree");
     }
     let mut report = ConversionReport::default();
-    let Ok(scene) = model.to_scene(&SceneOptions::default(), &mut report) else { return };
+    let Ok(scene) = model.to_scene(&SceneOptions::default(), &mut report) else {
+        return;
+    };
     for layout in [Layout::Deployed, Layout::Draft] {
         let Ok(back) = SeModel::from_scene_in(&scene, layout, &SceneOptions::default(), &mut report) else {
             continue;
