@@ -69,10 +69,10 @@ pub enum Value {
     Long(Vec<u64>),
     /// `f`: f32 values.
     #[serde(rename = "f")]
-    Float(Vec<f32>),
+    Float(#[serde(with = "animbin_core::float::dump")] Vec<f32>),
     /// `d`: f64 values.
     #[serde(rename = "d")]
-    Double(Vec<f64>),
+    Double(#[serde(with = "animbin_core::float::dump")] Vec<f64>),
     /// `s`: strings; documented string properties hold exactly one.
     #[serde(rename = "s")]
     String(Vec<String>),

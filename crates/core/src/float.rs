@@ -324,9 +324,32 @@ impl<T: DumpScalar, const N: usize> DumpScalar for [T; N] {
     }
 }
 
+/// Lists of any length as serde writes them (a sequence), each element in the dump form.
+impl<T: DumpScalar> DumpScalar for Vec<T> {
+    fn serialize_dump<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter().map(Elem))
+    }
+
+    fn deserialize_dump<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<Elem<T>>::deserialize(deserializer).map(|items| items.into_iter().map(|Elem(item)| item).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_keep_every_float_bit_for_bit() {
+        #[derive(Serialize, Deserialize)]
+        struct List(#[serde(with = "dump")] Vec<f32>);
+        let values = vec![1.5, f32::NAN, f32::from_bits(0x7fc0_0001), f32::NEG_INFINITY, -0.0];
+        let text = serde_json::to_string(&List(values.clone())).unwrap();
+        assert_eq!(text, r#"[1.5,"NaN","nan:0x7fc00001","-Infinity",-0.0]"#);
+        let back: List = serde_json::from_str(&text).unwrap();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back.0), bits(&values));
+    }
 
     #[test]
     fn every_special_value_has_its_text_and_reads_back_bit_for_bit() {

@@ -61,12 +61,14 @@ impl Codec for SeModel {
         }
         let summary = |view: View<'_>| {
             let (blend_shape_count, trailing_bytes) = trailer_counts(&view.trailer());
-            let meshes = view.meshes();
+            let (header, meshes) = (view.header(), view.meshes());
+            // The header's counts, as the owned model reports them (a count may stand
+            // without its block, which validate reports).
             Info::SeModel(SeModelInfo {
                 layout: Layout::Deployed.name().to_string(),
-                bone_count: view.bones().len() as u64,
-                mesh_count: meshes.len() as u64,
-                material_count: view.materials().len() as u64,
+                bone_count: u64::from(header.bone_count.get()),
+                mesh_count: u64::from(header.mesh_count.get()),
+                material_count: u64::from(header.material_count.get()),
                 vertex_count: meshes.iter().map(|m| m.vertex_count() as u64).sum(),
                 face_count: meshes.iter().map(|m| m.faces().len() as u64).sum(),
                 blend_shape_count,
