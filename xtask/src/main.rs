@@ -120,6 +120,18 @@ fn write_corpus() -> Result<(), String> {
             count += 1;
         }
     }
+    // Inputs that once failed a fuzz target, kept in the repository so every replay
+    // runs them again.
+    let regressions = root.join("fuzz/regressions");
+    for target_dir in std::fs::read_dir(&regressions).map_err(|e| format!("{}: {e}", regressions.display()))? {
+        let target_dir = target_dir.map_err(|e| e.to_string())?.path();
+        let target = target_dir.file_name().expect("a folder name").to_owned();
+        for entry in std::fs::read_dir(&target_dir).map_err(|e| e.to_string())?.flatten() {
+            let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
+            write(&fuzz_corpus.join(&target).join(entry.file_name()), &bytes)?;
+            count += 1;
+        }
+    }
     println!("xtask: wrote {count} samples to testdata/ and fuzz/corpus/");
     Ok(())
 }
@@ -206,6 +218,15 @@ mod tests {
                 samples.iter().any(|s| s.seeds().any(|seed| seed == target)),
                 "fuzz target {target} has no seed sample"
             );
+        }
+    }
+
+    #[test]
+    fn every_regression_folder_names_a_fuzz_target() {
+        let targets = fuzz_targets().expect("fuzz/Cargo.toml reads");
+        for entry in std::fs::read_dir(root().join("fuzz/regressions")).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(targets.contains(&name), "fuzz/regressions/{name} is no fuzz target");
         }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Each format's `data` is its owned model as serde writes it (SEAnim, SEModel, x8an, Cast), its
 //! own JSON form (DMF JSON; AnimJ plus the version, the encoding and, for a compressed file,
-//! the stored bytes in base64) or, for glTF, the JSON and the BIN chunk in base64. Floats
+//! the stored bytes in base64) or, for glTF, the JSON and the BIN chunk in base64 (or, for a
+//! GLB whose container holds more than those two chunks, the whole file in base64). Floats
 //! that JSON numbers cannot hold are strings in every one of them ([`animbin_core::float`]:
 //! `"NaN"`, `"Infinity"`, `"-Infinity"`, `"nan:0x7fc00001"`), so every file dumps.
 
@@ -62,6 +63,9 @@ struct GltfDump {
     json_text: Option<String>,
     /// The BIN chunk in base64.
     bin: Option<String>,
+    /// The whole file in base64, for a GLB whose container holds what the two chunks cannot
+    /// (bytes past its declared length, chunks of unknown types, padding that is not spaces).
+    base64: Option<String>,
 }
 
 /// Writes the dump of `doc` to `writer`, pretty-printed, after checking that it converts
@@ -173,8 +177,17 @@ fn gltf_dump(file: &GltfFile) -> Result<Value> {
             (glb.json, glb.bin)
         }
     };
-    let text = std::str::from_utf8(text).map_err(|_| lossy(Format::Gltf, "the glTF JSON is not UTF-8"))?;
-    Ok(json!({ "container": container, "json_text": text, "bin": bin.map(|b| BASE64.encode(b)) }))
+    if let Ok(text) = std::str::from_utf8(text) {
+        let rebuilt = match file.container {
+            Container::Gltf => None,
+            Container::Glb => Some(animbin_gltf::Glb::to_vec(text.as_bytes(), bin)?),
+        };
+        if rebuilt.is_none_or(|bytes| bytes == file.bytes) {
+            return Ok(json!({ "container": container, "json_text": text, "bin": bin.map(|b| BASE64.encode(b)) }));
+        }
+    }
+    // What neither JSON form can say still dumps: the file as it is.
+    Ok(json!({ "container": container, "base64": BASE64.encode(&file.bytes) }))
 }
 
 fn gltf_undump(data: GltfDump) -> Result<GltfFile> {
@@ -191,14 +204,17 @@ fn gltf_undump(data: GltfDump) -> Result<GltfFile> {
                 .map_err(|_| bad_member("gltf", "bin", "a base64 string"))?,
         ),
     };
-    let bytes = match (data.json_text, data.json) {
-        (Some(text), _) => match container {
+    let bytes = match (data.base64, data.json_text, data.json) {
+        (Some(whole), _, _) => BASE64
+            .decode(whole)
+            .map_err(|_| bad_member("gltf", "base64", "the whole file in base64"))?,
+        (None, Some(text), _) => match container {
             Container::Gltf if bin.is_none() => text.into_bytes(),
             Container::Gltf => return Err(bad_member("gltf", "bin", "null beside `json_text` in a .gltf dump")),
             Container::Glb => animbin_gltf::Glb::to_vec(text.as_bytes(), bin.as_deref())?,
         },
-        (None, Some(json)) => animbin_gltf::join(json, bin, container)?,
-        (None, None) => return Err(bad_member("gltf", "json", "the glTF JSON (`json` or `json_text`)")),
+        (None, None, Some(json)) => animbin_gltf::join(json, bin, container)?,
+        (None, None, None) => return Err(bad_member("gltf", "json", "the glTF JSON (`json` or `json_text`)")),
     };
     GltfFile::read(&bytes)
 }

@@ -277,3 +277,38 @@ fn info_from_a_view_is_the_info_of_the_document() {
         }
     }
 }
+
+#[test]
+fn a_glb_with_more_than_two_chunks_dumps_as_its_bytes() {
+    let seanim = Document::open(testdata().join("sample.seanim")).unwrap();
+    let glb = animbin::convert(&seanim, Target::Glb, &ConvertOptions::default())
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    // Bytes past the header's length and a chunk of an unknown type: readers skip both, and
+    // a dump must keep them.
+    let past_the_end = [glb.clone(), b"tail".to_vec()].concat();
+    let mut unknown_chunk = glb.clone();
+    unknown_chunk.extend_from_slice(&4u32.to_le_bytes());
+    unknown_chunk.extend_from_slice(b"XTRA1234");
+    let total = unknown_chunk.len() as u32;
+    unknown_chunk[8..12].copy_from_slice(&total.to_le_bytes());
+    // Four tabs after the JSON: the laid-out text travels as `json_text`, no bytes needed.
+    let json_end = 20 + u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut tab_padded = [&glb[..json_end], b"\t\t\t\t", &glb[json_end..]].concat();
+    for (at, grow) in [(8, 4), (12, 4)] {
+        let field = u32::from_le_bytes(tab_padded[at..at + 4].try_into().unwrap()) + grow;
+        tab_padded[at..at + 4].copy_from_slice(&field.to_le_bytes());
+    }
+    let json_text_form = tab_padded.clone();
+    for bytes in [past_the_end, unknown_chunk, tab_padded] {
+        let doc = Document::parse(&bytes, None).unwrap();
+        let mut dump = Vec::new();
+        doc.dump(&mut dump).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&dump).unwrap();
+        let back = Document::undump(&dump).unwrap();
+        assert_eq!(back.to_bytes(Target::Glb).unwrap(), bytes, "{value}");
+        let whole = value["data"]["base64"].is_string();
+        assert_eq!(whole, bytes != json_text_form, "{value}");
+    }
+}
