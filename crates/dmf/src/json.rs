@@ -11,14 +11,19 @@
 //! shortest form that reads back to the same `f32`, so a canonical binary file goes to JSON and
 //! back byte for byte.
 //!
-//! What JSON cannot hold is refused when writing, with the record named: a NaN or infinite
-//! float, a name without a NUL or not in UTF-8, `prs_flags` with bits above bit 2. The dump's
-//! value ([`to_value`](crate::json::to_value)) writes such floats as strings instead (`"NaN"`, `"Infinity"`,
-//! `"-Infinity"`, `"nan:0x"` and the bits of any other NaN); the reader takes them anywhere
-//! a float goes. A `u16`
-//! boolean other than 0/1 is written as its integer (and read back), so a dump stays lossless.
-//! The form has no place for the records' `nop` bytes nor for the values of a transform whose
-//! prs flag is clear: they become zero, which is what the canonical layout holds there.
+//! What the specified form cannot hold is refused when writing, with the record named: a NaN
+//! or infinite float, a name without a NUL or not in UTF-8, `prs_flags` with bits above bit
+//! 2. It also has no place for the records' `nop` bytes, for bytes after a name's NUL, nor for
+//! the values of a transform whose prs flag is clear: [`write()`] leaves them out (they read
+//! back as zero, which is what the canonical layout holds there). A `u16` boolean other than
+//! 0/1 is written as its integer (and read back).
+//!
+//! The dump's value ([`to_value`](crate::json::to_value)) keeps every byte instead, with
+//! members only a dump has, written only where needed: such floats as strings (`"NaN"`,
+//! `"Infinity"`, `"-Infinity"`, `"nan:0x"` and the bits of any other NaN); a name that is
+//! more than its text as `{"bytes": "<64 hex digits>"}`; nonzero unused bytes as a `nop`
+//! member in hex; and a track whose flags or unset transforms the form cannot say with
+//! `prs_flags` and all three transforms. The reader takes all of them in either form.
 
 use std::fmt;
 use std::io::Write;
@@ -33,6 +38,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::ser::{self, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
+use zerocopy::IntoBytes;
 use zerocopy::little_endian::{F32, I16, U16, U32};
 
 use crate::FORMAT;
@@ -49,8 +55,13 @@ pub const JSON_VERSION: &str = "1.5";
 /// The prefix of a texture's `img` data URI.
 pub const PNG_DATA_URI: &str = "data:image/png;base64,";
 
-/// How the JSON form writes a float that JSON numbers cannot hold (NaN, the infinities).
-trait FloatForm {
+/// Which JSON form is written: the specified one, or animbin's dump, which also keeps what
+/// the specified form has no place for.
+trait Form {
+    /// Whether every byte of the model is kept: names that are more than their text, `nop`
+    /// bytes, `prs_flags` bits above bit 2 and the transforms those flags leave unset.
+    const KEEPS_EVERY_BYTE: bool;
+
     /// Writes `value`, which is not finite.
     fn non_finite<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error>;
 }
@@ -58,7 +69,9 @@ trait FloatForm {
 /// The specified JSON form: such a float is refused, since JSON has none.
 struct Spec;
 
-impl FloatForm for Spec {
+impl Form for Spec {
+    const KEEPS_EVERY_BYTE: bool = false;
+
     fn non_finite<S: Serializer>(value: f32, _: S) -> Result<S::Ok, S::Error> {
         Err(ser::Error::custom(format!("{value} is a float that JSON cannot hold")))
     }
@@ -67,7 +80,9 @@ impl FloatForm for Spec {
 /// animbin's dump: such a float is a string ([`animbin_core::float`]), so the dump keeps it.
 struct Dump;
 
-impl FloatForm for Dump {
+impl Form for Dump {
+    const KEEPS_EVERY_BYTE: bool = true;
+
     fn non_finite<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error> {
         value.serialize_dump(serializer)
     }
@@ -83,7 +98,7 @@ impl<F> J32<F> {
     }
 }
 
-impl<F: FloatForm> Serialize for J32<F> {
+impl<F: Form> Serialize for J32<F> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if self.0.is_finite() {
             serializer.serialize_f32(self.0)
@@ -105,6 +120,109 @@ fn j32s<F, const N: usize>(values: [F32; N]) -> [J32<F>; N] {
 
 fn f32s<F, const N: usize>(values: [J32<F>; N]) -> [F32; N] {
     values.map(|v| F32::new(v.0))
+}
+
+/// A name of the JSON form: its text. In a dump, a name whose 32 bytes are more than its text
+/// padded with NULs (no NUL, not UTF-8, bytes after the NUL) is `{"bytes": "<64 hex digits>"}`
+/// instead; reading takes either, whatever `F` is.
+struct JName<F = Spec>(Name, PhantomData<F>);
+
+impl<F> JName<F> {
+    fn new(name: Name) -> Self {
+        Self(name, PhantomData)
+    }
+}
+
+impl<F: Form> Serialize for JName<F> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let as_text = self.0.as_str().ok().and_then(|text| Name::new(text).ok());
+        if F::KEEPS_EVERY_BYTE && as_text != Some(self.0) {
+            let mut map = serializer.serialize_map(Some(1))?;
+            map.serialize_entry("bytes", &hex(&self.0.0))?;
+            return map.end();
+        }
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de, F> Deserialize<'de> for JName<F> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Name;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a name (or {\"bytes\": its 32 bytes in hex})")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Name, E> {
+                Name::new(s).map_err(E::custom)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Name, A::Error> {
+                let mut bytes = None;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if key != "bytes" {
+                        return Err(de::Error::unknown_field(&key, &["bytes"]));
+                    }
+                    let text = map.next_value::<std::borrow::Cow<'de, str>>()?;
+                    bytes = Some(
+                        unhex::<32>(&text)
+                            .ok_or_else(|| de::Error::invalid_value(Unexpected::Str(&text), &"64 hex digits"))?,
+                    );
+                }
+                bytes.map(Name).ok_or_else(|| de::Error::missing_field("bytes"))
+            }
+        }
+        deserializer.deserialize_any(V).map(JName::new)
+    }
+}
+
+/// Bytes as lowercase hex digits, two per byte.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Exactly `N` bytes from `2 * N` hex digits.
+fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
+    let digits = text.as_bytes();
+    if digits.len() != 2 * N || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let mut out = [0; N];
+    for (byte, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        *byte = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// A record's unused bytes, in a dump only and only when not all zero, as hex digits.
+#[derive(Clone, Copy)]
+struct Nop<const N: usize>([u8; N]);
+
+impl<const N: usize> Nop<N> {
+    /// The bytes a form `F` writes: `None` (the member left out) unless a dump needs them.
+    fn kept<F: Form>(bytes: [u8; N]) -> Option<Self> {
+        (F::KEEPS_EVERY_BYTE && bytes != [0; N]).then_some(Self(bytes))
+    }
+
+    /// The stored bytes of a member that may be absent (zeros, as the canonical layout has).
+    fn bytes(nop: Option<Self>) -> [u8; N] {
+        nop.map_or([0; N], |n| n.0)
+    }
+}
+
+impl<const N: usize> Serialize for Nop<N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&hex(&self.0))
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for Nop<N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        unhex::<N>(&text)
+            .map(Nop)
+            .ok_or_else(|| de::Error::invalid_value(Unexpected::Str(&text), &"the unused bytes in hex"))
+    }
 }
 
 impl Serialize for Name {
@@ -248,22 +366,25 @@ impl<'de> Deserialize<'de> for DataUri {
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonTexture {
+#[serde(bound = "F: Form")]
+struct JsonTexture<F = Spec> {
     id: i16,
-    name: Name,
+    name: JName<F>,
     flip_y: Bool16,
     img: DataUri,
     width: u16,
     height: u16,
     wrap_s: Wrap,
     wrap_t: Wrap,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nop: Option<Nop<12>>,
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(bound = "F: FloatForm")]
+#[serde(bound = "F: Form")]
 struct JsonMaterial<F = Spec> {
     id: i16,
-    name: Name,
+    name: JName<F>,
     texture: i16,
     use_blending: Bool16,
     blend_equation: BlendEquation,
@@ -284,7 +405,7 @@ struct JsonMaterial<F = Spec> {
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(bound = "F: FloatForm")]
+#[serde(bound = "F: Form")]
 struct JsonVertex<F = Spec> {
     pos: [J32<F>; 3],
     skin_index: [i16; 4],
@@ -292,7 +413,7 @@ struct JsonVertex<F = Spec> {
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(bound = "F: FloatForm")]
+#[serde(bound = "F: Form")]
 struct JsonFace<F = Spec> {
     material: u16,
     indices: [u32; 3],
@@ -300,21 +421,29 @@ struct JsonFace<F = Spec> {
     vertex_color: [CssRgba; 3],
     normals: [[J32<F>; 3]; 3],
     diffuse_uv: [[J32<F>; 2]; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nop: Option<Nop<2>>,
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(bound = "F: FloatForm")]
+#[serde(bound = "F: Form")]
 struct JsonBone<F = Spec> {
-    name: Name,
+    name: JName<F>,
     id: i16,
     parent_id: i16,
     matrix: [J32<F>; 16],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nop: Option<Nop<12>>,
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(bound = "F: FloatForm")]
+#[serde(bound = "F: Form")]
 struct JsonTrack<F = Spec> {
     bone_id: i16,
+    /// In a dump only, for a track whose flags have bits above bit 2 or whose unset
+    /// transforms hold more than zeros: then every transform is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prs_flags: Option<i16>,
     time: J32<F>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pos: Option<[J32<F>; 3]>,
@@ -327,7 +456,7 @@ struct JsonTrack<F = Spec> {
 #[derive(Deserialize)]
 struct JsonAnimation {
     id: i16,
-    name: Name,
+    name: JName,
     fps: u16,
     duration: J32,
     #[serde(default)]
@@ -353,32 +482,33 @@ struct JsonFile {
     animations: Vec<JsonAnimation>,
 }
 
-impl From<&Texture> for JsonTexture {
+impl<F: Form> From<&Texture> for JsonTexture<F> {
     fn from(t: &Texture) -> Self {
         Self {
             id: t.id,
-            name: t.name,
+            name: JName::new(t.name),
             flip_y: t.flip_y,
             img: DataUri(t.png.clone()),
             width: t.width,
             height: t.height,
             wrap_s: t.wrap_s,
             wrap_t: t.wrap_t,
+            nop: Nop::kept::<F>(t.nop),
         }
     }
 }
 
-impl From<JsonTexture> for Texture {
-    fn from(t: JsonTexture) -> Self {
+impl<F> From<JsonTexture<F>> for Texture {
+    fn from(t: JsonTexture<F>) -> Self {
         Self {
             id: t.id,
-            name: t.name,
+            name: t.name.0,
             flip_y: t.flip_y,
             width: t.width,
             height: t.height,
             wrap_s: t.wrap_s,
             wrap_t: t.wrap_t,
-            nop: [0; 12],
+            nop: Nop::bytes(t.nop),
             png: t.img.0,
         }
     }
@@ -389,7 +519,7 @@ impl<F> From<&Material> for JsonMaterial<F> {
         let j = |v: [f32; 4]| v.map(J32::new);
         Self {
             id: m.id,
-            name: m.name,
+            name: JName::new(m.name),
             texture: m.texture,
             use_blending: m.use_blending,
             blend_equation: m.blend_equation,
@@ -417,7 +547,7 @@ impl<F> From<JsonMaterial<F>> for Material {
         let [r, g, b, a] = f(m.diffuse);
         Self {
             id: m.id,
-            name: m.name,
+            name: m.name.0,
             texture: m.texture,
             use_blending: m.use_blending,
             blend_equation: m.blend_equation,
@@ -460,7 +590,7 @@ impl<F> From<JsonVertex<F>> for Vertex {
     }
 }
 
-impl<F> From<&Face> for JsonFace<F> {
+impl<F: Form> From<&Face> for JsonFace<F> {
     fn from(f: &Face) -> Self {
         Self {
             material: f.mat_id.get(),
@@ -468,6 +598,7 @@ impl<F> From<&Face> for JsonFace<F> {
             vertex_color: f.colors.map(CssRgba),
             normals: f.normals.map(|n| j32s([n.x, n.y, n.z])),
             diffuse_uv: f.uvs.map(|uv| j32s([uv.x, uv.y])),
+            nop: Nop::kept::<F>(f.nop.to_bytes()),
         }
     }
 }
@@ -476,7 +607,7 @@ impl<F> From<JsonFace<F>> for Face {
     fn from(f: JsonFace<F>) -> Self {
         Self {
             mat_id: U16::new(f.material),
-            nop: U16::ZERO,
+            nop: U16::from_bytes(Nop::bytes(f.nop)),
             indices: f.indices.map(U32::new),
             colors: f.vertex_color.map(|c| c.0),
             normals: f.normals.map(|n| {
@@ -491,13 +622,14 @@ impl<F> From<JsonFace<F>> for Face {
     }
 }
 
-impl<F> From<&Bone> for JsonBone<F> {
+impl<F: Form> From<&Bone> for JsonBone<F> {
     fn from(b: &Bone) -> Self {
         Self {
-            name: b.name,
+            name: JName::new(b.name),
             id: b.bone_id.get(),
             parent_id: b.parent_id.get(),
             matrix: j32s(b.matrix),
+            nop: Nop::kept::<F>(b.nop),
         }
     }
 }
@@ -505,18 +637,33 @@ impl<F> From<&Bone> for JsonBone<F> {
 impl<F> From<JsonBone<F>> for Bone {
     fn from(b: JsonBone<F>) -> Self {
         Self {
-            name: b.name,
+            name: b.name.0,
             bone_id: I16::new(b.id),
             parent_id: I16::new(b.parent_id),
-            nop: [0; 12],
+            nop: Nop::bytes(b.nop),
             matrix: f32s(b.matrix),
         }
     }
 }
 
-impl<F> JsonTrack<F> {
+impl<F: Form> JsonTrack<F> {
     fn from_track<E: ser::Error>(t: &Track) -> Result<Self, E> {
         let flags = t.prs_flags.get();
+        let canonical = Track {
+            time: t.time,
+            ..Track::new(t.bone_id.get(), 0.0, t.position(), t.rotation(), t.scale())
+        };
+        if F::KEEPS_EVERY_BYTE && canonical.as_bytes() != t.as_bytes() {
+            let v3 = |v: Vec3<F32>| [v.x, v.y, v.z].map(|c| J32::new(c.get()));
+            return Ok(Self {
+                bone_id: t.bone_id.get(),
+                prs_flags: Some(flags),
+                time: J32::new(t.time.get()),
+                pos: Some(v3(t.pos)),
+                rot: Some([t.rot.x, t.rot.y, t.rot.z, t.rot.w].map(|c| J32::new(c.get()))),
+                scl: Some(v3(t.scl)),
+            });
+        }
         if !PrsFlags::all().contains(t.flags()) {
             return Err(E::custom(format!(
                 "prs_flags {flags:#x} has bits above bit 2, which JSON cannot hold"
@@ -524,6 +671,7 @@ impl<F> JsonTrack<F> {
         }
         Ok(Self {
             bone_id: t.bone_id.get(),
+            prs_flags: None,
             time: J32::new(t.time.get()),
             pos: t.position().map(|p| [p.x, p.y, p.z].map(J32::new)),
             rot: t.rotation().map(|r| [r.x, r.y, r.z, r.w].map(J32::new)),
@@ -535,6 +683,21 @@ impl<F> JsonTrack<F> {
 impl<F> From<JsonTrack<F>> for Track {
     fn from(t: JsonTrack<F>) -> Self {
         let v3 = |v: [J32<F>; 3]| Vec3::new(v[0].0, v[1].0, v[2].0);
+        if let Some(flags) = t.prs_flags {
+            // A dump's exact track: every transform as stored, unset ones too.
+            let f32s3 = |v: Option<[J32<F>; 3]>| v.map_or(Vec3::default(), v3).map(F32::new);
+            return Track {
+                bone_id: I16::new(t.bone_id),
+                prs_flags: I16::new(flags),
+                time: F32::new(t.time.0),
+                pos: f32s3(t.pos),
+                rot: t
+                    .rot
+                    .map_or(Quat::default(), |r| Quat::new(r[0].0, r[1].0, r[2].0, r[3].0))
+                    .map(F32::new),
+                scl: f32s3(t.scl),
+            };
+        }
         Track::new(
             t.bone_id,
             t.time.0,
@@ -582,17 +745,17 @@ impl<'a, T, J: Serialize> Serialize for Items<'a, T, J> {
 
 struct Tracks<'a, F>(&'a [Track], PhantomData<F>);
 
-impl<F: FloatForm> Serialize for Tracks<'_, F> {
+impl<F: Form> Serialize for Tracks<'_, F> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         seq(serializer, self.0, "track", JsonTrack::<F>::from_track)
     }
 }
 
 #[derive(Serialize)]
-#[serde(bound = "F: FloatForm")]
+#[serde(bound = "F: Form")]
 struct JsonAnimationOut<'a, F> {
     id: i16,
-    name: Name,
+    name: JName<F>,
     fps: u16,
     duration: J32<F>,
     tracks: Tracks<'a, F>,
@@ -601,7 +764,7 @@ struct JsonAnimationOut<'a, F> {
 /// A borrowed [`Dmf`] in the JSON form's member order, its floats written as `F` says.
 struct JsonDmf<'a, F>(&'a Dmf, PhantomData<F>);
 
-impl<F: FloatForm> Serialize for JsonDmf<'_, F> {
+impl<F: Form> Serialize for JsonDmf<'_, F> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let dmf = self.0;
@@ -613,7 +776,7 @@ impl<F: FloatForm> Serialize for JsonDmf<'_, F> {
             &Items {
                 items: &dmf.textures,
                 noun: "texture",
-                to_json: JsonTexture::from,
+                to_json: JsonTexture::<F>::from,
             },
         )?;
         s.serialize_field(
@@ -655,7 +818,7 @@ impl<F: FloatForm> Serialize for JsonDmf<'_, F> {
                 noun: "animation",
                 to_json: |a: &Animation| JsonAnimationOut::<F> {
                     id: a.id,
-                    name: a.name,
+                    name: JName::new(a.name),
                     fps: a.fps,
                     duration: J32::new(a.duration),
                     tracks: Tracks(&a.tracks, PhantomData),
@@ -679,7 +842,7 @@ impl From<JsonFile> for Dmf {
                 .into_iter()
                 .map(|a| Animation {
                     id: a.id,
-                    name: a.name,
+                    name: a.name.0,
                     fps: a.fps,
                     duration: a.duration.0,
                     tracks: a.tracks.into_iter().map(Track::from).collect(),
@@ -696,7 +859,7 @@ pub fn write<W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
     write_form::<Spec, W>(dmf, writer)
 }
 
-fn write_form<F: FloatForm, W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
+fn write_form<F: Form, W: Write>(dmf: &Dmf, writer: W) -> Result<()> {
     let mut out = Counting { inner: writer, pos: 0 };
     let result = serde_json::to_writer_pretty(&mut out, &JsonDmf::<F>(dmf, PhantomData));
     result.map_err(|e| {

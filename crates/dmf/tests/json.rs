@@ -212,7 +212,47 @@ fn what_json_cannot_hold_is_refused_naming_the_record() {
     dmf.bones[0].name = Name([b'n'; 32]);
     let err = json::to_vec(&dmf).unwrap_err();
     assert!(err.to_string().contains("bone 0: name"), "{err}");
-    assert!(json::to_value(&dmf).is_err());
+}
+
+#[test]
+fn a_dump_keeps_every_byte_the_form_has_no_place_for() {
+    let mut dmf = model();
+    let mut after_nul = Name::new("hip").unwrap();
+    after_nul.0[20] = 0xAA;
+    let mut not_utf8 = Name::default();
+    not_utf8.0[..3].copy_from_slice(&[0xFF, 0xFE, b'x']);
+    dmf.bones[0].name = Name([b'n'; 32]);
+    dmf.bones[1].name = after_nul;
+    dmf.materials[0].name = not_utf8;
+    dmf.bones[0].nop = [7; 12];
+    dmf.faces[0].nop = U16::new(0x0102);
+    let track = &mut dmf.animations[0].tracks[1];
+    track.prs_flags = I16::new(PrsFlags::POSITION.bits() | 0x40);
+    track.scl = Vec3::new(f32::from_bits(0x7fc0_0001), 2.0, -0.0).map(F32::new);
+
+    let value = json::to_value(&dmf).unwrap();
+    assert_eq!(json::from_value(&value).unwrap(), dmf);
+    // Only what needs it takes the long forms.
+    assert_eq!(value["skeleton"][0]["name"]["bytes"], "6e".repeat(32), "{value}");
+    assert_eq!(value["skeleton"][0]["nop"], "07".repeat(12));
+    assert_eq!(
+        value["skeleton"][1]["name"]["bytes"],
+        format!("686970{}aa{}", "00".repeat(17), "00".repeat(11))
+    );
+    assert!(
+        value["materials"][0]["name"]["bytes"]
+            .as_str()
+            .unwrap()
+            .starts_with("fffe78")
+    );
+    assert_eq!(value["faces"][0]["nop"], "0201");
+    assert!(value["faces"][1].get("nop").is_none());
+    let exact = &value["animations"][0]["tracks"][1];
+    assert_eq!(exact["prs_flags"], 0x41);
+    assert_eq!(exact["scl"], json!(["nan:0x7fc00001", 2.0, -0.0]));
+    assert!(value["animations"][0]["tracks"][0].get("prs_flags").is_none());
+    // The specified form still refuses the flags (its readers would misread them).
+    assert!(json::to_vec(&dmf).is_err());
 }
 
 #[test]
