@@ -266,8 +266,9 @@ impl Document {
     /// Writes the whole document as JSON, `{"format": NAME, "data": ...}`, which
     /// [`Document::undump`] turns back into the same bytes. Floats JSON numbers cannot hold
     /// are strings (`"NaN"`, `"Infinity"`, `"-Infinity"`, `"nan:0x7fc00001"`; see the crate
-    /// docs), so every document that reads dumps. The dump is checked to convert back
-    /// before anything is written; a failure of that check is [`Error::LossyDump`], a bug.
+    /// docs), so every document that reads dumps. The dump streams to `writer` through a
+    /// buffer (objects one member per line, arrays of numbers on one line); a model that
+    /// its serde form refuses would be [`Error::LossyDump`], a bug.
     pub fn dump(&self, writer: impl Write) -> Result<()> {
         dump::write(self, writer)
     }

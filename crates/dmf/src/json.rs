@@ -892,6 +892,34 @@ pub fn to_value(dmf: &Dmf) -> Result<serde_json::Value> {
     serde_json::from_slice(&text).map_err(|e| Error::new(FORMAT, 0, ErrorKind::invalid("JSON", e)))
 }
 
+/// A [`Dmf`] in the dump's form, for serialising inside another document (as `animbin dump`
+/// does) without building a [`serde_json::Value`]: the form [`to_value`] gives.
+#[derive(Debug, Clone, Copy)]
+pub struct Dumped<'a>(pub &'a Dmf);
+
+impl Serialize for Dumped<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        JsonDmf::<Dump>(self.0, PhantomData).serialize(serializer)
+    }
+}
+
+/// The JSON form (either one) as read from inside another document; [`Undumped::into_dmf`]
+/// checks its `format` and `version` members and gives the model.
+pub struct Undumped(JsonFile);
+
+impl<'de> Deserialize<'de> for Undumped {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        JsonFile::deserialize(deserializer).map(Undumped)
+    }
+}
+
+impl Undumped {
+    /// The model, once `format` is `"DASH"` and `version`'s major version is 1.
+    pub fn into_dmf(self) -> Result<Dmf> {
+        from_file(self.0, 0)
+    }
+}
+
 fn from_file(file: JsonFile, at: u64) -> Result<Dmf> {
     if file.format != JSON_FORMAT {
         return Err(Error::new(
