@@ -355,6 +355,23 @@ impl<'a> View<'a> {
         self.animations.iter().map(|a| u64::from(a.track_count.get())).sum()
     }
 
+    /// Checks what [`View::to_dmf`] checks beyond [`View::parse`]: the enum fields of the
+    /// textures and materials (a value outside the spec's list is a read error). Costs one
+    /// look per texture and material, nothing per vertex, face or track, so a summary from
+    /// the view accepts exactly the files [`crate::read`] does.
+    pub fn check_records(&self) -> Result<()> {
+        let section_start = |i: usize| u64::from(self.attributes[i].offset.get());
+        for (i, record) in self.textures.iter().enumerate() {
+            let at = section_start(0) + (i * TextureRecord::SIZE) as u64;
+            Texture::from_record(record, Vec::new(), at)?;
+        }
+        for (i, record) in self.materials.iter().enumerate() {
+            let at = section_start(1) + (i * MaterialRecord::SIZE) as u64;
+            Material::from_record(record, at)?;
+        }
+        Ok(())
+    }
+
     /// Copies the file into the owned model: one copy per section, image and track list.
     pub fn to_dmf(&self) -> Result<Dmf> {
         let section_start = |i: usize| u64::from(self.attributes[i].offset.get());

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_dmf::{Dmf, json};
+use animbin_dmf::{Dmf, View, json};
 
 use super::{Codec, unsupported, write_all};
 use crate::info::DmfInfo;
@@ -28,6 +28,26 @@ impl Codec for Dmf {
             animation_count: self.animations.len(),
             track_count: self.track_count(),
         })
+    }
+
+    fn info_of(bytes: &[u8]) -> Option<Result<Info>> {
+        // The binary form only: the JSON form has no view.
+        if !animbin_dmf::has_magic(bytes) {
+            return None;
+        }
+        let summary = |view: View<'_>| {
+            view.check_records()?;
+            Ok(Info::Dmf(DmfInfo {
+                texture_count: view.textures().len(),
+                material_count: view.materials().len(),
+                vertex_count: view.vertices().len(),
+                face_count: view.faces().len(),
+                bone_count: view.bones().len(),
+                animation_count: view.animations().len(),
+                track_count: usize::try_from(view.track_count()).unwrap_or(usize::MAX),
+            }))
+        };
+        Some(View::parse(bytes).and_then(summary).map_err(Into::into))
     }
 
     fn validate(&self) -> Vec<Problem> {
