@@ -1,6 +1,7 @@
 //! AnimX: reading and writing a large generated animation plain, with LZ4 and with LZMA,
 //! beside a memcpy of the plain bytes and the raw lz4_flex / xz2 throughput on the same data.
-//! Every group's throughput is the plain (decompressed) size, so the figures compare.
+//! Every group's throughput is the plain (decompressed) size, so the figures compare. The
+//! plain group also times the peer, resonite-core's reader (which reads plain files only).
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -34,6 +35,11 @@ fn animx(c: &mut Criterion) {
     });
     g.bench_function("view", |b| {
         b.iter(|| View::parse(black_box(&plain)).expect("reads").tracks.len())
+    });
+    // The peer: resonite-core's owned reader on the same bytes.
+    resonite_core::animation::Animation::from_animx(&plain[..]).expect("the peer reads the file");
+    g.bench_function("peer: resonite-core read", |b| {
+        b.iter(|| resonite_core::animation::Animation::from_animx(black_box(&plain[..])).expect("reads"))
     });
     g.bench_function("write", |b| {
         b.iter(|| animbin_animx::to_bytes(black_box(&plain_anim)).expect("writes"))

@@ -8,6 +8,7 @@
 //! | `bench [FILTER]` | runs the criterion benchmarks |
 //! | `bench-command [MIB]` | times the whole `animbin` command beside `cp` on MIB-MiB files |
 
+mod bench_table;
 mod command_bench;
 mod corpus;
 
@@ -24,7 +25,10 @@ const TASKS: &[(&str, &str)] = &[
         "fuzz [TARGET] [SECONDS]",
         "fuzz TARGET (default: all) for SECONDS each (default 60) with cargo +nightly fuzz",
     ),
-    ("bench [FILTER]", "run the criterion benchmarks"),
+    (
+        "bench [FILTER]",
+        "run the criterion benchmarks, then print each one's GiB/s and ratios to memcpy and the peer",
+    ),
     (
         "bench-command [MIB]",
         "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory",
@@ -43,7 +47,7 @@ fn main() -> ExitCode {
             if let Some(filter) = args.get(1) {
                 cmd.args(["--", filter]);
             }
-            run(&mut cmd)
+            run(&mut cmd).and_then(|()| bench_table::print(&root().join("target/criterion")))
         }
         Some("bench-command") => command_bench::run(&root(), args.get(1).map(String::as_str)),
         // The measuring process of bench-command, not a task of its own.
