@@ -58,7 +58,9 @@
 //! triangles) and materials (names and the diffuse, normal and specular maps); a mesh whose
 //! UV layers name different materials keeps the first (reported). Back from Cast, every
 //! field above returns as it was: an SE file comes back as its own trip through the scene
-//! gives it (the same bytes for the SEAnim files within these limits).
+//! gives it (the same bytes for the SEAnim files within these limits). The `animbin` library
+//! also maps SE and Cast onto each other directly, keeping what the scene cannot hold in
+//! extra properties, so that its SE -> Cast -> SE conversions give back the same bytes.
 //!
 //! ## Example
 //! ```
