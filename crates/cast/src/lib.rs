@@ -110,10 +110,10 @@ pub use layout::{
     FILE_HEADER_SIZE, FileHeader, MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, NodeId, NodeKind,
     PROPERTY_HEADER_SIZE, PropertyHeader, PropertyType, VERSION,
 };
-pub use model::{CastFile, Indices, Node, Property, Value};
+pub use model::{CastFile, IndexBuffer, IndexElement, Indices, Node, Property, Value};
 pub use nodes::{
-    Animation, BlendShape, Bone, Color, ColorLayer, Constraint, ConstraintOffset, Curve, CurveModeOverride, File, Hair,
-    IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
+    Animation, BlendShape, Bone, Color, ColorLayer, Constraint, ConstraintOffset, Curve, CurveModeOverride, Element,
+    File, Hair, IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
     is_material_slot,
 };
 pub use scene::{FIRST_HASH, PROPERTY_FORMAT};

@@ -133,25 +133,9 @@ fn integers(name: &str, values: &[u32]) -> Property {
     Property::new(name, Value::Integer(values.to_vec()))
 }
 
-/// The `b` array of property `name`.
-fn bytes_of<'a>(node: &'a Node, name: &str) -> Option<&'a [u8]> {
-    match node.value(name)? {
-        Value::Byte(v) => Some(v),
-        _ => None,
-    }
-}
-
-/// The single `b` of property `name`.
-fn byte_of(node: &Node, name: &str) -> Option<u8> {
-    match bytes_of(node, name)? {
-        [b] => Some(*b),
-        _ => None,
-    }
-}
-
 /// The `b` array of property `name` as a fixed-size array, or zeros when it is absent.
 fn array_of<const N: usize>(node: &Node, name: &str) -> Option<[u8; N]> {
-    match bytes_of(node, name) {
+    match node.array::<u8>(name) {
         None => Some([0; N]),
         Some(b) => b.try_into().ok(),
     }

@@ -12,8 +12,7 @@ use animbin_seanim::{
 };
 
 use super::{
-    Hashes, array_of, byte, byte_of, bytes, bytes_of, indices_of, integers, only_child, push_unless_empty,
-    push_unless_zero, same_file,
+    Hashes, array_of, byte, bytes, indices_of, integers, only_child, push_unless_empty, push_unless_zero, same_file,
 };
 
 /// The bits of a skeleton Bone's `se.keys`: which curves follow for the bone.
@@ -458,8 +457,8 @@ pub(crate) fn seanim_from_cast_unchecked(file: &CastFile) -> Option<SeAnim> {
         Some(skeleton) => {
             for b in &skeleton.children {
                 let name = b.str_value("n")?;
-                let flags = byte_of(b, "se.flags").unwrap_or(0);
-                bones.push(cursor.bone(name, flags, byte_of(b, "se.keys")?)?);
+                let flags = b.single::<u8>("se.flags").unwrap_or(0);
+                bones.push(cursor.bone(name, flags, b.single::<u8>("se.keys")?)?);
             }
         }
         None => {
@@ -521,12 +520,12 @@ pub(crate) fn seanim_from_cast_unchecked(file: &CastFile) -> Option<SeAnim> {
         }
     };
 
-    let custom = bytes_of(node, "se.custom").unwrap_or_default().to_vec();
-    let presence = match byte_of(node, "se.dataPresenceFlags") {
+    let custom = node.array::<u8>("se.custom").unwrap_or_default().to_vec();
+    let presence = match node.single::<u8>("se.dataPresenceFlags") {
         Some(bits) => PresenceFlags::from_bits_retain(bits),
         None => derived_presence(&bones, &notes, &custom),
     };
-    let anim_flags = match byte_of(node, "se.animFlags") {
+    let anim_flags = match node.single::<u8>("se.animFlags") {
         Some(bits) => AnimFlags::from_bits_retain(bits),
         None if looped => AnimFlags::LOOPED,
         None => AnimFlags::empty(),
@@ -540,7 +539,7 @@ pub(crate) fn seanim_from_cast_unchecked(file: &CastFile) -> Option<SeAnim> {
         },
         Some(_) => return None,
     };
-    let trailer = match bytes_of(node, "se.trailer") {
+    let trailer = match node.array::<u8>("se.trailer") {
         None => Trailer::None,
         Some(bytes) => match read_whole::<SeBlend>(bytes, Endian::Little, ()) {
             Some(blend) => Trailer::SeBlend(blend),
@@ -551,11 +550,11 @@ pub(crate) fn seanim_from_cast_unchecked(file: &CastFile) -> Option<SeAnim> {
         anim_type: kind,
         anim_flags,
         data_presence_flags: presence,
-        data_property_flags: PropertyFlags::from_bits_retain(byte_of(node, "se.dataPropertyFlags").unwrap_or(0)),
+        data_property_flags: PropertyFlags::from_bits_retain(node.single::<u8>("se.dataPropertyFlags").unwrap_or(0)),
         reserved1: array_of(node, "se.reserved1")?,
         framerate,
         reserved2: array_of(node, "se.reserved2")?,
-        header_extra: bytes_of(node, "se.headerExtra").unwrap_or_default().to_vec(),
+        header_extra: node.array::<u8>("se.headerExtra").unwrap_or_default().to_vec(),
         stray_counts,
         modifiers,
         bones,

@@ -8,9 +8,7 @@ use animbin_semodel::{
     SeModel, Trailer, Vec2, Vec3, deployed, draft,
 };
 
-use super::{
-    Hashes, array_of, byte, byte_of, bytes, bytes_of, indices_of, integers, only_child, push_unless_zero, same_file,
-};
+use super::{Hashes, array_of, byte, bytes, indices_of, integers, only_child, push_unless_zero, same_file};
 
 /// The material slots an SEModel material fills, in the order the maps are stored.
 const SLOTS: [&str; 3] = ["diffuse", "normal", "specular"];
@@ -132,7 +130,7 @@ fn bone_from_node(node: &Node, flags: BoneFlags) -> Option<Bone> {
     };
     Some(Bone {
         name: node.str_value("n")?.to_string(),
-        flags: byte_of(node, "se.flags").unwrap_or(0),
+        flags: node.single::<u8>("se.flags").unwrap_or(0),
         parent: node.index_value("p")? as i32,
         global: pose(BoneFlags::GLOBAL_MATRIX, "wp", "wr")?,
         local: pose(BoneFlags::LOCAL_MATRIX, "lp", "lr")?,
@@ -174,7 +172,7 @@ fn trailer_bytes(trailer: &Trailer<BlendShapes>) -> Option<Vec<u8>> {
 }
 
 fn trailer_of(node: &Node, vertex_counts: &[u64]) -> Trailer<BlendShapes> {
-    match bytes_of(node, "se.trailer") {
+    match node.array::<u8>("se.trailer") {
         None => Trailer::None,
         Some(bytes) => BlendShapes::parse_trailer(bytes, vertex_counts),
     }
@@ -245,7 +243,7 @@ impl<'a> Children<'a> {
     /// The header's `dataFlags` (`se.dataFlags`, else what the Model holds) split into the
     /// block bits (`blocks`) and the others.
     fn data_flags(&self, model: &Node, blocks: DataFlags) -> (DataFlags, DataFlags) {
-        let flags = byte_of(model, "se.dataFlags").map_or_else(
+        let flags = model.single::<u8>("se.dataFlags").map_or_else(
             || {
                 flags_of(&[
                     (DataFlags::BONE, self.skeleton.is_some()),
@@ -260,8 +258,9 @@ impl<'a> Children<'a> {
 
     fn bones(&self, model: &Node) -> Option<(BoneFlags, Vec<Bone>)> {
         let nodes = self.bone_nodes();
-        let flags =
-            byte_of(model, "se.boneFlags").map_or_else(|| bone_flags_of_nodes(&nodes), BoneFlags::from_bits_retain);
+        let flags = model
+            .single::<u8>("se.boneFlags")
+            .map_or_else(|| bone_flags_of_nodes(&nodes), BoneFlags::from_bits_retain);
         let bones = nodes
             .iter()
             .map(|b| b.is(NodeKind::Bone).then(|| bone_from_node(b, flags)).flatten())
@@ -272,7 +271,7 @@ impl<'a> Children<'a> {
 
 /// The mesh flags (`se.meshFlags`, else what the meshes hold).
 fn mesh_flags_of(model: &Node, meshes: &[&Node]) -> MeshFlags {
-    byte_of(model, "se.meshFlags").map_or_else(
+    model.single::<u8>("se.meshFlags").map_or_else(
         || {
             let any = |name: &str| meshes.iter().any(|m| m.property(name).is_some());
             flags_of(&[
@@ -485,7 +484,7 @@ fn material_from_node(node: &Node) -> Option<Material> {
     };
     let [diffuse, normal, specular] = SLOTS.map(path);
     let (diffuse, normal, specular) = (diffuse?, normal?, specular?);
-    let simple = byte_of(node, "se.simple") == Some(1);
+    let simple = node.single::<u8>("se.simple") == Some(1);
     let maps = (simple || diffuse.is_some() || normal.is_some() || specular.is_some()).then(|| MaterialMaps {
         diffuse: diffuse.unwrap_or_default(),
         normal: normal.unwrap_or_default(),
@@ -550,10 +549,10 @@ fn deployed_from_cast(model: &Node) -> Option<deployed::Model> {
                 .collect();
             (weights, u8::try_from(node.index_value("mi")?).ok()?)
         } else {
-            (Vec::new(), byte_of(node, "se.maxInfluence").unwrap_or(0))
+            (Vec::new(), node.single::<u8>("se.maxInfluence").unwrap_or(0))
         };
         meshes.push(deployed::Mesh {
-            flags: byte_of(node, "se.flags").unwrap_or(0),
+            flags: node.single::<u8>("se.flags").unwrap_or(0),
             max_influence,
             positions,
             uvs,
@@ -732,7 +731,7 @@ fn draft_from_cast(model: &Node) -> Option<draft::Model> {
         Some(&[b, m]) => [b, m],
         Some(_) => return None,
     };
-    let max_skin_influence = match byte_of(model, "se.maxSkinInfluence") {
+    let max_skin_influence = match model.single::<u8>("se.maxSkinInfluence") {
         Some(n) => n,
         None => match children.meshes.first() {
             Some(mesh) if mesh_flags.contains(MeshFlags::WEIGHTS) => u8::try_from(mesh.index_value("mi")?).ok()?,
@@ -750,7 +749,7 @@ fn draft_from_cast(model: &Node) -> Option<draft::Model> {
         };
         // With the UV flag the count is the layers' (whose arrays bound what the default
         // material indices take); without it, the header's count stands alone.
-        let uv_set_count = match byte_of(node, "se.uvSetCount") {
+        let uv_set_count = match node.single::<u8>("se.uvSetCount") {
             Some(count) if !mesh_flags.contains(MeshFlags::UV_SET) => count,
             Some(_) => return None,
             None => u8::try_from(layers).ok()?,
@@ -779,7 +778,7 @@ fn draft_from_cast(model: &Node) -> Option<draft::Model> {
             (Vec::new(), Vec::new())
         };
         meshes.push(draft::Mesh {
-            flags: byte_of(node, "se.flags").unwrap_or(0),
+            flags: node.single::<u8>("se.flags").unwrap_or(0),
             uv_set_count,
             vertices: draft::Vertices {
                 positions,
@@ -798,7 +797,7 @@ fn draft_from_cast(model: &Node) -> Option<draft::Model> {
     }
     let vertex_counts: Vec<u64> = meshes.iter().map(|m| m.vertices.positions.len() as u64).collect();
     Some(draft::Model {
-        model_type: byte_of(model, "se.modelType").unwrap_or(0),
+        model_type: model.single::<u8>("se.modelType").unwrap_or(0),
         model_flags: match model.value("se.modelFlags") {
             None => 0,
             Some(Value::Short(v)) if v.len() == 1 => v[0],
