@@ -334,3 +334,22 @@ fn cast_files_the_mapping_did_not_make_go_through_the_scene() {
     let (_, lost) = convert(&document, Target::SeAnim);
     assert!(lost.iter().any(|l| l.contains("se.")), "{lost:?}");
 }
+
+#[test]
+fn a_cast_file_that_asks_for_more_than_an_semodel_holds_is_not_read_as_one() {
+    let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "semodel") else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("ref_static_triangle.semodel")).unwrap();
+    let mut cast = semodel_to_cast(&animbin::semodel::read(&bytes).unwrap());
+    assert!(cast_to_semodel(&cast).is_some());
+    // layerCount is a u8: 4294967295 UV layers are refused before anything is sized by them.
+    let mesh = cast.roots[0].children[0]
+        .children
+        .iter_mut()
+        .find(|c| c.is(NodeKind::Mesh))
+        .unwrap();
+    let ul = mesh.properties.iter_mut().find(|p| p.name == "ul").unwrap();
+    ul.value = Value::Integer(vec![u32::MAX]);
+    assert!(cast_to_semodel(&cast).is_none());
+}

@@ -520,8 +520,10 @@ fn deployed_from_cast(model: &Node) -> Option<deployed::Model> {
             None => None,
             Some(hash) => Some(material_hashes.iter().position(|&h| h == hash)?),
         };
+        // layerCount is a u8: a larger `ul` is no SEModel's (and would size the default
+        // material indices past what the file holds).
         let layers = match node.index_value("ul") {
-            Some(l) if mesh_flags.contains(MeshFlags::UV_SET) => l as usize,
+            Some(l) if mesh_flags.contains(MeshFlags::UV_SET) => usize::from(u8::try_from(l).ok()?),
             Some(_) => return None,
             None => 0,
         };
@@ -743,7 +745,7 @@ fn draft_from_cast(model: &Node) -> Option<draft::Model> {
         let positions = node.vec3s("vp")?.to_vec();
         let n = positions.len();
         let layers = match node.index_value("ul") {
-            Some(l) if mesh_flags.contains(MeshFlags::UV_SET) => l as usize,
+            Some(l) if mesh_flags.contains(MeshFlags::UV_SET) => usize::from(u8::try_from(l).ok()?),
             Some(_) => return None,
             None => 0,
         };
@@ -752,7 +754,7 @@ fn draft_from_cast(model: &Node) -> Option<draft::Model> {
         let uv_set_count = match node.single::<u8>("se.uvSetCount") {
             Some(count) if !mesh_flags.contains(MeshFlags::UV_SET) => count,
             Some(_) => return None,
-            None => u8::try_from(layers).ok()?,
+            None => layers as u8,
         };
         let uv_slots = n * layers;
         let uvs = if layers > 0 {
