@@ -1,7 +1,7 @@
 //! Whatever reads must write back to exactly the same bytes (Cast keeps node and property
 //! order, unknown ids, index widths, float bits and the header's flags for that); the view's
-//! model must write the same bytes; and the file converted through the scene must write and
-//! read back.
+//! model must write the same bytes; the SE mapping must not panic on it; and the file
+//! converted through the scene must write and read back.
 #![no_main]
 
 use animbin_cast::{CastFile, ConversionReport, SceneOptions, View, read, to_bytes};
@@ -16,6 +16,15 @@ fuzz_target!(|data: &[u8]| {
         to_bytes(&view.to_file().expect("the view's model")).expect("the view's model writes") == data,
         "the view and the reader disagree"
     );
+
+    // A file the SE mapping reads is its own (it checks): the SE file it gives writes, or
+    // is refused as unencodable.
+    if let Some(anim) = animbin::se_cast::cast_to_seanim(&file) {
+        let _ = animbin_fuzz::written_or_refused(animbin_seanim::to_bytes(&anim));
+    }
+    if let Some(model) = animbin::se_cast::cast_to_semodel(&file) {
+        let _ = animbin_fuzz::written_or_refused(animbin_semodel::to_bytes(&model));
+    }
 
     let mut report = ConversionReport::default();
     // Parents in a cycle and indices past their arrays have no scene form.

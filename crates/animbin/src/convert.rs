@@ -138,7 +138,9 @@ impl Conversion<'_> {
 /// A dump, or another target of the document's own format, writes the document as it is
 /// (a same-format conversion of a file is byte-identical), unless the options ask for an
 /// SEAnim header of their own ([`SceneOptions::anim_kind`], [`SceneOptions::looping`],
-/// [`SceneOptions::precision`]). Anything else goes through the scene model: the document
+/// [`SceneOptions::precision`]). An SEAnim or SEModel into Cast, and back from a Cast file
+/// made that way, maps field by field ([`crate::se_cast`]), so that the round trip gives back
+/// the same bytes. Anything else goes through the scene model: the document
 /// becomes a scene, the animations of `options.anims` join it, and the target's format is
 /// built from it. A target that could hold nothing of the input
 /// (a model into SEAnim, an animation into SEModel, a glTF with no node and no animation
@@ -153,13 +155,26 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
     let header = &options.scene;
     let new_header = target.format() == Some(Format::SeAnim)
         && (header.anim_kind.is_some() || header.looping.is_some() || header.precision.is_some());
-    if options.anims.is_empty() && options.animation.is_none() && !new_header && writes_directly(document, target) {
+    let whole = options.anims.is_empty() && options.animation.is_none() && !new_header;
+    if whole && writes_directly(document, target) {
         return Ok(Conversion {
             document: Cow::Borrowed(document),
             target,
             report: ConversionReport::default(),
             unmatched: Vec::new(),
         });
+    }
+    // SE and Cast map onto each other field by field, past what the scene holds.
+    if let Some((converted, report)) = whole.then(|| crate::se_cast::convert(document, target)).flatten() {
+        return strict_checked(
+            Conversion {
+                document: Cow::Owned(converted),
+                target,
+                report,
+                unmatched: Vec::new(),
+            },
+            options,
+        );
     }
     let mut prepared = prepare(document, options)?;
     if target.format() == Some(Format::Gltf) {
@@ -307,6 +322,12 @@ fn build(
         report,
         unmatched,
     };
+    strict_checked(conversion, options)
+}
+
+/// The conversion, or under [`ConvertOptions::strict`] the error that names its losses.
+fn strict_checked<'a>(conversion: Conversion<'a>, options: &ConvertOptions) -> Result<Conversion<'a>> {
+    let target = conversion.target;
     if options.strict && !conversion.is_lossless() {
         let lost = conversion
             .report

@@ -37,7 +37,8 @@
 //! Nothing is lost silently: a same-format conversion of a file gives back its bytes, a
 //! conversion through the scene model records each kind of loss in
 //! [`Conversion::report`], and [`ConvertOptions::strict`] makes any loss an error. Files are
-//! written whole or not at all ([`save`]).
+//! written whole or not at all ([`save`]). SEAnim and SEModel go to Cast and back without
+//! the scene model ([`se_cast`]): an SE file comes back byte for byte.
 //!
 //! ## Dumps
 //!
@@ -62,6 +63,7 @@ mod format;
 mod formats;
 mod info;
 mod problem;
+pub mod se_cast;
 mod textures;
 
 pub use animbin_animx::AnimXDocument;

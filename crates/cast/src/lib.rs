@@ -58,7 +58,9 @@
 //! triangles) and materials (names and the diffuse, normal and specular maps); a mesh whose
 //! UV layers name different materials keeps the first (reported). Back from Cast, every
 //! field above returns as it was: an SE file comes back as its own trip through the scene
-//! gives it (the same bytes for the SEAnim files within these limits).
+//! gives it (the same bytes for the SEAnim files within these limits). The `animbin` library
+//! also maps SE and Cast onto each other directly, keeping what the scene cannot hold in
+//! extra properties, so that its SE -> Cast -> SE conversions give back the same bytes.
 //!
 //! ## Example
 //! ```
@@ -108,10 +110,10 @@ pub use layout::{
     FILE_HEADER_SIZE, FileHeader, MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, NodeId, NodeKind,
     PROPERTY_HEADER_SIZE, PropertyHeader, PropertyType, VERSION,
 };
-pub use model::{CastFile, Indices, Node, Property, Value};
+pub use model::{CastFile, IndexBuffer, IndexElement, Indices, Node, Property, Value};
 pub use nodes::{
-    Animation, BlendShape, Bone, Color, ColorLayer, Constraint, ConstraintOffset, Curve, CurveModeOverride, File, Hair,
-    IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
+    Animation, BlendShape, Bone, Color, ColorLayer, Constraint, ConstraintOffset, Curve, CurveModeOverride, Element,
+    File, Hair, IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
     is_material_slot,
 };
 pub use scene::{FIRST_HASH, PROPERTY_FORMAT};

@@ -163,18 +163,64 @@ impl Value {
     }
 }
 
-/// Borrowed index values of one of the three widths a Cast index buffer may have.
+/// An index buffer (`b`, `h` or `i`) of one of the three widths, borrowed: native values
+/// from the owned model ([`Indices`]), or little-endian ones in place from a view
+/// ([`crate::IndexSlice`]). Every value reads widened to `u32`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Indices<'a> {
+pub enum IndexBuffer<'a, H, W> {
     /// `b` values.
     U8(&'a [u8]),
     /// `h` values.
-    U16(&'a [u16]),
+    U16(&'a [H]),
     /// `i` values.
-    U32(&'a [u32]),
+    U32(&'a [W]),
 }
 
-impl Indices<'_> {
+/// Index values of the owned model (native `u16` and `u32`).
+pub type Indices<'a> = IndexBuffer<'a, u16, u32>;
+
+/// An element of an index buffer: a `u8`, `u16` or `u32`, native or little-endian in place.
+pub trait IndexElement: Copy {
+    /// The value, widened.
+    fn widen(self) -> u32;
+}
+
+impl IndexElement for u8 {
+    #[inline]
+    fn widen(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl IndexElement for u16 {
+    #[inline]
+    fn widen(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl IndexElement for u32 {
+    #[inline]
+    fn widen(self) -> u32 {
+        self
+    }
+}
+
+impl IndexElement for zerocopy::byteorder::little_endian::U16 {
+    #[inline]
+    fn widen(self) -> u32 {
+        u32::from(self.get())
+    }
+}
+
+impl IndexElement for zerocopy::byteorder::little_endian::U32 {
+    #[inline]
+    fn widen(self) -> u32 {
+        self.get()
+    }
+}
+
+impl<H: IndexElement, W: IndexElement> IndexBuffer<'_, H, W> {
     /// The number of values.
     pub fn len(&self) -> usize {
         match self {
@@ -190,11 +236,12 @@ impl Indices<'_> {
     }
 
     /// The value at `i`, widened.
+    #[inline]
     pub fn get(&self, i: usize) -> Option<u32> {
         match self {
-            Self::U8(v) => v.get(i).map(|&x| u32::from(x)),
-            Self::U16(v) => v.get(i).map(|&x| u32::from(x)),
-            Self::U32(v) => v.get(i).copied(),
+            Self::U8(v) => v.get(i).map(|&x| x.widen()),
+            Self::U16(v) => v.get(i).map(|&x| x.widen()),
+            Self::U32(v) => v.get(i).map(|&x| x.widen()),
         }
     }
 
@@ -205,10 +252,13 @@ impl Indices<'_> {
 
     /// Every value, widened, in a new vector.
     pub fn to_vec(&self) -> Vec<u32> {
+        fn widened<T: IndexElement>(v: &[T]) -> Vec<u32> {
+            v.iter().map(|&x| x.widen()).collect()
+        }
         match self {
-            Self::U8(v) => v.iter().map(|&x| u32::from(x)).collect(),
-            Self::U16(v) => v.iter().map(|&x| u32::from(x)).collect(),
-            Self::U32(v) => v.to_vec(),
+            Self::U8(v) => widened(v),
+            Self::U16(v) => widened(v),
+            Self::U32(v) => widened(v),
         }
     }
 }
@@ -418,6 +468,21 @@ impl<'de> Deserialize<'de> for CastFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn native_and_in_place_index_buffers_read_the_same_values() {
+        use zerocopy::FromBytes;
+        use zerocopy::byteorder::little_endian::{U16, U32};
+        let shorts = [1u16, 300, 65535];
+        let bytes: Vec<u8> = shorts.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let native = Indices::U16(&shorts);
+        let in_place: IndexBuffer<'_, U16, U32> = IndexBuffer::U16(<[U16]>::ref_from_bytes(&bytes).unwrap());
+        assert_eq!(native.to_vec(), [1, 300, 65535]);
+        assert_eq!(in_place.to_vec(), native.to_vec());
+        assert_eq!((in_place.get(1), in_place.get(3), in_place.len()), (Some(300), None, 3));
+        assert_eq!(Indices::U32(&[7, 8]).iter().collect::<Vec<_>>(), [7, 8]);
+        assert!(Indices::U8(&[]).is_empty());
+    }
 
     #[test]
     fn the_json_form_is_flat_and_reads_back() {

@@ -11,8 +11,65 @@ use animbin_core::math::{Quat, Vec2, Vec3, Vec4};
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Indices, Node, Value};
 
+/// A property element type: the values of one [`Value`] variant (`u8` for `b`, `f32` for
+/// `f`, [`Vec3<f32>`] for `3v`, `String` for `s`...).
+pub trait Element: Sized {
+    /// The values, when `value` holds this type.
+    fn slice(value: &Value) -> Option<&[Self]>;
+}
+
+/// Implements [`Element`] for each type and the [`Value`] variant that holds it.
+macro_rules! elements {
+    ($($t:ty => $variant:ident,)*) => {
+        $(
+            impl Element for $t {
+                fn slice(value: &Value) -> Option<&[Self]> {
+                    match value {
+                        Value::$variant(v) => Some(v),
+                        _ => None,
+                    }
+                }
+            }
+        )*
+    };
+}
+
+elements! {
+    u8 => Byte,
+    u16 => Short,
+    u32 => Integer,
+    u64 => Long,
+    f32 => Float,
+    f64 => Double,
+    String => String,
+    Vec2<f32> => Vec2,
+    Vec3<f32> => Vec3,
+    Vec4<f32> => Vec4,
+}
+
+impl Value {
+    /// The values, when they are of type `T`.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        T::slice(self)
+    }
+}
+
 /// Single values and arrays of a node's properties by name, for any node type.
 impl Node {
+    /// The values of the first property called `name`, when they are of type `T`.
+    pub fn array<T: Element>(&self, name: &str) -> Option<&[T]> {
+        self.value(name)?.as_slice()
+    }
+
+    /// The one value of the first property called `name`, when it is of type `T` and has
+    /// exactly one element.
+    pub fn single<T: Element + Copy>(&self, name: &str) -> Option<T> {
+        match self.array(name)? {
+            [value] => Some(*value),
+            _ => None,
+        }
+    }
+
     /// The single string of property `name`.
     pub fn str_value(&self, name: &str) -> Option<&str> {
         self.value(name)?.as_str()
@@ -20,26 +77,17 @@ impl Node {
 
     /// The single hash (`l`) of property `name`.
     pub fn hash_value(&self, name: &str) -> Option<u64> {
-        match self.value(name)? {
-            Value::Long(v) if v.len() == 1 => Some(v[0]),
-            _ => None,
-        }
+        self.single(name)
     }
 
     /// The single `b` of property `name` as a boolean (any non-zero byte is true).
     pub fn bool_value(&self, name: &str) -> Option<bool> {
-        match self.value(name)? {
-            Value::Byte(v) if v.len() == 1 => Some(v[0] != 0),
-            _ => None,
-        }
+        self.single::<u8>(name).map(|b| b != 0)
     }
 
     /// The single `f` of property `name`.
     pub fn float_value(&self, name: &str) -> Option<f32> {
-        match self.value(name)? {
-            Value::Float(v) if v.len() == 1 => Some(v[0]),
-            _ => None,
-        }
+        self.single(name)
     }
 
     /// The single index (`b`, `h` or `i`) of property `name`, widened.
@@ -50,18 +98,12 @@ impl Node {
 
     /// The single `3v` of property `name`.
     pub fn vec3_value(&self, name: &str) -> Option<Vec3<f32>> {
-        match self.value(name)? {
-            Value::Vec3(v) if v.len() == 1 => Some(v[0]),
-            _ => None,
-        }
+        self.single(name)
     }
 
     /// The single `4v` of property `name`.
     pub fn vec4_value(&self, name: &str) -> Option<Vec4<f32>> {
-        match self.value(name)? {
-            Value::Vec4(v) if v.len() == 1 => Some(v[0]),
-            _ => None,
-        }
+        self.single(name)
     }
 
     /// The single `4v` of property `name` as a quaternion (x, y, z, w).
@@ -76,42 +118,27 @@ impl Node {
 
     /// The `f` array of property `name`.
     pub fn floats(&self, name: &str) -> Option<&[f32]> {
-        match self.value(name)? {
-            Value::Float(v) => Some(v),
-            _ => None,
-        }
+        self.array(name)
     }
 
     /// The `i` array of property `name`.
     pub fn integers(&self, name: &str) -> Option<&[u32]> {
-        match self.value(name)? {
-            Value::Integer(v) => Some(v),
-            _ => None,
-        }
+        self.array(name)
     }
 
     /// The `2v` array of property `name`.
     pub fn vec2s(&self, name: &str) -> Option<&[Vec2<f32>]> {
-        match self.value(name)? {
-            Value::Vec2(v) => Some(v),
-            _ => None,
-        }
+        self.array(name)
     }
 
     /// The `3v` array of property `name`.
     pub fn vec3s(&self, name: &str) -> Option<&[Vec3<f32>]> {
-        match self.value(name)? {
-            Value::Vec3(v) => Some(v),
-            _ => None,
-        }
+        self.array(name)
     }
 
     /// The `4v` array of property `name`.
     pub fn vec4s(&self, name: &str) -> Option<&[Vec4<f32>]> {
-        match self.value(name)? {
-            Value::Vec4(v) => Some(v),
-            _ => None,
-        }
+        self.array(name)
     }
 }
 
@@ -187,6 +214,32 @@ typed_node! {
     Metadata = Metadata, as_metadata;
 }
 
+/// Declares accessors that each return one documented property through a [`Node`]
+/// helper: `name -> Type = helper("prop");`.
+macro_rules! properties {
+    ($($(#[$doc:meta])* $fn:ident -> $ret:ty = $get:ident($prop:literal);)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $fn(self) -> Option<$ret> {
+                self.0.$get($prop)
+            }
+        )*
+    };
+}
+
+/// Declares accessors that each iterate over the children of one node type:
+/// `name -> Type;`.
+macro_rules! children {
+    ($($(#[$doc:meta])* $fn:ident -> $kind:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $fn(self) -> impl Iterator<Item = $kind<'a>> + 'a {
+                typed(self.0, $kind::new)
+            }
+        )*
+    };
+}
+
 /// The children of `node` that `wrap` accepts.
 fn typed<'a, T: 'a>(node: &'a Node, wrap: fn(&'a Node) -> Option<T>) -> impl Iterator<Item = T> + 'a {
     node.children.iter().filter_map(wrap)
@@ -205,46 +258,28 @@ impl CastFile {
 }
 
 impl<'a> Root<'a> {
-    /// The Model children.
-    pub fn models(self) -> impl Iterator<Item = Model<'a>> + 'a {
-        typed(self.0, Model::new)
-    }
-
-    /// The Animation children.
-    pub fn animations(self) -> impl Iterator<Item = Animation<'a>> + 'a {
-        typed(self.0, Animation::new)
-    }
-
-    /// The Instance children.
-    pub fn instances(self) -> impl Iterator<Item = Instance<'a>> + 'a {
-        typed(self.0, Instance::new)
-    }
-
-    /// The Metadata children (hints come from the first).
-    pub fn metadata(self) -> impl Iterator<Item = Metadata<'a>> + 'a {
-        typed(self.0, Metadata::new)
+    children! {
+        /// The Model children.
+        models -> Model;
+        /// The Animation children.
+        animations -> Animation;
+        /// The Instance children.
+        instances -> Instance;
+        /// The Metadata children (hints come from the first).
+        metadata -> Metadata;
     }
 }
 
 impl<'a> Model<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `p`: the position of the model in the world.
-    pub fn position(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("p")
-    }
-
-    /// `r`: the rotation of the model in the world.
-    pub fn rotation(self) -> Option<Quat<f32>> {
-        self.0.quat_value("r")
-    }
-
-    /// `s`: the scale of the model in the world.
-    pub fn scale(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("s")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `p`: the position of the model in the world.
+        position -> Vec3<f32> = vec3_value("p");
+        /// `r`: the rotation of the model in the world.
+        rotation -> Quat<f32> = quat_value("r");
+        /// `s`: the scale of the model in the world.
+        scale -> Vec3<f32> = vec3_value("s");
     }
 
     /// The Skeleton child (the first; a model has at most one).
@@ -252,24 +287,15 @@ impl<'a> Model<'a> {
         typed(self.0, Skeleton::new).next()
     }
 
-    /// The Mesh children.
-    pub fn meshes(self) -> impl Iterator<Item = Mesh<'a>> + 'a {
-        typed(self.0, Mesh::new)
-    }
-
-    /// The Hair children.
-    pub fn hairs(self) -> impl Iterator<Item = Hair<'a>> + 'a {
-        typed(self.0, Hair::new)
-    }
-
-    /// The BlendShape children.
-    pub fn blend_shapes(self) -> impl Iterator<Item = BlendShape<'a>> + 'a {
-        typed(self.0, BlendShape::new)
-    }
-
-    /// The Material children.
-    pub fn materials(self) -> impl Iterator<Item = Material<'a>> + 'a {
-        typed(self.0, Material::new)
+    children! {
+        /// The Mesh children.
+        meshes -> Mesh;
+        /// The Hair children.
+        hairs -> Hair;
+        /// The BlendShape children.
+        blend_shapes -> BlendShape;
+        /// The Material children.
+        materials -> Material;
     }
 }
 
@@ -298,29 +324,17 @@ impl ColorLayer<'_> {
 }
 
 impl<'a> Mesh<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `vp`: vertex positions; their number is the vertex count.
-    pub fn positions(self) -> Option<&'a [Vec3<f32>]> {
-        self.0.vec3s("vp")
-    }
-
-    /// `vn`: vertex normals.
-    pub fn normals(self) -> Option<&'a [Vec3<f32>]> {
-        self.0.vec3s("vn")
-    }
-
-    /// `vt`: vertex tangents.
-    pub fn tangents(self) -> Option<&'a [Vec3<f32>]> {
-        self.0.vec3s("vt")
-    }
-
-    /// `ul`: the number of UV layers.
-    pub fn uv_layer_count(self) -> Option<u32> {
-        self.0.index_value("ul")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `vp`: vertex positions; their number is the vertex count.
+        positions -> &'a [Vec3<f32>] = vec3s("vp");
+        /// `vn`: vertex normals.
+        normals -> &'a [Vec3<f32>] = vec3s("vn");
+        /// `vt`: vertex tangents.
+        tangents -> &'a [Vec3<f32>] = vec3s("vt");
+        /// `ul`: the number of UV layers.
+        uv_layer_count -> u32 = index_value("ul");
     }
 
     /// `u0`, `u1`, ...: UV layer `layer`.
@@ -328,9 +342,9 @@ impl<'a> Mesh<'a> {
         self.0.vec2s(&format!("u{layer}"))
     }
 
-    /// `cl`: the number of colour layers.
-    pub fn color_layer_count(self) -> Option<u32> {
-        self.0.index_value("cl")
+    properties! {
+        /// `cl`: the number of colour layers.
+        color_layer_count -> u32 = index_value("cl");
     }
 
     /// `c0`, `c1`, ...: colour layer `layer`, packed (`i`) or float (`4v`).
@@ -342,113 +356,68 @@ impl<'a> Mesh<'a> {
         }
     }
 
-    /// `vc`: the legacy single colour layer (packed), used when `cl` is absent.
-    pub fn legacy_colors(self) -> Option<&'a [u32]> {
-        self.0.integers("vc")
-    }
-
-    /// `wb`: the bone of each influence, `max_influence` per vertex, vertex-major; indices
-    /// into the Bone children of the model's Skeleton.
-    pub fn weight_bones(self) -> Option<Indices<'a>> {
-        self.0.indices("wb")
-    }
-
-    /// `wv`: the weight of each influence, laid out as [`Mesh::weight_bones`].
-    pub fn weight_values(self) -> Option<&'a [f32]> {
-        self.0.floats("wv")
-    }
-
-    /// `mi`: influences per vertex.
-    pub fn max_influence(self) -> Option<u32> {
-        self.0.index_value("mi")
-    }
-
-    /// `f`: triangles, three vertex indices each, counter-clockwise.
-    pub fn faces(self) -> Option<Indices<'a>> {
-        self.0.indices("f")
-    }
-
-    /// `sm`: the skinning method, `linear` (the default) or `quaternion`.
-    pub fn skinning_method(self) -> Option<&'a str> {
-        self.0.str_value("sm")
-    }
-
-    /// `m`: the hash of a Material of the same model.
-    pub fn material(self) -> Option<u64> {
-        self.0.hash_value("m")
+    properties! {
+        /// `vc`: the legacy single colour layer (packed), used when `cl` is absent.
+        legacy_colors -> &'a [u32] = integers("vc");
+        /// `wb`: the bone of each influence, `max_influence` per vertex, vertex-major; indices
+        /// into the Bone children of the model's Skeleton.
+        weight_bones -> Indices<'a> = indices("wb");
+        /// `wv`: the weight of each influence, laid out as [`Mesh::weight_bones`].
+        weight_values -> &'a [f32] = floats("wv");
+        /// `mi`: influences per vertex.
+        max_influence -> u32 = index_value("mi");
+        /// `f`: triangles, three vertex indices each, counter-clockwise.
+        faces -> Indices<'a> = indices("f");
+        /// `sm`: the skinning method, `linear` (the default) or `quaternion`.
+        skinning_method -> &'a str = str_value("sm");
+        /// `m`: the hash of a Material of the same model.
+        material -> u64 = hash_value("m");
     }
 }
 
 impl<'a> Hair<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `se`: segments per strand.
-    pub fn segments(self) -> Option<Indices<'a>> {
-        self.0.indices("se")
-    }
-
-    /// `pt`: particles, strand after strand (a strand of k segments has k + 1).
-    pub fn particles(self) -> Option<&'a [Vec3<f32>]> {
-        self.0.vec3s("pt")
-    }
-
-    /// `m`: the hash of a Material of the same model.
-    pub fn material(self) -> Option<u64> {
-        self.0.hash_value("m")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `se`: segments per strand.
+        segments -> Indices<'a> = indices("se");
+        /// `pt`: particles, strand after strand (a strand of k segments has k + 1).
+        particles -> &'a [Vec3<f32>] = vec3s("pt");
+        /// `m`: the hash of a Material of the same model.
+        material -> u64 = hash_value("m");
     }
 }
 
 impl<'a> BlendShape<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `b`: the hash of the base Mesh in the same model.
-    pub fn base_shape(self) -> Option<u64> {
-        self.0.hash_value("b")
-    }
-
-    /// `vi`: the indices of the base vertices the shape moves.
-    pub fn vertex_indices(self) -> Option<Indices<'a>> {
-        self.0.indices("vi")
-    }
-
-    /// `vp`: the final positions of those vertices (not offsets).
-    pub fn vertex_positions(self) -> Option<&'a [Vec3<f32>]> {
-        self.0.vec3s("vp")
-    }
-
-    /// `ts`: the maximum weight (upstream writes one value; 1.0 when absent).
-    pub fn target_weight_scale(self) -> Option<&'a [f32]> {
-        self.0.floats("ts")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `b`: the hash of the base Mesh in the same model.
+        base_shape -> u64 = hash_value("b");
+        /// `vi`: the indices of the base vertices the shape moves.
+        vertex_indices -> Indices<'a> = indices("vi");
+        /// `vp`: the final positions of those vertices (not offsets).
+        vertex_positions -> &'a [Vec3<f32>] = vec3s("vp");
+        /// `ts`: the maximum weight (upstream writes one value; 1.0 when absent).
+        target_weight_scale -> &'a [f32] = floats("ts");
     }
 }
 
 impl<'a> Skeleton<'a> {
-    /// The Bone children; parent indices and skin weights count them in this order.
-    pub fn bones(self) -> impl Iterator<Item = Bone<'a>> + 'a {
-        typed(self.0, Bone::new)
-    }
-
-    /// The IKHandle children.
-    pub fn ik_handles(self) -> impl Iterator<Item = IkHandle<'a>> + 'a {
-        typed(self.0, IkHandle::new)
-    }
-
-    /// The Constraint children.
-    pub fn constraints(self) -> impl Iterator<Item = Constraint<'a>> + 'a {
-        typed(self.0, Constraint::new)
+    children! {
+        /// The Bone children; parent indices and skin weights count them in this order.
+        bones -> Bone;
+        /// The IKHandle children.
+        ik_handles -> IkHandle;
+        /// The Constraint children.
+        constraints -> Constraint;
     }
 }
 
 impl<'a> Bone<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
     }
 
     /// `p`: the parent's index among the skeleton's bones, -1 for none.
@@ -459,76 +428,40 @@ impl<'a> Bone<'a> {
         }
     }
 
-    /// `ssc`: segment scale compensate (true when absent).
-    pub fn segment_scale_compensate(self) -> Option<bool> {
-        self.0.bool_value("ssc")
-    }
-
-    /// `lp`: the position relative to the parent.
-    pub fn local_position(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("lp")
-    }
-
-    /// `lr`: the rotation relative to the parent.
-    pub fn local_rotation(self) -> Option<Quat<f32>> {
-        self.0.quat_value("lr")
-    }
-
-    /// `wp`: the position in the world.
-    pub fn world_position(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("wp")
-    }
-
-    /// `wr`: the rotation in the world.
-    pub fn world_rotation(self) -> Option<Quat<f32>> {
-        self.0.quat_value("wr")
-    }
-
-    /// `s`: the scale (always local).
-    pub fn scale(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("s")
+    properties! {
+        /// `ssc`: segment scale compensate (true when absent).
+        segment_scale_compensate -> bool = bool_value("ssc");
+        /// `lp`: the position relative to the parent.
+        local_position -> Vec3<f32> = vec3_value("lp");
+        /// `lr`: the rotation relative to the parent.
+        local_rotation -> Quat<f32> = quat_value("lr");
+        /// `wp`: the position in the world.
+        world_position -> Vec3<f32> = vec3_value("wp");
+        /// `wr`: the rotation in the world.
+        world_rotation -> Quat<f32> = quat_value("wr");
+        /// `s`: the scale (always local).
+        scale -> Vec3<f32> = vec3_value("s");
     }
 }
 
 impl<'a> IkHandle<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `sb`: the hash of the start bone.
-    pub fn start_bone(self) -> Option<u64> {
-        self.0.hash_value("sb")
-    }
-
-    /// `eb`: the hash of the end bone.
-    pub fn end_bone(self) -> Option<u64> {
-        self.0.hash_value("eb")
-    }
-
-    /// `tb`: the hash of the target bone.
-    pub fn target_bone(self) -> Option<u64> {
-        self.0.hash_value("tb")
-    }
-
-    /// `to`: the target offset.
-    pub fn target_offset(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("to")
-    }
-
-    /// `pv`: the hash of the pole vector bone.
-    pub fn pole_vector_bone(self) -> Option<u64> {
-        self.0.hash_value("pv")
-    }
-
-    /// `pb`: the hash of the pole (twist) bone.
-    pub fn pole_bone(self) -> Option<u64> {
-        self.0.hash_value("pb")
-    }
-
-    /// `tr`: use the target's rotation (false when absent).
-    pub fn use_target_rotation(self) -> Option<bool> {
-        self.0.bool_value("tr")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `sb`: the hash of the start bone.
+        start_bone -> u64 = hash_value("sb");
+        /// `eb`: the hash of the end bone.
+        end_bone -> u64 = hash_value("eb");
+        /// `tb`: the hash of the target bone.
+        target_bone -> u64 = hash_value("tb");
+        /// `to`: the target offset.
+        target_offset -> Vec3<f32> = vec3_value("to");
+        /// `pv`: the hash of the pole vector bone.
+        pole_vector_bone -> u64 = hash_value("pv");
+        /// `pb`: the hash of the pole (twist) bone.
+        pole_bone -> u64 = hash_value("pb");
+        /// `tr`: use the target's rotation (false when absent).
+        use_target_rotation -> bool = bool_value("tr");
     }
 }
 
@@ -543,29 +476,17 @@ pub enum ConstraintOffset {
 }
 
 impl<'a> Constraint<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `ct`: the type, `pt` (point), `or` (orient) or `sc` (scale).
-    pub fn constraint_type(self) -> Option<&'a str> {
-        self.0.str_value("ct")
-    }
-
-    /// `cb`: the hash of the constrained bone.
-    pub fn constraint_bone(self) -> Option<u64> {
-        self.0.hash_value("cb")
-    }
-
-    /// `tb`: the hash of the target bone.
-    pub fn target_bone(self) -> Option<u64> {
-        self.0.hash_value("tb")
-    }
-
-    /// `mo`: maintain the offset (false when absent).
-    pub fn maintain_offset(self) -> Option<bool> {
-        self.0.bool_value("mo")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `ct`: the type, `pt` (point), `or` (orient) or `sc` (scale).
+        constraint_type -> &'a str = str_value("ct");
+        /// `cb`: the hash of the constrained bone.
+        constraint_bone -> u64 = hash_value("cb");
+        /// `tb`: the hash of the target bone.
+        target_bone -> u64 = hash_value("tb");
+        /// `mo`: maintain the offset (false when absent).
+        maintain_offset -> bool = bool_value("mo");
     }
 
     /// `co`: the custom offset.
@@ -576,24 +497,15 @@ impl<'a> Constraint<'a> {
             .or_else(|| self.0.quat_value("co").map(ConstraintOffset::Rotation))
     }
 
-    /// `wt`: the weight.
-    pub fn weight(self) -> Option<f32> {
-        self.0.float_value("wt")
-    }
-
-    /// `sx`: skip the x axis (false when absent).
-    pub fn skip_x(self) -> Option<bool> {
-        self.0.bool_value("sx")
-    }
-
-    /// `sy`: skip the y axis (false when absent).
-    pub fn skip_y(self) -> Option<bool> {
-        self.0.bool_value("sy")
-    }
-
-    /// `sz`: skip the z axis (false when absent).
-    pub fn skip_z(self) -> Option<bool> {
-        self.0.bool_value("sz")
+    properties! {
+        /// `wt`: the weight.
+        weight -> f32 = float_value("wt");
+        /// `sx`: skip the x axis (false when absent).
+        skip_x -> bool = bool_value("sx");
+        /// `sy`: skip the y axis (false when absent).
+        skip_y -> bool = bool_value("sy");
+        /// `sz`: skip the z axis (false when absent).
+        skip_z -> bool = bool_value("sz");
     }
 }
 
@@ -628,14 +540,11 @@ pub(crate) fn layer_number(digits: &str) -> Option<u32> {
 }
 
 impl<'a> Material<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `t`: the type (upstream lists only `pbr`).
-    pub fn material_type(self) -> Option<&'a str> {
-        self.0.str_value("t")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `t`: the type (upstream lists only `pbr`).
+        material_type -> &'a str = str_value("t");
     }
 
     /// The hash in slot `slot` (`albedo`, `normal`, `extra0`, ...): a File or Color child.
@@ -651,55 +560,40 @@ impl<'a> Material<'a> {
         })
     }
 
-    /// The File children.
-    pub fn files(self) -> impl Iterator<Item = File<'a>> + 'a {
-        typed(self.0, File::new)
-    }
-
-    /// The Color children.
-    pub fn colors(self) -> impl Iterator<Item = Color<'a>> + 'a {
-        typed(self.0, Color::new)
+    children! {
+        /// The File children.
+        files -> File;
+        /// The Color children.
+        colors -> Color;
     }
 }
 
 impl<'a> File<'a> {
-    /// `p`: the path (of a texture, or of the scene an Instance references).
-    pub fn path(self) -> Option<&'a str> {
-        self.0.str_value("p")
+    properties! {
+        /// `p`: the path (of a texture, or of the scene an Instance references).
+        path -> &'a str = str_value("p");
     }
 }
 
 impl<'a> Color<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `cs`: the colour space, `srgb` (the default) or `linear`.
-    pub fn color_space(self) -> Option<&'a str> {
-        self.0.str_value("cs")
-    }
-
-    /// `rgba`: the colour.
-    pub fn rgba(self) -> Option<Vec4<f32>> {
-        self.0.vec4_value("rgba")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `cs`: the colour space, `srgb` (the default) or `linear`.
+        color_space -> &'a str = str_value("cs");
+        /// `rgba`: the colour.
+        rgba -> Vec4<f32> = vec4_value("rgba");
     }
 }
 
 impl<'a> Animation<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `fr`: frames per second.
-    pub fn framerate(self) -> Option<f32> {
-        self.0.float_value("fr")
-    }
-
-    /// `lo`: whether it loops.
-    pub fn looping(self) -> Option<bool> {
-        self.0.bool_value("lo")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `fr`: frames per second.
+        framerate -> f32 = float_value("fr");
+        /// `lo`: whether it loops.
+        looping -> bool = bool_value("lo");
     }
 
     /// The Skeleton child, if any.
@@ -707,145 +601,88 @@ impl<'a> Animation<'a> {
         typed(self.0, Skeleton::new).next()
     }
 
-    /// The Curve children.
-    pub fn curves(self) -> impl Iterator<Item = Curve<'a>> + 'a {
-        typed(self.0, Curve::new)
-    }
-
-    /// The CurveModeOverride children.
-    pub fn curve_mode_overrides(self) -> impl Iterator<Item = CurveModeOverride<'a>> + 'a {
-        typed(self.0, CurveModeOverride::new)
-    }
-
-    /// The NotificationTrack children.
-    pub fn notification_tracks(self) -> impl Iterator<Item = NotificationTrack<'a>> + 'a {
-        typed(self.0, NotificationTrack::new)
+    children! {
+        /// The Curve children.
+        curves -> Curve;
+        /// The CurveModeOverride children.
+        curve_mode_overrides -> CurveModeOverride;
+        /// The NotificationTrack children.
+        notification_tracks -> NotificationTrack;
     }
 }
 
 impl<'a> Curve<'a> {
-    /// `nn`: the name of the animated node (a bone, or a blend shape for `bs`).
-    pub fn node_name(self) -> Option<&'a str> {
-        self.0.str_value("nn")
-    }
-
-    /// `kp`: the animated property: `rq`, `tx`, `ty`, `tz`, `sx`, `sy`, `sz`, `bs` or `vb`.
-    pub fn key_property(self) -> Option<&'a str> {
-        self.0.str_value("kp")
-    }
-
-    /// `kb`: the key frames.
-    pub fn key_frames(self) -> Option<Indices<'a>> {
-        self.0.indices("kb")
-    }
-
-    /// `kv`: the key values (`4v` for `rq`, `f` for translation, scale and blend-shape
-    /// weights, `b`/`h`/`i` for visibility).
-    pub fn key_values(self) -> Option<&'a Value> {
-        self.0.value("kv")
-    }
-
-    /// `m`: the mode, `additive`, `absolute` or `relative`.
-    pub fn mode(self) -> Option<&'a str> {
-        self.0.str_value("m")
-    }
-
-    /// `ab`: the additive blend weight.
-    pub fn additive_blend_weight(self) -> Option<f32> {
-        self.0.float_value("ab")
+    properties! {
+        /// `nn`: the name of the animated node (a bone, or a blend shape for `bs`).
+        node_name -> &'a str = str_value("nn");
+        /// `kp`: the animated property: `rq`, `tx`, `ty`, `tz`, `sx`, `sy`, `sz`, `bs` or `vb`.
+        key_property -> &'a str = str_value("kp");
+        /// `kb`: the key frames.
+        key_frames -> Indices<'a> = indices("kb");
+        /// `kv`: the key values (`4v` for `rq`, `f` for translation, scale and blend-shape
+        /// weights, `b`/`h`/`i` for visibility).
+        key_values -> &'a Value = value("kv");
+        /// `m`: the mode, `additive`, `absolute` or `relative`.
+        mode -> &'a str = str_value("m");
+        /// `ab`: the additive blend weight.
+        additive_blend_weight -> f32 = float_value("ab");
     }
 }
 
 impl<'a> CurveModeOverride<'a> {
-    /// `nn`: the node whose subtree is overridden.
-    pub fn node_name(self) -> Option<&'a str> {
-        self.0.str_value("nn")
-    }
-
-    /// `m`: the mode, `additive`, `absolute` or `relative`.
-    pub fn mode(self) -> Option<&'a str> {
-        self.0.str_value("m")
-    }
-
-    /// `ot`: override translation curves (false when absent).
-    pub fn override_translation(self) -> Option<bool> {
-        self.0.bool_value("ot")
-    }
-
-    /// `or`: override rotation curves (false when absent).
-    pub fn override_rotation(self) -> Option<bool> {
-        self.0.bool_value("or")
-    }
-
-    /// `os`: override scale curves (false when absent).
-    pub fn override_scale(self) -> Option<bool> {
-        self.0.bool_value("os")
+    properties! {
+        /// `nn`: the node whose subtree is overridden.
+        node_name -> &'a str = str_value("nn");
+        /// `m`: the mode, `additive`, `absolute` or `relative`.
+        mode -> &'a str = str_value("m");
+        /// `ot`: override translation curves (false when absent).
+        override_translation -> bool = bool_value("ot");
+        /// `or`: override rotation curves (false when absent).
+        override_rotation -> bool = bool_value("or");
+        /// `os`: override scale curves (false when absent).
+        override_scale -> bool = bool_value("os");
     }
 }
 
 impl<'a> NotificationTrack<'a> {
-    /// `n`: the event's name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
-    }
-
-    /// `kb`: the frames at which it fires.
-    pub fn key_frames(self) -> Option<Indices<'a>> {
-        self.0.indices("kb")
+    properties! {
+        /// `n`: the event's name.
+        name -> &'a str = str_value("n");
+        /// `kb`: the frames at which it fires.
+        key_frames -> Indices<'a> = indices("kb");
     }
 }
 
 impl<'a> Instance<'a> {
-    /// `n`: the name.
-    pub fn name(self) -> Option<&'a str> {
-        self.0.str_value("n")
+    properties! {
+        /// `n`: the name.
+        name -> &'a str = str_value("n");
+        /// `rf`: the hash of the File child naming the referenced scene.
+        reference_file -> u64 = hash_value("rf");
+        /// `p`: the position.
+        position -> Vec3<f32> = vec3_value("p");
+        /// `r`: the rotation.
+        rotation -> Quat<f32> = quat_value("r");
+        /// `s`: the scale.
+        scale -> Vec3<f32> = vec3_value("s");
     }
 
-    /// `rf`: the hash of the File child naming the referenced scene.
-    pub fn reference_file(self) -> Option<u64> {
-        self.0.hash_value("rf")
-    }
-
-    /// `p`: the position.
-    pub fn position(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("p")
-    }
-
-    /// `r`: the rotation.
-    pub fn rotation(self) -> Option<Quat<f32>> {
-        self.0.quat_value("r")
-    }
-
-    /// `s`: the scale.
-    pub fn scale(self) -> Option<Vec3<f32>> {
-        self.0.vec3_value("s")
-    }
-
-    /// The File children.
-    pub fn files(self) -> impl Iterator<Item = File<'a>> + 'a {
-        typed(self.0, File::new)
+    children! {
+        /// The File children.
+        files -> File;
     }
 }
 
 impl<'a> Metadata<'a> {
-    /// `a`: the author.
-    pub fn author(self) -> Option<&'a str> {
-        self.0.str_value("a")
-    }
-
-    /// `s`: the software.
-    pub fn software(self) -> Option<&'a str> {
-        self.0.str_value("s")
-    }
-
-    /// `up`: the up axis, `x`, `y` or `z`.
-    pub fn up_axis(self) -> Option<&'a str> {
-        self.0.str_value("up")
-    }
-
-    /// `sr`: the scene root folder that relative paths start from.
-    pub fn scene_root(self) -> Option<&'a str> {
-        self.0.str_value("sr")
+    properties! {
+        /// `a`: the author.
+        author -> &'a str = str_value("a");
+        /// `s`: the software.
+        software -> &'a str = str_value("s");
+        /// `up`: the up axis, `x`, `y` or `z`.
+        up_axis -> &'a str = str_value("up");
+        /// `sr`: the scene root folder that relative paths start from.
+        scene_root -> &'a str = str_value("sr");
     }
 }
 

@@ -21,7 +21,7 @@ use crate::layout::{
     FILE_HEADER_SIZE, FileHeader, MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, NodeId, NodeKind,
     PROPERTY_HEADER_SIZE, PropertyHeader, PropertyType, VERSION, unknown_type,
 };
-use crate::model::{CastFile, Node, Property, Value};
+use crate::model::{CastFile, IndexBuffer, Node, Property, Value};
 
 /// A [`FileHeader`] as it lies in the file.
 #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
@@ -716,52 +716,8 @@ impl<'a> Iterator for Strings<'a> {
     }
 }
 
-/// An index buffer (`b`, `h` or `i`) in place.
-#[derive(Debug, Clone, Copy)]
-pub enum IndexSlice<'a> {
-    /// `b` values.
-    U8(&'a [u8]),
-    /// `h` values.
-    U16(&'a [U16]),
-    /// `i` values.
-    U32(&'a [U32]),
-}
-
-impl IndexSlice<'_> {
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        match self {
-            Self::U8(v) => v.len(),
-            Self::U16(v) => v.len(),
-            Self::U32(v) => v.len(),
-        }
-    }
-
-    /// Whether there are no values.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The value at `i`, widened.
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<u32> {
-        match self {
-            Self::U8(v) => v.get(i).map(|&x| u32::from(x)),
-            Self::U16(v) => v.get(i).map(|x| u32::from(x.get())),
-            Self::U32(v) => v.get(i).map(|x| x.get()),
-        }
-    }
-
-    /// Every value, widened.
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
-    }
-
-    /// Every value, widened, in a new vector.
-    pub fn to_vec(&self) -> Vec<u32> {
-        self.iter().collect()
-    }
-}
+/// An index buffer (`b`, `h` or `i`) in place: little-endian values borrowed from the file.
+pub type IndexSlice<'a> = IndexBuffer<'a, U16, U32>;
 
 fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(payload: &[u8]) -> Option<&[T]> {
     <[T]>::ref_from_bytes(payload).ok()

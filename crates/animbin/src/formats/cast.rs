@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_cast::{CastFile, NodeKind};
+use animbin_cast::{CastFile, NodeKind, View};
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
 
@@ -30,6 +30,47 @@ impl Codec for CastFile {
             material_count: self.count(NodeKind::Material),
             flags: self.flags,
         })
+    }
+
+    /// The view checks exactly what the reader does (reading is the view's walk and a copy
+    /// of each payload), so both accept the same files; only node headers are counted.
+    fn info_of(bytes: &[u8]) -> Option<Result<Info>> {
+        let summary = |view: View<'_>| {
+            let mut counts = [0usize; 6];
+            let kinds = [
+                NodeKind::Model,
+                NodeKind::Mesh,
+                NodeKind::Bone,
+                NodeKind::Animation,
+                NodeKind::Curve,
+                NodeKind::Material,
+            ];
+            for node in view.nodes() {
+                if let Some(k) = kinds.iter().position(|&kind| kind.id() == node.id()) {
+                    counts[k] += 1;
+                }
+            }
+            let [
+                model_count,
+                mesh_count,
+                bone_count,
+                animation_count,
+                curve_count,
+                material_count,
+            ] = counts;
+            Info::Cast(CastInfo {
+                root_count: view.header().root_count as usize,
+                node_count: view.node_count(),
+                model_count,
+                mesh_count,
+                bone_count,
+                animation_count,
+                curve_count,
+                material_count,
+                flags: view.flags(),
+            })
+        };
+        Some(View::parse(bytes).map(summary).map_err(Into::into))
     }
 
     fn validate(&self) -> Vec<Problem> {

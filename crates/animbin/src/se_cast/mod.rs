@@ -1,0 +1,217 @@
+//! SEAnim and SEModel to Cast and back without the scene model, so that a round trip gives
+//! back the same bytes.
+//!
+//! The scene model is the common ground of every format, and so it is narrower than either
+//! side here: it has no place for an SEAnim's bone flags, keyless bones, modifier order,
+//! reserved bytes or custom block, nor for an SEModel's per-layer material indices or
+//! header flags. These mappings go straight from one format's model to the other's:
+//! [`seanim_to_cast`] and [`semodel_to_cast`] write everything an SE file holds into a Cast
+//! file, [`cast_to_seanim`] and [`cast_to_semodel`] read it back. [`crate::convert`] takes
+//! them for SEAnim or SEModel into Cast, and for Cast into SEAnim or SEModel when the Cast
+//! file is one they made (else it goes through the scene, with its report).
+//!
+//! ## What goes where
+//!
+//! What both formats hold goes where Cast keeps it, so that every Cast reader sees it. What
+//! Cast has no place for goes into extra properties whose names start with `se.` (the SE
+//! specification's field name after the dot). The format allows properties it does not
+//! document on every node and its readers skip them; each is written only when the SE file
+//! holds something other than what the Cast side already says. Hashes count up from
+//! [`animbin_cast::FIRST_HASH`] in file order, as the reference writer hands them out, and
+//! index buffers take the narrowest width that holds them.
+//!
+//! ### SEAnim
+//! One Root holding one Animation:
+//!
+//! | SEAnim | Cast |
+//! |---|---|
+//! | `framerate` | `fr` (the same `f32`) |
+//! | `animFlags` LOOPED | `lo`; other bits in `se.animFlags` (`b`) |
+//! | `animType` | each curve's `m` (`delta` is written `relative`); `se.animType` (`s`) for `delta`, and for a type no curve carries |
+//! | each bone's rotation keys | an `rq` curve: `kb` the frames, `kv` the `4v` values |
+//! | each bone's location and scale keys | `tx` `ty` `tz` and `sx` `sy` `sz` curves on the same frames |
+//! | bone order | the curves' order (bone after bone: `rq`, then `t*`, then `s*`) |
+//! | bones without keys, repeated names, bone `flags` | an Animation Skeleton whose Bones (`n`) list every SE bone in order, with `se.flags` (`b`, when not 0) and `se.keys` (`b`: 1 rotation, 2 location, 4 scale: the curves that bone has) |
+//! | key values of a high precision file that `f32` does not hold | the exact `f64` values in the curve's `se.kv` (`d`) |
+//! | `dataPresenceFlags` | derived from the keys, notes and custom block; else `se.dataPresenceFlags` (`b`) |
+//! | `dataPropertyFlags` (precision) | `se.dataPropertyFlags` (`b`) when not 0 |
+//! | modifiers | one CurveModeOverride each, in the list's order (each just before its bone's curves when the list is in bone order, else all before the curves): `nn` the bone's name, `m` its type, `ot` `or` `os` 1; `se.animType` for `delta`, `se.bone` (`i`) when the name does not find that bone (repeated names, an index past the bones) |
+//! | notes | one NotificationTrack per name (in order of first appearance) with the frames in file order; `se.noteOrder` (indices of tracks) when the notes are not in frame order |
+//! | `frameCount` other than the last frame plus 1 | `se.frameCount` (`i`) |
+//! | `reserved1`, `reserved2`, bytes past `headerSize` 0x1C, counts of absent blocks | `se.reserved1` (`b`), `se.reserved2` (`b`), `se.headerExtra` (`b`), `se.strayCounts` (`i`: bones, modifiers, notes), when not zero or empty |
+//! | the custom block | `se.custom` (`b`) |
+//! | the SEBlend trailer, other bytes after the last block | `se.trailer` (`b`, the bytes as written) |
+//!
+//! ### SEModel
+//! One Root holding one Model (no name: SEModel has none):
+//!
+//! | SEModel | Cast |
+//! |---|---|
+//! | bones | a Skeleton of Bones: `n`, `p` (`i`, -1 as 0xFFFFFFFF), `wp` `wr` (the global pose), `lp` `lr` (the local pose), `s` (the scale), each as present; `se.flags` (`b`) when not 0 |
+//! | materials | Materials: `n`, `t` "pbr", the `diffuse`, `normal` and `specular` names as File children in those slots (empty names have no File; `se.simple` 1 when every name is empty) |
+//! | meshes | Meshes: `vp`, `vn`, `u0`... with `ul`, colours packed in `c0` with `cl` 1, `wb` `wv` `mi`, `f`, and `m` naming the material of the first UV layer; `se.flags` (`b`) when not 0, `se.materialIndices` (`i`) when the layers' material indices are other than that material then -1s, `se.maxInfluence` (`b`) for a `maxInfluence` without weights |
+//! | `dataFlags`, `boneFlags`, `meshFlags` | derived from what the Model holds; else `se.dataFlags`, `se.boneFlags`, `se.meshFlags` (`b`) |
+//! | reserved bytes, counts of absent blocks | `se.reserved` (`b`), `se.strayCounts` (`i`: bones, meshes, materials) |
+//! | the SEBlend trailer, other bytes after the last block | `se.trailer` (`b`, the bytes as written) |
+//! | the draft layout | `se.layout` "draft" on the Model, and its own header fields (`se.modelType`, `se.modelFlags`, `se.reserved1`, `se.reserved2`, `se.collisionCount`, `se.materialCount`, `se.maxSkinInfluence`, `se.uvSetCount`), its per-vertex UV material indices (`se.uvMaterials`) and, where `f32` does not give back its half floats bit for bit, their bits (`se.normals`, `se.weights`, `h`) |
+//!
+//! ## What does not travel
+//! Nothing an SE file holds is left out: every file that reads comes back byte for byte
+//! (an SEAnim read with the old `frame_t` rule comes back as its own rewrite does, under the
+//! current rule). What Cast readers other than these functions do not see is what the `se.`
+//! properties hold; among it, the SEBlend blend shapes of either format, which Cast could
+//! hold as BlendShape nodes and `bs` curves but which travel only as the trailer's bytes:
+//! the conversion reports them.
+//!
+//! Going back, a Cast file is read as an SE file only when the mapping gives back that very
+//! file (the same bytes): anything else in it, an edit, another node, other hashes, would
+//! not survive, so such a file goes through the scene model, whose report names what is
+//! lost.
+
+mod seanim;
+mod semodel;
+
+pub use seanim::{cast_to_seanim, seanim_to_cast};
+pub use semodel::{cast_to_semodel, semodel_to_cast};
+
+pub(crate) use seanim::seanim_from_cast_unchecked;
+pub(crate) use semodel::semodel_from_cast_unchecked;
+
+use animbin_cast::{CastFile, FIRST_HASH, Node, NodeKind, Property, Value};
+use animbin_core::scene::ConversionReport;
+use animbin_semodel::Layout;
+
+use crate::{Document, Target};
+
+/// The report line for an SEBlend trailer, which travels as bytes.
+pub(crate) const SEBLEND_LOSS: &str = "SEBlend blend shapes as Cast blend shapes (the trailer travels as the bytes of se.trailer, which Cast readers skip)";
+
+/// Hands out hashes as the reference writer does, counting up from [`FIRST_HASH`].
+struct Hashes(u64);
+
+impl Hashes {
+    fn new() -> Self {
+        Self(FIRST_HASH)
+    }
+
+    fn node(&mut self, kind: NodeKind) -> Node {
+        let node = Node::new(kind, self.0);
+        self.0 = self.0.wrapping_add(1);
+        node
+    }
+}
+
+/// Whether two files have the same bytes (so that NaN values compare by their bits).
+fn same_file(a: &CastFile, b: &CastFile) -> bool {
+    match (animbin_cast::to_bytes(a), animbin_cast::to_bytes(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The only top-level node, when it is a Root with one child of `kind`.
+fn only_child(file: &CastFile, kind: NodeKind) -> Option<&Node> {
+    let [root] = file.roots.as_slice() else {
+        return None;
+    };
+    match root.children.as_slice() {
+        [child] if root.is(NodeKind::Root) && child.is(kind) => Some(child),
+        _ => None,
+    }
+}
+
+/// Extra properties: written with a name and read back by it.
+fn bytes(name: &str, values: &[u8]) -> Property {
+    Property::new(name, Value::Byte(values.to_vec()))
+}
+
+fn byte(name: &str, value: u8) -> Property {
+    bytes(name, &[value])
+}
+
+fn integers(name: &str, values: &[u32]) -> Property {
+    Property::new(name, Value::Integer(values.to_vec()))
+}
+
+/// The `b` array of property `name` as a fixed-size array, or zeros when it is absent.
+fn array_of<const N: usize>(node: &Node, name: &str) -> Option<[u8; N]> {
+    match node.array::<u8>(name) {
+        None => Some([0; N]),
+        Some(b) => b.try_into().ok(),
+    }
+}
+
+/// The index values (`b`, `h` or `i`) of property `name`, widened.
+fn indices_of(node: &Node, name: &str) -> Option<Vec<u32>> {
+    Some(node.indices(name)?.to_vec())
+}
+
+/// Pushes a `b` array property when it holds anything but zeros.
+fn push_unless_zero(node: &mut Node, name: &str, values: &[u8]) {
+    if values.iter().any(|&b| b != 0) {
+        node.push(bytes(name, values));
+    }
+}
+
+/// Pushes a `b` array property when it holds anything.
+fn push_unless_empty(node: &mut Node, name: &str, values: &[u8]) {
+    if !values.is_empty() {
+        node.push(bytes(name, values));
+    }
+}
+
+/// The conversion of `document` to `target` that goes straight between SE and Cast, when one
+/// applies: an SEAnim or SEModel into Cast, or a Cast file that [`seanim_to_cast`] or
+/// [`semodel_to_cast`] made back into its format (for an SEModel, in the layout it had,
+/// unless `target` asks for the other, which the scene path converts). `None` sends the
+/// conversion through the scene model.
+pub(crate) fn convert(document: &Document, target: Target) -> Option<(Document, ConversionReport)> {
+    let mut report = ConversionReport::default();
+    let converted = match (document, target) {
+        (Document::SeAnim(anim), Target::Cast) => {
+            let cast = seanim_to_cast(anim);
+            if anim.trailer.seblend().is_some() {
+                report.lose(SEBLEND_LOSS);
+            }
+            let back = seanim_from_cast_unchecked(&cast).map(|a| animbin_seanim::to_bytes(&a).ok());
+            if let Ok(bytes) = animbin_seanim::to_bytes(anim) {
+                if back != Some(Some(bytes)) {
+                    report.lose(UNMAPPED);
+                }
+            }
+            Document::Cast(cast)
+        }
+        (Document::SeModel(model), Target::Cast) => {
+            let cast = semodel_to_cast(model);
+            if model.trailer().seblend().is_some() {
+                report.lose(SEBLEND_LOSS);
+            }
+            let back = semodel_from_cast_unchecked(&cast).map(|m| animbin_semodel::to_bytes(&m).ok());
+            if let Ok(bytes) = animbin_semodel::to_bytes(model) {
+                if back != Some(Some(bytes)) {
+                    report.lose(UNMAPPED);
+                }
+            }
+            Document::Cast(cast)
+        }
+        (Document::Cast(file), Target::SeAnim) => Document::SeAnim(cast_to_seanim(file)?),
+        (Document::Cast(file), Target::SeModel | Target::SeModelDeployed | Target::SeModelDraft) => {
+            let model = cast_to_semodel(file)?;
+            let wanted = match target {
+                Target::SeModelDeployed => Some(Layout::Deployed),
+                Target::SeModelDraft => Some(Layout::Draft),
+                _ => None,
+            };
+            if wanted.is_some_and(|layout| layout != model.layout()) {
+                return None;
+            }
+            Document::SeModel(model)
+        }
+        _ => return None,
+    };
+    Some((converted, report))
+}
+
+/// The report line for an SE file that the mapping does not give back whole (which would be
+/// a gap in the mapping: it is meant to carry everything).
+const UNMAPPED: &str = "fields of this SE file that the Cast mapping does not give back (Cast -> SE gives other bytes)";
