@@ -39,6 +39,10 @@
 //! [`Conversion::report`], and [`ConvertOptions::strict`] makes any loss an error. Files are
 //! written whole or not at all ([`save`]).
 //!
+//! Many files and folders convert into one folder through [`batch`]: [`batch::plan`]
+//! refuses outputs that collide or overwrite an input before anything is written, and
+//! [`batch::convert_one`] converts each file on whatever thread the caller chooses.
+//!
 //! ## Dumps
 //!
 //! [`Document::dump`] writes `{"format": NAME, "data": ...}`, and [`Document::undump`] (or a
@@ -53,6 +57,7 @@
 //! [`sf3`], [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
 //! view, or its writer's options.
 
+pub mod batch;
 mod convert;
 mod document;
 mod dump;
