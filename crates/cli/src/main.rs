@@ -9,17 +9,17 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use animbin::batch::Summary;
 use animbin::core::scene::{AnimKind, Precision};
 use animbin::{
     AnimationSource, Conversion, ConversionReport, ConvertOptions, Document, Error, Format, SceneOptions, Severity,
     Target,
 };
-use animbin::batch::Summary;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
-use std::sync::Mutex;
 use serde_json::Value;
+use std::sync::Mutex;
 
 /// Inspect, dump, validate and convert SEAnim, SEModel, Cast, AnimX/AnimJ, Shining Force
 /// III x8an, Dash Model Format and glTF/glb files.
@@ -558,7 +558,10 @@ fn loss_lines(report: &ConversionReport, target: Target) -> impl Iterator<Item =
         Target::SeModelDeployed | Target::SeModelDraft => target.name(),
         other => other.format().map_or("a dump", Format::name),
     };
-    report.lost.iter().map(move |line| format!("{holder} cannot hold: {line}"))
+    report
+        .lost
+        .iter()
+        .map(move |line| format!("{holder} cannot hold: {line}"))
 }
 
 fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResult<ExitCode> {

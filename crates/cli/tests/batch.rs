@@ -66,7 +66,12 @@ fn hex(text: &str) -> Vec<u8> {
 fn several_files_convert_into_the_folder_as_the_single_form_converts_each() {
     let dir = tempdir();
     let out = dir.path().join("out");
-    let names = ["sample.seanim", "skeleton.semodel", "x8an00.bin", "sample_blend.semodel"];
+    let names = [
+        "sample.seanim",
+        "skeleton.semodel",
+        "x8an00.bin",
+        "sample_blend.semodel",
+    ];
     let inputs: Vec<PathBuf> = names.iter().map(|n| testdata(n)).collect();
     let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     let run = batch(&refs, &out, "glb", &[]);
@@ -110,7 +115,10 @@ fn a_folder_is_walked_recursively_its_subfolders_kept_and_unread_files_skipped()
     );
     // Same-format conversions keep the bytes.
     assert_eq!(read(&out.join("walk.seanim")), read(&testdata("sample.seanim")));
-    assert_eq!(read(&out.join("npc/run.seanim")), read(&testdata("sample_every_block.seanim")));
+    assert_eq!(
+        read(&out.join("npc/run.seanim")),
+        read(&testdata("sample_every_block.seanim"))
+    );
     assert!(read(&out.join("npc/deep/idle.seanim")).starts_with(b"SEAnim"));
 }
 
@@ -121,7 +129,11 @@ fn files_named_as_inputs_are_converted_even_when_a_walk_would_skip_them() {
     let out = dir.path().join("out");
     let run = batch(&[&notes], &out, "glb", &[]);
     assert_eq!(code(&run), 1);
-    assert!(stderr(&run).contains("notes.txt: unknown format at byte 0"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("notes.txt: unknown format at byte 0"),
+        "{}",
+        stderr(&run)
+    );
     assert_eq!(stdout(&run), "converted 0, failed 1, skipped 0\n");
 }
 
@@ -290,8 +302,14 @@ fn losses_and_strict_failures_name_their_file() {
     // What a single conversion reports, a batch reports under the file's name.
     let single = animbin(&["convert", s(&animx), s(&dir.path().join("one.seanim"))]);
     assert_eq!(code(&single), 0, "{}", stderr(&single));
-    let lost: Vec<String> = stderr(&single).lines().map(|l| l.replacen("animbin: ", "", 1)).collect();
-    assert!(!lost.is_empty(), "sample.animx loses nothing as an SEAnim: pick another sample");
+    let lost: Vec<String> = stderr(&single)
+        .lines()
+        .map(|l| l.replacen("animbin: ", "", 1))
+        .collect();
+    assert!(
+        !lost.is_empty(),
+        "sample.animx loses nothing as an SEAnim: pick another sample"
+    );
     let run = batch(&[&animx, &seanim], &out, "seanim", &[]);
     assert_eq!(code(&run), 0, "{}", stderr(&run));
     for line in &lost {
@@ -316,7 +334,16 @@ fn usage_mistakes_of_the_batch_form_exit_2_before_anything_is_written() {
         // No --to: a folder has no extension to tell the format.
         &["convert", "--out", s(&out), s(&input)],
         &["convert", "--out", s(&out), "--to", "glb", "--split", s(&input)],
-        &["convert", "--out", s(&out), "--to", "glb", "--anim", s(&input), s(&input)],
+        &[
+            "convert",
+            "--out",
+            s(&out),
+            "--to",
+            "glb",
+            "--anim",
+            s(&input),
+            s(&input),
+        ],
         &["convert", "--out", s(&out), "--to", "glb", "--jobs", "0", s(&input)],
         // --jobs belongs to --out; without --out, three paths are not IN OUT.
         &["convert", "--jobs", "2", s(&input), s(&out)],
@@ -340,9 +367,15 @@ fn usage_mistakes_of_the_batch_form_exit_2_before_anything_is_written() {
 fn one_job_and_two_give_the_same_files() {
     let dir = tempdir();
     let src = dir.path().join("src");
-    for (i, name) in ["sample.seanim", "skeleton.semodel", "sample.animx", "sample.dmf", "sample.cast"]
-        .iter()
-        .enumerate()
+    for (i, name) in [
+        "sample.seanim",
+        "skeleton.semodel",
+        "sample.animx",
+        "sample.dmf",
+        "sample.cast",
+    ]
+    .iter()
+    .enumerate()
     {
         for copy_index in 0..3 {
             copy(name, &src, &format!("set{copy_index}/{i}-{name}"));

@@ -53,7 +53,11 @@ fn each_readme_summary_names_every_option_of_every_command() {
                 .filter(|(c, _)| c == command)
                 .map(|(_, text)| text.as_str())
                 .collect();
-            assert!(!lines.is_empty(), "{} has no `animbin {command}` line", readme.display());
+            assert!(
+                !lines.is_empty(),
+                "{} has no `animbin {command}` line",
+                readme.display()
+            );
             for option in options_of(command) {
                 assert!(
                     lines.contains(&option),
