@@ -95,18 +95,21 @@ fn generate(dir: &Path, files: usize, target: usize) -> Result<u64, String> {
         let count = ((target as f64 / probe.len() as f64) * 8.0).max(8.0) as u32;
         make(count)
     }
-    let kinds: Vec<(Vec<u8>, fn(usize) -> PathBuf)> = vec![
+    // Each kind: its bytes, and the name of its file `i` around `i`.
+    let kinds: Vec<(Vec<u8>, &str, &str)> = vec![
         (
             sized(target, |frames| {
                 animbin_seanim::to_bytes(&large::seanim::anim(100, frames, false)).expect("a valid SEAnim")
             }),
-            |i| PathBuf::from(format!("{i:03}-walk.seanim")),
+            "",
+            "-walk.seanim",
         ),
         (
             sized(target, |hundreds| {
                 animbin_semodel::to_bytes(&large::semodel::model(hundreds * 100)).expect("a valid SEModel")
             }),
-            |i| PathBuf::from(format!("{i:03}-rig.semodel")),
+            "",
+            "-rig.semodel",
         ),
         (
             // An AnimX bone is about 70 KB: the file is the nearest whole number of bones.
@@ -115,26 +118,29 @@ fn generate(dir: &Path, files: usize, target: usize) -> Result<u64, String> {
                 Encoding::Plain,
             ))
             .expect("a valid AnimX"),
-            |i| PathBuf::from(format!("{i:03}-mocap.animx")),
+            "",
+            "-mocap.animx",
         ),
         (
             sized(target, |hundreds| {
                 let n = hundreds * 100;
                 animbin_dmf::to_bytes(&large::dmf::model(n, n / 2, n / 140)).expect("a valid DMF")
             }),
-            |i| PathBuf::from(format!("{i:03}-arm.dmf")),
+            "",
+            "-arm.dmf",
         ),
         (
             sized(target, |segments| {
                 animbin_sf3::to_bytes(&large::sf3::file(segments as i32)).expect("a valid x8an file")
             }),
-            |i| PathBuf::from(format!("x8an{i:03}.bin")),
+            "x8an",
+            ".bin",
         ),
     ];
     let mut total = 0;
     for i in 0..files {
-        let (bytes, name) = &kinds[i % kinds.len()];
-        std::fs::write(dir.join(name(i)), bytes).map_err(|e| e.to_string())?;
+        let (bytes, before, after) = &kinds[i % kinds.len()];
+        std::fs::write(dir.join(format!("{before}{i:03}{after}")), bytes).map_err(|e| e.to_string())?;
         total += bytes.len() as u64;
     }
     Ok(total)
