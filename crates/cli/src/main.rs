@@ -8,6 +8,7 @@ use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use animbin::batch::Summary;
 use animbin::core::scene::{AnimKind, Precision};
@@ -19,7 +20,6 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use serde_json::Value;
-use std::sync::Mutex;
 
 /// Inspect, dump, validate and convert SEAnim, SEModel, Cast, AnimX/AnimJ, Shining Force
 /// III x8an, Dash Model Format and glTF/glb files.
@@ -54,7 +54,7 @@ enum Command {
     /// Convert a file to another format (chosen by OUT's extension or --to), glTF/glb
     /// included; with --out, convert many files and folders into one folder.
     #[command(override_usage = "animbin convert [OPTIONS] IN OUT\n       \
-                                animbin convert [OPTIONS] --to FORMAT --out DIR [--jobs N] IN...")]
+                                animbin convert [OPTIONS] --to FORMAT --out DIR [--jobs N] PATH...")]
     Convert {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
@@ -408,7 +408,9 @@ struct Batch<'a> {
 /// Converts every input into the folder `--out` on a pool of `--jobs` threads, going past
 /// files that fail; a progress bar on stderr when it is a terminal; one summary line on
 /// stdout. Exit 1 when any file failed, 2 when the request would collide or overwrite an
-/// input (before anything is written).
+/// input (before anything is written). The library plans and converts one file at a time;
+/// the threads and the bar are the command's, so the library needs neither a thread pool
+/// nor a terminal, and other callers schedule its jobs their own way.
 fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitCode> {
     let Some(target) = batch.to else {
         let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
