@@ -24,9 +24,9 @@ struct Input {
 
 /// What one run of a command cost.
 #[derive(Clone, Copy)]
-struct Cost {
-    seconds: f64,
-    peak_mib: f64,
+pub(crate) struct Cost {
+    pub(crate) seconds: f64,
+    pub(crate) peak_mib: f64,
 }
 
 /// Generates the inputs, builds the command in release and prints one table.
@@ -132,7 +132,7 @@ fn best(args: &[&str], stdout: Option<&str>) -> Result<Cost, String> {
 
 /// Runs `args` in a measuring process of its own (`xtask measure`), so that the children's
 /// peak resident set it reads is this command's alone.
-fn measure(args: &[&str], stdout: Option<&str>) -> Result<Cost, String> {
+pub(crate) fn measure(args: &[&str], stdout: Option<&str>) -> Result<Cost, String> {
     let mut cmd = Command::new(std::env::current_exe().map_err(|e| e.to_string())?);
     cmd.arg("measure").arg(stdout.unwrap_or("-")).args(args);
     let out = cmd.stderr(Stdio::inherit()).output().map_err(|e| e.to_string())?;

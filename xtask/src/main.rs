@@ -5,9 +5,11 @@
 //! | `ci` | runs `.ci/run` |
 //! | `corpus` | rewrites `testdata/` and the fuzz seed corpus from the project's own writers |
 //! | `fuzz [TARGET] [SECONDS]` | fuzzes one target (or all) with `cargo +nightly fuzz` |
-//! | `bench [FILTER]` | runs the criterion benchmarks |
+//! | `bench [FILTER]` | runs the criterion benchmarks and prints a table of ratios |
 //! | `bench-command [MIB]` | times the whole `animbin` command beside `cp` on MIB-MiB files |
+//! | `bench-batch [FILES] [KIB] [DIR]` | times `animbin convert --out` of FILES files with one job and two |
 
+mod batch_bench;
 mod bench_table;
 mod command_bench;
 mod corpus;
@@ -33,6 +35,10 @@ const TASKS: &[(&str, &str)] = &[
         "bench-command [MIB]",
         "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory",
     ),
+    (
+        "bench-batch [FILES] [KIB] [DIR]",
+        "time convert --out of FILES (200) KIB-KiB files (1024) to glb with --jobs 1 and 2, in DIR",
+    ),
 ];
 
 fn main() -> ExitCode {
@@ -50,6 +56,12 @@ fn main() -> ExitCode {
             run(&mut cmd).and_then(|()| bench_table::print(&root().join("target/criterion")))
         }
         Some("bench-command") => command_bench::run(&root(), args.get(1).map(String::as_str)),
+        Some("bench-batch") => batch_bench::run(
+            &root(),
+            args.get(1).map(String::as_str),
+            args.get(2).map(String::as_str),
+            args.get(3).map(String::as_str),
+        ),
         // The measuring process of bench-command, not a task of its own.
         Some("measure") => command_bench::measure_child(&args[1..]),
         _ => {

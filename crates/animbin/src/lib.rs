@@ -40,6 +40,10 @@
 //! written whole or not at all ([`save`]). SEAnim and SEModel go to Cast and back without
 //! the scene model ([`se_cast`]): an SE file comes back byte for byte.
 //!
+//! Many files and folders convert into one folder through [`batch`]: [`batch::plan`]
+//! refuses outputs that collide or overwrite an input before anything is written, and
+//! [`batch::convert_one`] converts each file on whatever thread the caller chooses.
+//!
 //! ## Dumps
 //!
 //! [`Document::dump`] writes `{"format": NAME, "data": ...}`, and [`Document::undump`] (or a
@@ -54,6 +58,7 @@
 //! [`sf3`], [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
 //! view, or its writer's options.
 
+pub mod batch;
 mod convert;
 mod document;
 mod dump;

@@ -4,16 +4,21 @@
 //! prints, and sets the exit code: 0 success, 1 bad input (the message names the byte
 //! offset), 2 usage.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
+use animbin::batch::Summary;
 use animbin::core::scene::{AnimKind, Precision};
 use animbin::{
     AnimationSource, Conversion, ConversionReport, ConvertOptions, Document, Error, Format, SceneOptions, Severity,
     Target,
 };
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use serde_json::Value;
 
 /// Inspect, dump, validate and convert SEAnim, SEModel, Cast, AnimX/AnimJ, Shining Force
@@ -46,7 +51,10 @@ enum Command {
         /// The file to read.
         file: PathBuf,
     },
-    /// Convert a file to another format (chosen by OUT's extension or --to), glTF/glb included.
+    /// Convert a file to another format (chosen by OUT's extension or --to), glTF/glb
+    /// included; with --out, convert many files and folders into one folder.
+    #[command(override_usage = "animbin convert [OPTIONS] IN OUT\n       \
+                                animbin convert [OPTIONS] --to FORMAT --out DIR [--jobs N] PATH...")]
     Convert {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
@@ -96,11 +104,20 @@ enum Command {
         /// Write a glTF even when it would hold no node and no animation.
         #[arg(long)]
         allow_empty: bool,
-        /// The file to read.
-        input: PathBuf,
-        /// The file to write (a folder with --split); it is replaced only when the whole
-        /// output is ready.
-        output: PathBuf,
+        /// IN OUT: the file to read and the file to write (a folder with --split), replaced
+        /// only when the whole output is ready. With --out: any number of files and folders
+        /// (walked recursively for the files a format reads) to convert.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Convert every PATH into this folder (--to needed), in parallel: each output is
+        /// named after its input with the target's extension, a folder's sub-folders are
+        /// kept, existing outputs are replaced; a file that fails is reported and the
+        /// others still convert; one summary line ends it (exit 1 if any failed).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// How many files --out converts at once (default: one per core).
+        #[arg(long, value_name = "N", requires = "out")]
+        jobs: Option<NonZeroUsize>,
     },
     /// Check every rule of the format: one line per problem on stdout; exit 1 on any error
     /// (warnings too with --strict).
@@ -207,8 +224,9 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
             animation,
             split,
             allow_empty,
-            input,
-            output,
+            paths,
+            out,
+            jobs,
         } => {
             let scene = SceneOptions {
                 framerate,
@@ -219,18 +237,44 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                 precision,
                 ..SceneOptions::default()
             };
+            if let Some(out) = out {
+                let batch = Batch {
+                    inputs: &paths,
+                    out: &out,
+                    format,
+                    to,
+                    jobs,
+                    anims: !anims.is_empty(),
+                    split,
+                };
+                let options = ConvertOptions {
+                    scene,
+                    strict,
+                    animation,
+                    allow_empty,
+                    ..ConvertOptions::default()
+                };
+                return convert_batch(&batch, &options);
+            }
+            let [input, output] = &paths[..] else {
+                return Err(Failure::Usage(format!(
+                    "convert takes IN OUT (got {} path(s)); to convert several files, give the folder \
+                     to write them to with --out DIR",
+                    paths.len()
+                )));
+            };
             let options = ConvertOptions {
                 scene,
                 strict,
                 animation,
                 allow_empty,
-                ..ConvertOptions::for_input(&input)
+                ..ConvertOptions::for_input(input)
             };
             let request = Request {
-                input: &input,
+                input,
                 format,
                 to,
-                output: &output,
+                output,
                 anims: &anims,
                 split,
             };
@@ -333,11 +377,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         return conversion.save(output).map_err(input_error(input));
     }
     let conversions = animbin::convert_split(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
-    let extension = target.extension().unwrap_or(match target {
-        Target::Sf3 => "bin",
-        Target::DmfJson => "json",
-        _ => "semodel",
-    });
+    let extension = animbin::batch::output_extension(target);
     let outputs: Vec<PathBuf> = conversions
         .iter()
         .map(|(name, _)| output.join(format!("{}.{extension}", file_name(name))))
@@ -351,6 +391,101 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         conversion.save(path).map_err(input_error(input))?;
     }
     Ok(())
+}
+
+/// What `animbin convert --out DIR` was asked to do, besides the conversion's options.
+struct Batch<'a> {
+    inputs: &'a [PathBuf],
+    out: &'a Path,
+    format: Option<Format>,
+    to: Option<Target>,
+    jobs: Option<NonZeroUsize>,
+    /// Whether --anim was given (refused: it joins animations to one input).
+    anims: bool,
+    split: bool,
+}
+
+/// Converts every input into the folder `--out` on a pool of `--jobs` threads, going past
+/// files that fail; a progress bar on stderr when it is a terminal; one summary line on
+/// stdout. Exit 1 when any file failed, 2 when the request would collide or overwrite an
+/// input (before anything is written). The library plans and converts one file at a time;
+/// the threads and the bar are the command's, so the library needs neither a thread pool
+/// nor a terminal, and other callers schedule its jobs their own way.
+fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitCode> {
+    let Some(target) = batch.to else {
+        let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+        return Err(Failure::Usage(format!(
+            "--out writes into a folder, so it cannot tell the output format; use --to with one of: {}",
+            names.join(", ")
+        )));
+    };
+    if batch.split {
+        return Err(Failure::Usage(
+            "--split writes one input's animations into OUT; it does not combine with --out".into(),
+        ));
+    }
+    if batch.anims {
+        return Err(Failure::Usage(
+            "--anim joins animations to one input (IN OUT); it does not combine with --out".into(),
+        ));
+    }
+    let plan = animbin::batch::plan(batch.inputs, batch.out, target, batch.format)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let threads = batch
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start {threads} thread(s): {e}")))?;
+    let bar = if io::stderr().is_terminal() {
+        let bar = ProgressBar::new(plan.jobs.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {wide_msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    // Lines printed above the bar, so that it redraws below them.
+    let say = |line: String| bar.suspend(|| warn(format_args!("animbin: {line}")));
+    for error in &plan.unreadable {
+        say(error.to_string());
+    }
+    let summary = Mutex::new(Summary::of_plan(&plan));
+    pool.install(|| {
+        plan.jobs.par_iter().for_each(|job| {
+            let result = animbin::batch::convert_one(job, target, batch.format, options);
+            let input = job.input.display();
+            match &result {
+                Ok(converted) => {
+                    for line in loss_lines(&converted.report, target) {
+                        say(format!("{input}: {line}"));
+                    }
+                    for unmatched in &converted.unmatched {
+                        say(format!("{input}: {unmatched}"));
+                    }
+                }
+                Err(Error::Io { path, source }) if *path == job.input => say(format!("{input}: {source}")),
+                Err(e @ Error::NothingToWrite { target, .. }) if target.format() == Some(Format::Gltf) => {
+                    say(format!("{input}: {e} (--allow-empty writes it anyway)"));
+                }
+                Err(e) => say(format!("{input}: {e}")),
+            }
+            summary.lock().unwrap_or_else(|e| e.into_inner()).count(&result);
+            bar.set_message(job.input.file_name().unwrap_or_default().to_string_lossy().into_owned());
+            bar.inc(1);
+        });
+    });
+    bar.finish_and_clear();
+    let summary = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    out!("{summary}")?;
+    Ok(if summary.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// An output that is one of the inputs (the same path, a symlink or a hard link) is refused.
@@ -388,7 +523,9 @@ fn conversion_error(e: Error, input: &Path) -> Failure {
 
 /// What a conversion lost and which tracks found no bone, on stderr.
 fn report(conversion: &Conversion<'_>) {
-    report_losses(&conversion.report, conversion.target());
+    for line in loss_lines(&conversion.report, conversion.target()) {
+        warn(format_args!("animbin: {line}"));
+    }
     for unmatched in &conversion.unmatched {
         warn(format_args!("animbin: {unmatched}"));
     }
@@ -416,16 +553,17 @@ fn file_name(name: &str) -> String {
     }
 }
 
-/// One stderr line per kind of loss, naming what cannot hold it.
-fn report_losses(report: &ConversionReport, target: Target) {
+/// One line per kind of loss, naming what cannot hold it.
+fn loss_lines(report: &ConversionReport, target: Target) -> impl Iterator<Item = String> + '_ {
     let holder = match target {
         // The layouts of one format differ in what they hold: name the layout.
         Target::SeModelDeployed | Target::SeModelDraft => target.name(),
         other => other.format().map_or("a dump", Format::name),
     };
-    for line in &report.lost {
-        warn(format_args!("animbin: {holder} cannot hold: {line}"));
-    }
+    report
+        .lost
+        .iter()
+        .map(move |line| format!("{holder} cannot hold: {line}"))
 }
 
 fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResult<ExitCode> {

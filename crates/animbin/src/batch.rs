@@ -1,0 +1,419 @@
+//! Batch conversion: many files and folders converted into one output folder.
+//!
+//! [`plan`] turns the inputs into [`Job`]s (one input file, one output path each) and
+//! refuses, before anything is read or written, a request that would lose a file: two
+//! inputs that would be written to the same output, or an output that is an input.
+//! [`convert_one`] then converts one job; jobs share nothing, so a caller may run them on
+//! as many threads as it likes (the `animbin` command runs them on a rayon pool with a
+//! progress bar) and keep going past a job that fails. [`Summary`] counts what happened.
+//!
+//! ```
+//! use animbin::batch::{self, Summary};
+//! use animbin::{ConvertOptions, Target};
+//!
+//! let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+//! let out = tempfile::tempdir()?;
+//! let inputs = [testdata.join("sample.seanim"), testdata.join("x8an00.bin")];
+//! let plan = batch::plan(&inputs, out.path(), Target::Glb, None)?;
+//! let mut summary = Summary::default();
+//! for job in &plan.jobs {
+//!     let result = batch::convert_one(job, Target::Glb, None, &ConvertOptions::default());
+//!     summary.count(&result);
+//! }
+//! assert_eq!(summary.to_string(), "converted 2, failed 0, skipped 0");
+//! assert!(out.path().join("sample.glb").is_file() && out.path().join("x8an00.glb").is_file());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Rules
+//!
+//! - A file named as an input is always converted (and fails if no format reads it). A
+//!   folder is walked recursively, in name order; symbolic links to folders are not
+//!   followed (no loops). A file found in a folder is converted when its first bytes carry
+//!   a known magic, or its name is `x8an*.bin`, or it is JSON text (its first character
+//!   that is not whitespace is `{`) named `*.json`, `*.animj` or `*.gltf`; any other file
+//!   (a texture, a text file, an empty file, a pipe) is skipped and counted in [`Plan::skipped`].
+//!   With a forced format (`--format`) every file found is converted as that format.
+//! - An output is named after its input's stem with the target's extension
+//!   ([`output_extension`]): `walk.seanim` becomes `walk.glb`. A file named as an input is
+//!   written straight into the output folder; a file found in a folder keeps its place
+//!   below that folder: `anims/npc/walk.seanim`, from the input `anims`, becomes
+//!   `OUT/npc/walk.glb`. Folders are made as outputs need them.
+//! - Two inputs that would be written to the same output are a [`PlanError::SameOutput`]
+//!   (the same file reached twice is converted once). An output that already exists and is
+//!   one of the files the inputs name or the walk found (the same path, a symbolic link or
+//!   a hard link) is a [`PlanError::OutputIsInput`]. An output folder inside an input folder
+//!   is not walked, so a second run does not convert the first run's outputs.
+//! - Every output is written through [`crate::save`]: whole or not at all, so a job that
+//!   fails leaves no output. An output that exists (and is no input) is replaced, as a
+//!   single conversion replaces its output.
+//! - Each job reads its input on its own, under the same limits as [`crate::Document::open`]
+//!   (an AnimX file's decompressed size among them): a file over a limit fails alone.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use animbin_core::scene::ConversionReport;
+
+use crate::convert::{ConvertOptions, UnmatchedTracks};
+use crate::{Document, Error, Format, Result, Target};
+
+/// One file to convert and where its output goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The input file, as the inputs name it (a folder's path joined with the file's place
+    /// below it).
+    pub input: PathBuf,
+    /// The output file: in the output folder, named after the input's stem.
+    pub output: PathBuf,
+}
+
+/// What [`plan`] found: the jobs to run, the files skipped, and the inputs that could not
+/// be looked at.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// One job per file to convert, in the order of the inputs (a folder's files in name
+    /// order).
+    pub jobs: Vec<Job>,
+    /// Files found in folders that no format reads (see the module's rules).
+    pub skipped: Vec<PathBuf>,
+    /// Inputs that do not exist or cannot be read, and folders that cannot be listed: each
+    /// counts as a failed file (an [`Error::Io`] naming the path).
+    pub unreadable: Vec<Error>,
+}
+
+/// A request that [`plan`] refuses before anything is read or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// Two inputs would be written to the same output.
+    #[error("{first} and {second} would both be written to {output}; convert them into separate folders")]
+    SameOutput {
+        /// The output path.
+        output: PathBuf,
+        /// The first input mapped to it.
+        first: PathBuf,
+        /// The second input mapped to it.
+        second: PathBuf,
+    },
+    /// An output that is one of the inputs.
+    #[error("the output {output} is the input {input}: refusing to overwrite it")]
+    OutputIsInput {
+        /// The output path.
+        output: PathBuf,
+        /// The input it is.
+        input: PathBuf,
+    },
+    /// The output folder exists and is not a folder.
+    #[error("the output folder {0} exists and is not a folder")]
+    NotAFolder(PathBuf),
+}
+
+/// The extension of the files [`plan`] writes for `target`: [`Target::extension`], else
+/// `bin` for an x8an file, `json` for DMF JSON and `semodel` for either SEModel layout.
+pub fn output_extension(target: Target) -> &'static str {
+    target.extension().unwrap_or(match target {
+        Target::Sf3 => "bin",
+        Target::DmfJson => "json",
+        _ => "semodel",
+    })
+}
+
+/// A file found by the walk, before the output checks.
+struct Found {
+    input: PathBuf,
+    output: PathBuf,
+}
+
+/// Plans the conversion of `inputs` (files and folders) into the folder `out`, as `target`,
+/// following the module's rules. `format` forces the inputs' format, as
+/// [`crate::Document::open_as`] does (and makes a folder's every file an input).
+///
+/// Only what the request decides is an error here ([`PlanError`]); inputs that cannot be
+/// read are listed in [`Plan::unreadable`], so that the others still convert.
+pub fn plan(
+    inputs: &[impl AsRef<Path>],
+    out: &Path,
+    target: Target,
+    format: Option<Format>,
+) -> std::result::Result<Plan, PlanError> {
+    if out.exists() && !out.is_dir() {
+        return Err(PlanError::NotAFolder(out.to_path_buf()));
+    }
+    let extension = output_extension(target);
+    let mut plan = Plan::default();
+    let mut found = Vec::new();
+    // Every file the inputs reach (converted or skipped), by size: an existing output is
+    // compared only with the inputs of its own size.
+    let mut by_size: HashMap<u64, Vec<PathBuf>> = HashMap::new();
+    let mut seen = |path: &Path, metadata: &fs::Metadata| {
+        by_size.entry(metadata.len()).or_default().push(path.to_path_buf());
+    };
+    for input in inputs {
+        let input = input.as_ref();
+        let metadata = match fs::metadata(input) {
+            Ok(metadata) => metadata,
+            Err(source) => {
+                plan.unreadable.push(io_error(input, source));
+                continue;
+            }
+        };
+        if !metadata.is_dir() {
+            seen(input, &metadata);
+            found.push(Found {
+                input: input.to_path_buf(),
+                output: out.join(output_name(input, extension)),
+            });
+            continue;
+        }
+        // The folders still to list, each with its place below `input`; a stack, not
+        // recursion, so a deep tree costs memory rather than the call stack.
+        let mut folders = vec![(input.to_path_buf(), PathBuf::new())];
+        while let Some((folder, relative)) = folders.pop() {
+            let mut entries = match fs::read_dir(&folder).and_then(|entries| entries.collect::<io::Result<Vec<_>>>()) {
+                Ok(entries) => entries,
+                Err(source) => {
+                    plan.unreadable.push(io_error(&folder, source));
+                    continue;
+                }
+            };
+            entries.sort_by_key(fs::DirEntry::file_name);
+            let mut subfolders = Vec::new();
+            for entry in entries {
+                let path = entry.path();
+                let name = entry.file_name();
+                // A symbolic link is followed to a file, never to a folder.
+                let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+                let metadata = match fs::metadata(&path) {
+                    Ok(metadata) => metadata,
+                    Err(source) => {
+                        plan.unreadable.push(io_error(&path, source));
+                        continue;
+                    }
+                };
+                if metadata.is_dir() {
+                    if is_link {
+                        plan.skipped.push(path);
+                    } else if !crate::is_same_file(&path, out) {
+                        subfolders.push((path, relative.join(&name)));
+                    }
+                    continue;
+                }
+                seen(&path, &metadata);
+                // Pipes, sockets and devices are skipped: reading one could wait forever.
+                match metadata.is_file() && (format.is_some() || is_input(&path)) {
+                    true => found.push(Found {
+                        output: out.join(&relative).join(output_name(&path, extension)),
+                        input: path,
+                    }),
+                    false => plan.skipped.push(path),
+                }
+            }
+            // Popped in name order, so the jobs follow the tree's order.
+            folders.extend(subfolders.into_iter().rev());
+        }
+    }
+    let mut outputs: HashMap<PathBuf, usize> = HashMap::new();
+    for file in found {
+        if let Some(&earlier) = outputs.get(&output_key(&file.output)) {
+            let first: &Job = &plan.jobs[earlier];
+            if first.input == file.input || crate::is_same_file(&first.input, &file.input) {
+                continue;
+            }
+            return Err(PlanError::SameOutput {
+                output: file.output,
+                first: first.input.clone(),
+                second: file.input,
+            });
+        }
+        if let Ok(existing) = fs::metadata(&file.output) {
+            let same_size = by_size.get(&existing.len()).map_or(&[][..], Vec::as_slice);
+            if let Some(input) = same_size.iter().find(|input| crate::is_same_file(input, &file.output)) {
+                return Err(PlanError::OutputIsInput {
+                    output: file.output,
+                    input: input.clone(),
+                });
+            }
+        }
+        outputs.insert(output_key(&file.output), plan.jobs.len());
+        plan.jobs.push(Job {
+            input: file.input,
+            output: file.output,
+        });
+    }
+    Ok(plan)
+}
+
+/// `input`'s stem with `extension`.
+fn output_name(input: &Path, extension: &str) -> PathBuf {
+    let mut name = input.file_stem().unwrap_or(input.as_os_str()).to_os_string();
+    name.push(".");
+    name.push(extension);
+    PathBuf::from(name)
+}
+
+/// How outputs are told apart: by path, ignoring case where the file systems usually do.
+fn output_key(output: &Path) -> PathBuf {
+    if cfg!(any(windows, target_os = "macos")) {
+        PathBuf::from(output.to_string_lossy().to_lowercase())
+    } else {
+        output.to_path_buf()
+    }
+}
+
+fn io_error(path: &Path, source: io::Error) -> Error {
+    Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Whether a file found in a folder is one that a format reads, judged by its first bytes
+/// and name (see the module's rules). A file that cannot be read is taken, so that its
+/// conversion fails and says why.
+fn is_input(path: &Path) -> bool {
+    let mut start = [0; 64];
+    let mut len = 0;
+    let Ok(mut file) = fs::File::open(path) else {
+        return true;
+    };
+    while len < start.len() {
+        match file.read(&mut start[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return true,
+        }
+    }
+    let start = &start[..len];
+    if Format::detect(start, Some(path)).is_some() {
+        return true;
+    }
+    let json_name = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["json", "animj", "gltf"].iter().any(|j| j.eq_ignore_ascii_case(e)));
+    json_name && start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// What a successful [`convert_one`] reports.
+#[derive(Debug, Clone, Default)]
+pub struct Converted {
+    /// What the target (or the scene model on the way) cannot hold, one line per kind, as
+    /// [`crate::Conversion::report`].
+    pub report: ConversionReport,
+    /// Tracks of [`ConvertOptions::anims`] that name bones the input lacks.
+    pub unmatched: Vec<UnmatchedTracks>,
+}
+
+/// Converts one job: opens its input (as `format` when given), converts it to `target`
+/// with `options`, makes the output's folder and saves the output whole or not at all.
+///
+/// `options` is the same for every job: its [`ConvertOptions::input`] and
+/// [`ConvertOptions::output_dir`] are replaced by the job's (its other fields are cloned,
+/// [`ConvertOptions::anims`] with them). A failure names the byte offset for a bad input
+/// and the path for a file that cannot be read or written; either way nothing is written.
+pub fn convert_one(job: &Job, target: Target, format: Option<Format>, options: &ConvertOptions) -> Result<Converted> {
+    let document = Document::open_as(&job.input, format)?;
+    let folder = job.output.parent().filter(|p| !p.as_os_str().is_empty());
+    let options = ConvertOptions {
+        input: Some(job.input.clone()),
+        output_dir: Some(folder.unwrap_or(Path::new(".")).to_path_buf()),
+        ..options.clone()
+    };
+    let conversion = crate::convert(&document, target, &options)?;
+    if let Some(folder) = folder {
+        fs::create_dir_all(folder).map_err(|source| io_error(folder, source))?;
+    }
+    conversion.save(&job.output)?;
+    Ok(Converted {
+        report: conversion.report,
+        unmatched: conversion.unmatched,
+    })
+}
+
+/// The counts of a batch, shown as its summary line: `converted 12, failed 1, skipped 3`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Jobs whose output was written.
+    pub converted: usize,
+    /// Jobs that failed, and [`Plan::unreadable`] inputs.
+    pub failed: usize,
+    /// [`Plan::skipped`] files.
+    pub skipped: usize,
+}
+
+impl Summary {
+    /// The counts of a plan before any job ran: its skipped and unreadable files.
+    pub fn of_plan(plan: &Plan) -> Self {
+        Self {
+            converted: 0,
+            failed: plan.unreadable.len(),
+            skipped: plan.skipped.len(),
+        }
+    }
+
+    /// Counts one job's result.
+    pub fn count<T>(&mut self, result: &Result<T>) {
+        match result {
+            Ok(_) => self.converted += 1,
+            Err(_) => self.failed += 1,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "converted {}, failed {}, skipped {}",
+            self.converted, self.failed, self.skipped
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_take_the_stem_and_the_targets_extension() {
+        let name = |input: &str, target| output_name(Path::new(input), output_extension(target));
+        assert_eq!(name("anims/walk.seanim", Target::Glb), Path::new("walk.glb"));
+        assert_eq!(name("arm.dmf.json", Target::Dmf), Path::new("arm.dmf.dmf"));
+        assert_eq!(name("x8an00.bin", Target::Sf3), Path::new("x8an00.bin"));
+        assert_eq!(name("rig.semodel", Target::SeModelDraft), Path::new("rig.semodel"));
+        assert_eq!(name("arm.dmf", Target::DmfJson), Path::new("arm.json"));
+        assert_eq!(name("walk.seanim", Target::Dump), Path::new("walk.json"));
+        for target in Target::ALL {
+            assert!(!output_extension(target).is_empty(), "{target}");
+        }
+    }
+
+    #[test]
+    fn jobs_can_run_on_any_thread() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Job>();
+        send_sync::<Document>();
+        send_sync::<ConvertOptions>();
+        send_sync::<Converted>();
+        send_sync::<Error>();
+    }
+
+    #[test]
+    fn the_summary_counts_results_and_the_plans_leftovers() {
+        let plan = Plan {
+            skipped: vec![PathBuf::from("skin.png")],
+            unreadable: vec![io_error(Path::new("gone"), io::ErrorKind::NotFound.into())],
+            ..Plan::default()
+        };
+        let mut summary = Summary::of_plan(&plan);
+        summary.count(&Ok(()));
+        summary.count(&Ok(()));
+        summary.count::<()>(&Err(Error::Empty));
+        assert_eq!(summary.to_string(), "converted 2, failed 2, skipped 1");
+    }
+}
