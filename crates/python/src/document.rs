@@ -71,7 +71,7 @@ impl Document {
                 Ok((value, lost))
             })
             .map_err(|e| format_error(py, e))?;
-        warn_losses(py, lost)?;
+        warn_losses(py, lost, 1)?;
         Ok(value)
     }
 }
@@ -349,7 +349,8 @@ pub(crate) fn from_scene(
             Ok((document, report))
         })
         .map_err(|e| format_error(py, e))?;
-    warn_losses(py, report.lost.iter().map(|l| format!("{target} cannot hold {l}")))?;
+    // Stack level 2: the caller of `animbin.from_scene`, the Python function calling this.
+    warn_losses(py, report.lost.iter().map(|l| format!("{target} cannot hold {l}")), 2)?;
     Ok(Document { inner, path: None })
 }
 
