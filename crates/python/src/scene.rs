@@ -264,7 +264,10 @@ fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: &BoneTrack) -
     let frames = |keys: Vec<f64>| PyArray1::from_vec(py, keys);
     let r = &track.rotation;
     d.set_item("rotation_frames", frames(r.iter().map(|k| k.frame).collect()))?;
-    let flat = r.iter().flat_map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]).collect();
+    let flat = r
+        .iter()
+        .flat_map(|k| [k.value.x, k.value.y, k.value.z, k.value.w])
+        .collect();
     d.set_item("rotations", array2(py, flat, r.len(), 4)?)?;
     for (name, keys) in [("translation", &track.translation), ("scale", &track.scale)] {
         d.set_item(format!("{name}_frames"), frames(keys.iter().map(|k| k.frame).collect()))?;
@@ -283,7 +286,11 @@ fn field<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Bound<
         .ok_or_else(|| PyValueError::new_err(format!("{what}: the field {name} is missing")))
 }
 
-fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<T> {
+fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+) -> PyResult<T> {
     field(d, what, name)?
         .extract()
         .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.{name}: {e}")))
@@ -369,7 +376,9 @@ fn expect_len(what: &str, name: &str, got: usize, want: usize, of: &str) -> PyRe
     if got == want {
         Ok(())
     } else {
-        Err(PyValueError::new_err(format!("{what}.{name}: {got} rows, but {of} is {want}")))
+        Err(PyValueError::new_err(format!(
+            "{what}.{name}: {got} rows, but {of} is {want}"
+        )))
     }
 }
 

@@ -171,3 +171,27 @@ def test_the_module_describes_itself():
     stub = pathlib.Path(animbin.__file__).with_name("__init__.pyi")
     assert stub.is_file() and stub.with_name("py.typed").is_file()
     assert os.path.basename(animbin._animbin.__file__).startswith("_animbin")
+
+
+def test_the_stub_names_what_the_module_has():
+    import ast
+
+    stub = pathlib.Path(animbin.__file__).with_name("__init__.pyi")
+    tree = ast.parse(stub.read_text())
+    aliases = {"AnimKind", "Interpolation", "Precision", "PathLike", "AnimSource"}
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            runtime = getattr(animbin, node.name, None)
+            assert runtime is not None, f"the stub has {node.name}, the module does not"
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and not item.name.startswith("__"):
+                        assert hasattr(runtime, item.name), f"{node.name}.{item.name}"
+        elif isinstance(node, (ast.AnnAssign, ast.Assign)):
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+            if target.id not in aliases:
+                names.add(target.id)
+                assert hasattr(animbin, target.id), target.id
+    assert names == set(animbin.__all__)
