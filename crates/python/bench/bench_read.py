@@ -36,12 +36,14 @@ READERS = {
 }
 
 
-def sized(target: int, make) -> bytes:
+def sized(target: int, make, probes: tuple[int, int]) -> bytes:
     """The bytes of ``make(count)`` for the count that gives about ``target`` bytes, from
-    two probes (a file is a fixed part plus a part proportional to the count)."""
-    small, large = len(make(64)), len(make(1088))
-    per = (large - small) / 1024
-    count = max(64, round(64 + (target - small) / per))
+    two probes (a file is a fixed part plus a part proportional to the count; the probes
+    are counts where index widths are those of the full file)."""
+    low, high = probes
+    small, large = len(make(low)), len(make(high))
+    per = (large - small) / (high - low)
+    count = max(low, round(low + (target - small) / per))
     return make(count)
 
 
@@ -161,11 +163,16 @@ def main() -> int:
         out.mkdir(parents=True, exist_ok=True)
         target = int(args.size * 1024 * 1024)
         files = {}
-        for name, given, make in (("semodel", args.semodel, semodel_bytes), ("seanim", args.seanim, seanim_bytes)):
+        # Probes past 65535 vertices (u32 face indices) and 255 frames (u16 frame numbers).
+        makers = (
+            ("semodel", args.semodel, semodel_bytes, (70_000, 80_000)),
+            ("seanim", args.seanim, seanim_bytes, (300, 400)),
+        )
+        for name, given, make, probes in makers:
             if given is None:
                 given = out / f"large.{name}"
                 print(f"writing {given} ({args.size:g} MiB) with animbin ...", file=sys.stderr, flush=True)
-                given.write_bytes(sized(target, make))
+                given.write_bytes(sized(target, make, probes))
             files[name] = given
 
         print(f"animbin {animbin.__version__}, Python {sys.version.split()[0]}, NumPy {np.__version__}, {os.cpu_count()} cores")
