@@ -236,7 +236,7 @@ impl Document {
                 Ok((built, report))
             })
             .map_err(|e| format_error(py, e))?;
-        scene::to_python(py, &built, &report)
+        scene::to_python(py, built, &report)
     }
 
     fn __repr__(&self) -> String {

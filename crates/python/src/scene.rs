@@ -95,8 +95,9 @@ fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, 
     vectors(py, values, 3, |v| vec![v.x, v.y, v.z])
 }
 
-/// The scene as an `animbin.Scene`, with `lost` from `report`.
-pub(crate) fn to_python<'py>(py: Python<'py>, scene: &Scene, report: &ConversionReport) -> PyResult<Bound<'py, PyAny>> {
+/// The scene as an `animbin.Scene`, with `lost` from `report`. The scene is consumed: its
+/// vectors of plain scalars (faces, skin weights) become NumPy's without a copy.
+pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionReport) -> PyResult<Bound<'py, PyAny>> {
     let classes = classes(py)?;
     let fields = PyDict::new(py);
     let skeleton = if scene.skeleton.bones.is_empty() {
@@ -107,7 +108,7 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: &Scene, report: &Conversion
     fields.set_item("skeleton", skeleton)?;
     let meshes = scene
         .meshes
-        .iter()
+        .into_iter()
         .map(|m| mesh_to_python(py, classes, m))
         .collect::<PyResult<Vec<_>>>()?;
     fields.set_item("meshes", meshes)?;
@@ -183,7 +184,7 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
     make(&classes.skeleton, d)
 }
 
-fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: &Mesh) -> PyResult<Bound<'py, PyAny>> {
+fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     let v = mesh.positions.len();
     d.set_item("name", &mesh.name)?;
@@ -206,24 +207,29 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: &Mesh) -> PyRes
         vec![vectors(py, &mesh.colors, 4, |c| vec![c.r, c.g, c.b, c.a])?]
     };
     d.set_item("color_layers", color_layers)?;
-    d.set_item("faces", slice2(py, mesh.faces.as_flattened(), mesh.faces.len(), 3)?)?;
-    match &mesh.skin {
+    let face_count = mesh.faces.len();
+    d.set_item("faces", array2(py, mesh.faces.into_flattened(), face_count, 3)?)?;
+    match mesh.skin {
         Some(skin) => {
-            // The scene holds `influences` entries per vertex; a skin whose arrays are
-            // shorter (a reader's bug, never a file's) is padded with zero weights.
+            // The scene holds `influences` entries per vertex; anything else is a reader's
+            // bug, reported rather than padded (padding could allocate far past the file).
             let k = skin.influences;
-            let entries = v.saturating_mul(k);
-            if skin.bones.len() == entries && skin.weights.len() == entries {
-                d.set_item("bone_indices", slice2(py, &skin.bones, v, k)?)?;
-                d.set_item("bone_weights", slice2(py, &skin.weights, v, k)?)?;
-            } else {
-                let mut bones = skin.bones.clone();
-                let mut weights = skin.weights.clone();
-                bones.resize(entries, 0);
-                weights.resize(entries, 0.0);
-                d.set_item("bone_indices", array2(py, bones, v, k)?)?;
-                d.set_item("bone_weights", array2(py, weights, v, k)?)?;
+            if skin.bones.len() != v.saturating_mul(k) || skin.weights.len() != skin.bones.len() {
+                return Err(crate::errors::raise(
+                    py,
+                    format!(
+                        "mesh {:?}: the scene's skin holds {} bone indices and {} weights for {v} vertices of {k} influences",
+                        mesh.name,
+                        skin.bones.len(),
+                        skin.weights.len()
+                    ),
+                    None,
+                    None,
+                    None,
+                ));
             }
+            d.set_item("bone_indices", array2(py, skin.bones, v, k)?)?;
+            d.set_item("bone_weights", array2(py, skin.weights, v, k)?)?;
         }
         None => {
             d.set_item("bone_indices", py.None())?;
