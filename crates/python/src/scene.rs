@@ -335,6 +335,15 @@ fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
         .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.{name}: {e}")))
 }
 
+/// A `bytes` field as a vector (one copy, not an element-by-element extraction).
+fn bytes(d: &Bound<'_, PyDict>, what: &str, name: &str) -> PyResult<Vec<u8>> {
+    let value = field(d, what, name)?;
+    let bytes = value
+        .cast::<PyBytes>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected bytes")))?;
+    Ok(bytes.as_bytes().to_vec())
+}
+
 fn dicts<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let list = field(d, what, name)?;
     let list = list
@@ -443,7 +452,7 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         .map(|t| {
             Ok(Texture {
                 name: get(t, "Texture", "name")?,
-                png: get(t, "Texture", "png")?,
+                png: bytes(t, "Texture", "png")?,
             })
         })
         .collect::<PyResult<_>>()?;
@@ -631,7 +640,7 @@ fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
                 node: get(p, "PropertyTrack", "node")?,
                 property: get(p, "PropertyTrack", "property")?,
                 format: get(p, "PropertyTrack", "format")?,
-                data: get(p, "PropertyTrack", "data")?,
+                data: bytes(p, "PropertyTrack", "data")?,
             })
         })
         .collect::<PyResult<_>>()?;
