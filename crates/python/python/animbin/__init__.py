@@ -1,0 +1,72 @@
+"""animbin: read, inspect, validate, convert and build game animation and model files.
+
+SEAnim, SEModel, Cast, Resonite's AnimX (and AnimJ), Shining Force III x8an battle
+animations, the Dash Model Format 1.5 and glTF 2.0, through one entry point::
+
+    import animbin
+
+    doc = animbin.open("reload.seanim")
+    print(doc.format, doc.info()["bone_count"])
+    scene = doc.scene()                      # NumPy arrays
+    open("reload.glb", "wb").write(doc.to_gltf(z_up=True))
+
+Every error the library reports is a ``FormatError`` (a ``ValueError``) with ``format``
+and ``offset``; what a conversion cannot carry over is a ``LossWarning``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._errors import FormatError, LossWarning
+from ._scene import Animation, BoneTrack, Material, Mesh, PropertyTrack, Scene, Skeleton, Texture
+from ._animbin import FORMATS, TARGETS, Document, __version__, undump
+from ._animbin import _from_scene, _open
+
+__all__ = [
+    "FORMATS",
+    "TARGETS",
+    "Animation",
+    "BoneTrack",
+    "Document",
+    "FormatError",
+    "LossWarning",
+    "Material",
+    "Mesh",
+    "PropertyTrack",
+    "Scene",
+    "Skeleton",
+    "Texture",
+    "__version__",
+    "from_scene",
+    "open",
+    "undump",
+]
+
+
+def open(source: Any, format: str | None = None) -> Document:  # noqa: A001 (the module's own open)
+    """Reads a file of any supported format.
+
+    ``source`` is a path (``str`` or ``os.PathLike``) or the file's bytes (``bytes``,
+    ``bytearray``, ``memoryview``). The format is detected from magic bytes (JSON inputs:
+    an animbin dump, AnimJ, DMF JSON or glTF); x8an files have none and are recognised by
+    the name ``x8an*.bin``, or by ``format="sf3"``. ``format`` is one of ``FORMATS``; an
+    unknown name is a ``ValueError`` listing the valid ones. Input that does not read is a
+    ``FormatError`` naming the format and the byte offset.
+    """
+    return _open(source, format)
+
+
+def from_scene(scene: Scene, format: str, **options: Any) -> Document:
+    """Builds a document of ``format`` (one of ``TARGETS`` except ``"json"``) from a scene,
+    for export: ``animbin.from_scene(scene, "seanim").write("walk.seanim")``.
+
+    Options (keywords): ``framerate``, ``z_up``, ``scale``, ``strict``, ``anim_type``,
+    ``looped``, ``precision``, ``normalize_rotations`` (see ``Document``). What the format
+    cannot hold is a ``LossWarning`` (with ``strict=True``, a ``FormatError``). Every array
+    is checked for its shape and converted to its dtype; one that does not fit is a
+    ``ValueError`` naming the field.
+    """
+    if not isinstance(scene, Scene):
+        raise TypeError(f"from_scene: expected an animbin.Scene, got {type(scene).__name__}")
+    return _from_scene(scene._to_native(), format, options)

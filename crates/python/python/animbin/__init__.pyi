@@ -1,0 +1,414 @@
+"""Type stubs for animbin: read, inspect, validate, convert and build SEAnim, SEModel,
+Cast, AnimX, Shining Force III x8an, DMF and glTF files.
+
+Conventions of the scene arrays (the same as animbin's scene model):
+
+- times are in frames (float64), at the animation's ``framerate``;
+- quaternions are x, y, z, w (glTF's order; Blender's ``Quaternion`` takes w first);
+- bone transforms are local to the parent bone, except the ``global_*`` arrays and
+  ``bind_matrices``, which are in model space;
+- matrices are indexed ``[row, column]`` and transform column vectors (``M @ v``), with the
+  translation in ``[:3, 3]``: ``mathutils.Matrix(m.tolist())`` is Blender's
+  ``bone.matrix_local`` for that bone;
+- no axis change happens unless ``z_up`` asks for one (which only the glTF side uses).
+
+The scene classes compare equal (``==``) when every field does, arrays by dtype, shape and
+values (NaN equal to NaN); their attributes are plain and may be replaced, and
+``from_scene`` checks them.
+"""
+
+import os
+from typing import Any, Iterable, Literal, Sequence, Union
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__version__: str
+
+FORMATS: tuple[str, ...]
+"""Format names, as ``Document.format`` and ``info()["format"]`` give them:
+``seanim semodel animx sf3 dmf gltf cast``."""
+
+TARGETS: tuple[str, ...]
+"""Names accepted where an output format is asked for (``convert``, ``write``,
+``from_scene``): ``seanim semodel semodel-deployed semodel-draft animx animj sf3 dmf
+dmf-json gltf glb cast json`` (``json`` is an animbin dump)."""
+
+AnimKind = Literal["absolute", "additive", "relative", "delta"]
+Interpolation = Literal["linear", "step"]
+Precision = Literal["single", "double"]
+PathLike = Union[str, "os.PathLike[str]"]
+AnimSource = Union[str, "os.PathLike[str]", "Document"]
+
+class FormatError(ValueError):
+    """A file (or dump, or scene) that animbin cannot read, convert or write.
+
+    Raised for every error the library reports: bad bytes, an unknown format, a dump that
+    does not parse, a conversion that would write nothing or (``strict=True``) lose data,
+    and files that cannot be opened or written (the ``OSError`` is the ``__cause__``).
+    """
+
+    format: str | None
+    """The format whose reader or writer failed, one of ``FORMATS`` (``"seanim"``), when
+    one did."""
+    offset: int | None
+    """The byte offset in the input where the error was found, when there is one (for a
+    compressed AnimX, the offset in its decompressed stream: the message says so)."""
+
+    def __init__(self, message: str, format: str | None = None, offset: int | None = None) -> None: ...
+
+class LossWarning(UserWarning):
+    """Issued (``warnings.warn``) for each kind of data a conversion could not carry over,
+    and for animation tracks that name bones the model lacks. ``strict=True`` makes these
+    a ``FormatError`` instead."""
+
+def open(source: PathLike | bytes | bytearray | memoryview, format: str | None = None) -> Document:
+    """Reads a file of any supported format.
+
+    ``source`` is a path or the file's bytes. The format is detected from magic bytes (JSON
+    inputs: an animbin dump, AnimJ, DMF JSON or glTF); x8an files have none and are
+    recognised by the name ``x8an*.bin``, or by ``format="sf3"``. ``format`` is one of
+    ``FORMATS``; an unknown name is a ``ValueError`` listing the valid ones.
+    Raises ``FormatError`` for input that does not read.
+    """
+
+def undump(dump: str | bytes | dict[str, Any]) -> Document:
+    """Reads an animbin dump (``Document.dump()``, as text, bytes or the parsed dict)."""
+
+def from_scene(
+    scene: Scene,
+    format: str,
+    *,
+    framerate: float | None = None,
+    z_up: bool = False,
+    scale: float = 1.0,
+    strict: bool = False,
+    anim_type: AnimKind | None = None,
+    looped: bool | None = None,
+    precision: Precision | None = None,
+    normalize_rotations: bool = False,
+) -> Document:
+    """Builds a document of ``format`` (one of ``TARGETS`` except ``json``) from a scene,
+    for export: ``from_scene(scene, "seanim").write("walk.seanim")``.
+
+    What the format cannot hold is reported as ``LossWarning`` (``strict=True``: a
+    ``FormatError``). Arrays are checked for shape and converted to their dtype; a bad one
+    is a ``ValueError`` naming the field.
+    """
+
+class Document:
+    """A file of any supported format, read into memory (it does not keep the file open).
+
+    Conversion options, taken as keyword arguments by ``to_gltf``, ``convert``, ``write``
+    and ``scene``:
+
+    - ``framerate``: frames per second for formats that store none (x8an, AnimX);
+    - ``z_up``: the non-glTF side is Z-up (SE formats, most game data);
+    - ``scale``: lengths times this are glTF metres (0.01 for centimetres);
+    - ``anims``: other files' animations to join by bone name (paths or Documents);
+    - ``strict``: fail (``FormatError``) instead of warning about anything lost;
+    - ``anim_type``, ``looped``, ``precision``: what an SEAnim output states (its keys are
+      rewritten against the bind pose for a new kind);
+    - ``animation``: keep only the animation of this name;
+    - ``allow_empty``: write a glTF even when it would hold nothing;
+    - ``normalize_rotations``: scale rounded rotations (x8an) to unit length.
+    """
+
+    @property
+    def format(self) -> str:
+        """The format's name, one of ``FORMATS`` (as ``animbin info --json`` says it)."""
+    @property
+    def path(self) -> str | None:
+        """The path it was opened from (``None`` for bytes or a dump); textures are looked
+        for beside it and its stem names unnamed animations."""
+    def info(self) -> dict[str, Any]:
+        """The summary that ``animbin info --json`` prints: ``{"format": ..., counts and
+        header fields}``."""
+    def validate(self) -> list[dict[str, Any]]:
+        """Every rule of the format the document breaks, and every legal but suspicious
+        value: dicts with ``severity`` (``"error"`` or ``"warning"``), ``location`` (text:
+        ``"byte 12 (0xc)"``, ``"bone 3"``, ``"file"``), ``offset`` (``int | None``) and
+        ``message``. Empty for a clean file."""
+    def dump(self) -> str:
+        """The whole document as JSON, ``{"format": NAME, "data": ...}``, losslessly:
+        ``undump(doc.dump())`` converts back to the same bytes."""
+    def to_bytes(self) -> bytes:
+        """The document in its own format (a file read unchanged gives its bytes back)."""
+    def to_gltf(
+        self,
+        binary: bool = True,
+        *,
+        framerate: float | None = None,
+        z_up: bool = False,
+        scale: float = 1.0,
+        anims: Sequence[AnimSource] = (),
+        strict: bool = False,
+        animation: str | None = None,
+        allow_empty: bool = False,
+        normalize_rotations: bool = False,
+    ) -> bytes:
+        """The document as glTF 2.0: a ``.glb`` (``binary=True``) or ``.gltf`` JSON with the
+        buffer embedded. Texture files beside ``path`` are embedded."""
+    def convert(
+        self,
+        format: str,
+        *,
+        framerate: float | None = None,
+        z_up: bool = False,
+        scale: float = 1.0,
+        anims: Sequence[AnimSource] = (),
+        strict: bool = False,
+        anim_type: AnimKind | None = None,
+        looped: bool | None = None,
+        precision: Precision | None = None,
+        animation: str | None = None,
+        allow_empty: bool = False,
+        normalize_rotations: bool = False,
+    ) -> bytes:
+        """The document converted to ``format`` (one of ``TARGETS``), as bytes. The
+        document's own format gives its bytes back; ``"json"`` is its dump."""
+    def write(
+        self,
+        path: PathLike,
+        format: str | None = None,
+        *,
+        framerate: float | None = None,
+        z_up: bool = False,
+        scale: float = 1.0,
+        anims: Sequence[AnimSource] = (),
+        strict: bool = False,
+        anim_type: AnimKind | None = None,
+        looped: bool | None = None,
+        precision: Precision | None = None,
+        animation: str | None = None,
+        allow_empty: bool = False,
+        normalize_rotations: bool = False,
+    ) -> None:
+        """Converts and writes to ``path``, whole or not at all (a temporary file renamed
+        over it). ``format`` defaults to what the extension says (``.seanim``, ``.glb``,
+        ``.json`` for a dump...)."""
+    def scene(
+        self,
+        *,
+        framerate: float | None = None,
+        z_up: bool = False,
+        scale: float = 1.0,
+        anims: Sequence[AnimSource] = (),
+        strict: bool = False,
+        normalize_rotations: bool = False,
+    ) -> Scene:
+        """The document as a scene: skeleton, meshes, materials, textures and animations as
+        NumPy arrays (copied once, owned by NumPy: they outlive the document). ``anims``
+        appends other files' animations (names as their files store them); ``z_up`` and
+        ``scale`` concern a glTF document only; ``strict`` makes anything the scene model
+        cannot hold a ``FormatError`` (else it is listed in ``Scene.lost``)."""
+
+class Skeleton:
+    """A bone hierarchy with its bind pose: N bones, parents before children where the
+    source allows it."""
+
+    names: list[str]
+    """Bone names, which animation tracks use to find their bone."""
+    parents: NDArray[np.int32]
+    """(N,) the parent's index, -1 for a root."""
+    translations: NDArray[np.float32]
+    """(N, 3) local bind translations (relative to the parent)."""
+    rotations: NDArray[np.float32]
+    """(N, 4) local bind rotations, x y z w."""
+    scales: NDArray[np.float32]
+    """(N, 3) local bind scales."""
+    global_translations: NDArray[np.float32]
+    """(N, 3) bind translations in model space."""
+    global_rotations: NDArray[np.float32]
+    """(N, 4) bind rotations in model space, x y z w."""
+    global_scales: NDArray[np.float32]
+    """(N, 3) bind scales in model space."""
+    bind_matrices: NDArray[np.float32]
+    """(N, 4, 4) model-space bind matrices from the global transforms, ``[row, column]``,
+    column vectors, translation in ``[:3, 3]`` (Blender's ``bone.matrix_local``)."""
+    cosmetic: NDArray[np.bool_]
+    """(N,) cosmetic bones (SE formats: attachments a game may skip)."""
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        parents: ArrayLike,
+        translations: ArrayLike | None = None,
+        rotations: ArrayLike | None = None,
+        scales: ArrayLike | None = None,
+        *,
+        global_translations: ArrayLike | None = None,
+        global_rotations: ArrayLike | None = None,
+        global_scales: ArrayLike | None = None,
+        cosmetic: ArrayLike | None = None,
+    ) -> None:
+        """Give the local transforms, the global ones, or both; the missing side is computed
+        from the other through the hierarchy. Missing rotations are identity, missing
+        scales 1, missing translations 0; ``cosmetic`` defaults to all ``False``."""
+    def __len__(self) -> int: ...
+
+class Mesh:
+    """A triangle mesh with V vertices and F faces."""
+
+    name: str
+    positions: NDArray[np.float32]
+    """(V, 3)."""
+    normals: NDArray[np.float32] | None
+    """(V, 3), or ``None`` when the mesh has none."""
+    uv_layers: list[NDArray[np.float32]]
+    """Each (V, 2)."""
+    color_layers: list[NDArray[np.uint8]]
+    """Each (V, 4) RGBA, 0-255 (the scene model holds at most one layer)."""
+    faces: NDArray[np.uint32]
+    """(F, 3) vertex indices."""
+    bone_indices: NDArray[np.uint32] | None
+    """(V, K) skeleton bone indices, K the influences per vertex, or ``None`` unskinned."""
+    bone_weights: NDArray[np.float32] | None
+    """(V, K) weights, unused slots 0, or ``None`` unskinned."""
+    materials: list[int | None]
+    """Material indices into ``Scene.materials``: one per UV layer (SEModel) or one for the
+    whole mesh."""
+
+    def __init__(
+        self,
+        positions: ArrayLike,
+        faces: ArrayLike,
+        *,
+        name: str = "",
+        normals: ArrayLike | None = None,
+        uv_layers: Iterable[ArrayLike] = (),
+        color_layers: Iterable[ArrayLike] = (),
+        bone_indices: ArrayLike | None = None,
+        bone_weights: ArrayLike | None = None,
+        materials: Iterable[int | None] = (),
+        material: int | None = None,
+    ) -> None:
+        """``material`` is a shorthand for ``materials=[material]``."""
+    @property
+    def material(self) -> int | None:
+        """The first of ``materials`` (``None`` when there is none)."""
+
+class Material:
+    """A material: its name, texture file names by slot and colour."""
+
+    name: str
+    textures: dict[str, str]
+    """Slot (``"diffuse"``, ``"normal"``, ``"specular"``) to the texture's file name, as the
+    file states it (relative names are relative to the file's folder)."""
+    texture: int | None
+    """An embedded texture used as the diffuse map: an index into ``Scene.textures``."""
+    base_color: tuple[float, float, float, float] | None
+    """Linear RGBA."""
+
+    def __init__(
+        self,
+        name: str = "",
+        textures: dict[str, str] | None = None,
+        *,
+        texture: int | None = None,
+        base_color: Iterable[float] | None = None,
+    ) -> None: ...
+
+class Texture:
+    """An embedded image (DMF carries PNG bytes)."""
+
+    name: str
+    png: bytes
+
+    def __init__(self, name: str, png: bytes) -> None: ...
+
+class BoneTrack:
+    """The keys of one bone; each channel has its own key frames (float64, in frames)."""
+
+    bone: str
+    kind: AnimKind | None
+    """A kind overriding the animation's for this bone and its children (SEAnim modifiers)."""
+    cosmetic: bool
+    rotation_frames: NDArray[np.float64]
+    """(K,)."""
+    rotations: NDArray[np.float64]
+    """(K, 4) local rotations, x y z w."""
+    translation_frames: NDArray[np.float64]
+    translations: NDArray[np.float64]
+    """(K, 3) local translations."""
+    scale_frames: NDArray[np.float64]
+    scales: NDArray[np.float64]
+    """(K, 3)."""
+
+    def __init__(
+        self,
+        bone: str,
+        *,
+        rotation_frames: ArrayLike = (),
+        rotations: ArrayLike = (),
+        translation_frames: ArrayLike = (),
+        translations: ArrayLike = (),
+        scale_frames: ArrayLike = (),
+        scales: ArrayLike = (),
+        kind: AnimKind | None = None,
+        cosmetic: bool = False,
+    ) -> None: ...
+
+class PropertyTrack:
+    """A track animating something other than a bone transform, kept in its source
+    format's encoding (AnimX) so a trip through the scene keeps it."""
+
+    node: str
+    property: str
+    format: str
+    data: bytes
+
+    def __init__(self, node: str, property: str, format: str, data: bytes) -> None: ...
+
+class Animation:
+    """One animation."""
+
+    name: str
+    framerate: float
+    """Frames per second."""
+    frame_count: float
+    """The length in frames as the source states it (SEAnim: last key + 1)."""
+    looping: bool
+    kind: AnimKind
+    interpolation: Interpolation
+    notes: list[tuple[float, str]]
+    """(frame, name) events (SEAnim notetracks; Blender's pose markers)."""
+    tracks: list[BoneTrack]
+    properties: list[PropertyTrack]
+
+    def __init__(
+        self,
+        name: str = "",
+        tracks: Iterable[BoneTrack] = (),
+        *,
+        framerate: float = 30.0,
+        frame_count: float | None = None,
+        looping: bool = False,
+        kind: AnimKind = "absolute",
+        interpolation: Interpolation = "linear",
+        notes: Iterable[tuple[float, str]] = (),
+        properties: Iterable[PropertyTrack] = (),
+    ) -> None:
+        """``frame_count`` defaults to the last key's frame + 1 (0 without keys)."""
+
+class Scene:
+    """Everything a file holds in animbin's neutral scene model."""
+
+    skeleton: Skeleton | None
+    """``None`` when there are no bones."""
+    meshes: list[Mesh]
+    materials: list[Material]
+    textures: list[Texture]
+    animations: list[Animation]
+    lost: list[str]
+    """What the scene model could not hold of the file, one line per kind (empty when it
+    holds everything)."""
+
+    def __init__(
+        self,
+        skeleton: Skeleton | None = None,
+        meshes: Iterable[Mesh] = (),
+        materials: Iterable[Material] = (),
+        animations: Iterable[Animation] = (),
+        textures: Iterable[Texture] = (),
+    ) -> None: ...

@@ -1,0 +1,583 @@
+"""The scene classes: animbin's neutral scene model as NumPy arrays.
+
+Instances come from ``Document.scene()`` (arrays copied once from the file, owned by
+NumPy, so they outlive the document) or are built by hand for ``from_scene``. Attributes
+are plain and may be replaced; ``from_scene`` checks every array's shape and converts it
+to its dtype, naming the field that does not fit.
+
+Conventions: times in frames (float64) at the animation's framerate; quaternions x, y, z,
+w; bone transforms local to the parent except ``global_*`` and ``bind_matrices``;
+matrices indexed ``[row, column]`` for column vectors (``M @ v``), translation in
+``[:3, 3]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "Animation",
+    "BoneTrack",
+    "Material",
+    "Mesh",
+    "PropertyTrack",
+    "Scene",
+    "Skeleton",
+    "Texture",
+]
+
+_KINDS = ("absolute", "additive", "relative", "delta")
+_INTERPOLATIONS = ("linear", "step")
+_TEXTURE_SLOTS = ("diffuse", "normal", "specular")
+
+
+def _array(value: Any, dtype: Any, shape: Sequence[int | None], field: str) -> np.ndarray:
+    """``value`` as a C-contiguous array of ``dtype`` and ``shape`` (``None``: any length)."""
+    try:
+        array = np.ascontiguousarray(value, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{field}: cannot be read as an array of {np.dtype(dtype).name}: {e}") from None
+    # An empty list stands for no rows of any width.
+    if array.size == 0 and array.ndim == 1 and len(shape) > 1 and all(d is not None for d in shape[1:]):
+        array = array.reshape((0, *shape[1:]))
+    fits = array.ndim == len(shape) and all(want is None or got == want for got, want in zip(array.shape, shape))
+    if not fits:
+        wanted = "(" + ", ".join("n" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+        raise ValueError(f"{field}: expected an array of shape {wanted}, got {array.shape}")
+    return array
+
+
+def _rows(array: np.ndarray, rows: int, field: str, what: str) -> None:
+    if len(array) != rows:
+        raise ValueError(f"{field}: {len(array)} rows, but {what} is {rows}")
+
+
+def _optional_index(value: Any, field: str) -> int | None:
+    if value is None:
+        return None
+    index = int(value)
+    if index < 0:
+        raise ValueError(f"{field}: an index cannot be negative ({index})")
+    return index
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Field equality where arrays compare by shape, dtype and values (NaN equal to NaN)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            return False
+        return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    return bool(a == b)
+
+
+def _describe(value: Any) -> str:
+    return f"array{value.shape} {value.dtype}" if isinstance(value, np.ndarray) else repr(value)
+
+
+class _Record:
+    """Shared behaviour: construction from the native module without checks, equality of
+    every field, and a short repr."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    @classmethod
+    def _from_native(cls, fields: dict[str, Any]) -> Any:
+        """An instance holding ``fields`` as they are (the native module made them right)."""
+        obj = cls.__new__(cls)
+        for name in cls._fields:
+            object.__setattr__(obj, name, fields[name])
+        return obj
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same(getattr(self, f), getattr(other, f)) for f in self._fields)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        parts = []
+        for name in self._fields:
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray):
+                text = _describe(value)
+            elif isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
+                text = "[" + ", ".join(_describe(v) for v in value) + "]"
+            elif isinstance(value, (list, tuple)) and len(value) > 4:
+                text = f"[{len(value)} items]"
+            elif isinstance(value, bytes):
+                text = f"<{len(value)} bytes>"
+            else:
+                text = repr(value)
+            parts.append(f"{name}={text}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+class Skeleton(_Record):
+    """A bone hierarchy with its bind pose: N bones, parents before children where the
+    source allows it.
+
+    Attributes: ``names`` (list of str), ``parents`` ((N,) int32, -1 for a root),
+    ``translations`` / ``rotations`` / ``scales`` ((N, 3) / (N, 4) x y z w / (N, 3)
+    float32, local to the parent), ``global_translations`` / ``global_rotations`` /
+    ``global_scales`` (the same in model space), ``cosmetic`` ((N,) bool: SE formats'
+    attachments a game may skip) and ``bind_matrices`` ((N, 4, 4) float32, computed from
+    the global transforms: ``[row, column]`` for column vectors, translation in
+    ``[:3, 3]``; ``mathutils.Matrix(m.tolist())`` is Blender's ``bone.matrix_local``).
+    """
+
+    __slots__ = (
+        "names",
+        "parents",
+        "translations",
+        "rotations",
+        "scales",
+        "global_translations",
+        "global_rotations",
+        "global_scales",
+        "cosmetic",
+    )
+    _fields = __slots__
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        parents: Any,
+        translations: Any = None,
+        rotations: Any = None,
+        scales: Any = None,
+        *,
+        global_translations: Any = None,
+        global_rotations: Any = None,
+        global_scales: Any = None,
+        cosmetic: Any = None,
+    ) -> None:
+        """Give the local transforms, the global ones, or both; the missing side is
+        computed from the other through the hierarchy (as animbin's conversions do).
+        Missing rotations are identity, missing scales 1, missing translations 0;
+        ``cosmetic`` defaults to all ``False``."""
+        self.names = [str(n) for n in names]
+        n = len(self.names)
+        self.parents = _array(parents, np.int32, (n,), "Skeleton.parents")
+        have_local = any(v is not None for v in (translations, rotations, scales))
+        have_global = any(v is not None for v in (global_translations, global_rotations, global_scales))
+        local = _transforms(n, translations, rotations, scales, "Skeleton.")
+        world = _transforms(n, global_translations, global_rotations, global_scales, "Skeleton.global_")
+        if have_global and not have_local:
+            from . import _animbin
+
+            local = _animbin._other_side(self.parents, *world, True)
+        elif not have_global:
+            from . import _animbin
+
+            world = _animbin._other_side(self.parents, *local, False)
+        self.translations, self.rotations, self.scales = local
+        self.global_translations, self.global_rotations, self.global_scales = world
+        self.cosmetic = (
+            np.zeros(n, dtype=bool) if cosmetic is None else _array(cosmetic, np.bool_, (n,), "Skeleton.cosmetic")
+        )
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @property
+    def bind_matrices(self) -> np.ndarray:
+        """(N, 4, 4) float32 model-space bind matrices (see the class docs)."""
+        t = np.asarray(self.global_translations, dtype=np.float64).reshape(-1, 3)
+        q = np.asarray(self.global_rotations, dtype=np.float64).reshape(-1, 4)
+        s = np.asarray(self.global_scales, dtype=np.float64).reshape(-1, 3)
+        x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+        m = np.zeros((len(q), 4, 4), dtype=np.float64)
+        m[:, 0, 0] = 1 - 2 * (y * y + z * z)
+        m[:, 0, 1] = 2 * (x * y - z * w)
+        m[:, 0, 2] = 2 * (x * z + y * w)
+        m[:, 1, 0] = 2 * (x * y + z * w)
+        m[:, 1, 1] = 1 - 2 * (x * x + z * z)
+        m[:, 1, 2] = 2 * (y * z - x * w)
+        m[:, 2, 0] = 2 * (x * z - y * w)
+        m[:, 2, 1] = 2 * (y * z + x * w)
+        m[:, 2, 2] = 1 - 2 * (x * x + y * y)
+        m[:, :3, :3] *= s[:, None, :]
+        m[:, :3, 3] = t
+        m[:, 3, 3] = 1
+        return m.astype(np.float32)
+
+    def _to_native(self) -> dict[str, Any]:
+        names = [str(n) for n in self.names]
+        n = len(names)
+        out: dict[str, Any] = {"names": names, "parents": _array(self.parents, np.int32, (n,), "Skeleton.parents")}
+        for name, width in (("translations", 3), ("rotations", 4), ("scales", 3)):
+            for prefix in ("", "global_"):
+                field = prefix + name
+                out[field] = _array(getattr(self, field), np.float32, (n, width), f"Skeleton.{field}")
+        out["cosmetic"] = _array(self.cosmetic, np.bool_, (n,), "Skeleton.cosmetic")
+        return out
+
+
+def _transforms(n: int, t: Any, r: Any, s: Any, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Translations, rotations and scales of n bones, identity where not given."""
+    t = np.zeros((n, 3), np.float32) if t is None else _array(t, np.float32, (n, 3), prefix + "translations")
+    if r is None:
+        r = np.zeros((n, 4), np.float32)
+        r[:, 3] = 1
+    else:
+        r = _array(r, np.float32, (n, 4), prefix + "rotations")
+    s = np.ones((n, 3), np.float32) if s is None else _array(s, np.float32, (n, 3), prefix + "scales")
+    return t, r, s
+
+
+class Mesh(_Record):
+    """A triangle mesh with V vertices and F faces.
+
+    Attributes: ``name``; ``positions`` (V, 3) float32; ``normals`` (V, 3) float32 or
+    ``None``; ``uv_layers``, a list of (V, 2) float32; ``color_layers``, a list of (V, 4)
+    uint8 RGBA (the scene model holds at most one); ``faces`` (F, 3) uint32;
+    ``bone_indices`` (V, K) uint32 and ``bone_weights`` (V, K) float32, K influences per
+    vertex with unused slots weighted 0, or both ``None`` for an unskinned mesh;
+    ``materials``, indices into ``Scene.materials`` (one per UV layer in SEModel, one for
+    the whole mesh elsewhere; ``None`` for no material).
+    """
+
+    __slots__ = (
+        "name",
+        "positions",
+        "normals",
+        "uv_layers",
+        "color_layers",
+        "faces",
+        "bone_indices",
+        "bone_weights",
+        "materials",
+    )
+    _fields = __slots__
+
+    def __init__(
+        self,
+        positions: Any,
+        faces: Any,
+        *,
+        name: str = "",
+        normals: Any = None,
+        uv_layers: Iterable[Any] = (),
+        color_layers: Iterable[Any] = (),
+        bone_indices: Any = None,
+        bone_weights: Any = None,
+        materials: Iterable[int | None] = (),
+        material: int | None = None,
+    ) -> None:
+        """``material`` is a shorthand for ``materials=[material]``."""
+        self.name = str(name)
+        self.positions = _array(positions, np.float32, (None, 3), "Mesh.positions")
+        self.faces = _array(faces, np.uint32, (None, 3), "Mesh.faces")
+        self.normals = None if normals is None else _array(normals, np.float32, (None, 3), "Mesh.normals")
+        self.uv_layers = [_array(uv, np.float32, (None, 2), "Mesh.uv_layers") for uv in uv_layers]
+        self.color_layers = [_array(c, np.uint8, (None, 4), "Mesh.color_layers") for c in color_layers]
+        if (bone_indices is None) != (bone_weights is None):
+            raise ValueError("Mesh: bone_indices and bone_weights go together (both or neither)")
+        self.bone_indices = None if bone_indices is None else _array(bone_indices, np.uint32, (None, None), "Mesh.bone_indices")
+        self.bone_weights = None if bone_weights is None else _array(bone_weights, np.float32, (None, None), "Mesh.bone_weights")
+        self.materials = [_optional_index(m, "Mesh.materials") for m in materials]
+        if material is not None:
+            if self.materials:
+                raise ValueError("Mesh: give material or materials, not both")
+            self.materials = [_optional_index(material, "Mesh.material")]
+
+    @property
+    def material(self) -> int | None:
+        """The first of ``materials`` (``None`` when there is none)."""
+        return self.materials[0] if self.materials else None
+
+    def _to_native(self) -> dict[str, Any]:
+        positions = _array(self.positions, np.float32, (None, 3), "Mesh.positions")
+        v = len(positions)
+        normals = None
+        if self.normals is not None:
+            normals = _array(self.normals, np.float32, (None, 3), "Mesh.normals")
+            _rows(normals, v, "Mesh.normals", "the vertex count")
+        uv_layers = []
+        for uv in self.uv_layers:
+            uv = _array(uv, np.float32, (None, 2), "Mesh.uv_layers")
+            _rows(uv, v, "Mesh.uv_layers", "the vertex count")
+            uv_layers.append(uv)
+        color_layers = []
+        for c in self.color_layers:
+            c = _array(c, np.uint8, (None, 4), "Mesh.color_layers")
+            _rows(c, v, "Mesh.color_layers", "the vertex count")
+            color_layers.append(c)
+        if len(color_layers) > 1:
+            raise ValueError(f"Mesh.color_layers: the scene model holds one colour layer, got {len(color_layers)}")
+        if (self.bone_indices is None) != (self.bone_weights is None):
+            raise ValueError("Mesh: bone_indices and bone_weights go together (both or neither)")
+        bone_indices = bone_weights = None
+        if self.bone_indices is not None:
+            bone_indices = _array(self.bone_indices, np.uint32, (None, None), "Mesh.bone_indices")
+            bone_weights = _array(self.bone_weights, np.float32, (None, None), "Mesh.bone_weights")
+            _rows(bone_indices, v, "Mesh.bone_indices", "the vertex count")
+            if bone_weights.shape != bone_indices.shape:
+                raise ValueError(
+                    f"Mesh.bone_weights: shape {bone_weights.shape} differs from bone_indices' {bone_indices.shape}"
+                )
+        return {
+            "name": str(self.name),
+            "positions": positions,
+            "normals": normals,
+            "uv_layers": uv_layers,
+            "color_layers": color_layers,
+            "faces": _array(self.faces, np.uint32, (None, 3), "Mesh.faces"),
+            "bone_indices": bone_indices,
+            "bone_weights": bone_weights,
+            "materials": [_optional_index(m, "Mesh.materials") for m in self.materials],
+        }
+
+
+class Material(_Record):
+    """A material: ``name``; ``textures``, slot (``"diffuse"``, ``"normal"``,
+    ``"specular"``) to the texture's file name as the file states it (relative to the
+    file's folder); ``texture``, an embedded texture used as the diffuse map (an index into
+    ``Scene.textures``) or ``None``; ``base_color``, linear RGBA or ``None``."""
+
+    __slots__ = ("name", "textures", "texture", "base_color")
+    _fields = __slots__
+
+    def __init__(
+        self,
+        name: str = "",
+        textures: dict[str, str] | None = None,
+        *,
+        texture: int | None = None,
+        base_color: Iterable[float] | None = None,
+    ) -> None:
+        self.name = str(name)
+        self.textures = dict(textures or {})
+        self.texture = _optional_index(texture, "Material.texture")
+        self.base_color = None if base_color is None else _color(base_color)
+
+    def _to_native(self) -> dict[str, Any]:
+        textures = {str(k): str(v) for k, v in self.textures.items()}
+        unknown = sorted(set(textures) - set(_TEXTURE_SLOTS))
+        if unknown:
+            raise ValueError(f"Material.textures: unknown slot {unknown[0]!r}; the slots are {', '.join(_TEXTURE_SLOTS)}")
+        return {
+            "name": str(self.name),
+            "textures": textures,
+            "texture": _optional_index(self.texture, "Material.texture"),
+            "base_color": None if self.base_color is None else _color(self.base_color),
+        }
+
+
+def _color(value: Iterable[float]) -> tuple[float, float, float, float]:
+    rgba = tuple(float(c) for c in value)
+    if len(rgba) != 4:
+        raise ValueError(f"Material.base_color: expected 4 components (RGBA), got {len(rgba)}")
+    return rgba  # type: ignore[return-value]
+
+
+class Texture(_Record):
+    """An embedded image (DMF carries PNG bytes): ``name`` and ``png``, the encoded image."""
+
+    __slots__ = ("name", "png")
+    _fields = __slots__
+
+    def __init__(self, name: str, png: bytes) -> None:
+        self.name = str(name)
+        self.png = bytes(png)
+
+    def _to_native(self) -> dict[str, Any]:
+        return {"name": str(self.name), "png": bytes(self.png)}
+
+
+class BoneTrack(_Record):
+    """The keys of one bone. Each channel has its own key frames, float64 in frames:
+    ``rotation_frames`` (K,) with ``rotations`` (K, 4) x y z w, ``translation_frames`` with
+    ``translations`` (K, 3), ``scale_frames`` with ``scales`` (K, 3), all local to the
+    parent and float64. ``kind`` overrides the animation's kind for this bone and its
+    children (SEAnim modifiers), or is ``None``; ``cosmetic`` marks a cosmetic bone."""
+
+    __slots__ = (
+        "bone",
+        "kind",
+        "cosmetic",
+        "rotation_frames",
+        "rotations",
+        "translation_frames",
+        "translations",
+        "scale_frames",
+        "scales",
+    )
+    _fields = __slots__
+
+    def __init__(
+        self,
+        bone: str,
+        *,
+        rotation_frames: Any = (),
+        rotations: Any = (),
+        translation_frames: Any = (),
+        translations: Any = (),
+        scale_frames: Any = (),
+        scales: Any = (),
+        kind: str | None = None,
+        cosmetic: bool = False,
+    ) -> None:
+        self.bone = str(bone)
+        self.kind = None if kind is None else _kind(kind, "BoneTrack.kind")
+        self.cosmetic = bool(cosmetic)
+        self.rotation_frames, self.rotations = _channel(rotation_frames, rotations, 4, "rotation")
+        self.translation_frames, self.translations = _channel(translation_frames, translations, 3, "translation")
+        self.scale_frames, self.scales = _channel(scale_frames, scales, 3, "scale")
+
+    def _to_native(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "bone": str(self.bone),
+            "kind": None if self.kind is None else _kind(self.kind, "BoneTrack.kind"),
+            "cosmetic": bool(self.cosmetic),
+        }
+        for name, width in (("rotation", 4), ("translation", 3), ("scale", 3)):
+            frames, values = _channel(getattr(self, name + "_frames"), getattr(self, name + "s"), width, name)
+            out[name + "_frames"] = frames
+            out[name + "s"] = values
+        return out
+
+
+def _channel(frames: Any, values: Any, width: int, name: str) -> tuple[np.ndarray, np.ndarray]:
+    frames = _array(frames, np.float64, (None,), f"BoneTrack.{name}_frames")
+    values = _array(values, np.float64, (None, width), f"BoneTrack.{name}s")
+    _rows(values, len(frames), f"BoneTrack.{name}s", f"the number of {name}_frames")
+    return frames, values
+
+
+def _kind(value: str, field: str) -> str:
+    if value not in _KINDS:
+        raise ValueError(f"{field}: unknown animation kind {value!r}; valid names: {', '.join(_KINDS)}")
+    return value
+
+
+class PropertyTrack(_Record):
+    """A track animating something other than a bone transform (``node``, ``property``),
+    kept in its source format's encoding (``format``, such as ``"animx"``; ``data``, bytes)
+    so a trip through the scene keeps it."""
+
+    __slots__ = ("node", "property", "format", "data")
+    _fields = __slots__
+
+    def __init__(self, node: str, property: str, format: str, data: bytes) -> None:
+        self.node = str(node)
+        self.property = str(property)
+        self.format = str(format)
+        self.data = bytes(data)
+
+    def _to_native(self) -> dict[str, Any]:
+        return {"node": str(self.node), "property": str(self.property), "format": str(self.format), "data": bytes(self.data)}
+
+
+class Animation(_Record):
+    """One animation: ``name``; ``framerate`` (frames per second); ``frame_count``, the
+    length in frames as the source states it (SEAnim: last key + 1); ``looping``; ``kind``
+    (``"absolute"``, ``"additive"``, ``"relative"`` or ``"delta"``); ``interpolation``
+    (``"linear"`` or ``"step"``); ``notes``, (frame, name) events (SEAnim notetracks,
+    Blender's pose markers); ``tracks``, one ``BoneTrack`` per animated bone;
+    ``properties``, ``PropertyTrack``s for everything else."""
+
+    __slots__ = ("name", "framerate", "frame_count", "looping", "kind", "interpolation", "notes", "tracks", "properties")
+    _fields = __slots__
+
+    def __init__(
+        self,
+        name: str = "",
+        tracks: Iterable[BoneTrack] = (),
+        *,
+        framerate: float = 30.0,
+        frame_count: float | None = None,
+        looping: bool = False,
+        kind: str = "absolute",
+        interpolation: str = "linear",
+        notes: Iterable[tuple[float, str]] = (),
+        properties: Iterable[PropertyTrack] = (),
+    ) -> None:
+        """``frame_count`` defaults to the last key's frame + 1 (0 without keys)."""
+        self.name = str(name)
+        self.tracks = list(tracks)
+        self.framerate = float(framerate)
+        self.looping = bool(looping)
+        self.kind = _kind(kind, "Animation.kind")
+        if interpolation not in _INTERPOLATIONS:
+            raise ValueError(f"Animation.interpolation: unknown {interpolation!r}; valid names: linear, step")
+        self.interpolation = interpolation
+        self.notes = [(float(frame), str(text)) for frame, text in notes]
+        self.properties = list(properties)
+        if frame_count is None:
+            last = [float(f.max()) for t in self.tracks for f in (t.rotation_frames, t.translation_frames, t.scale_frames) if len(f)]
+            frame_count = max(last) + 1 if last else 0.0
+        self.frame_count = float(frame_count)
+
+    def _to_native(self) -> dict[str, Any]:
+        if self.interpolation not in _INTERPOLATIONS:
+            raise ValueError(f"Animation.interpolation: unknown {self.interpolation!r}; valid names: linear, step")
+        for i, t in enumerate(self.tracks):
+            if not isinstance(t, BoneTrack):
+                raise TypeError(f"Animation.tracks[{i}]: expected a BoneTrack, got {type(t).__name__}")
+        for i, p in enumerate(self.properties):
+            if not isinstance(p, PropertyTrack):
+                raise TypeError(f"Animation.properties[{i}]: expected a PropertyTrack, got {type(p).__name__}")
+        return {
+            "name": str(self.name),
+            "framerate": float(self.framerate),
+            "frame_count": float(self.frame_count),
+            "looping": bool(self.looping),
+            "kind": _kind(self.kind, "Animation.kind"),
+            "interpolation": self.interpolation,
+            "notes": [(float(frame), str(text)) for frame, text in self.notes],
+            "tracks": [t._to_native() for t in self.tracks],
+            "properties": [p._to_native() for p in self.properties],
+        }
+
+
+class Scene(_Record):
+    """Everything a file holds in animbin's neutral scene model: ``skeleton`` (``None``
+    when there are no bones), ``meshes``, ``materials``, ``textures`` and ``animations``;
+    ``lost`` lists what the scene model could not hold of the file, one line per kind
+    (empty for a scene built by hand)."""
+
+    __slots__ = ("skeleton", "meshes", "materials", "textures", "animations", "lost")
+    _fields = __slots__
+
+    def __init__(
+        self,
+        skeleton: Skeleton | None = None,
+        meshes: Iterable[Mesh] = (),
+        materials: Iterable[Material] = (),
+        animations: Iterable[Animation] = (),
+        textures: Iterable[Texture] = (),
+    ) -> None:
+        self.skeleton = skeleton
+        self.meshes = list(meshes)
+        self.materials = list(materials)
+        self.animations = list(animations)
+        self.textures = list(textures)
+        self.lost: list[str] = []
+
+    def _to_native(self) -> dict[str, Any]:
+        def each(items: Iterable[Any], cls: type, field: str) -> list[dict[str, Any]]:
+            out = []
+            for i, item in enumerate(items):
+                if not isinstance(item, cls):
+                    raise TypeError(f"Scene.{field}[{i}]: expected a {cls.__name__}, got {type(item).__name__}")
+                out.append(item._to_native())
+            return out
+
+        if self.skeleton is not None and not isinstance(self.skeleton, Skeleton):
+            raise TypeError(f"Scene.skeleton: expected a Skeleton or None, got {type(self.skeleton).__name__}")
+        return {
+            "skeleton": None if self.skeleton is None else self.skeleton._to_native(),
+            "meshes": each(self.meshes, Mesh, "meshes"),
+            "materials": each(self.materials, Material, "materials"),
+            "textures": each(self.textures, Texture, "textures"),
+            "animations": each(self.animations, Animation, "animations"),
+        }

@@ -1,0 +1,368 @@
+//! `animbin.Document`, `animbin.open`, `animbin.undump` and `animbin.from_scene`.
+
+use std::path::PathBuf;
+
+use animbin::{ConversionReport, ConvertOptions, Format, Target};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
+
+use crate::errors::{format_error, raise, warn_losses};
+use crate::options;
+use crate::scene;
+
+/// A file of any supported format, read into memory (it does not keep the file open).
+///
+/// Conversion options, taken as keyword arguments by ``to_gltf``, ``convert``, ``write`` and
+/// ``scene``: ``framerate`` (frames per second for formats that store none: x8an, AnimX),
+/// ``z_up`` (the non-glTF side is Z-up), ``scale`` (lengths times this are glTF metres),
+/// ``anims`` (other files' animations to join by bone name: paths or Documents),
+/// ``strict`` (a ``FormatError`` instead of a ``LossWarning`` for anything lost),
+/// ``anim_type``, ``looped`` and ``precision`` (what an SEAnim output states),
+/// ``animation`` (keep only the animation of this name), ``allow_empty`` (write a glTF
+/// that holds nothing) and ``normalize_rotations`` (scale x8an's rounded rotations to unit
+/// length).
+#[pyclass(frozen, module = "animbin")]
+pub(crate) struct Document {
+    inner: animbin::Document,
+    /// The path it was opened from.
+    path: Option<PathBuf>,
+}
+
+impl Document {
+    /// The library's document.
+    pub(crate) fn inner(&self) -> &animbin::Document {
+        &self.inner
+    }
+
+    /// The path it was opened from, as text.
+    pub(crate) fn path_text(&self) -> Option<String> {
+        self.path.as_ref().map(|p| p.display().to_string())
+    }
+
+    /// The library's options for a conversion of this document with `kwargs`.
+    fn options(&self, method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
+        let mut options = options::read(method, kwargs, allowed)?;
+        options.input.clone_from(&self.path);
+        Ok(options)
+    }
+
+    /// Converts to `target` and hands the encoded result to `finish` (which returns bytes
+    /// or saves them), with the GIL released; what was lost becomes `LossWarning`s.
+    fn convert_with<T: Send>(
+        &self,
+        py: Python<'_>,
+        target: Target,
+        options: &ConvertOptions,
+        finish: impl FnOnce(&animbin::Conversion<'_>) -> animbin::Result<T> + Send,
+    ) -> PyResult<T> {
+        let (value, lost) = py
+            .detach(|| {
+                let conversion = animbin::convert(&self.inner, target, options)?;
+                let value = finish(&conversion)?;
+                let lost: Vec<String> = conversion
+                    .report
+                    .lost
+                    .iter()
+                    .map(|line| format!("{target} cannot hold {line}"))
+                    .chain(conversion.unmatched.iter().map(ToString::to_string))
+                    .collect();
+                Ok((value, lost))
+            })
+            .map_err(|e| format_error(py, e))?;
+        warn_losses(py, lost, 1)?;
+        Ok(value)
+    }
+}
+
+#[pymethods]
+impl Document {
+    /// The format's name, one of ``FORMATS`` (as ``animbin info --json`` says it).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.format().name()
+    }
+
+    /// The path it was opened from (``None`` for bytes or a dump); textures are looked for
+    /// beside it, and its stem names the animations its format stores no name for.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.path_text()
+    }
+
+    /// The summary that ``animbin info --json`` prints: ``{"format": ..., counts and header
+    /// fields}``.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(&self.inner.info())
+            .map_err(|e| raise(py, format!("the summary does not serialise: {e}"), None, None, None))?;
+        json_loads(py, &text)
+    }
+
+    /// Every rule of the format the document breaks, and every legal but suspicious value:
+    /// dicts with ``severity`` (``"error"`` or ``"warning"``), ``location`` (text: ``"byte 12
+    /// (0xc)"``, ``"bone 3"``, ``"file"``), ``offset`` (the byte offset, or ``None``) and
+    /// ``message``. Empty for a clean file.
+    fn validate<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let problems = py.detach(|| self.inner.validate());
+        problems
+            .iter()
+            .map(|problem| {
+                let d = PyDict::new(py);
+                d.set_item("severity", problem.severity.to_string())?;
+                d.set_item("location", problem.location.to_string())?;
+                let offset = match problem.location {
+                    animbin::Location::Offset(offset) => Some(offset),
+                    _ => None,
+                };
+                d.set_item("offset", offset)?;
+                d.set_item("message", &problem.message)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// The whole document as JSON, ``{"format": NAME, "data": ...}``, losslessly:
+    /// ``undump(doc.dump())`` converts back to the same bytes.
+    fn dump(&self, py: Python<'_>) -> PyResult<String> {
+        let bytes = py
+            .detach(|| {
+                let mut bytes = Vec::new();
+                self.inner.dump(&mut bytes).map(|()| bytes)
+            })
+            .map_err(|e| format_error(py, e))?;
+        String::from_utf8(bytes).map_err(|e| raise(py, format!("the dump is not UTF-8: {e}"), None, None, None))
+    }
+
+    /// The document in its own format (a file read unchanged gives its bytes back).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let target = self.inner.own_target();
+        let bytes = py
+            .detach(|| self.inner.to_bytes(target))
+            .map_err(|e| format_error(py, e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The document as glTF 2.0: a ``.glb`` (``binary=True``) or ``.gltf`` JSON with the
+    /// buffer embedded. Texture files beside ``path`` are embedded. Options: see the class.
+    #[pyo3(signature = (binary = true, **options))]
+    fn to_gltf<'py>(
+        &self,
+        py: Python<'py>,
+        binary: bool,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let target = if binary { Target::Glb } else { Target::Gltf };
+        let options = self.options("to_gltf", options, options::GLTF)?;
+        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes())?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The document converted to ``format`` (one of ``TARGETS``), as bytes. The document's
+    /// own format gives its bytes back; ``"json"`` is its dump. Options: see the class.
+    #[pyo3(signature = (format, **options))]
+    fn convert<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let target = parse_target(format)?;
+        let options = self.options("convert", options, options::CONVERT)?;
+        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes())?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Converts and writes to ``path``, whole or not at all (a temporary file renamed over
+    /// it). ``format`` defaults to what the extension says (``.seanim``, ``.glb``, ``.json``
+    /// for a dump...). Options: see the class.
+    #[pyo3(signature = (path, format = None, **options))]
+    fn write(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        format: Option<&str>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        let target = match format {
+            Some(name) => parse_target(name)?,
+            None => Target::from_path(&path).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "cannot tell the output format from {}; pass format= with one of: {}",
+                    path.display(),
+                    target_names().join(", ")
+                ))
+            })?,
+        };
+        let mut options = self.options("write", options, options::CONVERT)?;
+        options.output_dir = Some(match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        self.convert_with(py, target, &options, |conversion| conversion.save(&path))
+    }
+
+    /// The document as a scene: skeleton, meshes, materials, textures and animations as
+    /// NumPy arrays (copied once; they outlive the document). ``anims`` appends other
+    /// files' animations; ``z_up`` and ``scale`` concern a glTF document only (the other
+    /// formats are read as they are); ``strict`` makes anything the scene cannot hold a
+    /// ``FormatError`` (else it is listed in ``Scene.lost``).
+    #[pyo3(signature = (**options))]
+    fn scene<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        let options = self.options("scene", options, options::SCENE)?;
+        let scene_options = options.scene;
+        let (built, report) = py
+            .detach(|| {
+                let mut report = ConversionReport::default();
+                let mut built = self.inner.to_scene(&scene_options, &mut report)?;
+                for source in &options.anims {
+                    let extra = source.document.to_scene(&scene_options, &mut report)?;
+                    if extra.animations.is_empty() {
+                        return Err(animbin::Error::NoAnimation {
+                            name: source.name.clone(),
+                        });
+                    }
+                    built.animations.extend(extra.animations);
+                }
+                if options.strict && !report.is_lossless() {
+                    return Err(animbin::Error::Lossy {
+                        lost: report
+                            .lost
+                            .iter()
+                            .map(|l| format!("the scene model cannot hold {l}"))
+                            .collect(),
+                    });
+                }
+                Ok((built, report))
+            })
+            .map_err(|e| format_error(py, e))?;
+        scene::to_python(py, built, &report)
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.path {
+            Some(path) => format!("<animbin.Document {} {:?}>", self.format(), path.display().to_string()),
+            None => format!("<animbin.Document {}>", self.format()),
+        }
+    }
+}
+
+/// `json.loads(text)`.
+fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    LOADS.import(py, "json", "loads")?.call1((text,))
+}
+
+/// Every target's name.
+fn target_names() -> Vec<&'static str> {
+    Target::ALL.iter().map(|t| t.name()).collect()
+}
+
+/// A target by name; an unknown one is a `ValueError` listing the valid names.
+fn parse_target(name: &str) -> PyResult<Target> {
+    name.parse::<Target>().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A format by name; an unknown one is a `ValueError` listing the valid names.
+fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
+    name.map(|n| n.parse::<Format>().map_err(|e| PyValueError::new_err(e.to_string())))
+        .transpose()
+}
+
+/// `animbin.open(source, format=None)`: a path or the file's bytes.
+#[pyfunction]
+#[pyo3(name = "_open", signature = (source, format = None))]
+pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Document> {
+    let format = parse_format(format)?;
+    let parse = |bytes: &[u8]| py.detach(|| animbin::Document::parse_as(bytes, None, format));
+    let inner = if let Ok(bytes) = source.cast::<PyBytes>() {
+        parse(bytes.as_bytes())
+    } else if source.is_instance_of::<PyByteArray>() || source.is_instance_of::<PyMemoryView>() {
+        // A copy: a bytearray could change under a parse that released the GIL.
+        static BYTES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let bytes = BYTES.import(py, "builtins", "bytes")?.call1((source,))?;
+        parse(bytes.cast::<PyBytes>()?.as_bytes())
+    } else {
+        let path: PathBuf = source.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "open: expected a path (str or os.PathLike) or bytes, got {}",
+                type_name(source)
+            ))
+        })?;
+        let document = py.detach(|| animbin::Document::open_as(&path, format));
+        return document
+            .map(|inner| Document {
+                inner,
+                path: Some(path),
+            })
+            .map_err(|e| format_error(py, e));
+    };
+    inner
+        .map(|inner| Document { inner, path: None })
+        .map_err(|e| format_error(py, e))
+}
+
+/// Reads an animbin dump (``Document.dump()``, as text, bytes or the parsed dict).
+#[pyfunction]
+pub(crate) fn undump(py: Python<'_>, dump: &Bound<'_, PyAny>) -> PyResult<Document> {
+    let text: Vec<u8> = if let Ok(text) = dump.cast::<PyString>() {
+        text.extract::<String>()?.into_bytes()
+    } else if let Ok(bytes) = dump.cast::<PyBytes>() {
+        bytes.as_bytes().to_vec()
+    } else if dump.is_instance_of::<PyDict>() {
+        static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let text = DUMPS.import(py, "json", "dumps")?.call1((dump,))?;
+        text.extract::<String>()?.into_bytes()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "undump: expected str, bytes or dict, got {}",
+            type_name(dump)
+        )));
+    };
+    py.detach(|| animbin::Document::undump(&text))
+        .map(|inner| Document { inner, path: None })
+        .map_err(|e| format_error(py, e))
+}
+
+/// `animbin.from_scene`'s native half: the scene as `Scene._to_native()` gives it.
+#[pyfunction]
+#[pyo3(name = "_from_scene")]
+pub(crate) fn from_scene(
+    py: Python<'_>,
+    scene: &Bound<'_, PyDict>,
+    format: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Document> {
+    let target = parse_target(format)?;
+    if target == Target::Dump {
+        return Err(PyValueError::new_err(
+            "from_scene: a dump (json) is not a format to build; build one and call dump()",
+        ));
+    }
+    let options = options::read("from_scene", options, options::FROM_SCENE)?;
+    let built = scene::from_python(scene)?;
+    let scene_options = options.scene;
+    let (inner, report) = py
+        .detach(|| {
+            let mut report = ConversionReport::default();
+            let document = animbin::Document::from_scene(&built, target, &scene_options, &mut report)?;
+            if options.strict && !report.is_lossless() {
+                return Err(animbin::Error::Lossy {
+                    lost: report
+                        .lost
+                        .iter()
+                        .map(|l| format!("{target} cannot hold {l}"))
+                        .collect(),
+                });
+            }
+            Ok((document, report))
+        })
+        .map_err(|e| format_error(py, e))?;
+    // Stack level 2: the caller of `animbin.from_scene`, the Python function calling this.
+    warn_losses(py, report.lost.iter().map(|l| format!("{target} cannot hold {l}")), 2)?;
+    Ok(Document { inner, path: None })
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+}

@@ -1,0 +1,35 @@
+//! The native half of the `animbin` Python package (`animbin._animbin`).
+//!
+//! `animbin` opens, inspects, validates, dumps and converts SEAnim, SEModel, Cast, AnimX,
+//! Shining Force III x8an, DMF and glTF files from Python, and hands their scenes to
+//! NumPy. This crate is only the translation: every decision (detection, reading, the
+//! scene model, conversion, atomic writes) is the `animbin` crate's. The Python half
+//! (`python/animbin/`) holds the scene classes, the exception and warning types and the
+//! type stubs; it is built into one abi3 wheel with maturin (see the crate's README).
+//!
+//! Errors never cross as panics: every library error becomes `animbin.FormatError`
+//! (a `ValueError` with `format` and `offset`), bad arguments a `ValueError` or
+//! `TypeError`, and what a conversion loses an `animbin.LossWarning`.
+
+mod document;
+mod errors;
+mod options;
+mod scene;
+
+use pyo3::prelude::*;
+
+/// The native module, imported by the package's `__init__.py`.
+#[pymodule]
+fn _animbin(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let formats: Vec<&str> = animbin::Format::ALL.iter().map(|f| f.name()).collect();
+    m.add("FORMATS", pyo3::types::PyTuple::new(m.py(), formats)?)?;
+    let targets: Vec<&str> = animbin::Target::ALL.iter().map(|t| t.name()).collect();
+    m.add("TARGETS", pyo3::types::PyTuple::new(m.py(), targets)?)?;
+    m.add_class::<document::Document>()?;
+    m.add_function(wrap_pyfunction!(document::open, m)?)?;
+    m.add_function(wrap_pyfunction!(document::undump, m)?)?;
+    m.add_function(wrap_pyfunction!(document::from_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::other_side, m)?)?;
+    Ok(())
+}

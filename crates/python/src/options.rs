@@ -1,0 +1,156 @@
+//! The keyword options of `convert`, `write`, `to_gltf`, `scene` and `from_scene`.
+
+use std::path::PathBuf;
+
+use animbin::core::scene::{AnimKind, Precision};
+use animbin::{AnimationSource, ConvertOptions, SceneOptions};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::document::Document;
+
+/// Every option, by the keyword Python passes it.
+pub(crate) const FRAMERATE: &str = "framerate";
+pub(crate) const Z_UP: &str = "z_up";
+pub(crate) const SCALE: &str = "scale";
+pub(crate) const ANIMS: &str = "anims";
+pub(crate) const STRICT: &str = "strict";
+pub(crate) const ANIM_TYPE: &str = "anim_type";
+pub(crate) const LOOPED: &str = "looped";
+pub(crate) const PRECISION: &str = "precision";
+pub(crate) const ANIMATION: &str = "animation";
+pub(crate) const ALLOW_EMPTY: &str = "allow_empty";
+pub(crate) const NORMALIZE_ROTATIONS: &str = "normalize_rotations";
+
+/// What `convert`, `write` and `to_gltf` take.
+pub(crate) const CONVERT: &[&str] = &[
+    FRAMERATE,
+    Z_UP,
+    SCALE,
+    ANIMS,
+    STRICT,
+    ANIM_TYPE,
+    LOOPED,
+    PRECISION,
+    ANIMATION,
+    ALLOW_EMPTY,
+    NORMALIZE_ROTATIONS,
+];
+/// What `to_gltf` takes: an SEAnim's header options mean nothing for glTF.
+pub(crate) const GLTF: &[&str] = &[
+    FRAMERATE,
+    Z_UP,
+    SCALE,
+    ANIMS,
+    STRICT,
+    ANIMATION,
+    ALLOW_EMPTY,
+    NORMALIZE_ROTATIONS,
+];
+/// What `Document.scene` takes.
+pub(crate) const SCENE: &[&str] = &[FRAMERATE, Z_UP, SCALE, ANIMS, STRICT, NORMALIZE_ROTATIONS];
+/// What `from_scene` takes.
+pub(crate) const FROM_SCENE: &[&str] = &[
+    FRAMERATE,
+    Z_UP,
+    SCALE,
+    STRICT,
+    ANIM_TYPE,
+    LOOPED,
+    PRECISION,
+    NORMALIZE_ROTATIONS,
+];
+
+/// The library's options for one call, read from its keyword arguments, refusing keywords
+/// that `allowed` does not list (a `TypeError`, as Python does for an unexpected keyword)
+/// and values of the wrong kind. [`ConvertOptions::input`] is the caller's to set.
+pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
+    let mut scene = SceneOptions::default();
+    let mut convert = ConvertOptions::default();
+    for (key, value) in kwargs.into_iter().flat_map(|kwargs| kwargs.iter()) {
+        let key: String = key.extract()?;
+        if !allowed.contains(&key.as_str()) {
+            return Err(PyTypeError::new_err(format!(
+                "{method}() got an unexpected keyword argument '{key}'; it takes {}",
+                allowed.join(", ")
+            )));
+        }
+        if value.is_none() {
+            continue;
+        }
+        let field = |e: PyErr| PyTypeError::new_err(format!("{method}(): {key}: {e}"));
+        match key.as_str() {
+            FRAMERATE => {
+                let rate: f64 = value.extract().map_err(field)?;
+                if !(rate.is_finite() && rate > 0.0) {
+                    return Err(PyValueError::new_err(format!(
+                        "{method}(): framerate must be a positive number of frames per second, got {rate}"
+                    )));
+                }
+                scene.framerate = Some(rate);
+            }
+            Z_UP => scene.z_up = value.is_truthy()?,
+            SCALE => {
+                let scale: f64 = value.extract().map_err(field)?;
+                if !(scale.is_finite() && scale > 0.0) {
+                    return Err(PyValueError::new_err(format!(
+                        "{method}(): scale must be a positive number, got {scale}"
+                    )));
+                }
+                scene.unit_scale = scale;
+            }
+            ANIMS => convert.anims = anim_sources(&value)?,
+            STRICT => convert.strict = value.is_truthy()?,
+            ANIM_TYPE => {
+                let name: String = value.extract().map_err(field)?;
+                scene.anim_kind = Some(name.parse::<AnimKind>().map_err(PyValueError::new_err)?);
+            }
+            LOOPED => scene.looping = Some(value.is_truthy()?),
+            PRECISION => {
+                let name: String = value.extract().map_err(field)?;
+                scene.precision = Some(name.parse::<Precision>().map_err(PyValueError::new_err)?);
+            }
+            ANIMATION => convert.animation = Some(value.extract().map_err(field)?),
+            ALLOW_EMPTY => convert.allow_empty = value.is_truthy()?,
+            NORMALIZE_ROTATIONS => scene.normalize_rotations = value.is_truthy()?,
+            _ => {}
+        }
+    }
+    convert.scene = scene;
+    Ok(convert)
+}
+
+/// `anims=[...]`: each a `Document` or a path to open.
+fn anim_sources(value: &Bound<'_, PyAny>) -> PyResult<Vec<AnimationSource>> {
+    if value.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(
+            "anims: expected a list of paths or Documents, got a single string (write anims=[path])",
+        ));
+    }
+    let mut sources = Vec::new();
+    for item in value.try_iter()? {
+        let item = item?;
+        if let Ok(doc) = item.cast::<Document>() {
+            let doc = doc.get();
+            sources.push(AnimationSource {
+                name: doc.path_text().unwrap_or_else(|| "<document>".into()),
+                document: doc.inner().clone(),
+            });
+            continue;
+        }
+        let path: PathBuf = item.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "anims: expected paths or Documents, got {}",
+                item.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })?;
+        let py = value.py();
+        let document = animbin::Document::open(&path).map_err(|e| crate::errors::format_error(py, e))?;
+        sources.push(AnimationSource {
+            name: path.display().to_string(),
+            document,
+        });
+    }
+    Ok(sources)
+}

@@ -1,0 +1,755 @@
+//! The scene model as the Python classes of `animbin._scene`, and back.
+//!
+//! Going out, every array is built once from the scene's vectors and handed to NumPy,
+//! which owns it from then on (so it outlives the document). Coming in, the Python side
+//! has already checked shapes and converted dtypes (`_to_native`); this side checks them
+//! again, so that a hand-made dict can never index past an array.
+
+use animbin::core::math::{Quat, Rgba, Transform, Vec2, Vec3};
+use animbin::core::scene::{
+    AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, PropertyTrack,
+    Scene, Skeleton, SkinWeights, Texture,
+};
+use numpy::{Element, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use zerocopy::{FromBytes, Immutable, IntoBytes};
+
+/// The Python classes, imported once.
+struct Classes {
+    scene: Py<PyAny>,
+    skeleton: Py<PyAny>,
+    mesh: Py<PyAny>,
+    material: Py<PyAny>,
+    texture: Py<PyAny>,
+    animation: Py<PyAny>,
+    bone_track: Py<PyAny>,
+    property_track: Py<PyAny>,
+}
+
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+fn classes(py: Python<'_>) -> PyResult<&Classes> {
+    CLASSES.get_or_try_init(py, || {
+        let module = py.import("animbin._scene")?;
+        let get = |name: &str| -> PyResult<Py<PyAny>> { Ok(module.getattr(name)?.unbind()) };
+        Ok(Classes {
+            scene: get("Scene")?,
+            skeleton: get("Skeleton")?,
+            mesh: get("Mesh")?,
+            material: get("Material")?,
+            texture: get("Texture")?,
+            animation: get("Animation")?,
+            bone_track: get("BoneTrack")?,
+            property_track: get("PropertyTrack")?,
+        })
+    })
+}
+
+/// `cls._from_native(fields)`.
+fn make<'py>(cls: &Py<PyAny>, fields: Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+    cls.bind(fields.py()).call_method1("_from_native", (fields,))
+}
+
+/// A `rows` x `cols` array owning `flat` (no copy: NumPy takes the vector).
+fn array2<'py, T: Element>(py: Python<'py>, flat: Vec<T>, rows: usize, cols: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, flat).reshape([rows, cols])?.into_any())
+}
+
+/// A `rows` x `cols` array copied from `flat` in one go.
+fn slice2<'py, T: Element>(py: Python<'py>, flat: &[T], rows: usize, cols: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_slice(py, flat).reshape([rows, cols])?.into_any())
+}
+
+/// The scalars of `rows` in one vector, allocated once.
+fn flatten<T, const N: usize>(rows: impl ExactSizeIterator<Item = [T; N]>) -> Vec<T> {
+    let mut flat = Vec::with_capacity(rows.len() * N);
+    for row in rows {
+        flat.extend(row);
+    }
+    flat
+}
+
+/// An (n, `cols`) array of the scalars `S` of a `#[repr(C)]` vector type `V` (`Vec3<f32>`,
+/// `Rgba<u8>`), copied as one block; `row` lists a vector's scalars for the copy made one by
+/// one, should the vectors ever not view as scalars (a layout the math types rule out).
+fn vectors<'py, V, S>(
+    py: Python<'py>,
+    values: &[V],
+    cols: usize,
+    row: impl Fn(&V) -> Vec<S>,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    V: IntoBytes + Immutable,
+    S: Element + FromBytes + Immutable,
+{
+    match <[S]>::ref_from_bytes(values.as_bytes()) {
+        Ok(flat) if flat.len() == values.len() * cols => slice2(py, flat, values.len(), cols),
+        _ => array2(py, values.iter().flat_map(row).collect(), values.len(), cols),
+    }
+}
+
+fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, PyAny>> {
+    vectors(py, values, 3, |v| vec![v.x, v.y, v.z])
+}
+
+/// The scene as an `animbin.Scene`, with `lost` from `report`. The scene is consumed: its
+/// vectors of plain scalars (faces, skin weights) become NumPy's without a copy.
+pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionReport) -> PyResult<Bound<'py, PyAny>> {
+    let classes = classes(py)?;
+    let fields = PyDict::new(py);
+    let skeleton = if scene.skeleton.bones.is_empty() {
+        py.None().into_bound(py)
+    } else {
+        skeleton_to_python(py, classes, &scene.skeleton)?
+    };
+    fields.set_item("skeleton", skeleton)?;
+    let meshes = scene
+        .meshes
+        .into_iter()
+        .map(|m| mesh_to_python(py, classes, m))
+        .collect::<PyResult<Vec<_>>>()?;
+    fields.set_item("meshes", meshes)?;
+    let materials = scene
+        .materials
+        .iter()
+        .map(|m| material_to_python(py, classes, m))
+        .collect::<PyResult<Vec<_>>>()?;
+    fields.set_item("materials", materials)?;
+    let textures = scene
+        .textures
+        .iter()
+        .map(|t| {
+            let d = PyDict::new(py);
+            d.set_item("name", &t.name)?;
+            d.set_item("png", PyBytes::new(py, &t.png))?;
+            make(&classes.texture, d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    fields.set_item("textures", textures)?;
+    let animations = scene
+        .animations
+        .into_iter()
+        .map(|a| animation_to_python(py, classes, a))
+        .collect::<PyResult<Vec<_>>>()?;
+    fields.set_item("animations", animations)?;
+    fields.set_item("lost", &report.lost)?;
+    make(&classes.scene, fields)
+}
+
+/// Translations, rotations and scales of transforms as (N, 3), (N, 4) and (N, 3) `f32`.
+fn transforms_to_python<'py>(
+    py: Python<'py>,
+    transforms: impl ExactSizeIterator<Item = Transform> + Clone,
+    n: usize,
+) -> PyResult<[Bound<'py, PyAny>; 3]> {
+    let t = flatten(
+        transforms
+            .clone()
+            .map(|t| [t.translation.x, t.translation.y, t.translation.z].map(|v| v as f32)),
+    );
+    let r = flatten(
+        transforms
+            .clone()
+            .map(|t| [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w].map(|v| v as f32)),
+    );
+    let s = flatten(transforms.map(|t| [t.scale.x, t.scale.y, t.scale.z].map(|v| v as f32)));
+    Ok([array2(py, t, n, 3)?, array2(py, r, n, 4)?, array2(py, s, n, 3)?])
+}
+
+fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skeleton) -> PyResult<Bound<'py, PyAny>> {
+    let bones = &skeleton.bones;
+    let n = bones.len();
+    let d = PyDict::new(py);
+    let names: Vec<&str> = bones.iter().map(|b| b.name.as_str()).collect();
+    d.set_item("names", names)?;
+    // A parent past i32 (impossible for a list that fits in memory) reads as a root.
+    let parents: Vec<i32> = bones
+        .iter()
+        .map(|b| b.parent.and_then(|p| i32::try_from(p).ok()).unwrap_or(-1))
+        .collect();
+    d.set_item("parents", PyArray1::from_vec(py, parents))?;
+    let [t, r, s] = transforms_to_python(py, bones.iter().map(|b| b.local), n)?;
+    d.set_item("translations", t)?;
+    d.set_item("rotations", r)?;
+    d.set_item("scales", s)?;
+    let [t, r, s] = transforms_to_python(py, bones.iter().map(|b| b.global), n)?;
+    d.set_item("global_translations", t)?;
+    d.set_item("global_rotations", r)?;
+    d.set_item("global_scales", s)?;
+    let cosmetic: Vec<bool> = bones.iter().map(|b| b.cosmetic).collect();
+    d.set_item("cosmetic", PyArray1::from_vec(py, cosmetic))?;
+    make(&classes.skeleton, d)
+}
+
+fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResult<Bound<'py, PyAny>> {
+    // Each vector is freed as soon as its copy is made, so the next copy can reuse its memory.
+    let Mesh {
+        name,
+        positions,
+        normals,
+        uv_layers,
+        colors,
+        skin,
+        faces,
+        materials,
+    } = mesh;
+    let d = PyDict::new(py);
+    let v = positions.len();
+    d.set_item("name", &name)?;
+    d.set_item("positions", vec3s_f32(py, &positions)?)?;
+    drop(positions);
+    let normals = if normals.is_empty() {
+        py.None().into_bound(py)
+    } else {
+        vec3s_f32(py, &normals)?
+    };
+    d.set_item("normals", normals)?;
+    let mut layers = Vec::with_capacity(uv_layers.len());
+    for layer in uv_layers {
+        layers.push(vectors(py, &layer, 2, |uv| vec![uv.x, uv.y])?);
+    }
+    d.set_item("uv_layers", layers)?;
+    let color_layers = if colors.is_empty() {
+        Vec::new()
+    } else {
+        vec![vectors(py, &colors, 4, |c| vec![c.r, c.g, c.b, c.a])?]
+    };
+    drop(colors);
+    d.set_item("color_layers", color_layers)?;
+    let face_count = faces.len();
+    d.set_item("faces", array2(py, faces.into_flattened(), face_count, 3)?)?;
+    match skin {
+        Some(skin) => {
+            // The scene holds `influences` entries per vertex; anything else is a reader's
+            // bug, reported rather than padded (padding could allocate far past the file).
+            let k = skin.influences;
+            if skin.bones.len() != v.saturating_mul(k) || skin.weights.len() != skin.bones.len() {
+                return Err(crate::errors::raise(
+                    py,
+                    format!(
+                        "mesh {:?}: the scene's skin holds {} bone indices and {} weights for {v} vertices of {k} influences",
+                        name,
+                        skin.bones.len(),
+                        skin.weights.len()
+                    ),
+                    None,
+                    None,
+                    None,
+                ));
+            }
+            d.set_item("bone_indices", array2(py, skin.bones, v, k)?)?;
+            d.set_item("bone_weights", array2(py, skin.weights, v, k)?)?;
+        }
+        None => {
+            d.set_item("bone_indices", py.None())?;
+            d.set_item("bone_weights", py.None())?;
+        }
+    }
+    d.set_item("materials", materials)?;
+    make(&classes.mesh, d)
+}
+
+fn material_to_python<'py>(py: Python<'py>, classes: &Classes, material: &Material) -> PyResult<Bound<'py, PyAny>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &material.name)?;
+    let textures = PyDict::new(py);
+    for (slot, map) in [
+        ("diffuse", &material.diffuse_map),
+        ("normal", &material.normal_map),
+        ("specular", &material.specular_map),
+    ] {
+        if let Some(map) = map {
+            textures.set_item(slot, map)?;
+        }
+    }
+    d.set_item("textures", textures)?;
+    d.set_item("texture", material.texture)?;
+    let color = material.base_color.map(|c| (c.r, c.g, c.b, c.a));
+    d.set_item("base_color", color)?;
+    make(&classes.material, d)
+}
+
+/// An `animbin.Animation`; each track's keys are freed as soon as their arrays are made, so
+/// the allocator hands that memory to the next track's arrays instead of asking the kernel
+/// for fresh pages.
+fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Animation) -> PyResult<Bound<'py, PyAny>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &animation.name)?;
+    d.set_item("framerate", animation.framerate)?;
+    d.set_item("frame_count", animation.frame_count)?;
+    d.set_item("looping", animation.looping)?;
+    d.set_item("kind", animation.kind.name())?;
+    d.set_item(
+        "interpolation",
+        match animation.interpolation {
+            Interpolation::Linear => "linear",
+            Interpolation::Step => "step",
+        },
+    )?;
+    let notes: Vec<(f64, &str)> = animation.notes.iter().map(|n| (n.frame, n.name.as_str())).collect();
+    d.set_item("notes", notes)?;
+    let tracks = animation
+        .bones
+        .into_iter()
+        .map(|t| track_to_python(py, classes, t))
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("tracks", tracks)?;
+    let properties = animation
+        .properties
+        .iter()
+        .map(|p| {
+            let pd = PyDict::new(py);
+            pd.set_item("node", &p.node)?;
+            pd.set_item("property", &p.property)?;
+            pd.set_item("format", &p.format)?;
+            pd.set_item("data", PyBytes::new(py, &p.data))?;
+            make(&classes.property_track, pd)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("properties", properties)?;
+    make(&classes.animation, d)
+}
+
+fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: BoneTrack) -> PyResult<Bound<'py, PyAny>> {
+    let d = PyDict::new(py);
+    d.set_item("bone", &track.bone)?;
+    d.set_item("kind", track.kind_override.map(AnimKind::name))?;
+    d.set_item("cosmetic", track.cosmetic)?;
+    let frames = |keys: Vec<f64>| PyArray1::from_vec(py, keys);
+    let r = &track.rotation;
+    d.set_item("rotation_frames", frames(r.iter().map(|k| k.frame).collect()))?;
+    let flat = flatten(r.iter().map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]));
+    d.set_item("rotations", array2(py, flat, r.len(), 4)?)?;
+    for (name, keys) in [("translation", &track.translation), ("scale", &track.scale)] {
+        d.set_item(format!("{name}_frames"), frames(keys.iter().map(|k| k.frame).collect()))?;
+        let flat = flatten(keys.iter().map(|k| [k.value.x, k.value.y, k.value.z]));
+        d.set_item(format!("{name}s"), array2(py, flat, keys.len(), 3)?)?;
+    }
+    make(&classes.bone_track, d)
+}
+
+// ---------------------------------------------------------------------------------------
+// Python to Rust.
+
+/// A field of a `_to_native` dict; a missing one is a `ValueError` naming it.
+fn field<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    d.get_item(name)?
+        .ok_or_else(|| PyValueError::new_err(format!("{what}: the field {name} is missing")))
+}
+
+fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+) -> PyResult<T> {
+    field(d, what, name)?
+        .extract()
+        .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.{name}: {e}")))
+}
+
+/// A `bytes` field as a vector (one copy, not an element-by-element extraction).
+fn bytes(d: &Bound<'_, PyDict>, what: &str, name: &str) -> PyResult<Vec<u8>> {
+    let value = field(d, what, name)?;
+    let bytes = value
+        .cast::<PyBytes>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected bytes")))?;
+    Ok(bytes.as_bytes().to_vec())
+}
+
+fn dicts<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let list = field(d, what, name)?;
+    let list = list
+        .cast::<PyList>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list")))?;
+    list.iter()
+        .map(|item| {
+            item.cast_into::<PyDict>()
+                .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list of dicts")))
+        })
+        .collect()
+}
+
+/// A C-contiguous (n, cols) array of `T` as its rows, read through `row`.
+fn rows_of<T: Element, R>(
+    array: &PyReadonlyArray2<'_, T>,
+    what: &str,
+    name: &str,
+    cols: usize,
+    row: impl Fn(&[T]) -> R,
+) -> PyResult<Vec<R>> {
+    let shape = array.shape();
+    if shape[1] != cols {
+        return Err(PyValueError::new_err(format!(
+            "{what}.{name}: expected {cols} columns, got {}",
+            shape[1]
+        )));
+    }
+    let flat = array
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{what}.{name}: {e}")))?;
+    Ok(flat.chunks_exact(cols).map(row).collect())
+}
+
+/// The field `name` of `d`, read as [`rows_of`] reads an array.
+fn rows<'py, T: Element + 'static, R>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+    cols: usize,
+    row: impl Fn(&[T]) -> R,
+) -> PyResult<Vec<R>> {
+    rows_of(&get::<PyReadonlyArray2<'py, T>>(d, what, name)?, what, name, cols, row)
+}
+
+/// Each array of the list field `name`, read as [`rows_of`] reads an array.
+fn layers<'py, T: Element + 'static, R>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+    cols: usize,
+    row: impl Fn(&[T]) -> R + Copy,
+) -> PyResult<Vec<Vec<R>>> {
+    let list = field(d, what, name)?;
+    let list = list
+        .cast::<PyList>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list")))?;
+    list.iter()
+        .map(|item| {
+            let array: PyReadonlyArray2<'py, T> = item
+                .extract()
+                .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.{name}: {e}")))?;
+            rows_of(&array, what, name, cols, row)
+        })
+        .collect()
+}
+
+/// A C-contiguous 1-D array of `T` as a vector.
+fn vector<'py, T: Element + Copy + 'static>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Vec<T>> {
+    let array: PyReadonlyArray1<'py, T> = get(d, what, name)?;
+    Ok(array
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{what}.{name}: {e}")))?
+        .to_vec())
+}
+
+fn expect_len(what: &str, name: &str, got: usize, want: usize, of: &str) -> PyResult<()> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{what}.{name}: {got} rows, but {of} is {want}"
+        )))
+    }
+}
+
+/// The scene a `Scene._to_native()` dict describes.
+pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
+    let skeleton = match field(d, "Scene", "skeleton")? {
+        s if s.is_none() => Skeleton::default(),
+        s => skeleton_from_python(
+            &s.cast_into::<PyDict>()
+                .map_err(|_| PyValueError::new_err("Scene.skeleton: expected a dict"))?,
+        )?,
+    };
+    let meshes = dicts(d, "Scene", "meshes")?
+        .iter()
+        .map(mesh_from_python)
+        .collect::<PyResult<_>>()?;
+    let materials = dicts(d, "Scene", "materials")?
+        .iter()
+        .map(material_from_python)
+        .collect::<PyResult<_>>()?;
+    let textures = dicts(d, "Scene", "textures")?
+        .iter()
+        .map(|t| {
+            Ok(Texture {
+                name: get(t, "Texture", "name")?,
+                png: bytes(t, "Texture", "png")?,
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    let animations = dicts(d, "Scene", "animations")?
+        .iter()
+        .map(animation_from_python)
+        .collect::<PyResult<_>>()?;
+    Ok(Scene {
+        skeleton,
+        meshes,
+        materials,
+        textures,
+        animations,
+    })
+}
+
+/// Transforms from the (n, 3), (n, 4) and (n, 3) `f32` arrays `{prefix}translations`,
+/// `{prefix}rotations` and `{prefix}scales` of `d`.
+fn transforms_from_python(d: &Bound<'_, PyDict>, prefix: &str, n: usize) -> PyResult<Vec<Transform>> {
+    let names = ["translations", "rotations", "scales"].map(|name| format!("{prefix}{name}"));
+    let [t, r, s] = [&names[0], &names[1], &names[2]].map(|name| get::<PyReadonlyArray2<'_, f32>>(d, "Skeleton", name));
+    transforms_from_arrays(&t?, &r?, &s?, &names, n)
+}
+
+/// Transforms from (n, 3) translations, (n, 4) rotations and (n, 3) scales, named by
+/// `names` in errors.
+fn transforms_from_arrays(
+    t: &PyReadonlyArray2<'_, f32>,
+    r: &PyReadonlyArray2<'_, f32>,
+    s: &PyReadonlyArray2<'_, f32>,
+    names: &[String; 3],
+    n: usize,
+) -> PyResult<Vec<Transform>> {
+    let what = "Skeleton";
+    let vec3 = |r: &[f32]| Vec3::new(f64::from(r[0]), f64::from(r[1]), f64::from(r[2]));
+    let t = rows_of(t, what, &names[0], 3, vec3)?;
+    let r = rows_of(r, what, &names[1], 4, |r: &[f32]| {
+        Quat::new(f64::from(r[0]), f64::from(r[1]), f64::from(r[2]), f64::from(r[3]))
+    })?;
+    let s = rows_of(s, what, &names[2], 3, vec3)?;
+    for (name, len) in names.iter().zip([t.len(), r.len(), s.len()]) {
+        expect_len(what, name, len, n, "the bone count")?;
+    }
+    Ok(t.into_iter()
+        .zip(r)
+        .zip(s)
+        .map(|((translation, rotation), scale)| Transform {
+            translation,
+            rotation,
+            scale,
+        })
+        .collect())
+}
+
+fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
+    let what = "Skeleton";
+    let names: Vec<String> = get(d, what, "names")?;
+    let n = names.len();
+    let parents: Vec<i32> = vector(d, what, "parents")?;
+    expect_len(what, "parents", parents.len(), n, "the bone count")?;
+    let cosmetic: Vec<bool> = vector(d, what, "cosmetic")?;
+    expect_len(what, "cosmetic", cosmetic.len(), n, "the bone count")?;
+    let local = transforms_from_python(d, "", n)?;
+    let global = transforms_from_python(d, "global_", n)?;
+    let bones = names
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let parent = match parents[i] {
+                -1 => None,
+                p => Some(usize::try_from(p).map_err(|_| {
+                    PyValueError::new_err(format!("Skeleton.parents[{i}]: {p} is neither a bone index nor -1"))
+                })?),
+            };
+            Ok(Bone {
+                name,
+                parent,
+                local: local[i],
+                global: global[i],
+                cosmetic: cosmetic[i],
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(Skeleton { bones })
+}
+
+fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
+    let what = "Mesh";
+    let positions = rows(d, what, "positions", 3, |r: &[f32]| Vec3::new(r[0], r[1], r[2]))?;
+    let v = positions.len();
+    let normals = if field(d, what, "normals")?.is_none() {
+        Vec::new()
+    } else {
+        let normals = rows(d, what, "normals", 3, |r: &[f32]| Vec3::new(r[0], r[1], r[2]))?;
+        expect_len(what, "normals", normals.len(), v, "the vertex count")?;
+        normals
+    };
+    let uv_layers = layers(d, what, "uv_layers", 2, |r: &[f32]| Vec2::new(r[0], r[1]))?;
+    for uvs in &uv_layers {
+        expect_len(what, "uv_layers", uvs.len(), v, "the vertex count")?;
+    }
+    let mut color_layers = layers(d, what, "color_layers", 4, |r: &[u8]| Rgba::new(r[0], r[1], r[2], r[3]))?;
+    if color_layers.len() > 1 {
+        return Err(PyValueError::new_err(format!(
+            "Mesh.color_layers: the scene model holds one colour layer, got {}",
+            color_layers.len()
+        )));
+    }
+    let colors = match color_layers.pop() {
+        Some(colors) => {
+            expect_len(what, "color_layers", colors.len(), v, "the vertex count")?;
+            colors
+        }
+        None => Vec::new(),
+    };
+    let faces = rows(d, what, "faces", 3, |r: &[u32]| [r[0], r[1], r[2]])?;
+    let skin = if field(d, what, "bone_indices")?.is_none() {
+        None
+    } else {
+        let indices: PyReadonlyArray2<'_, u32> = get(d, what, "bone_indices")?;
+        let weights: PyReadonlyArray2<'_, f32> = get(d, what, "bone_weights")?;
+        let (shape, weight_shape) = (indices.shape(), weights.shape());
+        if shape != weight_shape {
+            return Err(PyValueError::new_err(format!(
+                "Mesh.bone_weights: shape {weight_shape:?} differs from bone_indices' {shape:?}"
+            )));
+        }
+        expect_len(what, "bone_indices", shape[0], v, "the vertex count")?;
+        let slice_error = |e: numpy::AsSliceError| PyValueError::new_err(format!("Mesh.bone_indices: {e}"));
+        Some(SkinWeights {
+            influences: shape[1],
+            bones: indices.as_slice().map_err(slice_error)?.to_vec(),
+            weights: weights.as_slice().map_err(slice_error)?.to_vec(),
+        })
+    };
+    Ok(Mesh {
+        name: get(d, what, "name")?,
+        positions,
+        normals,
+        uv_layers,
+        colors,
+        skin,
+        faces,
+        materials: get(d, what, "materials")?,
+    })
+}
+
+fn material_from_python(d: &Bound<'_, PyDict>) -> PyResult<Material> {
+    let what = "Material";
+    let textures = field(d, what, "textures")?;
+    let textures = textures
+        .cast::<PyDict>()
+        .map_err(|_| PyValueError::new_err("Material.textures: expected a dict"))?;
+    let slot = |name: &str| -> PyResult<Option<String>> {
+        textures
+            .get_item(name)?
+            .map(|v| v.extract::<String>())
+            .transpose()
+            .map_err(|e| PyValueError::new_err(format!("Material.textures[{name:?}]: {e}")))
+    };
+    let base_color: Option<(f32, f32, f32, f32)> = get(d, what, "base_color")?;
+    Ok(Material {
+        name: get(d, what, "name")?,
+        diffuse_map: slot("diffuse")?,
+        normal_map: slot("normal")?,
+        specular_map: slot("specular")?,
+        texture: get(d, what, "texture")?,
+        base_color: base_color.map(|(r, g, b, a)| Rgba::new(r, g, b, a)),
+    })
+}
+
+fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
+    let what = "Animation";
+    let kind: String = get(d, what, "kind")?;
+    let interpolation: String = get(d, what, "interpolation")?;
+    let notes: Vec<(f64, String)> = get(d, what, "notes")?;
+    let bones = dicts(d, what, "tracks")?
+        .iter()
+        .map(track_from_python)
+        .collect::<PyResult<_>>()?;
+    let properties = dicts(d, what, "properties")?
+        .iter()
+        .map(|p| {
+            Ok(PropertyTrack {
+                node: get(p, "PropertyTrack", "node")?,
+                property: get(p, "PropertyTrack", "property")?,
+                format: get(p, "PropertyTrack", "format")?,
+                data: bytes(p, "PropertyTrack", "data")?,
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(Animation {
+        name: get(d, what, "name")?,
+        framerate: get(d, what, "framerate")?,
+        frame_count: get(d, what, "frame_count")?,
+        looping: get(d, what, "looping")?,
+        kind: kind.parse().map_err(PyValueError::new_err)?,
+        interpolation: match interpolation.as_str() {
+            "linear" => Interpolation::Linear,
+            "step" => Interpolation::Step,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "Animation.interpolation: unknown {other:?}; valid names: linear, step"
+                )));
+            }
+        },
+        bones,
+        notes: notes.into_iter().map(|(frame, name)| Note { frame, name }).collect(),
+        properties,
+    })
+}
+
+fn track_from_python(d: &Bound<'_, PyDict>) -> PyResult<BoneTrack> {
+    let what = "BoneTrack";
+    let kind: Option<String> = get(d, what, "kind")?;
+    let keys = |name: &str, cols: usize| -> PyResult<Vec<(f64, Vec<f64>)>> {
+        let frames: Vec<f64> = vector(d, what, &format!("{name}_frames"))?;
+        let values = rows(d, what, &format!("{name}s"), cols, <[f64]>::to_vec)?;
+        expect_len(
+            what,
+            &format!("{name}s"),
+            values.len(),
+            frames.len(),
+            &format!("the number of {name}_frames"),
+        )?;
+        Ok(frames.into_iter().zip(values).collect())
+    };
+    let vec3 = |(frame, v): (f64, Vec<f64>)| Key::new(frame, Vec3::new(v[0], v[1], v[2]));
+    Ok(BoneTrack {
+        bone: get(d, what, "bone")?,
+        kind_override: kind.map(|k| k.parse()).transpose().map_err(PyValueError::new_err)?,
+        cosmetic: get(d, what, "cosmetic")?,
+        translation: keys("translation", 3)?.into_iter().map(vec3).collect(),
+        rotation: keys("rotation", 4)?
+            .into_iter()
+            .map(|(frame, v)| Key::new(frame, Quat::new(v[0], v[1], v[2], v[3])))
+            .collect(),
+        scale: keys("scale", 3)?.into_iter().map(vec3).collect(),
+    })
+}
+
+/// The other side of a skeleton's bind pose: the globals from the locals, or (with
+/// `from_global`) the locals from the globals, through the hierarchy as animbin's
+/// conversions compute them.
+#[pyfunction]
+#[pyo3(name = "_other_side")]
+pub(crate) fn other_side<'py>(
+    py: Python<'py>,
+    parents: PyReadonlyArray1<'py, i32>,
+    translations: PyReadonlyArray2<'py, f32>,
+    rotations: PyReadonlyArray2<'py, f32>,
+    scales: PyReadonlyArray2<'py, f32>,
+    from_global: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n = parents.len();
+    let names = ["translations", "rotations", "scales"].map(String::from);
+    let given = transforms_from_arrays(&translations, &rotations, &scales, &names, n)?;
+    let parents = parents
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("Skeleton.parents: {e}")))?;
+    let mut skeleton = Skeleton {
+        bones: given
+            .into_iter()
+            .zip(parents)
+            .map(|(transform, &p)| Bone {
+                name: String::new(),
+                // Negative parents other than -1 are refused when the scene is written;
+                // here they are roots.
+                parent: usize::try_from(p).ok(),
+                local: transform,
+                global: transform,
+                cosmetic: false,
+            })
+            .collect(),
+    };
+    let computed: Vec<Transform> = if from_global {
+        skeleton.update_locals();
+        skeleton.bones.iter().map(|b| b.local).collect()
+    } else {
+        skeleton.update_globals();
+        skeleton.bones.iter().map(|b| b.global).collect()
+    };
+    let [t, r, s] = transforms_to_python(py, computed.into_iter(), n)?;
+    PyTuple::new(py, [t, r, s])
+}
