@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use animbin::{ConversionReport, Format, Target};
+use animbin::{ConversionReport, ConvertOptions, Format, Target};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
 
 use crate::errors::{format_error, raise, warn_losses};
-use crate::options::{self, Options};
+use crate::options;
 use crate::scene;
 
 /// A file of any supported format, read into memory (it does not keep the file open).
@@ -42,9 +42,9 @@ impl Document {
     }
 
     /// The library's options for a conversion of this document with `kwargs`.
-    fn options(&self, method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<Options> {
-        let mut options = Options::read(method, kwargs, allowed)?;
-        options.convert.input.clone_from(&self.path);
+    fn options(&self, method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
+        let mut options = options::read(method, kwargs, allowed)?;
+        options.input.clone_from(&self.path);
         Ok(options)
     }
 
@@ -54,12 +54,12 @@ impl Document {
         &self,
         py: Python<'_>,
         target: Target,
-        options: &Options,
+        options: &ConvertOptions,
         finish: impl FnOnce(&animbin::Conversion<'_>) -> animbin::Result<T> + Send,
     ) -> PyResult<T> {
         let (value, lost) = py
             .detach(|| {
-                let conversion = animbin::convert(&self.inner, target, &options.convert)?;
+                let conversion = animbin::convert(&self.inner, target, options)?;
                 let value = finish(&conversion)?;
                 let lost: Vec<String> = conversion
                     .report
@@ -71,7 +71,7 @@ impl Document {
                 Ok((value, lost))
             })
             .map_err(|e| format_error(py, e))?;
-        warn_losses(py, lost)?;
+        warn_losses(py, lost, 1)?;
         Ok(value)
     }
 }
@@ -195,7 +195,7 @@ impl Document {
             })?,
         };
         let mut options = self.options("write", options, options::CONVERT)?;
-        options.convert.output_dir = Some(match path.parent() {
+        options.output_dir = Some(match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
         });
@@ -210,12 +210,12 @@ impl Document {
     #[pyo3(signature = (**options))]
     fn scene<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
         let options = self.options("scene", options, options::SCENE)?;
-        let scene_options = options.convert.scene;
+        let scene_options = options.scene;
         let (built, report) = py
             .detach(|| {
                 let mut report = ConversionReport::default();
                 let mut built = self.inner.to_scene(&scene_options, &mut report)?;
-                for source in &options.convert.anims {
+                for source in &options.anims {
                     let extra = source.document.to_scene(&scene_options, &mut report)?;
                     if extra.animations.is_empty() {
                         return Err(animbin::Error::NoAnimation {
@@ -224,15 +224,19 @@ impl Document {
                     }
                     built.animations.extend(extra.animations);
                 }
-                if options.convert.strict && !report.is_lossless() {
+                if options.strict && !report.is_lossless() {
                     return Err(animbin::Error::Lossy {
-                        lost: report.lost.iter().map(|l| format!("the scene model cannot hold {l}")).collect(),
+                        lost: report
+                            .lost
+                            .iter()
+                            .map(|l| format!("the scene model cannot hold {l}"))
+                            .collect(),
                     });
                 }
                 Ok((built, report))
             })
             .map_err(|e| format_error(py, e))?;
-        scene::to_python(py, &built, &report)
+        scene::to_python(py, built, &report)
     }
 
     fn __repr__(&self) -> String {
@@ -286,11 +290,12 @@ pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&st
             ))
         })?;
         let document = py.detach(|| animbin::Document::open_as(&path, format));
-        return document.map(|inner| Document {
-            inner,
-            path: Some(path),
-        })
-        .map_err(|e| format_error(py, e));
+        return document
+            .map(|inner| Document {
+                inner,
+                path: Some(path),
+            })
+            .map_err(|e| format_error(py, e));
     };
     inner
         .map(|inner| Document { inner, path: None })
@@ -334,28 +339,30 @@ pub(crate) fn from_scene(
             "from_scene: a dump (json) is not a format to build; build one and call dump()",
         ));
     }
-    let options = Options::read("from_scene", options, options::FROM_SCENE)?;
+    let options = options::read("from_scene", options, options::FROM_SCENE)?;
     let built = scene::from_python(scene)?;
-    let scene_options = options.convert.scene;
+    let scene_options = options.scene;
     let (inner, report) = py
         .detach(|| {
             let mut report = ConversionReport::default();
             let document = animbin::Document::from_scene(&built, target, &scene_options, &mut report)?;
-            if options.convert.strict && !report.is_lossless() {
+            if options.strict && !report.is_lossless() {
                 return Err(animbin::Error::Lossy {
-                    lost: report.lost.iter().map(|l| format!("{target} cannot hold {l}")).collect(),
+                    lost: report
+                        .lost
+                        .iter()
+                        .map(|l| format!("{target} cannot hold {l}"))
+                        .collect(),
                 });
             }
             Ok((document, report))
         })
         .map_err(|e| format_error(py, e))?;
-    warn_losses(py, report.lost.iter().map(|l| format!("{target} cannot hold {l}")))?;
+    // Stack level 2: the caller of `animbin.from_scene`, the Python function calling this.
+    warn_losses(py, report.lost.iter().map(|l| format!("{target} cannot hold {l}")), 2)?;
     Ok(Document { inner, path: None })
 }
 
 fn type_name(value: &Bound<'_, PyAny>) -> String {
-    value
-        .get_type()
-        .name()
-        .map_or_else(|_| "?".into(), |n| n.to_string())
+    value.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
 }

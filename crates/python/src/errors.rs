@@ -49,7 +49,7 @@ pub(crate) fn raise(
 /// The format and byte offset an error names, when it names them.
 fn where_of(error: &Error) -> (Option<&'static str>, Option<u64>) {
     match error {
-        Error::Format(e) => (Some(e.format), Some(e.offset)),
+        Error::Format(e) => (Some(family(e.format)), Some(e.offset)),
         Error::Gltf(animbin::gltf::Error::Glb { offset, .. }) => (Some("gltf"), Some(*offset)),
         Error::Gltf(_) => (Some("gltf"), None),
         Error::LossyDump { format, .. } | Error::NothingToWrite { format, .. } | Error::Unsupported { format, .. } => {
@@ -59,14 +59,26 @@ fn where_of(error: &Error) -> (Option<&'static str>, Option<u64>) {
     }
 }
 
-/// Issues `animbin.LossWarning(line)` for each line; a filter that turns warnings into
+/// The name in `FORMATS` of the format a reader's error names: its own for the formats'
+/// readers, AnimX for AnimJ and for AnimX's decompressed stream (whose message says so).
+fn family(reader: &'static str) -> &'static str {
+    let head = reader.split(' ').next().unwrap_or(reader);
+    match animbin::Format::from_name(head) {
+        Some(format) => format.name(),
+        None if head == "animj" => animbin::Format::AnimX.name(),
+        None => reader,
+    }
+}
+
+/// Issues `animbin.LossWarning(line)` for each line, attributed to the Python frame
+/// `stacklevel` up (1: the caller of the native method); a filter that turns warnings into
 /// errors makes this fail, as `warnings.warn` would.
-pub(crate) fn warn_losses(py: Python<'_>, lines: impl IntoIterator<Item = String>) -> PyResult<()> {
+pub(crate) fn warn_losses(py: Python<'_>, lines: impl IntoIterator<Item = String>, stacklevel: i32) -> PyResult<()> {
     let category = LOSS_WARNING.import(py, "animbin._errors", "LossWarning")?;
     for line in lines {
         // A NUL byte (from a name in the file) cannot pass through C's strings.
         let text = CString::new(line.replace('\0', "\\0")).unwrap_or_default();
-        PyErr::warn(py, category, &text, 2)?;
+        PyErr::warn(py, category, &text, stacklevel)?;
     }
     Ok(())
 }

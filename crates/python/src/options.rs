@@ -62,73 +62,63 @@ pub(crate) const FROM_SCENE: &[&str] = &[
     NORMALIZE_ROTATIONS,
 ];
 
-/// The options of one call, read from its keyword arguments.
-pub(crate) struct Options {
-    /// Everything the library's conversion takes; `input` is the caller's to set.
-    pub(crate) convert: ConvertOptions,
-}
-
-impl Options {
-    /// Reads `kwargs`, refusing keywords that `allowed` does not list (a `TypeError`, as
-    /// Python does for an unexpected keyword) and values of the wrong kind.
-    pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<Self> {
-        let mut scene = SceneOptions::default();
-        let mut convert = ConvertOptions::default();
-        let Some(kwargs) = kwargs else {
-            return Ok(Self { convert });
-        };
-        for (key, value) in kwargs.iter() {
-            let key: String = key.extract()?;
-            if !allowed.contains(&key.as_str()) {
-                return Err(PyTypeError::new_err(format!(
-                    "{method}() got an unexpected keyword argument '{key}'; it takes {}",
-                    allowed.join(", ")
-                )));
-            }
-            if value.is_none() {
-                continue;
-            }
-            let field = |e: PyErr| PyTypeError::new_err(format!("{method}(): {key}: {e}"));
-            match key.as_str() {
-                FRAMERATE => {
-                    let rate: f64 = value.extract().map_err(field)?;
-                    if !(rate.is_finite() && rate > 0.0) {
-                        return Err(PyValueError::new_err(format!(
-                            "{method}(): framerate must be a positive number of frames per second, got {rate}"
-                        )));
-                    }
-                    scene.framerate = Some(rate);
-                }
-                Z_UP => scene.z_up = value.is_truthy()?,
-                SCALE => {
-                    let scale: f64 = value.extract().map_err(field)?;
-                    if !(scale.is_finite() && scale > 0.0) {
-                        return Err(PyValueError::new_err(format!(
-                            "{method}(): scale must be a positive number, got {scale}"
-                        )));
-                    }
-                    scene.unit_scale = scale;
-                }
-                ANIMS => convert.anims = anim_sources(&value)?,
-                STRICT => convert.strict = value.is_truthy()?,
-                ANIM_TYPE => {
-                    let name: String = value.extract().map_err(field)?;
-                    scene.anim_kind = Some(name.parse::<AnimKind>().map_err(PyValueError::new_err)?);
-                }
-                LOOPED => scene.looping = Some(value.is_truthy()?),
-                PRECISION => {
-                    let name: String = value.extract().map_err(field)?;
-                    scene.precision = Some(name.parse::<Precision>().map_err(PyValueError::new_err)?);
-                }
-                ANIMATION => convert.animation = Some(value.extract().map_err(field)?),
-                ALLOW_EMPTY => convert.allow_empty = value.is_truthy()?,
-                NORMALIZE_ROTATIONS => scene.normalize_rotations = value.is_truthy()?,
-                _ => {}
-            }
+/// The library's options for one call, read from its keyword arguments, refusing keywords
+/// that `allowed` does not list (a `TypeError`, as Python does for an unexpected keyword)
+/// and values of the wrong kind. [`ConvertOptions::input`] is the caller's to set.
+pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
+    let mut scene = SceneOptions::default();
+    let mut convert = ConvertOptions::default();
+    for (key, value) in kwargs.into_iter().flat_map(|kwargs| kwargs.iter()) {
+        let key: String = key.extract()?;
+        if !allowed.contains(&key.as_str()) {
+            return Err(PyTypeError::new_err(format!(
+                "{method}() got an unexpected keyword argument '{key}'; it takes {}",
+                allowed.join(", ")
+            )));
         }
-        convert.scene = scene;
-        Ok(Self { convert })
+        if value.is_none() {
+            continue;
+        }
+        let field = |e: PyErr| PyTypeError::new_err(format!("{method}(): {key}: {e}"));
+        match key.as_str() {
+            FRAMERATE => {
+                let rate: f64 = value.extract().map_err(field)?;
+                if !(rate.is_finite() && rate > 0.0) {
+                    return Err(PyValueError::new_err(format!(
+                        "{method}(): framerate must be a positive number of frames per second, got {rate}"
+                    )));
+                }
+                scene.framerate = Some(rate);
+            }
+            Z_UP => scene.z_up = value.is_truthy()?,
+            SCALE => {
+                let scale: f64 = value.extract().map_err(field)?;
+                if !(scale.is_finite() && scale > 0.0) {
+                    return Err(PyValueError::new_err(format!(
+                        "{method}(): scale must be a positive number, got {scale}"
+                    )));
+                }
+                scene.unit_scale = scale;
+            }
+            ANIMS => convert.anims = anim_sources(&value)?,
+            STRICT => convert.strict = value.is_truthy()?,
+            ANIM_TYPE => {
+                let name: String = value.extract().map_err(field)?;
+                scene.anim_kind = Some(name.parse::<AnimKind>().map_err(PyValueError::new_err)?);
+            }
+            LOOPED => scene.looping = Some(value.is_truthy()?),
+            PRECISION => {
+                let name: String = value.extract().map_err(field)?;
+                scene.precision = Some(name.parse::<Precision>().map_err(PyValueError::new_err)?);
+            }
+            ANIMATION => convert.animation = Some(value.extract().map_err(field)?),
+            ALLOW_EMPTY => convert.allow_empty = value.is_truthy()?,
+            NORMALIZE_ROTATIONS => scene.normalize_rotations = value.is_truthy()?,
+            _ => {}
+        }
     }
+    convert.scene = scene;
+    Ok(convert)
 }
 
 /// `anims=[...]`: each a `Document` or a path to open.

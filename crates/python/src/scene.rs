@@ -15,6 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use zerocopy::{FromBytes, Immutable, IntoBytes};
 
 /// The Python classes, imported once.
 struct Classes {
@@ -57,13 +58,46 @@ fn array2<'py, T: Element>(py: Python<'py>, flat: Vec<T>, rows: usize, cols: usi
     Ok(PyArray1::from_vec(py, flat).reshape([rows, cols])?.into_any())
 }
 
-fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, PyAny>> {
-    let flat = values.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
-    array2(py, flat, values.len(), 3)
+/// A `rows` x `cols` array copied from `flat` in one go.
+fn slice2<'py, T: Element>(py: Python<'py>, flat: &[T], rows: usize, cols: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_slice(py, flat).reshape([rows, cols])?.into_any())
 }
 
-/// The scene as an `animbin.Scene`, with `lost` from `report`.
-pub(crate) fn to_python<'py>(py: Python<'py>, scene: &Scene, report: &ConversionReport) -> PyResult<Bound<'py, PyAny>> {
+/// The scalars of `rows` in one vector, allocated once.
+fn flatten<T, const N: usize>(rows: impl ExactSizeIterator<Item = [T; N]>) -> Vec<T> {
+    let mut flat = Vec::with_capacity(rows.len() * N);
+    for row in rows {
+        flat.extend(row);
+    }
+    flat
+}
+
+/// An (n, `cols`) array of the scalars `S` of a `#[repr(C)]` vector type `V` (`Vec3<f32>`,
+/// `Rgba<u8>`), copied as one block; `row` lists a vector's scalars for the copy made one by
+/// one, should the vectors ever not view as scalars (a layout the math types rule out).
+fn vectors<'py, V, S>(
+    py: Python<'py>,
+    values: &[V],
+    cols: usize,
+    row: impl Fn(&V) -> Vec<S>,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    V: IntoBytes + Immutable,
+    S: Element + FromBytes + Immutable,
+{
+    match <[S]>::ref_from_bytes(values.as_bytes()) {
+        Ok(flat) if flat.len() == values.len() * cols => slice2(py, flat, values.len(), cols),
+        _ => array2(py, values.iter().flat_map(row).collect(), values.len(), cols),
+    }
+}
+
+fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, PyAny>> {
+    vectors(py, values, 3, |v| vec![v.x, v.y, v.z])
+}
+
+/// The scene as an `animbin.Scene`, with `lost` from `report`. The scene is consumed: its
+/// vectors of plain scalars (faces, skin weights) become NumPy's without a copy.
+pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionReport) -> PyResult<Bound<'py, PyAny>> {
     let classes = classes(py)?;
     let fields = PyDict::new(py);
     let skeleton = if scene.skeleton.bones.is_empty() {
@@ -74,7 +108,7 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: &Scene, report: &Conversion
     fields.set_item("skeleton", skeleton)?;
     let meshes = scene
         .meshes
-        .iter()
+        .into_iter()
         .map(|m| mesh_to_python(py, classes, m))
         .collect::<PyResult<Vec<_>>>()?;
     fields.set_item("meshes", meshes)?;
@@ -108,20 +142,20 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: &Scene, report: &Conversion
 /// Translations, rotations and scales of transforms as (N, 3), (N, 4) and (N, 3) `f32`.
 fn transforms_to_python<'py>(
     py: Python<'py>,
-    transforms: impl Iterator<Item = Transform> + Clone,
+    transforms: impl ExactSizeIterator<Item = Transform> + Clone,
     n: usize,
 ) -> PyResult<[Bound<'py, PyAny>; 3]> {
-    let t = transforms
-        .clone()
-        .flat_map(|t| [t.translation.x, t.translation.y, t.translation.z].map(|v| v as f32))
-        .collect();
-    let r = transforms
-        .clone()
-        .flat_map(|t| [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w].map(|v| v as f32))
-        .collect();
-    let s = transforms
-        .flat_map(|t| [t.scale.x, t.scale.y, t.scale.z].map(|v| v as f32))
-        .collect();
+    let t = flatten(
+        transforms
+            .clone()
+            .map(|t| [t.translation.x, t.translation.y, t.translation.z].map(|v| v as f32)),
+    );
+    let r = flatten(
+        transforms
+            .clone()
+            .map(|t| [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w].map(|v| v as f32)),
+    );
+    let s = flatten(transforms.map(|t| [t.scale.x, t.scale.y, t.scale.z].map(|v| v as f32)));
     Ok([array2(py, t, n, 3)?, array2(py, r, n, 4)?, array2(py, s, n, 3)?])
 }
 
@@ -150,7 +184,7 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
     make(&classes.skeleton, d)
 }
 
-fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: &Mesh) -> PyResult<Bound<'py, PyAny>> {
+fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     let v = mesh.positions.len();
     d.set_item("name", &mesh.name)?;
@@ -164,30 +198,38 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: &Mesh) -> PyRes
     let uv_layers = mesh
         .uv_layers
         .iter()
-        .map(|layer| array2(py, layer.iter().flat_map(|uv| [uv.x, uv.y]).collect(), layer.len(), 2))
+        .map(|layer| vectors(py, layer, 2, |uv| vec![uv.x, uv.y]))
         .collect::<PyResult<Vec<_>>>()?;
     d.set_item("uv_layers", uv_layers)?;
     let color_layers = if mesh.colors.is_empty() {
         Vec::new()
     } else {
-        let flat = mesh.colors.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
-        vec![array2(py, flat, mesh.colors.len(), 4)?]
+        vec![vectors(py, &mesh.colors, 4, |c| vec![c.r, c.g, c.b, c.a])?]
     };
     d.set_item("color_layers", color_layers)?;
-    let faces = mesh.faces.iter().flatten().copied().collect();
-    d.set_item("faces", array2(py, faces, mesh.faces.len(), 3)?)?;
-    match &mesh.skin {
+    let face_count = mesh.faces.len();
+    d.set_item("faces", array2(py, mesh.faces.into_flattened(), face_count, 3)?)?;
+    match mesh.skin {
         Some(skin) => {
-            // The scene holds `influences` entries per vertex; a skin whose arrays are
-            // shorter (a reader's bug, never a file's) is padded with zero weights.
+            // The scene holds `influences` entries per vertex; anything else is a reader's
+            // bug, reported rather than padded (padding could allocate far past the file).
             let k = skin.influences;
-            let entries = v.saturating_mul(k);
-            let mut bones = skin.bones.clone();
-            let mut weights = skin.weights.clone();
-            bones.resize(entries, 0);
-            weights.resize(entries, 0.0);
-            d.set_item("bone_indices", array2(py, bones, v, k)?)?;
-            d.set_item("bone_weights", array2(py, weights, v, k)?)?;
+            if skin.bones.len() != v.saturating_mul(k) || skin.weights.len() != skin.bones.len() {
+                return Err(crate::errors::raise(
+                    py,
+                    format!(
+                        "mesh {:?}: the scene's skin holds {} bone indices and {} weights for {v} vertices of {k} influences",
+                        mesh.name,
+                        skin.bones.len(),
+                        skin.weights.len()
+                    ),
+                    None,
+                    None,
+                    None,
+                ));
+            }
+            d.set_item("bone_indices", array2(py, skin.bones, v, k)?)?;
+            d.set_item("bone_weights", array2(py, skin.weights, v, k)?)?;
         }
         None => {
             d.set_item("bone_indices", py.None())?;
@@ -264,11 +306,11 @@ fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: &BoneTrack) -
     let frames = |keys: Vec<f64>| PyArray1::from_vec(py, keys);
     let r = &track.rotation;
     d.set_item("rotation_frames", frames(r.iter().map(|k| k.frame).collect()))?;
-    let flat = r.iter().flat_map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]).collect();
+    let flat = flatten(r.iter().map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]));
     d.set_item("rotations", array2(py, flat, r.len(), 4)?)?;
     for (name, keys) in [("translation", &track.translation), ("scale", &track.scale)] {
         d.set_item(format!("{name}_frames"), frames(keys.iter().map(|k| k.frame).collect()))?;
-        let flat = keys.iter().flat_map(|k| [k.value.x, k.value.y, k.value.z]).collect();
+        let flat = flatten(keys.iter().map(|k| [k.value.x, k.value.y, k.value.z]));
         d.set_item(format!("{name}s"), array2(py, flat, keys.len(), 3)?)?;
     }
     make(&classes.bone_track, d)
@@ -283,7 +325,11 @@ fn field<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Bound<
         .ok_or_else(|| PyValueError::new_err(format!("{what}: the field {name} is missing")))
 }
 
-fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<T> {
+fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+) -> PyResult<T> {
     field(d, what, name)?
         .extract()
         .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.{name}: {e}")))
@@ -369,7 +415,9 @@ fn expect_len(what: &str, name: &str, got: usize, want: usize, of: &str) -> PyRe
     if got == want {
         Ok(())
     } else {
-        Err(PyValueError::new_err(format!("{what}.{name}: {got} rows, but {of} is {want}")))
+        Err(PyValueError::new_err(format!(
+            "{what}.{name}: {got} rows, but {of} is {want}"
+        )))
     }
 }
 

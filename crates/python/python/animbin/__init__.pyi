@@ -11,6 +11,10 @@ Conventions of the scene arrays (the same as animbin's scene model):
   translation in ``[:3, 3]``: ``mathutils.Matrix(m.tolist())`` is Blender's
   ``bone.matrix_local`` for that bone;
 - no axis change happens unless ``z_up`` asks for one (which only the glTF side uses).
+
+The scene classes compare equal (``==``) when every field does, arrays by dtype, shape and
+values (NaN equal to NaN); their attributes are plain and may be replaced, and
+``from_scene`` checks them.
 """
 
 import os
@@ -45,9 +49,13 @@ class FormatError(ValueError):
     """
 
     format: str | None
-    """The format whose reader or writer failed (``"seanim"``), when one did."""
+    """The format whose reader or writer failed, one of ``FORMATS`` (``"seanim"``), when
+    one did."""
     offset: int | None
-    """The byte offset in the input where the error was found, when there is one."""
+    """The byte offset in the input where the error was found, when there is one (for a
+    compressed AnimX, the offset in its decompressed stream: the message says so)."""
+
+    def __init__(self, message: str, format: str | None = None, offset: int | None = None) -> None: ...
 
 class LossWarning(UserWarning):
     """Issued (``warnings.warn``) for each kind of data a conversion could not carry over,
@@ -186,11 +194,14 @@ class Document:
         z_up: bool = False,
         scale: float = 1.0,
         anims: Sequence[AnimSource] = (),
+        strict: bool = False,
         normalize_rotations: bool = False,
     ) -> Scene:
         """The document as a scene: skeleton, meshes, materials, textures and animations as
-        NumPy arrays (copied once; they outlive the document). ``anims`` joins other files'
-        animations. ``z_up`` and ``scale`` concern the glTF side only."""
+        NumPy arrays (copied once, owned by NumPy: they outlive the document). ``anims``
+        appends other files' animations (names as their files store them); ``z_up`` and
+        ``scale`` concern a glTF document only; ``strict`` makes anything the scene model
+        cannot hold a ``FormatError`` (else it is listed in ``Scene.lost``)."""
 
 class Skeleton:
     """A bone hierarchy with its bind pose: N bones, parents before children where the
