@@ -157,8 +157,13 @@ def armature_actions(armature_object) -> list:
 def _sample(curves: dict, width: int, default, frames) -> tuple:
     """The channel's frames (its keyframes' union unless ``frames`` is given) and its
     values there, (K, width); components without a curve hold ``default``."""
+    points = {}
+    for index, curve in curves.items():
+        co = np.empty(len(curve.keyframe_points) * 2, dtype=np.float64)
+        curve.keyframe_points.foreach_get("co", co)
+        points[index] = co.reshape(-1, 2)
     if frames is None:
-        times = [np.array([p.co[0] for p in c.keyframe_points]) for c in curves.values()]
+        times = [co[:, 0] for co in points.values()]
         frames = np.unique(np.concatenate(times)) if times else np.zeros(0)
     values = np.empty((len(frames), width), dtype=np.float64)
     for index in range(width):
@@ -166,10 +171,8 @@ def _sample(curves: dict, width: int, default, frames) -> tuple:
         if curve is None:
             values[:, index] = default[index]
             continue
-        count = len(curve.keyframe_points)
-        co = np.empty(count * 2, dtype=np.float64)
-        curve.keyframe_points.foreach_get("co", co)
-        co = co.reshape(-1, 2)
+        co = points[index]
+        count = len(co)
         if count == len(frames) and np.array_equal(co[:, 0].astype(np.float32), np.asarray(frames, dtype=np.float32)):
             values[:, index] = co[:, 1]
         else:

@@ -393,7 +393,7 @@ def build_mesh(context, name, mesh, materials, armature_object, bone_names, sett
         normals = np.asarray(mesh.normals, dtype=np.float64)
         lengths = np.linalg.norm(normals, axis=1, keepdims=True)
         normals = np.where(lengths > 0.0, normals / np.where(lengths > 0.0, lengths, 1.0), 0.0)
-        data.normals_split_custom_set_from_vertices([tuple(n) for n in normals])
+        data.normals_split_custom_set_from_vertices(normals)
 
     obj = bpy.data.objects.new(name, data)
     _link(context, obj)
