@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import bmesh
 import bpy
 from mathutils import Euler, Matrix, Quaternion
 
@@ -483,23 +484,7 @@ def meshes_of(context, obj, space: Matrix, bone_index: dict, materials: dict, se
             if color is None:
                 result.warnings.append(f"{obj.name}: colour attribute {attribute.name} on {attribute.domain} not written")
 
-        skin = None
-        if bone_index:
-            group_bone = {g.index: bone_index.get(g.name) for g in obj.vertex_groups}
-            influences = []
-            for vertex in mesh.vertices:
-                pairs = [(g.weight, group_bone.get(g.group)) for g in vertex.groups]
-                pairs = sorted(((w, b) for w, b in pairs if b is not None and w > 0.0), key=lambda p: -p[0])
-                influences.append(pairs)
-            width = max((len(p) for p in influences), default=0)
-            if width:
-                skin_bones = np.zeros((len(influences), width), dtype=np.uint32)
-                skin_weights = np.zeros((len(influences), width), dtype=np.float32)
-                for v, pairs in enumerate(influences):
-                    for k, (w, b) in enumerate(pairs):
-                        skin_bones[v, k] = b
-                        skin_weights[v, k] = w
-                skin = (skin_bones, skin_weights)
+        skin = _skin(obj, mesh, bone_index) if bone_index else None
 
         slots = [s.material for s in obj.material_slots]
         layered = len(slots) > 1 and not tri_material.any()
@@ -542,6 +527,42 @@ def meshes_of(context, obj, space: Matrix, bone_index: dict, materials: dict, se
         return made
     finally:
         release()
+
+
+def _skin(obj, mesh, bone_index: dict):
+    """(bone indices, weights), (V, K) each, heaviest first, from the vertex groups named
+    after bones (through BMesh's deform layer), or None when no vertex has a weight."""
+    lut = {g.index: bone_index.get(g.name, -1) for g in obj.vertex_groups}
+    bm = bmesh.new()
+    try:
+        bm.from_mesh(mesh)
+        layer = bm.verts.layers.deform.active
+        if layer is None:
+            return None
+        rows = [vert[layer].items() for vert in bm.verts]
+    finally:
+        bm.free()
+    counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
+    if not counts.any():
+        return None
+    pairs = np.array([pair for row in rows for pair in row], dtype=np.float64).reshape(-1, 2)
+    vertex = np.repeat(np.arange(len(rows)), counts)
+    bone = np.array([lut.get(int(g), -1) for g in range(int(pairs[:, 0].max()) + 1)], dtype=np.int64)[pairs[:, 0].astype(np.int64)]
+    weight = pairs[:, 1]
+    keep = (bone >= 0) & (weight > 0.0)
+    vertex, bone, weight = vertex[keep], bone[keep], weight[keep]
+    if not len(vertex):
+        return None
+    order = np.lexsort((-weight, vertex))
+    vertex, bone, weight = vertex[order], bone[order], weight[order]
+    starts = np.searchsorted(vertex, vertex, side="left")
+    rank = np.arange(len(vertex)) - starts
+    width = int(rank.max()) + 1
+    bones = np.zeros((len(rows), width), dtype=np.uint32)
+    weights = np.zeros((len(rows), width), dtype=np.float32)
+    bones[vertex, rank] = bone
+    weights[vertex, rank] = weight
+    return bones, weights
 
 
 def _material_index(material, materials: dict, folder: str, format_name: str):

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import bmesh
 import bpy
 from mathutils import Matrix
 
@@ -370,6 +371,12 @@ def build_mesh(context, name, mesh, materials, armature_object, bone_names, sett
     data.polygons.foreach_set("loop_start", np.arange(0, len(faces) * 3, 3, dtype=np.int32))
     data.update(calc_edges=True)
     data.validate(clean_customdata=False)
+    obj = bpy.data.objects.new(name, data)
+    _link(context, obj)
+    skinned = armature_object is not None and mesh.bone_indices is not None and mesh.bone_weights is not None
+    if skinned:
+        # Before any other layer: the weights go in through BMesh, which rebuilds the mesh.
+        _vertex_groups(obj, data, mesh, bone_names, result)
 
     corner_vertex = np.empty(len(data.loops), dtype=np.int32)
     data.loops.foreach_get("vertex_index", corner_vertex)
@@ -395,39 +402,46 @@ def build_mesh(context, name, mesh, materials, armature_object, bone_names, sett
         normals = np.where(lengths > 0.0, normals / np.where(lengths > 0.0, lengths, 1.0), 0.0)
         data.normals_split_custom_set_from_vertices(normals)
 
-    obj = bpy.data.objects.new(name, data)
-    _link(context, obj)
     if armature_object is not None:
         obj.parent = armature_object
-        if mesh.bone_indices is not None and mesh.bone_weights is not None:
-            _vertex_groups(obj, mesh, bone_names, result)
-            modifier = obj.modifiers.new("Armature", "ARMATURE")
-            modifier.object = armature_object
+    if skinned:
+        modifier = obj.modifiers.new("Armature", "ARMATURE")
+        modifier.object = armature_object
     return obj
 
 
-def _vertex_groups(obj, mesh, bone_names, result) -> None:
+def _vertex_groups(obj, data, mesh, bone_names, result) -> None:
     """One vertex group per bone the skin names, with its weights (slots of weight 0 are
-    unused; a bone named twice for one vertex adds up)."""
+    unused; a bone named twice for one vertex adds up). Written through BMesh's deform
+    layer, one assignment per influence: ``VertexGroup.add`` costs a call per weight value."""
     indices = np.asarray(mesh.bone_indices, dtype=np.int64)
     weights = np.asarray(mesh.bone_weights, dtype=np.float32)
-    vertex = np.repeat(np.arange(len(indices)), indices.shape[1] if indices.ndim == 2 else 1)
-    indices = indices.ravel()
-    weights = weights.ravel()
+    if indices.ndim != 2 or indices.shape != weights.shape or len(indices) != len(data.vertices):
+        result.warnings.append(f"mesh {obj.name}: skin arrays do not fit its vertices; no weights")
+        return
     used = weights > 0.0
     if (indices[used] >= len(bone_names)).any():
         result.warnings.append(f"mesh {obj.name}: weights for bones past the skeleton's {len(bone_names)} skipped")
         used &= indices < len(bone_names)
-    groups = {}
+    group_of = np.full(max(len(bone_names), 1), -1, dtype=np.int64)
     for bone in np.unique(indices[used]):
-        picked = used & (indices == bone)
         name = bone_names[int(bone)]
-        group = groups.get(name) or obj.vertex_groups.new(name=name)
-        groups[name] = group
-        vs = vertex[picked]
-        ws = weights[picked]
-        for weight in np.unique(ws):
-            group.add(vs[ws == weight].tolist(), float(weight), "ADD")
+        group = obj.vertex_groups.get(name) or obj.vertex_groups.new(name=name)
+        group_of[int(bone)] = group.index
+    slots = np.where(used, group_of[np.clip(indices, 0, len(group_of) - 1)], -1)
+
+    bm = bmesh.new()
+    try:
+        bm.from_mesh(data)
+        layer = bm.verts.layers.deform.verify()
+        for vert, groups, values in zip(bm.verts, slots.tolist(), weights.tolist()):
+            deform = vert[layer]
+            for group, weight in zip(groups, values):
+                if group >= 0:
+                    deform[group] = deform.get(group, 0.0) + weight
+        bm.to_mesh(data)
+    finally:
+        bm.free()
 
 
 def _match_bones(armature_object, names) -> dict:
