@@ -66,7 +66,11 @@ class _Import(ImportHelper):
         name="Armature",
         description="What an animation-only file (SEAnim, AnimX, x8an) animates",
         items=(
-            ("AUTO", "Active Armature", "The active armature (bones matched by name), or a new bare one when none is active"),
+            (
+                "AUTO",
+                "Active Armature",
+                "The active armature (bones matched by name), or a new bare one when none is active",
+            ),
             ("NEW", "New Armature", "A new armature with one bone per animated bone, at the origin"),
         ),
         default="AUTO",
@@ -224,8 +228,16 @@ class _ExportActions(ExportHelper):
         description="Which of the armature's actions to write",
         items=(
             ("ACTIVE", "Active Action", "The armature's active action, to the chosen file"),
-            ("EACH", "Each Action", "Every action that animates the armature's bones, one file each, named after it, in the chosen file's folder"),
-            ("ALL", "All in One File", "Every action that animates the armature's bones, in the chosen file (formats that hold several animations: Cast)"),
+            (
+                "EACH",
+                "Each Action",
+                "Every action that animates the armature's bones, one file each, named after it, in the chosen file's folder",
+            ),
+            (
+                "ALL",
+                "All in One File",
+                "Every action that animates the armature's bones, in the chosen file (formats that hold several animations: Cast)",
+            ),
         ),
         default="ACTIVE",
     )

@@ -184,7 +184,9 @@ def _sample(curves: dict, width: int, default, frames) -> tuple:
 def _rotation_keys(pose_bone, channels, frames):
     """Quaternion keys (x y z w) of the bone's rotation channel in its rotation mode."""
     mode = pose_bone.rotation_mode
-    if mode == "QUATERNION" or ("rotation_quaternion" in channels and mode != "AXIS_ANGLE" and "rotation_euler" not in channels):
+    if mode == "QUATERNION" or (
+        "rotation_quaternion" in channels and mode != "AXIS_ANGLE" and "rotation_euler" not in channels
+    ):
         if "rotation_quaternion" not in channels:
             return None
         times, wxyz = _sample(channels["rotation_quaternion"], 4, _DEFAULTS["rotation_quaternion"], frames)
@@ -206,7 +208,13 @@ def _rotation_keys(pose_bone, channels, frames):
 
 
 def _all_constant(channels: dict) -> bool:
-    points = [p for props in channels.values() for curves in props.values() for c in curves.values() for p in c.keyframe_points]
+    points = [
+        p
+        for props in channels.values()
+        for curves in props.values()
+        for c in curves.values()
+        for p in c.keyframe_points
+    ]
     return bool(points) and all(p.interpolation == "CONSTANT" for p in points)
 
 
@@ -227,7 +235,9 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
     channels = bone_channels(action, armature_object)
     skipped = [name for name in channels if name not in bones]
     if skipped:
-        result.warnings.append(f"action {action.name}: channels for bones the armature lacks skipped: {', '.join(skipped[:10])}")
+        result.warnings.append(
+            f"action {action.name}: channels for bones the armature lacks skipped: {', '.join(skipped[:10])}"
+        )
     names = [b.name for b in bones if b.name in channels]
     kinds = pose.effective_kinds(names, overrides, parents_of, kind)
     start, end = action.frame_range
@@ -433,7 +443,17 @@ def _mesh_data(context, obj, settings: ModelSettings):
     return mesh, release
 
 
-def meshes_of(context, obj, space: Matrix, bone_index: dict, materials: dict, settings: ModelSettings, folder: str, format_name: str, result: Result) -> list:
+def meshes_of(
+    context,
+    obj,
+    space: Matrix,
+    bone_index: dict,
+    materials: dict,
+    settings: ModelSettings,
+    folder: str,
+    format_name: str,
+    result: Result,
+) -> list:
     """One ``animbin.Mesh`` per material the object's faces use (one for all when every
     face uses the first slot: further slots are then the materials of further UV layers,
     as SEModel has them). Vertices are split where their corners differ in normal, UV or
@@ -480,9 +500,15 @@ def meshes_of(context, obj, space: Matrix, bone_index: dict, materials: dict, se
             values = np.empty(len(attribute.data) * 4, dtype=np.float64)
             attribute.data.foreach_get("color_srgb", values)
             values = np.clip(np.round(values.reshape(-1, 4) * 255.0), 0, 255).astype(np.uint8)
-            color = values[corner_vertex] if attribute.domain == "POINT" else values if attribute.domain == "CORNER" else None
+            color = (
+                values[corner_vertex]
+                if attribute.domain == "POINT"
+                else values if attribute.domain == "CORNER" else None
+            )
             if color is None:
-                result.warnings.append(f"{obj.name}: colour attribute {attribute.name} on {attribute.domain} not written")
+                result.warnings.append(
+                    f"{obj.name}: colour attribute {attribute.name} on {attribute.domain} not written"
+                )
 
         skin = _skin(obj, mesh, bone_index) if bone_index else None
 
@@ -506,7 +532,9 @@ def meshes_of(context, obj, space: Matrix, bone_index: dict, materials: dict, se
             if layered:
                 mesh_materials = [_material_index(s, materials, folder, format_name) for s in slots]
             elif slots:
-                mesh_materials = [_material_index(slots[group] if group < len(slots) else None, materials, folder, format_name)]
+                mesh_materials = [
+                    _material_index(slots[group] if group < len(slots) else None, materials, folder, format_name)
+                ]
             else:
                 mesh_materials = []
             # SEModel has no mesh names.
@@ -547,7 +575,9 @@ def _skin(obj, mesh, bone_index: dict):
         return None
     pairs = np.array([pair for row in rows for pair in row], dtype=np.float64).reshape(-1, 2)
     vertex = np.repeat(np.arange(len(rows)), counts)
-    bone = np.array([lut.get(int(g), -1) for g in range(int(pairs[:, 0].max()) + 1)], dtype=np.int64)[pairs[:, 0].astype(np.int64)]
+    bone = np.array([lut.get(int(g), -1) for g in range(int(pairs[:, 0].max()) + 1)], dtype=np.int64)[
+        pairs[:, 0].astype(np.int64)
+    ]
     weight = pairs[:, 1]
     keep = (bone >= 0) & (weight > 0.0)
     vertex, bone, weight = vertex[keep], bone[keep], weight[keep]
@@ -594,7 +624,17 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
             space = obj.matrix_world
             if settings.up_axis == "Y":
                 space = Y_UP_FROM_Z_UP @ space
-        meshes += meshes_of(context, obj, space, bone_index if _armature_for(obj) is armature else {}, materials, settings, folder, format_name, result)
+        meshes += meshes_of(
+            context,
+            obj,
+            space,
+            bone_index if _armature_for(obj) is armature else {},
+            materials,
+            settings,
+            folder,
+            format_name,
+            result,
+        )
     ordered = [m for _i, m in sorted(materials.values(), key=lambda pair: pair[0])]
     _write(animbin.Scene(skeleton, meshes, ordered), path, format_name, result)
     return result

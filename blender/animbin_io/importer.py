@@ -357,7 +357,12 @@ def build_mesh(context, name, mesh, materials, armature_object, bone_names, sett
     positions = np.asarray(mesh.positions, dtype=np.float64) * settings.scale
     count = len(positions)
     faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
-    usable = (faces < count).all(axis=1) & (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    usable = (
+        (faces < count).all(axis=1)
+        & (faces[:, 0] != faces[:, 1])
+        & (faces[:, 1] != faces[:, 2])
+        & (faces[:, 0] != faces[:, 2])
+    )
     if not usable.all():
         result.warnings.append(f"mesh {name}: {int((~usable).sum())} faces skipped (repeated or missing vertices)")
         faces = faces[usable]
@@ -476,10 +481,14 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
         action = bpy.data.actions.new(_action_name(animation, stem, index, len(animations)))
         action.use_fake_user = True
         writer = blend.ChannelWriter(action, armature_object)
-        interpolation = blend.INTERPOLATION_CONSTANT if animation.interpolation == "step" else blend.INTERPOLATION_LINEAR
+        interpolation = (
+            blend.INTERPOLATION_CONSTANT if animation.interpolation == "step" else blend.INTERPOLATION_LINEAR
+        )
         matched = _match_bones(armature_object, [t.bone for t in animation.tracks])
         overrides = {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind}
-        kinds = pose.effective_kinds([matched.get(t.bone, t.bone) for t in animation.tracks], overrides, parents_of, animation.kind)
+        kinds = pose.effective_kinds(
+            [matched.get(t.bone, t.bone) for t in animation.tracks], overrides, parents_of, animation.kind
+        )
         missing = []
         first, last = math.inf, -math.inf
         for track, kind in zip(animation.tracks, kinds):
@@ -502,9 +511,13 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
             if len(track.rotation_frames):
                 rotation = pose.keys_to_basis_rotation(kind, rr, track.rotations)
                 pose_bone.rotation_mode = "QUATERNION"
-                writer.curves(bone, "rotation_quaternion", track.rotation_frames, rotation[:, [3, 0, 1, 2]], interpolation)
+                writer.curves(
+                    bone, "rotation_quaternion", track.rotation_frames, rotation[:, [3, 0, 1, 2]], interpolation
+                )
             if len(track.scale_frames):
-                writer.curves(bone, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), interpolation)
+                writer.curves(
+                    bone, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), interpolation
+                )
         if missing:
             result.warnings.append(
                 f"action {action.name}: {len(missing)} tracks name bones the armature lacks: {', '.join(missing[:10])}"
@@ -537,7 +550,12 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
             "interpolation": animation.interpolation,
             "precision": precision or "",
             "properties": [
-                {"node": p.node, "property": p.property, "format": p.format, "data": base64.b64encode(p.data).decode("ascii")}
+                {
+                    "node": p.node,
+                    "property": p.property,
+                    "format": p.format,
+                    "data": base64.b64encode(p.data).decode("ascii"),
+                }
                 for p in animation.properties
             ],
         }

@@ -33,7 +33,9 @@ def model(vertices: int, bones: int):
     ys, xs = np.divmod(np.arange(side * side), side)
     positions = np.stack([xs, ys, np.zeros_like(xs)], axis=1).astype(np.float32)
     quads = (ys[:-side] * side + xs[:-side])[xs[:-side] < side - 1]
-    faces = np.concatenate([np.stack([quads, quads + 1, quads + side + 1], 1), np.stack([quads, quads + side + 1, quads + side], 1)])
+    faces = np.concatenate(
+        [np.stack([quads, quads + 1, quads + side + 1], 1), np.stack([quads, quads + side + 1, quads + side], 1)]
+    )
     normals = np.tile(np.array([0.0, 0.0, 1.0], dtype=np.float32), (len(positions), 1))
     uv = positions[:, :2] / side
     indices = rng.integers(0, bones, size=(len(positions), 4)).astype(np.uint32)
@@ -44,7 +46,15 @@ def model(vertices: int, bones: int):
         np.arange(-1, bones - 1, dtype=np.int32),
         np.tile([0.0, 1.0, 0.0], (bones, 1)),
     )
-    mesh = animbin.Mesh(positions, faces, normals=normals, uv_layers=[uv, uv], bone_indices=indices, bone_weights=weights, materials=[0, 0])
+    mesh = animbin.Mesh(
+        positions,
+        faces,
+        normals=normals,
+        uv_layers=[uv, uv],
+        bone_indices=indices,
+        bone_weights=weights,
+        materials=[0, 0],
+    )
     return animbin.Scene(skeleton, [mesh], [animbin.Material("skin", {"diffuse": "skin_c.png"})])
 
 
@@ -54,7 +64,9 @@ def animation(bones: int, frames: int):
     rotations = np.concatenate([np.sin(angles / 2), np.zeros((frames, 2)), np.cos(angles / 2)], axis=1)
     translations = np.stack([np.sin(times * 0.1), np.ones(frames), np.zeros(frames)], axis=1)
     tracks = [
-        animbin.BoneTrack(f"bone{i}", rotation_frames=times, rotations=rotations, translation_frames=times, translations=translations)
+        animbin.BoneTrack(
+            f"bone{i}", rotation_frames=times, rotations=rotations, translation_frames=times, translations=translations
+        )
         for i in range(bones)
     ]
     return animbin.Scene(animations=[animbin.Animation("", tracks, framerate=30.0)])
@@ -92,10 +104,16 @@ def main():
             bpy.ops.wm.read_factory_settings(use_empty=True)
             timed("import SEModel", lambda: bpy.ops.import_scene.animbin_semodel(filepath=model_path))
             timed("import SEAnim onto it", lambda: bpy.ops.import_scene.animbin_seanim(filepath=anim_path))
-            timed("export SEAnim (keyframes)", lambda: bpy.ops.export_anim.animbin_seanim(filepath=os.path.join(out, "back.seanim")))
+            timed(
+                "export SEAnim (keyframes)",
+                lambda: bpy.ops.export_anim.animbin_seanim(filepath=os.path.join(out, "back.seanim")),
+            )
             for obj in bpy.data.objects:
                 obj.select_set(True)
-            timed("export SEModel", lambda: bpy.ops.export_mesh.animbin_semodel(filepath=os.path.join(out, "back.semodel")))
+            timed(
+                "export SEModel",
+                lambda: bpy.ops.export_mesh.animbin_semodel(filepath=os.path.join(out, "back.semodel")),
+            )
     finally:
         animbin_io.unregister()
 

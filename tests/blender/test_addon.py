@@ -99,7 +99,10 @@ class Checks:
             return self.true(f"{what}: shape {seen.shape}, expected {expected.shape}", False)
         error = np.abs(seen - expected) / np.maximum(1.0, np.abs(expected))
         worst = float(error.max()) if error.size else 0.0
-        return self.true(f"{what}: off by {worst:.3g} (tolerance {tolerance}):\n  {seen.tolist()}\n  {expected.tolist()}", worst <= tolerance)
+        return self.true(
+            f"{what}: off by {worst:.3g} (tolerance {tolerance}):\n  {seen.tolist()}\n  {expected.tolist()}",
+            worst <= tolerance,
+        )
 
 
 def importer_for(path):
@@ -197,14 +200,27 @@ def check_import(checks, path, out_dir):
                 parent = skeleton.parents[index]
                 seen = bones[bone_name].parent.name if bones[bone_name].parent else None
                 checks.equal(f"{name}: {bone_name} parent", seen, skeleton.names[parent] if parent >= 0 else None)
-                checks.close(f"{name}: {bone_name} head", bones[bone_name].head_local, skeleton.bind_matrices[index][:3, 3])
-                checks.close(f"{name}: {bone_name} rest rotation", bones[bone_name].matrix_local.to_3x3(), skeleton.bind_matrices[index][:3, :3], 1e-5)
+                checks.close(
+                    f"{name}: {bone_name} head", bones[bone_name].head_local, skeleton.bind_matrices[index][:3, 3]
+                )
+                checks.close(
+                    f"{name}: {bone_name} rest rotation",
+                    bones[bone_name].matrix_local.to_3x3(),
+                    skeleton.bind_matrices[index][:3, :3],
+                    1e-5,
+                )
     if fmt == "sf3":
-        checks.equal(f"{name}: tracks against info slot_count", sum(len(a.tracks) for a in scene.animations), info["slot_count"])
+        checks.equal(
+            f"{name}: tracks against info slot_count", sum(len(a.tracks) for a in scene.animations), info["slot_count"]
+        )
         checks.equal(f"{name}: actions against info segment_count", len(bpy.data.actions), info["segment_count"])
     if fmt == "animx":
         kept = sum(len(a.properties) for a in scene.animations)
-        checks.equal(f"{name}: bones and kept property tracks against info track_count", len(bone_names) + kept, info["track_count"])
+        checks.equal(
+            f"{name}: bones and kept property tracks against info track_count",
+            len(bone_names) + kept,
+            info["track_count"],
+        )
         stored = [p for a in bpy.data.actions for p in a["animbin"]["properties"]]
         checks.equal(f"{name}: property tracks kept on the action", len(stored), kept)
 
@@ -231,8 +247,13 @@ def check_import(checks, path, out_dir):
         co = np.array([v.co for v in data.vertices])
         checks.close(f"{name}: {obj.name} positions", co, mesh.positions)
         if mesh.bone_indices is not None and armature is not None:
-            checks.true(f"{name}: {obj.name} has an Armature modifier", any(m.type == "ARMATURE" and m.object == armature for m in obj.modifiers))
-            used = {skeleton.names[int(b)] for b, w in zip(mesh.bone_indices.ravel(), mesh.bone_weights.ravel()) if w > 0}
+            checks.true(
+                f"{name}: {obj.name} has an Armature modifier",
+                any(m.type == "ARMATURE" and m.object == armature for m in obj.modifiers),
+            )
+            used = {
+                skeleton.names[int(b)] for b, w in zip(mesh.bone_indices.ravel(), mesh.bone_weights.ravel()) if w > 0
+            }
             checks.equal(f"{name}: {obj.name} vertex groups", sorted(g.name for g in obj.vertex_groups), sorted(used))
 
     actions = bpy.data.actions
@@ -240,7 +261,9 @@ def check_import(checks, path, out_dir):
     if "animation_count" in info:
         checks.equal(f"{name}: actions against info animation_count", len(actions), info["animation_count"])
     for index, animation in enumerate(scene.animations):
-        action_name = animation.name or (os.path.splitext(name)[0] if len(scene.animations) == 1 else f"{os.path.splitext(name)[0]}_{index}")
+        action_name = animation.name or (
+            os.path.splitext(name)[0] if len(scene.animations) == 1 else f"{os.path.splitext(name)[0]}_{index}"
+        )
         action = actions.get(action_name)
         if not checks.true(f"{name}: an action named {action_name!r}", action is not None):
             continue
@@ -252,7 +275,9 @@ def check_import(checks, path, out_dir):
             expected_end = info["duration"] * animation.framerate
         checks.close(f"{name}: {action_name} frame range", tuple(action.frame_range), (first, expected_end))
         markers = sorted((m.frame, m.name) for m in action.pose_markers)
-        checks.equal(f"{name}: {action_name} pose markers", markers, sorted((int(round(f)), n) for f, n in animation.notes))
+        checks.equal(
+            f"{name}: {action_name} pose markers", markers, sorted((int(round(f)), n) for f, n in animation.notes)
+        )
         if "note_count" in info:
             checks.equal(f"{name}: pose markers against info note_count", len(markers), info["note_count"])
         keyed = {}
@@ -270,9 +295,17 @@ def check_import(checks, path, out_dir):
                 counts = [keyed.get((f"{base}.{prop}", i), 0) for i in range(width)]
                 checks.equal(f"{name}: {action_name} {track.bone} {prop} keys", counts, [len(frames)] * width)
     if scene.animations:
-        checks.close(f"{name}: scene frame rate", bpy.context.scene.render.fps / bpy.context.scene.render.fps_base, scene.animations[0].framerate)
+        checks.close(
+            f"{name}: scene frame rate",
+            bpy.context.scene.render.fps / bpy.context.scene.render.fps_base,
+            scene.animations[0].framerate,
+        )
         ends = [max(first_last(a)[1], a.frame_count - 1.0) for a in scene.animations]
-        checks.equal(f"{name}: scene frame range", (bpy.context.scene.frame_start, bpy.context.scene.frame_end), (max(0, int(math.floor(min(first_last(a)[0] for a in scene.animations)))), int(math.ceil(max(ends)))))
+        checks.equal(
+            f"{name}: scene frame range",
+            (bpy.context.scene.frame_start, bpy.context.scene.frame_end),
+            (max(0, int(math.floor(min(first_last(a)[0] for a in scene.animations)))), int(math.ceil(max(ends)))),
+        )
 
     # The actions back out, and read again.
     if scene.animations and armature is not None:
@@ -301,16 +334,35 @@ def check_import(checks, path, out_dir):
                 written = os.path.join(folder, action.name + extension)
                 if not checks.true(f"{name}: {written} written", os.path.isfile(written)):
                     continue
-                original = next(a for i, a in enumerate(scene.animations) if action.name in (a.name, os.path.splitext(name)[0], f"{os.path.splitext(name)[0]}_{i}"))
+                original = next(
+                    a
+                    for i, a in enumerate(scene.animations)
+                    if action.name in (a.name, os.path.splitext(name)[0], f"{os.path.splitext(name)[0]}_{i}")
+                )
                 back = animbin.open(written)
                 if target == "seanim":
                     original_info = info if fmt == "seanim" else None
                     if original_info is not None:
-                        for key in ("frame_count", "framerate", "anim_type", "looped", "high_precision", "note_count", "modifier_count"):
+                        for key in (
+                            "frame_count",
+                            "framerate",
+                            "anim_type",
+                            "looped",
+                            "high_precision",
+                            "note_count",
+                            "modifier_count",
+                        ):
                             checks.equal(f"{name} -> seanim: info {key}", back.info()[key], original_info[key])
                 # AnimX stores seconds and no rate: read it at the original's.
                 back_scene = back.scene(framerate=original.framerate) if target == "animx" else back.scene()
-                compare_animations(checks, f"{name} -> {target} {action.name}", back_scene.animations[0], original, names=target != "seanim" and fmt != "sf3", fmt=target)
+                compare_animations(
+                    checks,
+                    f"{name} -> {target} {action.name}",
+                    back_scene.animations[0],
+                    original,
+                    names=target != "seanim" and fmt != "sf3",
+                    fmt=target,
+                )
 
 
 def check_model_export(checks, path, target, out_dir):
@@ -329,8 +381,14 @@ def check_model_export(checks, path, target, out_dir):
     seen = animbin.open(out).scene()
     checks.equal(f"{name} -> {target}: bones", seen.skeleton.names, expected.skeleton.names)
     checks.equal(f"{name} -> {target}: parents", seen.skeleton.parents.tolist(), expected.skeleton.parents.tolist())
-    checks.close(f"{name} -> {target}: bind translations", seen.skeleton.global_translations, expected.skeleton.global_translations)
-    checks.close(f"{name} -> {target}: bind rotations", seen.skeleton.global_rotations, expected.skeleton.global_rotations)
+    checks.close(
+        f"{name} -> {target}: bind translations",
+        seen.skeleton.global_translations,
+        expected.skeleton.global_translations,
+    )
+    checks.close(
+        f"{name} -> {target}: bind rotations", seen.skeleton.global_rotations, expected.skeleton.global_rotations
+    )
     checks.equal(f"{name} -> {target}: meshes", len(seen.meshes), len(expected.meshes))
     for a, b in zip(seen.meshes, expected.meshes):
         checks.close(f"{name} -> {target}: positions", a.positions, b.positions)
@@ -340,10 +398,15 @@ def check_model_export(checks, path, target, out_dir):
         checks.equal(f"{name} -> {target}: UV layers", len(a.uv_layers), len(b.uv_layers))
         for k, (u, v) in enumerate(zip(a.uv_layers, b.uv_layers)):
             checks.close(f"{name} -> {target}: UV layer {k}", u, v)
-        checks.equal(f"{name} -> {target}: colours", [c.tolist() for c in a.color_layers], [c.tolist() for c in b.color_layers])
+        checks.equal(
+            f"{name} -> {target}: colours", [c.tolist() for c in a.color_layers], [c.tolist() for c in b.color_layers]
+        )
 
         def influences(mesh):
-            return [sorted((int(i), round(float(w), 6)) for i, w in zip(bi, bw) if w > 0) for bi, bw in zip(mesh.bone_indices, mesh.bone_weights)]
+            return [
+                sorted((int(i), round(float(w), 6)) for i, w in zip(bi, bw) if w > 0)
+                for bi, bw in zip(mesh.bone_indices, mesh.bone_weights)
+            ]
 
         checks.equal(f"{name} -> {target}: skin", influences(a), influences(b))
         names_a = [seen.materials[m].name if m is not None else None for m in a.materials]
@@ -351,7 +414,12 @@ def check_model_export(checks, path, target, out_dir):
         if target == "cast":
             names_b = names_b[:1]  # Cast gives a mesh one material, SEModel one per UV layer
         checks.equal(f"{name} -> {target}: mesh materials", names_a, names_b)
-    used = {expected.materials[m].name for b in expected.meshes for m in (b.materials[:1] if target == "cast" else b.materials) if m is not None}
+    used = {
+        expected.materials[m].name
+        for b in expected.meshes
+        for m in (b.materials[:1] if target == "cast" else b.materials)
+        if m is not None
+    }
 
     def named(materials):
         # SEModel names every slot; an empty name is no texture.
@@ -368,7 +436,11 @@ def check_animation_on_model(checks, testdata):
     model = armatures()[0]
     bpy.ops.import_scene.animbin_seanim(filepath=os.path.join(testdata, "sample.seanim"))
     checks.equal("SEAnim on a model: armatures", len(armatures()), 1)
-    checks.equal("SEAnim on a model: the model's active action", model.animation_data.action.name if model.animation_data else None, "sample")
+    checks.equal(
+        "SEAnim on a model: the model's active action",
+        model.animation_data.action.name if model.animation_data else None,
+        "sample",
+    )
     animation = animbin.open(os.path.join(testdata, "sample.seanim")).scene().animations[0]
     skeleton = animbin.open(os.path.join(testdata, "sample.semodel")).scene().skeleton
     spine = tracks_by_bone(animation)["j_spine"]
@@ -382,7 +454,12 @@ def check_animation_on_model(checks, testdata):
     expected_head = origin_t + rest + Vector(spine.translations[0])
     checks.close("SEAnim on a model: j_spine head at frame 5", pose_bone.head, expected_head, 1e-5)
     x, y, z, w = spine.rotations[1]
-    checks.close("SEAnim on a model: j_spine rotation at frame 5", pose_bone.matrix.to_quaternion(), Quaternion((w, x, y, z)), 1e-5)
+    checks.close(
+        "SEAnim on a model: j_spine rotation at frame 5",
+        pose_bone.matrix.to_quaternion(),
+        Quaternion((w, x, y, z)),
+        1e-5,
+    )
 
 
 def check_kinds(checks, out_dir):
@@ -395,14 +472,23 @@ def check_kinds(checks, out_dir):
     animbin.from_scene(animbin.Scene(skeleton), "semodel").write(model)
     key_t = np.array([[0.5, 0.0, 0.0]])
     key_r = np.array([[math.sin(0.25), 0.0, 0.0, math.cos(0.25)]])  # 0.5 rad about X
-    expected_translation = {"delta": (1.0, 0.5, 0.0), "relative": (1.5, 0.0, 0.0), "additive": (1.5, 0.0, 0.0), "absolute": (0.5, 0.0, 0.0)}
+    expected_translation = {
+        "delta": (1.0, 0.5, 0.0),
+        "relative": (1.5, 0.0, 0.0),
+        "additive": (1.5, 0.0, 0.0),
+        "absolute": (0.5, 0.0, 0.0),
+    }
     turn_q = Quaternion((turn[3], *turn[:3]))
     key_q = Quaternion((key_r[0][3], *key_r[0][:3]))
     expected_rotation = {"delta": key_q, "relative": key_q, "additive": turn_q @ key_q, "absolute": key_q}
     for kind in ("delta", "relative", "additive", "absolute"):
-        track = animbin.BoneTrack("arm", translation_frames=[0.0], translations=key_t, rotation_frames=[0.0], rotations=key_r)
+        track = animbin.BoneTrack(
+            "arm", translation_frames=[0.0], translations=key_t, rotation_frames=[0.0], rotations=key_r
+        )
         anim_path = os.path.join(out_dir, f"turned_{kind}.seanim")
-        animbin.from_scene(animbin.Scene(animations=[animbin.Animation("", [track], kind=kind)]), "seanim").write(anim_path)
+        animbin.from_scene(animbin.Scene(animations=[animbin.Animation("", [track], kind=kind)]), "seanim").write(
+            anim_path
+        )
         empty_scene()
         bpy.ops.import_scene.animbin_semodel(filepath=model)
         armature = armatures()[0]
@@ -423,7 +509,9 @@ def check_kinds(checks, out_dir):
     armature = armatures()[0]
     bpy.ops.import_scene.animbin_seanim(filepath=os.path.join(out_dir, "turned_delta.seanim"), kinds="ABSOLUTE")
     bpy.context.scene.frame_set(0)
-    checks.close("delta key read as absolute: arm head", armature.pose.bones["arm"].head, expected_translation["absolute"], 1e-5)
+    checks.close(
+        "delta key read as absolute: arm head", armature.pose.bones["arm"].head, expected_translation["absolute"], 1e-5
+    )
 
 
 def check_textures(checks, testdata, out_dir):
@@ -442,18 +530,33 @@ def check_textures(checks, testdata, out_dir):
     for image in images.values():
         image.pixels[:]  # Blender loads pixels when they are first read
     checks.equal("texture beside the model: image nodes", sorted(images), ["diffuse", "normal", "specular"])
-    checks.true("texture beside the model: diffuse pixels", images["diffuse"].has_data and tuple(images["diffuse"].size) == (1, 1))
-    checks.true("texture in textures/: normal pixels", images["normal"].has_data and tuple(images["normal"].size) == (1, 1))
+    checks.true(
+        "texture beside the model: diffuse pixels",
+        images["diffuse"].has_data and tuple(images["diffuse"].size) == (1, 1),
+    )
+    checks.true(
+        "texture in textures/: normal pixels", images["normal"].has_data and tuple(images["normal"].size) == (1, 1)
+    )
     checks.equal("texture in textures/: non-colour", images["normal"].colorspace_settings.name, "Non-Color")
-    checks.true("missing texture: kept as a missing image", not images["specular"].has_data and images["specular"].filepath.endswith("body_s.png"))
+    checks.true(
+        "missing texture: kept as a missing image",
+        not images["specular"].has_data and images["specular"].filepath.endswith("body_s.png"),
+    )
     bsdf = next(n for n in body.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
-    checks.true("texture beside the model: feeds Base Color", bsdf.inputs["Base Color"].links and bsdf.inputs["Base Color"].links[0].from_node.image == images["diffuse"])
+    checks.true(
+        "texture beside the model: feeds Base Color",
+        bsdf.inputs["Base Color"].links and bsdf.inputs["Base Color"].links[0].from_node.image == images["diffuse"],
+    )
     for obj in bpy.data.objects:
         obj.select_set(True)
     out = os.path.join(folder, "again.semodel")
     bpy.ops.export_mesh.animbin_semodel(filepath=out)
     textures = animbin.open(out).scene().materials[0].textures
-    checks.equal("textures written relative to the file", textures, {"diffuse": "body_c.png", "normal": "textures/body_n.png", "specular": "body_s.png"})
+    checks.equal(
+        "textures written relative to the file",
+        textures,
+        {"diffuse": "body_c.png", "normal": "textures/body_n.png", "specular": "body_s.png"},
+    )
 
 
 def check_axis_and_scale(checks, testdata, out_dir):
@@ -465,17 +568,31 @@ def check_axis_and_scale(checks, testdata, out_dir):
     bpy.ops.import_scene.animbin_cast(filepath=path, up_axis="Y", scale=0.01)
     armature = armatures()[0]
     checks.close("Y-up: armature object turned", tuple(armature.rotation_euler), (math.pi / 2, 0.0, 0.0))
-    checks.close("scale 0.01: j_upper head", armature.data.bones["j_upper"].head_local, np.array(expected.skeleton.global_translations[1]) * 0.01)
-    checks.close("scale 0.01: vertices", [v.co for v in meshes()[0].data.vertices], np.asarray(expected.meshes[0].positions) * 0.01)
+    checks.close(
+        "scale 0.01: j_upper head",
+        armature.data.bones["j_upper"].head_local,
+        np.array(expected.skeleton.global_translations[1]) * 0.01,
+    )
+    checks.close(
+        "scale 0.01: vertices",
+        [v.co for v in meshes()[0].data.vertices],
+        np.asarray(expected.meshes[0].positions) * 0.01,
+    )
     bpy.context.view_layer.objects.active = armature
     out = os.path.join(out_dir, "scaled.cast")
     bpy.ops.export_anim.animbin_cast(filepath=out, scale=100.0)
     back = animbin.open(out).scene()
-    compare_animations(checks, "Y-up, scale 0.01, exported at 100", back.animations[0], expected.animations[0], fmt="cast")
+    compare_animations(
+        checks, "Y-up, scale 0.01, exported at 100", back.animations[0], expected.animations[0], fmt="cast"
+    )
     armature.select_set(True)
     out = os.path.join(out_dir, "scaled_model.cast")
     bpy.ops.export_mesh.animbin_cast(filepath=out, scale=100.0)
-    checks.close("Y-up, scale 0.01 model exported at 100: vertices", animbin.open(out).scene().meshes[0].positions, expected.meshes[0].positions)
+    checks.close(
+        "Y-up, scale 0.01 model exported at 100: vertices",
+        animbin.open(out).scene().meshes[0].positions,
+        expected.meshes[0].positions,
+    )
 
 
 def check_installed_zip(checks, zip_path, testdata):
@@ -486,7 +603,10 @@ def check_installed_zip(checks, zip_path, testdata):
         command = [sys.executable, os.path.abspath(__file__), "--installed-check", zip_path, "--testdata", testdata]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
         lines = [line for line in done.stdout.splitlines() if line.startswith("INSTALLED ")]
-        checks.true(f"installed zip: the check ran (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}", done.returncode == 0 and lines)
+        checks.true(
+            f"installed zip: the check ran (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}",
+            done.returncode == 0 and lines,
+        )
         for line in lines:
             what, _, verdict = line[len("INSTALLED ") :].rpartition(": ")
             checks.true(f"installed zip: {what}", verdict == "ok")
@@ -508,7 +628,9 @@ class _BundledOnly(importlib.abc.MetaPathFinder):
 def installed_check(zip_path, testdata):
     """Run in a child process with BLENDER_USER_RESOURCES set to an empty folder."""
     resources = os.environ["BLENDER_USER_RESOURCES"]
-    site = os.path.join(resources, "extensions", ".local", "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+    site = os.path.join(
+        resources, "extensions", ".local", "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages"
+    )
     for module in [m for m in sys.modules if m == "animbin" or m.startswith("animbin.")]:
         del sys.modules[module]
     sys.meta_path.insert(0, _BundledOnly(site))
@@ -519,7 +641,9 @@ def installed_check(zip_path, testdata):
     try:
         import animbin as bundled
 
-        report.append(("animbin from the bundled wheel", os.path.realpath(bundled.__file__).startswith(os.path.realpath(site))))
+        report.append(
+            ("animbin from the bundled wheel", os.path.realpath(bundled.__file__).startswith(os.path.realpath(site)))
+        )
         # (Factory settings would disable the extension: empty the startup scene instead.)
         for obj in list(bpy.data.objects):
             bpy.data.objects.remove(obj)
