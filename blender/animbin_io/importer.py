@@ -12,13 +12,13 @@ What a file becomes:
 - materials: a Principled BSDF with the textures the file names, looked for beside the
   file (and in its ``_images`` and ``textures`` folders), or the file's embedded images;
 - animations: one action each, named after the animation (or the file's stem), with keys
-  converted to pose-bone space (``pose.keys_to_basis_*``), notes as pose markers, and the
-  scene's frame rate and range set from the first one.
+  converted to pose-bone space (``pose.keys_to_basis_*``), notes as pose markers, the
+  scene's frame rate set from the first and its frame range to cover them all.
 
-An animation-only file (SEAnim, AnimX, x8an) animates the active armature (bones matched
-by name, then ignoring case); without one, or when asked, it builds a bare armature: one
-bone per animated bone, parentless and at the origin, since those formats store no
-hierarchy or bind pose.
+An animation-only file (SEAnim, AnimX, x8an) animates the active armature, or the armature
+of the active mesh (bones matched by name, then ignoring case); without one, or when asked,
+it builds a bare armature: one bone per animated bone, parentless and at the origin, since
+those formats store no hierarchy or bind pose.
 """
 
 from __future__ import annotations
@@ -96,6 +96,8 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         _orient(armature_object, settings)
     elif scene.animations:
         active = context.view_layer.objects.active
+        if active is not None and active.type != "ARMATURE" and active.parent is not None:
+            active = active.parent  # a mesh of an armature
         if settings.armature == "AUTO" and active is not None and active.type == "ARMATURE":
             armature_object = active
         else:
@@ -116,7 +118,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
         build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
 
-    for obj in bpy.context.view_layer.objects:
+    for obj in context.view_layer.objects:
         obj.select_set(False)
     for obj in [result.armature, *result.meshes]:
         if obj is not None:
