@@ -460,6 +460,11 @@ def check_animation_on_model(checks, testdata):
         Quaternion((w, x, y, z)),
         1e-5,
     )
+    # With the model's mesh active, the animation goes to its armature too.
+    bpy.context.view_layer.objects.active = meshes()[0]
+    bpy.ops.import_scene.animbin_seanim(filepath=os.path.join(testdata, "sample.seanim"))
+    checks.equal("SEAnim with the model's mesh active: armatures", len(armatures()), 1)
+    checks.equal("SEAnim with the model's mesh active: actions", len(bpy.data.actions), 2)
 
 
 def check_kinds(checks, out_dir):
