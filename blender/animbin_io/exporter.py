@@ -138,15 +138,14 @@ def bone_channels(action, armature_object) -> dict:
 
 
 def armature_actions(armature_object) -> list:
-    """The actions with channels for this armature's bones, or with a slot for it (Blender
-    4.4+: an imported animation without keys), the active one first."""
+    """The actions with channels for this armature's bones, or imported onto it (an
+    animation without keys has no channels), the active one first."""
     bones = armature_object.data.bones
-    identifier = "OB" + armature_object.name
     found = []
     for action in bpy.data.actions:
         if any(name in bones for name in bone_channels(action, armature_object)):
             found.append(action)
-        elif blend.is_slotted(action) and any(slot.identifier == identifier for slot in action.slots):
+        elif blend.action_settings(action).get("armature") == armature_object.name:
             found.append(action)
     data = armature_object.animation_data
     if data is not None and data.action in found:

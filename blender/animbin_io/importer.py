@@ -537,6 +537,7 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
         action.use_cyclic = bool(animation.looping)
         action[blend.ACTION_PROPERTY] = {
             "format": format_name,
+            "armature": armature_object.name,
             "kind": animation.kind,
             "overrides": {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind},
             "cosmetic": [matched.get(t.bone, t.bone) for t in animation.tracks if t.cosmetic],
