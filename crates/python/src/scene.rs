@@ -131,7 +131,7 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionR
     fields.set_item("textures", textures)?;
     let animations = scene
         .animations
-        .iter()
+        .into_iter()
         .map(|a| animation_to_python(py, classes, a))
         .collect::<PyResult<Vec<_>>>()?;
     fields.set_item("animations", animations)?;
@@ -185,31 +185,43 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
 }
 
 fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResult<Bound<'py, PyAny>> {
+    // Each vector is freed as soon as its copy is made, so the next copy can reuse its memory.
+    let Mesh {
+        name,
+        positions,
+        normals,
+        uv_layers,
+        colors,
+        skin,
+        faces,
+        materials,
+    } = mesh;
     let d = PyDict::new(py);
-    let v = mesh.positions.len();
-    d.set_item("name", &mesh.name)?;
-    d.set_item("positions", vec3s_f32(py, &mesh.positions)?)?;
-    let normals = if mesh.normals.is_empty() {
+    let v = positions.len();
+    d.set_item("name", &name)?;
+    d.set_item("positions", vec3s_f32(py, &positions)?)?;
+    drop(positions);
+    let normals = if normals.is_empty() {
         py.None().into_bound(py)
     } else {
-        vec3s_f32(py, &mesh.normals)?
+        vec3s_f32(py, &normals)?
     };
     d.set_item("normals", normals)?;
-    let uv_layers = mesh
-        .uv_layers
-        .iter()
-        .map(|layer| vectors(py, layer, 2, |uv| vec![uv.x, uv.y]))
-        .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("uv_layers", uv_layers)?;
-    let color_layers = if mesh.colors.is_empty() {
+    let mut layers = Vec::with_capacity(uv_layers.len());
+    for layer in uv_layers {
+        layers.push(vectors(py, &layer, 2, |uv| vec![uv.x, uv.y])?);
+    }
+    d.set_item("uv_layers", layers)?;
+    let color_layers = if colors.is_empty() {
         Vec::new()
     } else {
-        vec![vectors(py, &mesh.colors, 4, |c| vec![c.r, c.g, c.b, c.a])?]
+        vec![vectors(py, &colors, 4, |c| vec![c.r, c.g, c.b, c.a])?]
     };
+    drop(colors);
     d.set_item("color_layers", color_layers)?;
-    let face_count = mesh.faces.len();
-    d.set_item("faces", array2(py, mesh.faces.into_flattened(), face_count, 3)?)?;
-    match mesh.skin {
+    let face_count = faces.len();
+    d.set_item("faces", array2(py, faces.into_flattened(), face_count, 3)?)?;
+    match skin {
         Some(skin) => {
             // The scene holds `influences` entries per vertex; anything else is a reader's
             // bug, reported rather than padded (padding could allocate far past the file).
@@ -219,7 +231,7 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
                     py,
                     format!(
                         "mesh {:?}: the scene's skin holds {} bone indices and {} weights for {v} vertices of {k} influences",
-                        mesh.name,
+                        name,
                         skin.bones.len(),
                         skin.weights.len()
                     ),
@@ -236,7 +248,7 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
             d.set_item("bone_weights", py.None())?;
         }
     }
-    d.set_item("materials", &mesh.materials)?;
+    d.set_item("materials", materials)?;
     make(&classes.mesh, d)
 }
 
@@ -260,7 +272,10 @@ fn material_to_python<'py>(py: Python<'py>, classes: &Classes, material: &Materi
     make(&classes.material, d)
 }
 
-fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: &Animation) -> PyResult<Bound<'py, PyAny>> {
+/// An `animbin.Animation`; each track's keys are freed as soon as their arrays are made, so
+/// the allocator hands that memory to the next track's arrays instead of asking the kernel
+/// for fresh pages.
+fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Animation) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     d.set_item("name", &animation.name)?;
     d.set_item("framerate", animation.framerate)?;
@@ -278,7 +293,7 @@ fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: &Anim
     d.set_item("notes", notes)?;
     let tracks = animation
         .bones
-        .iter()
+        .into_iter()
         .map(|t| track_to_python(py, classes, t))
         .collect::<PyResult<Vec<_>>>()?;
     d.set_item("tracks", tracks)?;
@@ -298,7 +313,7 @@ fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: &Anim
     make(&classes.animation, d)
 }
 
-fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: &BoneTrack) -> PyResult<Bound<'py, PyAny>> {
+fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: BoneTrack) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     d.set_item("bone", &track.bone)?;
     d.set_item("kind", track.kind_override.map(AnimKind::name))?;
@@ -333,6 +348,15 @@ fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
     field(d, what, name)?
         .extract()
         .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.{name}: {e}")))
+}
+
+/// A `bytes` field as a vector (one copy, not an element-by-element extraction).
+fn bytes(d: &Bound<'_, PyDict>, what: &str, name: &str) -> PyResult<Vec<u8>> {
+    let value = field(d, what, name)?;
+    let bytes = value
+        .cast::<PyBytes>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected bytes")))?;
+    Ok(bytes.as_bytes().to_vec())
 }
 
 fn dicts<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
@@ -443,7 +467,7 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         .map(|t| {
             Ok(Texture {
                 name: get(t, "Texture", "name")?,
-                png: get(t, "Texture", "png")?,
+                png: bytes(t, "Texture", "png")?,
             })
         })
         .collect::<PyResult<_>>()?;
@@ -631,7 +655,7 @@ fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
                 node: get(p, "PropertyTrack", "node")?,
                 property: get(p, "PropertyTrack", "property")?,
                 format: get(p, "PropertyTrack", "format")?,
-                data: get(p, "PropertyTrack", "data")?,
+                data: bytes(p, "PropertyTrack", "data")?,
             })
         })
         .collect::<PyResult<_>>()?;
