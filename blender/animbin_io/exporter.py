@@ -21,6 +21,7 @@ import math
 import os
 import re
 import warnings
+from itertools import chain
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -522,8 +523,7 @@ def meshes_of(
             key += [uv[used] for uv in uv_layers]
             if color is not None:
                 key.append(color[used].astype(np.float64))
-            _rows, first, inverse = np.unique(np.hstack(key), axis=0, return_index=True, return_inverse=True)
-            inverse = inverse.ravel()
+            first, inverse = _unique_rows(np.hstack(key))
             corner_to_vertex = np.full(corners, -1, dtype=np.int64)
             corner_to_vertex[used] = inverse
             chosen = used[first]
@@ -556,6 +556,23 @@ def meshes_of(
         release()
 
 
+def _unique_rows(rows: np.ndarray) -> tuple:
+    """The first row of each distinct row (ordered as ``np.unique(rows, axis=0)`` orders
+    them: by the first column, the vertex, first) and each row's distinct-row index. Where
+    every corner of a vertex agrees (a mesh imported from a per-vertex format), the rows
+    are grouped by vertex without sorting them whole."""
+    order = np.argsort(rows[:, 0], kind="stable")
+    ordered = rows[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:, 0] != ordered[:-1, 0]])
+    group = np.cumsum(np.r_[False, ordered[1:, 0] != ordered[:-1, 0]])
+    if np.array_equal(ordered, ordered[starts][group]):
+        inverse = np.empty(len(rows), dtype=np.int64)
+        inverse[order] = group
+        return order[starts], inverse
+    _distinct, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
+
+
 def _skin(obj, mesh, bone_index: dict):
     """(bone indices, weights), (V, K) each, heaviest first, from the vertex groups named
     after bones (through BMesh's deform layer), or None when no vertex has a weight."""
@@ -572,7 +589,8 @@ def _skin(obj, mesh, bone_index: dict):
     counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
     if not counts.any():
         return None
-    pairs = np.array([pair for row in rows for pair in row], dtype=np.float64).reshape(-1, 2)
+    pairs = np.fromiter(chain.from_iterable(chain.from_iterable(rows)), dtype=np.float64, count=2 * int(counts.sum()))
+    pairs = pairs.reshape(-1, 2)
     vertex = np.repeat(np.arange(len(rows)), counts)
     bone = np.array([lut.get(int(g), -1) for g in range(int(pairs[:, 0].max()) + 1)], dtype=np.int64)[
         pairs[:, 0].astype(np.int64)

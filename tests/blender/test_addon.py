@@ -600,6 +600,36 @@ def check_axis_and_scale(checks, testdata, out_dir):
     )
 
 
+def check_blender_mesh(checks, out_dir):
+    """A mesh made in Blender (a cube: flat faces, UV seams) exports with its vertices split
+    where corners differ, in world space, turned to Y-up when asked."""
+    empty_scene()
+    bpy.ops.mesh.primitive_cube_add(size=2.0, location=(0.0, 0.0, 5.0))
+    cube = bpy.context.active_object
+    cube.data.shade_flat()
+    for up in ("Z", "Y"):
+        out = os.path.join(out_dir, f"cube_{up}.semodel")
+        result = bpy.ops.export_mesh.animbin_semodel(filepath=out, up_axis=up)
+        checks.equal(f"Blender cube ({up} up): export", result, {"FINISHED"})
+        scene = animbin.open(out).scene()
+        mesh = scene.meshes[0]
+        checks.equal(f"Blender cube ({up} up): vertices, one per face corner", len(mesh.positions), 24)
+        checks.equal(f"Blender cube ({up} up): triangles", len(mesh.faces), 12)
+        checks.equal(f"Blender cube ({up} up): no skeleton", scene.skeleton, None)
+        height = 2 if up == "Z" else 1
+        checks.close(f"Blender cube ({up} up): lifted along its up axis", mesh.positions[:, height].mean(), 5.0)
+        normals = np.asarray(mesh.normals)
+        checks.true(
+            f"Blender cube ({up} up): flat normals along the axes",
+            np.allclose(np.abs(normals).max(axis=1), 1.0, atol=1e-5),
+        )
+        corners = mesh.positions[mesh.faces.ravel()]
+        checks.true(
+            f"Blender cube ({up} up): every face on the cube",
+            np.allclose(np.abs(corners - [0, 5, 0] if up == "Y" else corners - [0, 0, 5]).max(axis=1), 1.0),
+        )
+
+
 def check_installed_zip(checks, zip_path, testdata):
     """The built extension installs through Blender's extension installer, and its bundled
     wheel (not this environment's animbin) provides the module (in a child process)."""
@@ -716,6 +746,7 @@ def main():
                 lambda: check_kinds(checks, out_dir),
                 lambda: check_textures(checks, args.testdata, out_dir),
                 lambda: check_axis_and_scale(checks, args.testdata, out_dir),
+                lambda: check_blender_mesh(checks, out_dir),
             ):
                 try:
                     check()
