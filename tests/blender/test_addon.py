@@ -44,7 +44,7 @@ import traceback
 import numpy as np
 
 import bpy
-from mathutils import Matrix, Quaternion, Vector
+from mathutils import Euler, Matrix, Quaternion, Vector
 
 import animbin
 
@@ -630,6 +630,47 @@ def check_blender_mesh(checks, out_dir):
         )
 
 
+def check_blender_action(checks, out_dir):
+    """An action keyed in Blender (Euler rotations, a bone that points up its parent's Z
+    axis at rest) exports as the local transforms it plays, at its keyframes or every frame."""
+    empty_scene()
+    bpy.ops.object.armature_add()
+    armature = bpy.context.active_object
+    bone = armature.pose.bones[0]
+    bone.rotation_mode = "XYZ"
+    for frame, euler, location in ((1, (0.3, 0.0, 0.0), (1.0, 0.0, 0.0)), (11, (0.0, 0.5, 0.0), (0.0, 2.0, 0.0))):
+        bone.rotation_euler = euler
+        bone.location = location
+        bone.keyframe_insert("rotation_euler", frame=frame)
+        bone.keyframe_insert("location", frame=frame)
+    rest = armature.data.bones[0].matrix_local
+    out = os.path.join(out_dir, "keyed.seanim")
+    result = bpy.ops.export_anim.animbin_seanim(filepath=out, precision="double")
+    checks.equal("keyed in Blender: export", result, {"FINISHED"})
+    track = animbin.open(out).scene().animations[0].tracks[0]
+    checks.equal("keyed in Blender: rotation frames", track.rotation_frames.tolist(), [1.0, 11.0])
+    for index, (euler, location) in enumerate((((0.3, 0.0, 0.0), (1.0, 0.0, 0.0)), ((0.0, 0.5, 0.0), (0.0, 2.0, 0.0)))):
+        played = rest @ Matrix.Translation(location) @ Euler(euler, "XYZ").to_matrix().to_4x4()
+        q = played.to_quaternion()
+        checks.close(f"keyed in Blender: rotation key {index}", track.rotations[index], (q.x, q.y, q.z, q.w), 1e-6)
+        checks.close(f"keyed in Blender: translation key {index}", track.translations[index], played.translation, 1e-6)
+    result = bpy.ops.export_anim.animbin_seanim(filepath=out, keys="FRAMES")
+    track = animbin.open(out).scene().animations[0].tracks[0]
+    checks.equal(
+        "keyed in Blender, every frame: rotation frames",
+        track.rotation_frames.tolist(),
+        [float(f) for f in range(1, 12)],
+    )
+    checks.close(
+        "keyed in Blender, every frame: unit rotations", np.linalg.norm(track.rotations, axis=1), np.ones(11), 1e-6
+    )
+    try:
+        result = bpy.ops.export_anim.animbin_seanim(filepath=out, which="ALL")
+    except RuntimeError:
+        result = {"CANCELLED"}
+    checks.equal("SEAnim refuses all actions in one file", result, {"CANCELLED"})
+
+
 def check_installed_zip(checks, zip_path, testdata):
     """The built extension installs through Blender's extension installer, and its bundled
     wheel (not this environment's animbin) provides the module (in a child process)."""
@@ -747,6 +788,7 @@ def main():
                 lambda: check_textures(checks, args.testdata, out_dir),
                 lambda: check_axis_and_scale(checks, args.testdata, out_dir),
                 lambda: check_blender_mesh(checks, out_dir),
+                lambda: check_blender_action(checks, out_dir),
             ):
                 try:
                     check()
