@@ -1,0 +1,574 @@
+"""Import: a file read by animbin (``animbin.open(path).scene()``) as Blender data.
+
+What a file becomes:
+
+- a skeleton: an armature object whose bones stand at the skeleton's bind matrices, with
+  their parents; each bone points along its own Y axis (Blender's convention), towards no
+  particular child, so its rest rotation is the file's;
+- meshes: one object each, parented to the armature with an Armature modifier, with
+  vertex groups from the skin weights, custom split normals, UV layers (V flipped: the
+  scene's UVs have their origin at the top left, Blender's at the bottom left) and colour
+  attributes;
+- materials: a Principled BSDF with the textures the file names, looked for beside the
+  file (and in its ``_images`` and ``textures`` folders), or the file's embedded images;
+- animations: one action each, named after the animation (or the file's stem), with keys
+  converted to pose-bone space (``pose.keys_to_basis_*``), notes as pose markers, the
+  scene's frame rate set from the first and its frame range to cover them all.
+
+An animation-only file (SEAnim, AnimX, x8an) animates the active armature, or the armature
+of the active mesh (bones matched by name, then ignoring case); without one, or when asked,
+it builds a bare armature: one bone per animated bone, parentless and at the origin, since
+those formats store no hierarchy or bind pose.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import bmesh
+import bpy
+from mathutils import Matrix
+
+import animbin
+
+from . import blend, pose
+
+# Formats that store no frame rate: their keys are read at the import's rate.
+NO_FRAMERATE = ("sf3", "animx")
+# Folders beside a model where games and tools keep its textures.
+TEXTURE_FOLDERS = ("", "_images", "textures")
+
+
+@dataclass
+class Settings:
+    """The import options (see the operators in ``__init__``)."""
+
+    scale: float = 1.0
+    up_axis: str = "Z"
+    # "REST": relative, delta and additive keys play over the rest pose (animbin's rules);
+    # "ABSOLUTE": every key is a local transform, whatever the file's kind says.
+    kinds: str = "REST"
+    # "AUTO": animation-only files animate the active armature, else a new bare one;
+    # "NEW": always a new armature.
+    armature: str = "AUTO"
+    # Frames per second for formats that store none; None keeps animbin's defaults
+    # (x8an: 30, AnimX: 60).
+    framerate: float | None = None
+    set_scene: bool = True
+
+
+@dataclass
+class Result:
+    """What an import made, and what it could not do."""
+
+    armature: object = None
+    meshes: list = field(default_factory=list)
+    actions: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+
+
+def load(context, path: str, format_name: str | None, settings: Settings) -> Result:
+    """Imports the file at ``path`` into ``context``'s scene. ``format_name`` forces a
+    format (x8an files are only recognised by their name otherwise)."""
+    result = Result()
+    document = animbin.open(path, format_name)
+    options = {}
+    if document.format in NO_FRAMERATE and settings.framerate:
+        options["framerate"] = settings.framerate
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", animbin.LossWarning)
+        scene = document.scene(**options)
+    result.warnings += [str(w.message) for w in caught]
+    result.warnings += [f"not imported: {line}" for line in scene.lost]
+    stem = _stem(path)
+
+    armature_object = None
+    bone_names = []
+    if scene.skeleton is not None and len(scene.skeleton) > 0:
+        armature_object, bone_names = build_armature(context, stem, scene.skeleton, settings)
+        _orient(armature_object, settings)
+    elif scene.animations:
+        active = context.view_layer.objects.active
+        if active is not None and active.type != "ARMATURE" and active.parent is not None:
+            active = active.parent  # a mesh of an armature
+        if settings.armature == "AUTO" and active is not None and active.type == "ARMATURE":
+            armature_object = active
+        else:
+            armature_object = build_bare_armature(context, stem, scene.animations, settings)
+            _orient(armature_object, settings)
+    result.armature = armature_object
+
+    materials = build_materials(scene, path, stem, result)
+    for index, mesh in enumerate(scene.meshes):
+        name = mesh.name or (stem if len(scene.meshes) == 1 else f"{stem}_{index}")
+        obj = build_mesh(context, name, mesh, materials, armature_object, bone_names, settings, result)
+        if armature_object is None:
+            _orient(obj, settings)
+        result.meshes.append(obj)
+
+    if armature_object is not None and scene.animations:
+        info = document.info()
+        precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
+        build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
+
+    for obj in context.view_layer.objects:
+        obj.select_set(False)
+    for obj in [result.armature, *result.meshes]:
+        if obj is not None:
+            obj.select_set(True)
+    if result.armature is not None:
+        context.view_layer.objects.active = result.armature
+    elif result.meshes:
+        context.view_layer.objects.active = result.meshes[0]
+    return result
+
+
+def _stem(path: str) -> str:
+    name = os.path.basename(path)
+    for suffix in (".dmf.json",):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return os.path.splitext(name)[0]
+
+
+def _orient(obj, settings: Settings) -> None:
+    """A Y-up file stands up in Blender's Z-up world: +90 degrees about X on its root
+    object (the data stays as the file has it, so an export gives it back)."""
+    if obj is not None and settings.up_axis == "Y":
+        obj.rotation_mode = "XYZ"
+        obj.rotation_euler = (math.pi / 2, 0.0, 0.0)
+
+
+def _link(context, obj) -> None:
+    context.collection.objects.link(obj)
+
+
+def _edit_mode(context, obj):
+    """Enters edit mode on ``obj`` (made the active object)."""
+    for other in context.view_layer.objects:
+        other.select_set(False)
+    obj.select_set(True)
+    context.view_layer.objects.active = obj
+    bpy.ops.object.mode_set(mode="EDIT")
+
+
+def _bone_lengths(heads: np.ndarray, parents: list, default: float) -> np.ndarray:
+    """A display length per bone: the distance to its nearest child that stands apart,
+    else its parent's length, else ``default``. Bones have no length in the files."""
+    count = len(heads)
+    lengths = np.zeros(count)
+    for child, parent in enumerate(parents):
+        if parent is None:
+            continue
+        distance = float(np.linalg.norm(heads[child] - heads[parent]))
+        if distance > default * 1e-3 and (lengths[parent] == 0.0 or distance < lengths[parent]):
+            lengths[parent] = distance
+    for index in range(count):
+        at, steps = index, 0
+        while lengths[index] == 0.0 and steps < count:
+            parent = parents[at]
+            if parent is None:
+                lengths[index] = default
+            elif lengths[parent] > 0.0:
+                lengths[index] = lengths[parent]
+            at = parent if parent is not None else at
+            steps += 1
+        if lengths[index] == 0.0:
+            lengths[index] = default
+    return np.maximum(lengths, default * 1e-2)
+
+
+def _checked_parents(parents) -> list:
+    """Parent indices, ``None`` for roots; an index out of range or one that would close
+    a cycle becomes ``None`` (Blender's bones must form a tree)."""
+    count = len(parents)
+    result = [int(p) if 0 <= int(p) < count and int(p) != i else None for i, p in enumerate(parents)]
+    for index in range(count):
+        at, steps = result[index], 0
+        while at is not None and steps <= count:
+            if at == index:
+                result[index] = None
+                break
+            at = result[at]
+            steps += 1
+    return result
+
+
+def build_armature(context, name: str, skeleton, settings: Settings):
+    """An armature object with the skeleton's bones at their bind matrices. Returns it and
+    the Blender name of each bone, index for index (Blender renames duplicates and
+    shortens names past 63 bytes)."""
+    data = bpy.data.armatures.new(name)
+    obj = bpy.data.objects.new(name, data)
+    _link(context, obj)
+    matrices = np.array(skeleton.bind_matrices, dtype=np.float64)
+    matrices[:, :3, 3] *= settings.scale
+    parents = _checked_parents(skeleton.parents)
+    heads = matrices[:, :3, 3]
+    extent = float(np.ptp(heads, axis=0).max()) if len(heads) else 0.0
+    default = extent * 0.05 if extent > 0.0 else 0.1 * settings.scale
+    lengths = _bone_lengths(heads, parents, default)
+
+    _edit_mode(context, obj)
+    edit_bones = []
+    for index, bone_name in enumerate(skeleton.names):
+        bone = data.edit_bones.new(bone_name or f"bone{index}")
+        bone.head = (0.0, 0.0, 0.0)
+        bone.tail = (0.0, float(lengths[index]), 0.0)
+        bone.matrix = Matrix(matrices[index].tolist())
+        edit_bones.append(bone)
+    for index, parent in enumerate(parents):
+        if parent is not None:
+            edit_bones[index].parent = edit_bones[parent]
+    blender_names = [bone.name for bone in edit_bones]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    for index, cosmetic in enumerate(skeleton.cosmetic):
+        if cosmetic:
+            data.bones[blender_names[index]][blend.COSMETIC_PROPERTY] = True
+    return obj, blender_names
+
+
+def build_bare_armature(context, name: str, animations, settings: Settings):
+    """An armature with one parentless bone at the origin per animated bone name (in the
+    order the tracks first name them)."""
+    names = []
+    seen = set()
+    for animation in animations:
+        for track in animation.tracks:
+            if track.bone not in seen:
+                seen.add(track.bone)
+                names.append(track.bone)
+    skeleton = animbin.Skeleton(names, np.full(len(names), -1, dtype=np.int32))
+    for animation in animations:
+        for track in animation.tracks:
+            if track.cosmetic:
+                skeleton.cosmetic[names.index(track.bone)] = True
+    obj, _names = build_armature(context, name, skeleton, settings)
+    return obj
+
+
+def _find_texture(folder: str, name: str) -> str | None:
+    """The file a material names: as given when absolute, else beside the model or in its
+    texture folders, by its relative path and then by its base name."""
+    if not name:
+        return None
+    name = name.replace("\\", "/")
+    if os.path.isabs(name) and os.path.isfile(name):
+        return name
+    candidates = [name, os.path.basename(name)]
+    for sub in TEXTURE_FOLDERS:
+        for candidate in candidates:
+            path = os.path.normpath(os.path.join(folder, sub, candidate))
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def _embedded_image(texture):
+    """A Blender image packed from an embedded PNG."""
+    handle, temp = tempfile.mkstemp(suffix=".png")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(texture.png)
+        image = bpy.data.images.load(temp, check_existing=False)
+        image.pack()
+        image.filepath = ""
+    finally:
+        os.remove(temp)
+    image.name = texture.name or "texture"
+    return image
+
+
+def _missing_image(path: str):
+    """An image that refers to a file that is not there (Blender shows it pink)."""
+    for image in bpy.data.images:
+        if image.source == "FILE" and image.filepath == path:
+            return image
+    image = bpy.data.images.new(os.path.basename(path), 1, 1)
+    image.source = "FILE"
+    image.filepath = path
+    return image
+
+
+def build_materials(scene, path: str, stem: str, result: Result) -> list:
+    """One Blender material per scene material (index for index)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    images = {}
+    made = []
+    for index, material in enumerate(scene.materials):
+        mat = bpy.data.materials.new(material.name or f"{stem}_material{index}")
+        mat.use_nodes = True
+        nodes = mat.node_tree.nodes
+        links = mat.node_tree.links
+        bsdf = next((n for n in nodes if n.type == "BSDF_PRINCIPLED"), None)
+        if bsdf is None:
+            made.append(mat)
+            continue
+        if material.base_color is not None:
+            bsdf.inputs["Base Color"].default_value = tuple(material.base_color)
+            mat.diffuse_color = tuple(material.base_color)
+        row = 0
+
+        def image_node(image, label):
+            nonlocal row
+            node = nodes.new("ShaderNodeTexImage")
+            node.image = image
+            node.label = label
+            node.location = (bsdf.location.x - 600, bsdf.location.y - 300 * row)
+            row += 1
+            return node
+
+        if material.texture is not None and 0 <= material.texture < len(scene.textures):
+            if material.texture not in images:
+                images[material.texture] = _embedded_image(scene.textures[material.texture])
+            node = image_node(images[material.texture], "diffuse")
+            links.new(node.outputs["Color"], bsdf.inputs["Base Color"])
+        for slot, name in material.textures.items():
+            found = _find_texture(folder, name)
+            if found is not None:
+                image = bpy.data.images.load(found, check_existing=True)
+            else:
+                # A missing image keeps the name for export and for File > External Data >
+                # Find Missing Files.
+                result.warnings.append(f"material {mat.name}: {slot} texture {name!r} not found beside the file")
+                image = _missing_image(os.path.join(folder, name.replace("\\", "/")))
+            node = image_node(image, slot)
+            if slot == "diffuse":
+                links.new(node.outputs["Color"], bsdf.inputs["Base Color"])
+            elif slot == "normal":
+                image.colorspace_settings.name = "Non-Color"
+                normal_map = nodes.new("ShaderNodeNormalMap")
+                normal_map.location = (bsdf.location.x - 250, node.location.y)
+                links.new(node.outputs["Color"], normal_map.inputs["Color"])
+                links.new(normal_map.outputs["Normal"], bsdf.inputs["Normal"])
+            elif slot == "specular" and "Specular Tint" in bsdf.inputs:
+                links.new(node.outputs["Color"], bsdf.inputs["Specular Tint"])
+        made.append(mat)
+    return made
+
+
+def build_mesh(context, name, mesh, materials, armature_object, bone_names, settings, result):
+    """A mesh object from a scene mesh, parented to and deformed by ``armature_object``."""
+    positions = np.asarray(mesh.positions, dtype=np.float64) * settings.scale
+    count = len(positions)
+    faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
+    usable = (
+        (faces < count).all(axis=1)
+        & (faces[:, 0] != faces[:, 1])
+        & (faces[:, 1] != faces[:, 2])
+        & (faces[:, 0] != faces[:, 2])
+    )
+    if not usable.all():
+        result.warnings.append(f"mesh {name}: {int((~usable).sum())} faces skipped (repeated or missing vertices)")
+        faces = faces[usable]
+
+    data = bpy.data.meshes.new(name)
+    data.vertices.add(count)
+    data.vertices.foreach_set("co", positions.astype(np.float32).ravel())
+    data.loops.add(len(faces) * 3)
+    data.loops.foreach_set("vertex_index", faces.astype(np.int32).ravel())
+    data.polygons.add(len(faces))
+    data.polygons.foreach_set("loop_start", np.arange(0, len(faces) * 3, 3, dtype=np.int32))
+    data.update(calc_edges=True)
+    data.validate(clean_customdata=False)
+    obj = bpy.data.objects.new(name, data)
+    _link(context, obj)
+    skinned = armature_object is not None and mesh.bone_indices is not None and mesh.bone_weights is not None
+    if skinned:
+        # Before any other layer: the weights go in through BMesh, which rebuilds the mesh.
+        _vertex_groups(obj, data, mesh, bone_names, result)
+
+    corner_vertex = np.empty(len(data.loops), dtype=np.int32)
+    data.loops.foreach_get("vertex_index", corner_vertex)
+    for index, layer in enumerate(mesh.uv_layers):
+        uv = np.array(layer, dtype=np.float32)[corner_vertex]
+        uv[:, 1] = 1.0 - uv[:, 1]
+        target = data.uv_layers.new(name="UVMap" if index == 0 else f"UVMap.{index:03d}")
+        target.data.foreach_set("uv", uv.ravel())
+    for index, layer in enumerate(mesh.color_layers):
+        colors = np.asarray(layer, dtype=np.float32) / 255.0
+        attribute = data.color_attributes.new("Color" if index == 0 else f"Color.{index:03d}", "BYTE_COLOR", "POINT")
+        attribute.data.foreach_set("color_srgb", colors.ravel())
+    if mesh.color_layers:
+        data.color_attributes.active_color_index = 0
+        data.color_attributes.render_color_index = 0
+    for index in mesh.materials:
+        if index is not None and 0 <= index < len(materials) and materials[index].name not in data.materials:
+            data.materials.append(materials[index])
+    if mesh.normals is not None and len(data.polygons):
+        data.shade_smooth()
+        normals = np.asarray(mesh.normals, dtype=np.float64)
+        lengths = np.linalg.norm(normals, axis=1, keepdims=True)
+        normals = np.where(lengths > 0.0, normals / np.where(lengths > 0.0, lengths, 1.0), 0.0)
+        data.normals_split_custom_set_from_vertices(normals)
+
+    if armature_object is not None:
+        obj.parent = armature_object
+    if skinned:
+        modifier = obj.modifiers.new("Armature", "ARMATURE")
+        modifier.object = armature_object
+    return obj
+
+
+def _vertex_groups(obj, data, mesh, bone_names, result) -> None:
+    """One vertex group per bone the skin names, with its weights (slots of weight 0 are
+    unused; a bone named twice for one vertex adds up). Written through BMesh's deform
+    layer, one assignment per influence: ``VertexGroup.add`` costs a call per weight value."""
+    indices = np.asarray(mesh.bone_indices, dtype=np.int64)
+    weights = np.asarray(mesh.bone_weights, dtype=np.float32)
+    if indices.ndim != 2 or indices.shape != weights.shape or len(indices) != len(data.vertices):
+        result.warnings.append(f"mesh {obj.name}: skin arrays do not fit its vertices; no weights")
+        return
+    used = weights > 0.0
+    if (indices[used] >= len(bone_names)).any():
+        result.warnings.append(f"mesh {obj.name}: weights for bones past the skeleton's {len(bone_names)} skipped")
+        used &= indices < len(bone_names)
+    group_of = np.full(max(len(bone_names), 1), -1, dtype=np.int64)
+    for bone in np.unique(indices[used]):
+        name = bone_names[int(bone)]
+        group = obj.vertex_groups.get(name) or obj.vertex_groups.new(name=name)
+        group_of[int(bone)] = group.index
+    slots = np.where(used, group_of[np.clip(indices, 0, len(group_of) - 1)], -1)
+
+    bm = bmesh.new()
+    try:
+        bm.from_mesh(data)
+        layer = bm.verts.layers.deform.verify()
+        for vert, groups, values in zip(bm.verts, slots.tolist(), weights.tolist()):
+            deform = vert[layer]
+            for group, weight in zip(groups, values):
+                if group >= 0:
+                    deform[group] = deform.get(group, 0.0) + weight
+        bm.to_mesh(data)
+    finally:
+        bm.free()
+
+
+def _match_bones(armature_object, names) -> dict:
+    """File bone name -> pose bone name: exact, else ignoring case."""
+    bones = armature_object.data.bones
+    folded = {}
+    for bone in bones:
+        folded.setdefault(bone.name.lower(), bone.name)
+    found = {}
+    for name in names:
+        if name in bones:
+            found[name] = name
+        elif name.lower() in folded:
+            found[name] = folded[name.lower()]
+    return found
+
+
+def _action_name(animation, stem: str, index: int, count: int) -> str:
+    if animation.name:
+        return animation.name
+    return stem if count == 1 else f"{stem}_{index}"
+
+
+def build_actions(context, armature_object, animations, stem, format_name, precision, settings, result) -> None:
+    """One action per animation on ``armature_object``; the first becomes its active one.
+    ``precision`` is the file's key precision where it states one (SEAnim)."""
+    rests = blend.rest_poses(armature_object.data)
+    parents_of = {b.name: (b.parent.name if b.parent else None) for b in armature_object.data.bones}
+    writers = []
+    ranges = []
+    for index, animation in enumerate(animations):
+        action = bpy.data.actions.new(_action_name(animation, stem, index, len(animations)))
+        action.use_fake_user = True
+        writer = blend.ChannelWriter(action, armature_object)
+        interpolation = (
+            blend.INTERPOLATION_CONSTANT if animation.interpolation == "step" else blend.INTERPOLATION_LINEAR
+        )
+        matched = _match_bones(armature_object, [t.bone for t in animation.tracks])
+        overrides = {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind}
+        kinds = pose.effective_kinds(
+            [matched.get(t.bone, t.bone) for t in animation.tracks], overrides, parents_of, animation.kind
+        )
+        missing = []
+        first, last = math.inf, -math.inf
+        for track, kind in zip(animation.tracks, kinds):
+            for frames in (track.translation_frames, track.rotation_frames, track.scale_frames):
+                if len(frames):
+                    first = min(first, float(np.min(frames)))
+                    last = max(last, float(np.max(frames)))
+            bone = matched.get(track.bone)
+            if bone is None:
+                missing.append(track.bone)
+                continue
+            if settings.kinds == "ABSOLUTE":
+                kind = "absolute"
+            tr, rr = rests[bone]
+            pose_bone = armature_object.pose.bones[bone]
+            if len(track.translation_frames):
+                keys = np.asarray(track.translations, dtype=np.float64) * settings.scale
+                location = pose.keys_to_basis_translation(kind, tr, rr, keys)
+                writer.curves(bone, "location", track.translation_frames, location, interpolation)
+            if len(track.rotation_frames):
+                rotation = pose.keys_to_basis_rotation(kind, rr, track.rotations)
+                pose_bone.rotation_mode = "QUATERNION"
+                writer.curves(
+                    bone, "rotation_quaternion", track.rotation_frames, rotation[:, [3, 0, 1, 2]], interpolation
+                )
+            if len(track.scale_frames):
+                writer.curves(
+                    bone, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), interpolation
+                )
+        if missing:
+            result.warnings.append(
+                f"action {action.name}: {len(missing)} tracks name bones the armature lacks: {', '.join(missing[:10])}"
+                + (" ..." if len(missing) > 10 else "")
+            )
+        for frame, note in animation.notes:
+            marker = action.pose_markers.new(note)
+            marker.frame = int(round(frame))
+        if first > last:
+            first = last = 0.0
+        end = max(last, animation.frame_count - 1.0)
+        action.use_frame_range = True
+        action.frame_start = first
+        action.frame_end = max(end, first)
+        action.use_cyclic = bool(animation.looping)
+        action[blend.ACTION_PROPERTY] = {
+            "format": format_name,
+            "armature": armature_object.name,
+            "kind": animation.kind,
+            "overrides": {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind},
+            "cosmetic": [matched.get(t.bone, t.bone) for t in animation.tracks if t.cosmetic],
+            # Tracks without keys have no F-curves; export writes them back (x8an slots).
+            "empty_tracks": [
+                matched.get(t.bone, t.bone)
+                for t in animation.tracks
+                if not (len(t.translation_frames) or len(t.rotation_frames) or len(t.scale_frames))
+            ],
+            "framerate": float(animation.framerate),
+            "frame_count": float(animation.frame_count),
+            "frame_end": float(action.frame_end),
+            "interpolation": animation.interpolation,
+            "precision": precision or "",
+            "properties": [
+                {
+                    "node": p.node,
+                    "property": p.property,
+                    "format": p.format,
+                    "data": base64.b64encode(p.data).decode("ascii"),
+                }
+                for p in animation.properties
+            ],
+        }
+        writers.append(writer)
+        ranges.append((first, action.frame_end))
+        result.actions.append(action)
+    if writers:
+        writers[0].assign(armature_object)
+    if settings.set_scene and animations:
+        scene = context.scene
+        blend.set_scene_framerate(scene, float(animations[0].framerate))
+        scene.frame_start = max(0, int(math.floor(min(r[0] for r in ranges))))
+        scene.frame_end = int(math.ceil(max(r[1] for r in ranges)))
