@@ -7,7 +7,6 @@
 //! (`/dev/shm`) leaves out the disk, whose flush of each output the command waits for.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use animbin_animx::Encoding;
 use animbin_benches::large;
@@ -21,15 +20,7 @@ const RUNS: usize = 3;
 pub(crate) fn run(root: &Path, files: Option<&str>, kib: Option<&str>, dir: Option<&str>) -> Result<(), String> {
     let files: usize = files.map_or(Ok(200), str::parse).map_err(|e| format!("FILES: {e}"))?;
     let kib: usize = kib.map_or(Ok(1024), str::parse).map_err(|e| format!("KIB: {e}"))?;
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .current_dir(root)
-        .args(["build", "-q", "--release", "-p", "animbin-cli"])
-        .status()
-        .map_err(|e| e.to_string())?;
-    if !status.success() {
-        return Err("building animbin in release failed".into());
-    }
-    let animbin = root.join("target/release/animbin");
+    let animbin = crate::command_bench::release_animbin(root)?;
     let dir = dir
         .map_or_else(|| root.join("target"), PathBuf::from)
         .join("bench-batch");

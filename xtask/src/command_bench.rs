@@ -29,12 +29,8 @@ pub(crate) struct Cost {
     pub(crate) peak_mib: f64,
 }
 
-/// Generates the inputs, builds the command in release and prints one table.
-pub(crate) fn run(root: &Path, mib: Option<&str>) -> Result<(), String> {
-    let mib: f64 = mib.map_or(Ok(48.0), str::parse).map_err(|e| format!("MIB: {e}"))?;
-    let target = (mib * 1024.0 * 1024.0) as usize;
-    let dir = root.join("target/bench-command");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+/// Builds the command in release (the measured binary) and gives its path.
+pub(crate) fn release_animbin(root: &Path) -> Result<PathBuf, String> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root)
         .args(["build", "-q", "--release", "-p", "animbin-cli"])
@@ -43,7 +39,16 @@ pub(crate) fn run(root: &Path, mib: Option<&str>) -> Result<(), String> {
     if !status.success() {
         return Err("building animbin in release failed".into());
     }
-    let animbin = root.join("target/release/animbin");
+    Ok(root.join("target/release/animbin"))
+}
+
+/// Generates the inputs, builds the command in release and prints one table.
+pub(crate) fn run(root: &Path, mib: Option<&str>) -> Result<(), String> {
+    let mib: f64 = mib.map_or(Ok(48.0), str::parse).map_err(|e| format!("MIB: {e}"))?;
+    let target = (mib * 1024.0 * 1024.0) as usize;
+    let dir = root.join("target/bench-command");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let animbin = release_animbin(root)?;
     let inputs = generate(&dir, target)?;
     println!(
         "{:<14} {:>9} {:<22} {:>9} {:>8} {:>10} {:>8}",
