@@ -182,40 +182,40 @@ pub type Indices<'a> = IndexBuffer<'a, u16, u32>;
 /// An element of an index buffer: a `u8`, `u16` or `u32`, native or little-endian in place.
 pub trait IndexElement: Copy {
     /// The value, widened.
-    fn widen(self) -> u32;
+    fn to_u32(self) -> u32;
 }
 
 impl IndexElement for u8 {
     #[inline]
-    fn widen(self) -> u32 {
+    fn to_u32(self) -> u32 {
         u32::from(self)
     }
 }
 
 impl IndexElement for u16 {
     #[inline]
-    fn widen(self) -> u32 {
+    fn to_u32(self) -> u32 {
         u32::from(self)
     }
 }
 
 impl IndexElement for u32 {
     #[inline]
-    fn widen(self) -> u32 {
+    fn to_u32(self) -> u32 {
         self
     }
 }
 
 impl IndexElement for zerocopy::byteorder::little_endian::U16 {
     #[inline]
-    fn widen(self) -> u32 {
+    fn to_u32(self) -> u32 {
         u32::from(self.get())
     }
 }
 
 impl IndexElement for zerocopy::byteorder::little_endian::U32 {
     #[inline]
-    fn widen(self) -> u32 {
+    fn to_u32(self) -> u32 {
         self.get()
     }
 }
@@ -239,9 +239,9 @@ impl<H: IndexElement, W: IndexElement> IndexBuffer<'_, H, W> {
     #[inline]
     pub fn get(&self, i: usize) -> Option<u32> {
         match self {
-            Self::U8(v) => v.get(i).map(|&x| x.widen()),
-            Self::U16(v) => v.get(i).map(|&x| x.widen()),
-            Self::U32(v) => v.get(i).map(|&x| x.widen()),
+            Self::U8(v) => v.get(i).map(|&x| x.to_u32()),
+            Self::U16(v) => v.get(i).map(|&x| x.to_u32()),
+            Self::U32(v) => v.get(i).map(|&x| x.to_u32()),
         }
     }
 
@@ -253,7 +253,7 @@ impl<H: IndexElement, W: IndexElement> IndexBuffer<'_, H, W> {
     /// Every value, widened, in a new vector.
     pub fn to_vec(&self) -> Vec<u32> {
         fn widened<T: IndexElement>(v: &[T]) -> Vec<u32> {
-            v.iter().map(|&x| x.widen()).collect()
+            v.iter().map(|&x| x.to_u32()).collect()
         }
         match self {
             Self::U8(v) => widened(v),
