@@ -207,7 +207,10 @@ fuzz_target!(|data: &[u8]| {
     let cast = animbin_cast::to_bytes(&animbin::se_cast::seanim_to_cast(&back)).expect("the Cast form writes");
     let cast = animbin_cast::read(&cast).expect("and reads");
     let again = animbin::se_cast::cast_to_seanim(&cast).expect("the mapping reads back its own Cast file");
-    assert!(to_bytes(&again).expect("and writes") == bytes, "SEAnim -> Cast -> SEAnim gives other bytes");
+    assert!(
+        to_bytes(&again).expect("and writes") == bytes,
+        "SEAnim -> Cast -> SEAnim gives other bytes"
+    );
     // What reading gives back by design: the current rule, and no fixed frameCount where it
     // is the derived one. Trailing bytes after a file at frameCount 256 or 65536 may also
     // make it read under the old rule (the fallback cannot tell); the bytes agree above.

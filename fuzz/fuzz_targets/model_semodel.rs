@@ -295,7 +295,10 @@ fuzz_target!(|data: &[u8]| {
     let cast = animbin_cast::to_bytes(&animbin::se_cast::semodel_to_cast(&back)).expect("the Cast form writes");
     let cast = animbin_cast::read(&cast).expect("and reads");
     let again = animbin::se_cast::cast_to_semodel(&cast).expect("the mapping reads back its own Cast file");
-    assert!(to_bytes(&again).expect("and writes") == bytes, "SEModel -> Cast -> SEModel gives other bytes");
+    assert!(
+        to_bytes(&again).expect("and writes") == bytes,
+        "SEModel -> Cast -> SEModel gives other bytes"
+    );
     if exact(&back) != exact(&model) {
         // By design: an SEBlend trailer that does not match the meshes is kept as bytes.
         let trailer = |m: &SeModel| match m {
