@@ -43,7 +43,7 @@ use zerocopy::little_endian::{F32, I16, U16, U32};
 
 use crate::FORMAT;
 use crate::layout::{
-    BlendEquation, BlendFactor, Bone, Bool16, Face, Name, PrsFlags, ShaderType, Side, Track, Vertex, Wrap,
+    BlendEquation, BlendFactor, Bone, Bool16, Face, Name, PrsFlags, ShaderType, Side, Track, Vertex, Wrap, hex,
 };
 use crate::model::{Animation, Dmf, Material, Texture};
 use crate::write::Counting;
@@ -174,11 +174,6 @@ impl<'de, F> Deserialize<'de> for JName<F> {
         }
         deserializer.deserialize_any(V).map(JName::new)
     }
-}
-
-/// Bytes as lowercase hex digits, two per byte.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Exactly `N` bytes from `2 * N` hex digits.

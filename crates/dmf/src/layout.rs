@@ -33,6 +33,11 @@ pub const ATTRIBUTE_COUNT: u32 = 6;
 /// Where the canonical layout puts the attribute table: right after the file header.
 pub const ATTRIBUTE_TABLE_OFFSET: u32 = 0x10;
 
+/// Bytes as lowercase hex digits, two per byte (messages and the JSON dump's byte members).
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Bytes from a file as a message shows them: quoted text when they are printable ASCII
 /// (trailing NUL padding dropped, as labels have it), else hex (`0x504b0304`).
 pub(crate) fn show_bytes(bytes: &[u8]) -> String {
@@ -45,8 +50,7 @@ pub(crate) fn show_bytes(bytes: &[u8]) -> String {
     } else if bytes.is_empty() {
         "no bytes".into()
     } else {
-        let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!("0x{digits}")
+        format!("0x{}", hex(bytes))
     }
 }
 

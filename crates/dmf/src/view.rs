@@ -360,31 +360,42 @@ impl<'a> View<'a> {
     /// look per texture and material, nothing per vertex, face or track, so a summary from
     /// the view accepts exactly the files [`crate::read`] does.
     pub fn check_records(&self) -> Result<()> {
-        let section_start = |i: usize| u64::from(self.attributes[i].offset.get());
-        for (i, record) in self.textures.iter().enumerate() {
-            let at = section_start(0) + (i * TextureRecord::SIZE) as u64;
-            Texture::from_record(record, Vec::new(), at)?;
+        // The images are not copied: only the records' fields are checked.
+        for texture in self.typed_textures(|_| Vec::new()) {
+            texture?;
         }
-        for (i, record) in self.materials.iter().enumerate() {
-            let at = section_start(1) + (i * MaterialRecord::SIZE) as u64;
-            Material::from_record(record, at)?;
+        for material in self.typed_materials() {
+            material?;
         }
         Ok(())
     }
 
+    /// The textures as the model holds them, each with the image `image` makes of its PNG
+    /// bytes; a wrap mode outside the spec's list is an error at its field.
+    fn typed_textures<'s>(
+        &'s self,
+        image: impl Fn(&'a [u8]) -> Vec<u8> + 's,
+    ) -> impl Iterator<Item = Result<Texture>> + 's {
+        let start = u64::from(self.attributes[0].offset.get());
+        self.textures_with_png().enumerate().map(move |(i, (record, png))| {
+            Texture::from_record(record, image(png), start + (i * TextureRecord::SIZE) as u64)
+        })
+    }
+
+    /// The materials as the model holds them; an enum value outside the spec's list is an
+    /// error at its field.
+    fn typed_materials(&self) -> impl Iterator<Item = Result<Material>> + '_ {
+        let start = u64::from(self.attributes[1].offset.get());
+        self.materials
+            .iter()
+            .enumerate()
+            .map(move |(i, record)| Material::from_record(record, start + (i * MaterialRecord::SIZE) as u64))
+    }
+
     /// Copies the file into the owned model: one copy per section, image and track list.
     pub fn to_dmf(&self) -> Result<Dmf> {
-        let section_start = |i: usize| u64::from(self.attributes[i].offset.get());
-        let mut textures = Vec::with_capacity(self.textures.len());
-        for (i, (record, png)) in self.textures_with_png().enumerate() {
-            let at = section_start(0) + (i * TextureRecord::SIZE) as u64;
-            textures.push(Texture::from_record(record, png.to_vec(), at)?);
-        }
-        let mut materials = Vec::with_capacity(self.materials.len());
-        for (i, record) in self.materials.iter().enumerate() {
-            let at = section_start(1) + (i * MaterialRecord::SIZE) as u64;
-            materials.push(Material::from_record(record, at)?);
-        }
+        let textures = self.typed_textures(<[u8]>::to_vec).collect::<Result<Vec<_>>>()?;
+        let materials = self.typed_materials().collect::<Result<Vec<_>>>()?;
         let animations = self
             .animations_with_tracks()
             .map(|(record, tracks)| crate::model::Animation::from_record(record, tracks.to_vec()))
