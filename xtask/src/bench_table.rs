@@ -74,12 +74,16 @@ pub fn print(criterion: &Path) -> Result<(), String> {
     println!("|---|---|---:|---:|---:|");
     for (group, mut functions) in groups {
         functions.sort_by(|a, b| a.function.cmp(&b.function));
-        let speed_of =
-            |name: &dyn Fn(&str) -> bool| functions.iter().find(|m| name(&m.function)).map(Measured::gib_per_s);
-        let memcpy = speed_of(&|f| f == "memcpy");
-        let peer = speed_of(&|f| f.starts_with("peer:"));
+        let memcpy = functions
+            .iter()
+            .find(|m| m.function == "memcpy")
+            .map(Measured::gib_per_s);
+        let peer = functions
+            .iter()
+            .find(|m| m.function.starts_with("peer:"))
+            .map(Measured::gib_per_s);
         for m in &functions {
-            let ratio = |base: Option<f64>| base.map_or("".to_string(), |b| format!("{:.2}", m.gib_per_s() / b));
+            let ratio = |base: Option<f64>| base.map_or(String::new(), |b| format!("{:.2}", m.gib_per_s() / b));
             println!(
                 "| {group} | {} | {:.2} | {} | {} |",
                 m.function,
