@@ -121,19 +121,25 @@ fn write_corpus() -> Result<(), String> {
         }
         count += 1;
     }
+    // Every file of `folder` into the corpus of each of `targets`; the number of files.
+    let seed_from = |folder: &Path, targets: &[&str]| -> Result<usize, String> {
+        let entries = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let mut files = 0;
+        for entry in entries.flatten() {
+            let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
+            for target in targets {
+                write(&fuzz_corpus.join(target).join(entry.file_name()), &bytes)?;
+            }
+            files += 1;
+        }
+        Ok(files)
+    };
     // The independent tools' files beside the project seed the fuzzers too, when present;
     // they are never copied into the repository (fuzz/corpus is ignored by git).
     let shared = root.join("../shared/corpus");
     for (folder, targets) in corpus::SHARED_CORPUS {
-        let Ok(entries) = std::fs::read_dir(shared.join(folder)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
-            for target in *targets {
-                write(&fuzz_corpus.join(target).join(entry.file_name()), &bytes)?;
-            }
-            count += 1;
+        if shared.join(folder).is_dir() {
+            count += seed_from(&shared.join(folder), targets)?;
         }
     }
     // Inputs that once failed a fuzz target, kept in the repository so every replay
@@ -141,12 +147,11 @@ fn write_corpus() -> Result<(), String> {
     let regressions = root.join("fuzz/regressions");
     for target_dir in std::fs::read_dir(&regressions).map_err(|e| format!("{}: {e}", regressions.display()))? {
         let target_dir = target_dir.map_err(|e| e.to_string())?.path();
-        let target = target_dir.file_name().expect("a folder name").to_owned();
-        for entry in std::fs::read_dir(&target_dir).map_err(|e| e.to_string())?.flatten() {
-            let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
-            write(&fuzz_corpus.join(&target).join(entry.file_name()), &bytes)?;
-            count += 1;
-        }
+        let target = target_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a folder name in UTF-8");
+        count += seed_from(&target_dir, &[target])?;
     }
     println!("xtask: wrote {count} samples to testdata/ and fuzz/corpus/");
     Ok(())
