@@ -43,13 +43,16 @@ pub(crate) fn release_animbin(root: &Path) -> Result<PathBuf, String> {
 }
 
 /// Generates the inputs, builds the command in release and prints one table.
-pub(crate) fn run(root: &Path, mib: Option<&str>) -> Result<(), String> {
+/// `only` names the inputs to measure by label prefix (`animx` is both AnimX files); none
+/// measures every input.
+pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(), String> {
     let mib: f64 = mib.map_or(Ok(48.0), str::parse).map_err(|e| format!("MIB: {e}"))?;
     let target = (mib * 1024.0 * 1024.0) as usize;
     let dir = root.join("target/bench-command");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let animbin = release_animbin(root)?;
-    let inputs = generate(&dir, target)?;
+    let wanted = |label: &str| only.is_empty() || only.iter().any(|o| label.starts_with(o.as_str()));
+    let inputs = generate(&dir, target, &wanted)?;
     println!(
         "{:<14} {:>9} {:<22} {:>9} {:>8} {:>10} {:>8}",
         "input", "MiB", "command", "seconds", "x cp", "peak MiB", "x input"
@@ -185,67 +188,77 @@ pub(crate) fn measure_child(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes one file of about `target` bytes per format (and AnimX compressed with LZ4).
-fn generate(dir: &Path, target: usize) -> Result<Vec<Input>, String> {
+/// Writes one file of about `target` bytes per wanted format (and AnimX compressed with LZ4).
+fn generate(dir: &Path, target: usize, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<Input>, String> {
     // Each maker builds a file from a count; the count grows until the file is about `target`.
     fn sized(target: usize, make: impl Fn(u32) -> Vec<u8>) -> Vec<u8> {
         let probe = make(8);
         let count = ((target as f64 / probe.len() as f64) * 8.0).max(8.0) as u32;
         make(count)
     }
-    let write = |name: &str, bytes: Vec<u8>| -> Result<PathBuf, String> {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
-        Ok(path)
-    };
-    let seanim = sized(target, |frames| {
-        animbin_seanim::to_bytes(&large::seanim::anim(300, frames, false)).expect("a valid SEAnim")
-    });
-    let semodel = sized(target, |thousands| {
-        animbin_semodel::to_bytes(&large::semodel::model(thousands * 1000)).expect("a valid SEModel")
-    });
     let animx = |encoding| {
         sized(target, move |bones| {
             animbin_animx::to_bytes(&large::animx::animation(bones, encoding)).expect("a valid AnimX")
         })
     };
-    let sf3 = sized(target, |segments| {
-        animbin_sf3::to_bytes(&large::sf3::file(segments as i32)).expect("a valid x8an file")
-    });
-    let dmf = sized(target, |thousands| {
-        let n = thousands * 1000;
-        animbin_dmf::to_bytes(&large::dmf::model(n, n / 2, n / 140)).expect("a valid DMF")
-    });
-    Ok(vec![
-        Input {
-            label: "seanim-f32",
-            path: write("large.seanim", seanim)?,
-            same_format: &[],
-        },
-        Input {
-            label: "semodel",
-            path: write("large.semodel", semodel)?,
-            same_format: &[],
-        },
-        Input {
-            label: "animx-plain",
-            path: write("large.animx", animx(Encoding::Plain))?,
-            same_format: &[],
-        },
-        Input {
-            label: "animx-lz4",
-            path: write("large-lz4.animx", animx(Encoding::Lz4))?,
-            same_format: &[],
-        },
-        Input {
-            label: "sf3",
-            path: write("x8an99.bin", sf3)?,
-            same_format: &["--to", "sf3"],
-        },
-        Input {
-            label: "dmf",
-            path: write("large.dmf", dmf)?,
-            same_format: &[],
-        },
-    ])
+    type Maker<'a> = Box<dyn Fn() -> Vec<u8> + 'a>;
+    let makers: Vec<(&'static str, &str, &'static [&'static str], Maker<'_>)> = vec![
+        (
+            "seanim-f32",
+            "large.seanim",
+            &[],
+            Box::new(|| {
+                sized(target, |frames| {
+                    animbin_seanim::to_bytes(&large::seanim::anim(300, frames, false)).expect("a valid SEAnim")
+                })
+            }),
+        ),
+        (
+            "semodel",
+            "large.semodel",
+            &[],
+            Box::new(|| {
+                sized(target, |thousands| {
+                    animbin_semodel::to_bytes(&large::semodel::model(thousands * 1000)).expect("a valid SEModel")
+                })
+            }),
+        ),
+        ("animx-plain", "large.animx", &[], Box::new(|| animx(Encoding::Plain))),
+        ("animx-lz4", "large-lz4.animx", &[], Box::new(|| animx(Encoding::Lz4))),
+        (
+            "sf3",
+            "x8an99.bin",
+            &["--to", "sf3"],
+            Box::new(|| {
+                sized(target, |segments| {
+                    animbin_sf3::to_bytes(&large::sf3::file(segments as i32)).expect("a valid x8an file")
+                })
+            }),
+        ),
+        (
+            "dmf",
+            "large.dmf",
+            &[],
+            Box::new(|| {
+                sized(target, |thousands| {
+                    let n = thousands * 1000;
+                    animbin_dmf::to_bytes(&large::dmf::model(n, n / 2, n / 140)).expect("a valid DMF")
+                })
+            }),
+        ),
+    ];
+    let mut inputs = Vec::new();
+    for (label, name, same_format, make) in makers {
+        if !wanted(label) {
+            continue;
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, make()).map_err(|e| e.to_string())?;
+        inputs.push(Input {
+            label,
+            path,
+            same_format,
+        });
+    }
+    Ok(inputs)
 }

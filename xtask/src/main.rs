@@ -6,7 +6,7 @@
 //! | `corpus` | rewrites `testdata/` and the fuzz seed corpus from the project's own writers |
 //! | `fuzz [TARGET] [SECONDS]` | fuzzes one target (or all) with `cargo +nightly fuzz` |
 //! | `bench [FILTER]` | runs the criterion benchmarks and prints a table of ratios |
-//! | `bench-command [MIB]` | times the whole `animbin` command beside `cp` on MIB-MiB files |
+//! | `bench-command [MIB] [INPUT...]` | times the whole `animbin` command beside `cp` on MIB-MiB files (INPUT: a label prefix such as `sf3`) |
 //! | `bench-batch [FILES] [KIB] [DIR]` | times `animbin convert --out` of FILES files with one job and two |
 
 mod batch_bench;
@@ -32,8 +32,8 @@ const TASKS: &[(&str, &str)] = &[
         "run the criterion benchmarks, then print each one's GiB/s and ratios to memcpy and the peer",
     ),
     (
-        "bench-command [MIB]",
-        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory",
+        "bench-command [MIB] [INPUT...]",
+        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory; INPUT picks files by label (seanim, semodel, animx, sf3, dmf)",
     ),
     (
         "bench-batch [FILES] [KIB] [DIR]",
@@ -55,7 +55,11 @@ fn main() -> ExitCode {
             }
             run(&mut cmd).and_then(|()| bench_table::print(&root().join("target/criterion")))
         }
-        Some("bench-command") => command_bench::run(&root(), args.get(1).map(String::as_str)),
+        Some("bench-command") => command_bench::run(
+            &root(),
+            args.get(1).map(String::as_str),
+            args.get(2..).unwrap_or_default(),
+        ),
         Some("bench-batch") => batch_bench::run(
             &root(),
             args.get(1).map(String::as_str),
