@@ -120,13 +120,40 @@ impl<'a> Glb<'a> {
     /// Writes a GLB file: the JSON padded with spaces and the BIN chunk padded with zeros,
     /// each to a multiple of 4 bytes.
     pub fn to_vec(json: &[u8], bin: Option<&[u8]>) -> Result<Vec<u8>> {
+        let head = Self::head(json, bin.map(<[u8]>::len))?;
+        let mut out = Vec::with_capacity(head.len() + bin.map_or(0, |b| b.len().div_ceil(4) * 4));
+        out.extend_from_slice(&head);
+        if let Some(bin) = bin {
+            out.extend_from_slice(bin);
+            out.resize(out.len().next_multiple_of(4), 0);
+        }
+        Ok(out)
+    }
+
+    /// [`Glb::to_vec`] built in the BIN chunk's own buffer: the bytes before it are moved in
+    /// front of it, so a large buffer is never held twice.
+    pub fn from_bin(json: &[u8], bin: Option<Vec<u8>>) -> Result<Vec<u8>> {
+        let Some(mut bin) = bin else {
+            return Self::to_vec(json, None);
+        };
+        let head = Self::head(json, Some(bin.len()))?;
+        bin.resize(bin.len().next_multiple_of(4), 0);
+        // Grows the allocation in place where the allocator can (large blocks are remapped),
+        // then shifts the bytes up once.
+        bin.splice(0..0, head);
+        Ok(bin)
+    }
+
+    /// The file header, the JSON chunk and the BIN chunk's header when it has `bin_len`
+    /// bytes before padding.
+    fn head(json: &[u8], bin_len: Option<usize>) -> Result<Vec<u8>> {
         let padded = |n: usize| n.div_ceil(4) * 4;
         let json_len = padded(json.len());
-        let bin_len = bin.map(|b| padded(b.len()));
+        let bin_len = bin_len.map(padded);
         let total = 12 + 8 + json_len + bin_len.map_or(0, |n| 8 + n);
         let total32 = u32::try_from(total)
             .map_err(|_| Error::Unencodable(format!("a GLB file of {total} bytes (the limit is 4 GiB)")))?;
-        let mut out = Vec::with_capacity(total);
+        let mut out = Vec::with_capacity(20 + json_len + 8);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&2u32.to_le_bytes());
         out.extend_from_slice(&total32.to_le_bytes());
@@ -134,11 +161,9 @@ impl<'a> Glb<'a> {
         out.extend_from_slice(&CHUNK_JSON.to_le_bytes());
         out.extend_from_slice(json);
         out.resize(20 + json_len, b' ');
-        if let (Some(bin), Some(bin_len)) = (bin, bin_len) {
+        if let Some(bin_len) = bin_len {
             out.extend_from_slice(&(bin_len as u32).to_le_bytes());
             out.extend_from_slice(&CHUNK_BIN.to_le_bytes());
-            out.extend_from_slice(bin);
-            out.resize(total, 0);
         }
         Ok(out)
     }
@@ -147,6 +172,24 @@ impl<'a> Glb<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn built_in_the_bin_buffer_is_the_same_file() {
+        for bin in [
+            None,
+            Some(&b""[..]),
+            Some(&b"abc"[..]),
+            Some(&b"abcd"[..]),
+            Some(&[7u8; 1001][..]),
+        ] {
+            for json in [&b"{}"[..], b"{\"a\":1}"] {
+                assert_eq!(
+                    Glb::from_bin(json, bin.map(<[u8]>::to_vec)).unwrap(),
+                    Glb::to_vec(json, bin).unwrap()
+                );
+            }
+        }
+    }
 
     #[test]
     fn written_glb_parses_back_with_padding() {

@@ -261,7 +261,7 @@ pub fn to_bytes_with_images(
                     uri: None,
                 });
             }
-            Glb::to_vec(&serialize(&root)?, bin.as_deref())
+            Glb::from_bin(&serialize(&root)?, bin)
         }
     }
 }
