@@ -44,8 +44,11 @@ pub(crate) fn release_animbin(root: &Path) -> Result<PathBuf, String> {
 
 /// Generates the inputs, builds the command in release and prints one table.
 /// `only` names the inputs to measure by label prefix (`animx` is both AnimX files); none
-/// measures every input.
+/// measures every input. `--info` among them times `info --json` alone (for large files,
+/// whose other commands take minutes).
 pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(), String> {
+    let info_alone = only.iter().any(|o| o == "--info");
+    let only: Vec<&String> = only.iter().filter(|o| *o != "--info").collect();
     let mib: f64 = mib.map_or(Ok(48.0), str::parse).map_err(|e| format!("MIB: {e}"))?;
     let target = (mib * 1024.0 * 1024.0) as usize;
     let dir = root.join("target/bench-command");
@@ -103,14 +106,15 @@ pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(),
             );
         };
         print("cp", cp);
-        for (command, args, stdout) in rows {
+        let rows = if info_alone { &rows[..1] } else { &rows[..] };
+        for (command, args, stdout) in rows.iter().cloned() {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             match best(&args, stdout) {
                 Ok(cost) => print(command, cost),
                 Err(e) => println!("{:<14} {:>9.1} {command:<22} failed: {e}", input.label, size),
             }
         }
-        if Path::new(&dump_path).exists() {
+        if !info_alone && Path::new(&dump_path).exists() {
             let back = p(&format!("undumped.{own_ext}"));
             let mut args = vec![animbin.display().to_string(), "convert".into()];
             args.extend(input.same_format.iter().map(ToString::to_string));
@@ -220,6 +224,17 @@ fn generate(dir: &Path, target: usize, wanted: &dyn Fn(&str) -> bool) -> Result<
             Box::new(|| {
                 sized(target, |thousands| {
                     animbin_semodel::to_bytes(&large::semodel::model(thousands * 1000)).expect("a valid SEModel")
+                })
+            }),
+        ),
+        (
+            "cast",
+            "large.cast",
+            &[],
+            Box::new(|| {
+                sized(target, |thousands| {
+                    let model = large::semodel::model(thousands * 1000);
+                    animbin_cast::to_bytes(&animbin::se_cast::semodel_to_cast(&model)).expect("a valid Cast")
                 })
             }),
         ),

@@ -33,7 +33,7 @@ const TASKS: &[(&str, &str)] = &[
     ),
     (
         "bench-command [MIB] [INPUT...]",
-        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory; INPUT picks files by label (seanim, semodel, animx, sf3, dmf)",
+        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory; INPUT picks files by label (seanim, semodel, cast, animx, sf3, dmf), --info times info alone",
     ),
     (
         "bench-batch [FILES] [KIB] [DIR]",
