@@ -66,6 +66,29 @@ pub(crate) fn looks_like_json(bytes: &[u8]) -> bool {
     bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
+/// The format named by a JSON object that opens with `"format": NAME, "data":`, as dumps
+/// do; `None` for any other opening.
+fn leading_dump_format(bytes: &[u8]) -> Option<String> {
+    fn skip_space(bytes: &[u8], at: usize) -> usize {
+        at + bytes[at.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    }
+    fn expect(bytes: &[u8], at: usize, token: &[u8]) -> Option<usize> {
+        let at = skip_space(bytes, at);
+        bytes.get(at..)?.starts_with(token).then_some(at + token.len())
+    }
+    let at = expect(bytes, 0, b"{")?;
+    let at = expect(bytes, at, b"\"format\"")?;
+    let at = skip_space(bytes, expect(bytes, at, b":")?);
+    let mut strings = serde_json::Deserializer::from_slice(&bytes[at..]).into_iter::<String>();
+    let format = strings.next()?.ok()?;
+    let at = expect(bytes, at + strings.byte_offset(), b",")?;
+    expect(bytes, at, b"\"data\"")?;
+    Some(format)
+}
+
 impl Document {
     /// Reads a file of any supported format from its bytes. `name` (the file's path or
     /// name) is needed only for x8an files, which have no magic and are recognised by the
@@ -149,6 +172,11 @@ impl Document {
 
     /// A dump, or a format's own JSON form: AnimJ, DMF JSON or glTF.
     fn parse_json(bytes: &[u8], forced: Option<Format>) -> Result<Self> {
+        // Dumps as animbin writes them open with their format and data: they are told from
+        // the first bytes, so a large dump is parsed once, not probed in a pass of its own.
+        if leading_dump_format(bytes).is_some_and(|f| f != animbin_dmf::json::JSON_FORMAT) {
+            return dump::read(bytes);
+        }
         let probe: JsonProbe = serde_json::from_slice(bytes).map_err(|e| dump::json_error("the JSON input", &e))?;
         if probe.data.is_some()
             && probe
@@ -281,5 +309,34 @@ fn hex_start(bytes: &[u8]) -> String {
     match std::str::from_utf8(start) {
         Ok(text) if text.chars().all(|c| c.is_ascii_graphic() || c == ' ') => format!("0x{hex} \"{text}\""),
         _ => format!("0x{hex}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::leading_dump_format;
+
+    #[test]
+    fn a_dump_is_told_by_its_opening_members() {
+        assert_eq!(
+            leading_dump_format(b" {\n  \"format\" : \"seanim\",\n \"data\": {}}").as_deref(),
+            Some("seanim")
+        );
+        assert_eq!(
+            leading_dump_format(br#"{"format":"a\"b","data":1}"#).as_deref(),
+            Some("a\"b")
+        );
+        for other in [
+            &br#"{"data": {}, "format": "seanim"}"#[..],
+            br#"{"format": "seanim"}"#,
+            br#"{"format": 3, "data": {}}"#,
+            br#"{"format": "seanim", "date": {}}"#,
+            br#"{"asset": {"version": "2.0"}}"#,
+            br#"{"format": "sean"#,
+            b"",
+            b"{",
+        ] {
+            assert_eq!(leading_dump_format(other), None, "{}", String::from_utf8_lossy(other));
+        }
     }
 }
