@@ -305,9 +305,9 @@ impl Document {
 /// The first bytes of an input, as `0x..` hex and, when they are text, quoted.
 fn hex_start(bytes: &[u8]) -> String {
     let start = &bytes[..bytes.len().min(8)];
-    let hex: String = start.iter().map(|b| format!("{b:02x}")).collect();
-    match std::str::from_utf8(start) {
-        Ok(text) if text.chars().all(|c| c.is_ascii_graphic() || c == ' ') => format!("0x{hex} \"{text}\""),
+    let hex = animbin_core::strings::hex(start);
+    match animbin_core::strings::show_bytes(start) {
+        text if text.starts_with('"') => format!("0x{hex} {text}"),
         _ => format!("0x{hex}"),
     }
 }

@@ -33,24 +33,20 @@ pub const ATTRIBUTE_COUNT: u32 = 6;
 /// Where the canonical layout puts the attribute table: right after the file header.
 pub const ATTRIBUTE_TABLE_OFFSET: u32 = 0x10;
 
-/// Bytes as lowercase hex digits, two per byte (messages and the JSON dump's byte members).
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub(crate) use animbin_core::strings::hex;
 
-/// Bytes from a file as a message shows them: quoted text when they are printable ASCII
-/// (trailing NUL padding dropped, as labels have it), else hex (`0x504b0304`).
+/// Bytes from a file as a message shows them ([`animbin_core::strings::show_bytes`]), with
+/// the trailing NUL padding of a label dropped when what is left is text.
 pub(crate) fn show_bytes(bytes: &[u8]) -> String {
     let text = match bytes.iter().rposition(|&b| b != 0) {
         Some(last) => &bytes[..=last],
         None => bytes,
     };
-    if !text.is_empty() && text.iter().all(|&b| b == b' ' || b.is_ascii_graphic()) {
-        format!("\"{}\"", String::from_utf8_lossy(text))
-    } else if bytes.is_empty() {
-        "no bytes".into()
+    let shown = animbin_core::strings::show_bytes(text);
+    if shown.starts_with('"') {
+        shown
     } else {
-        format!("0x{}", hex(bytes))
+        animbin_core::strings::show_bytes(bytes)
     }
 }
 

@@ -5,6 +5,7 @@
 //! end), and nothing can underflow.
 
 use crate::error::{Error, Result};
+use animbin_core::strings::show_bytes;
 
 /// The magic at the start of every GLB file.
 pub const MAGIC: &[u8; 4] = b"glTF";
@@ -20,19 +21,6 @@ pub struct Glb<'a> {
     pub json: &'a [u8],
     /// The BIN chunk's bytes (trailing zero padding included), when present.
     pub bin: Option<&'a [u8]>,
-}
-
-/// Bytes from a file as a message shows them: quoted text when they are printable ASCII,
-/// else hex (`0x504b0304`).
-fn show_bytes(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        "no bytes".into()
-    } else if bytes.iter().all(|&b| b == b' ' || b.is_ascii_graphic()) {
-        format!("\"{}\"", String::from_utf8_lossy(bytes))
-    } else {
-        let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!("0x{digits}")
-    }
 }
 
 fn u32_at(bytes: &[u8], offset: usize, what: &str) -> Result<u32> {

@@ -214,14 +214,7 @@ where
     read_from_slice(FORMAT, bytes, Endian::Little)
 }
 
-/// Bytes as a message shows them: quoted when they are printable ASCII, else as hex with 0x.
-pub(crate) fn shown(bytes: &[u8]) -> String {
-    if bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"') {
-        format!("\"{}\"", String::from_utf8_lossy(bytes))
-    } else {
-        bytes.iter().fold(String::from("0x"), |s, b| s + &format!("{b:02x}"))
-    }
-}
+pub(crate) use animbin_core::strings::show_bytes as shown;
 
 /// The README's example, compiled and run as a doctest so that it stays true.
 #[cfg(doctest)]
