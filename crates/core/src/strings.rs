@@ -214,6 +214,28 @@ pub fn encode_padded_name<const N: usize>(name: &str) -> Result<[u8; N], ErrorKi
     Ok(out)
 }
 
+/// Bytes as lowercase hex digits, two per byte, with no prefix.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
+/// Bytes from a file as a message shows them: quoted text when they are printable ASCII
+/// with no `"` in them (`"SEAnim"`), else hex after `0x` (`0x504b0304`), and `no bytes`
+/// for none.
+pub fn show_bytes(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        "no bytes".into()
+    } else if bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"') {
+        format!("\"{}\"", String::from_utf8_lossy(bytes))
+    } else {
+        format!("0x{}", hex(bytes))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,27 +279,5 @@ mod tests {
         assert_eq!(&encode_padded_name::<4>("abc").unwrap(), b"abc\0");
         assert!(encode_padded_name::<4>("abcd").is_err());
         assert_eq!(decode_padded_name(b"ab\0\0").unwrap(), "ab");
-    }
-}
-
-/// Bytes as lowercase hex digits, two per byte, with no prefix.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
-}
-
-/// Bytes from a file as a message shows them: quoted text when they are printable ASCII
-/// with no `"` in them (`"SEAnim"`), else hex after `0x` (`0x504b0304`), and `no bytes`
-/// for none.
-pub fn show_bytes(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        "no bytes".into()
-    } else if bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"') {
-        format!("\"{}\"", String::from_utf8_lossy(bytes))
-    } else {
-        format!("0x{}", hex(bytes))
     }
 }
