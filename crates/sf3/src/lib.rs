@@ -111,7 +111,7 @@ pub use layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader,
 pub use model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
 pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, ROTATION_LENGTH_TOLERANCE, validate};
-pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, View, parse_slot_table};
+pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, Summary, View, parse_slot_table};
 pub use write::{to_bytes, write};
 
 /// The format's short name in errors and on the command line.
@@ -119,5 +119,5 @@ pub const FORMAT: &str = "sf3";
 
 /// Reads a whole x8an file.
 pub fn read(bytes: &[u8]) -> Result<Sf3File> {
-    Ok(View::parse(bytes)?.to_file())
+    view::read_file(bytes)
 }
