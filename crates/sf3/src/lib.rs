@@ -44,7 +44,9 @@
 //! section). Any placement of the arrays inside the data section reads, misaligned ones too;
 //! an array leaving the data section, two arrays sharing bytes, a count of `0xFFFFFFFF`
 //! other than the terminator, a slot table with no terminator or a truncated file are
-//! errors that give the byte offset. [`parse_slot_table`] reads a slot table inside any
+//! errors that give the byte offset. [`Summary::parse`] makes the same checks and keeps only
+//! the counts (no key is read: a file has no header, so its slot tables are walked to find
+//! the segments). [`parse_slot_table`] reads a slot table inside any
 //! slice, such as the identically laid out animation chunks of x8pc model files.
 //!
 //! [`to_bytes`] writes the canonical layout (slot after slot from offset 4:

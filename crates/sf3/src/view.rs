@@ -256,6 +256,56 @@ fn check_entry(
     Ok(ranges)
 }
 
+/// Copies out the keys of an entry whose ranges [`check_entry`] gave (every range lies
+/// inside `base` and holds its channel's count of elements).
+fn decode_slot(base: &[u8], entry: &SlotEntry, ranges: &Ranges) -> Slot {
+    let array = |a: ArrayKind| {
+        let (start, end) = ranges[a.index()];
+        &base[start as usize..end as usize]
+    };
+    let u16s = |a| array(a).chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]]));
+    let i16s = |a| {
+        array(a)
+            .chunks_exact(2)
+            .map(|c| Rot14(i16::from_be_bytes([c[0], c[1]])))
+    };
+    let i32s = |a| {
+        array(a)
+            .chunks_exact(4)
+            .map(|c| Fixed16(i32::from_be_bytes([c[0], c[1], c[2], c[3]])))
+    };
+    use ArrayKind as A;
+    let vec3 = |t: Channel| {
+        let [times, x, y, z] = match t {
+            Channel::Translation => [A::TranslationTimes, A::TranslationX, A::TranslationY, A::TranslationZ],
+            _ => [A::ScaleTimes, A::ScaleX, A::ScaleY, A::ScaleZ],
+        };
+        let mut keys = Vec::with_capacity(entry.keys(t) as usize);
+        keys.extend(
+            u16s(times)
+                .zip(i32s(x))
+                .zip(i32s(y))
+                .zip(i32s(z))
+                .map(|(((t, x), y), z)| Key::new(t, Vec3::new(x, y, z))),
+        );
+        keys
+    };
+    let mut rotation = Vec::with_capacity(entry.rotation_keys as usize);
+    rotation.extend(
+        u16s(A::RotationTimes)
+            .zip(i16s(A::RotationX))
+            .zip(i16s(A::RotationY))
+            .zip(i16s(A::RotationZ))
+            .zip(i16s(A::RotationW))
+            .map(|((((t, x), y), z), w)| Key::new(t, Quat::new(x, y, z, w))),
+    );
+    Slot {
+        translation: vec3(Channel::Translation),
+        rotation,
+        scale: vec3(Channel::Scale),
+    }
+}
+
 /// Borrows the arrays of an entry whose ranges [`check_entry`] gave.
 fn slot_view<'a>(base: &'a [u8], entry: SlotEntry, ranges: &Ranges) -> Result<SlotView<'a>> {
     let u16s = |a: ArrayKind| -> Result<&'a [U16]> { cast(base, ranges[a.index()], a) };
@@ -536,7 +586,7 @@ pub(crate) fn read_file(bytes: &[u8]) -> Result<Sf3File> {
     let end = walk_file(bytes, |padding_words, _, base| {
         let mut slots = Vec::new();
         let (_, len) = walk_segment(base, &mut placed, |entry, ranges| {
-            slots.push(slot_view(base, entry, ranges)?.to_slot());
+            slots.push(decode_slot(base, &entry, ranges));
             Ok(())
         })?;
         segments.push(Segment { padding_words, slots });
