@@ -1,8 +1,12 @@
-//! Shining Force III x8an: reading (owned and zero-copy), validating and writing a
-//! synthetic file the size of a character's animations, beside a memcpy of the same bytes.
+//! Shining Force III x8an: reading (owned, zero-copy and the count-only summary),
+//! validating and writing a synthetic file the size of a character's animations, and
+//! reading a large file (about 48 MiB, the size the whole-command benchmark uses), each
+//! beside a memcpy of the same bytes.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
+
+use std::time::Duration;
 
 use animbin_benches::memcpy_baseline;
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
@@ -16,6 +20,9 @@ fn sf3(c: &mut Criterion) {
     group.bench_function("view", |b| {
         b.iter(|| animbin_sf3::View::parse(black_box(&bytes)).expect("reads"))
     });
+    group.bench_function("summary", |b| {
+        b.iter(|| animbin_sf3::Summary::parse(black_box(&bytes)).expect("reads"))
+    });
     group.bench_function("read", |b| {
         b.iter(|| animbin_sf3::read(black_box(&bytes)).expect("reads"))
     });
@@ -26,5 +33,25 @@ fn sf3(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sf3);
+/// About 48 MiB: 6,200 segments of 22 slots, as `cargo xtask bench-command` generates.
+fn sf3_large(c: &mut Criterion) {
+    let file = animbin_benches::large::sf3::file(6200);
+    let bytes = animbin_sf3::to_bytes(&file).expect("encodable");
+    let mut group = c.benchmark_group("sf3-large");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group.bench_function("memcpy", |b| b.iter(|| memcpy_baseline(black_box(&bytes))));
+    group.bench_function("summary", |b| {
+        b.iter(|| animbin_sf3::Summary::parse(black_box(&bytes)).expect("reads"))
+    });
+    group.bench_function("read", |b| {
+        b.iter(|| animbin_sf3::read(black_box(&bytes)).expect("reads"))
+    });
+    group.bench_function("write", |b| {
+        b.iter(|| animbin_sf3::to_bytes(black_box(&file)).expect("writes"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sf3, sf3_large);
 criterion_main!(benches);

@@ -44,7 +44,9 @@
 //! section). Any placement of the arrays inside the data section reads, misaligned ones too;
 //! an array leaving the data section, two arrays sharing bytes, a count of `0xFFFFFFFF`
 //! other than the terminator, a slot table with no terminator or a truncated file are
-//! errors that give the byte offset. [`parse_slot_table`] reads a slot table inside any
+//! errors that give the byte offset. [`Summary::parse`] makes the same checks and keeps only
+//! the counts (no key is read: a file has no header, so its slot tables are walked to find
+//! the segments). [`parse_slot_table`] reads a slot table inside any
 //! slice, such as the identically laid out animation chunks of x8pc model files.
 //!
 //! [`to_bytes`] writes the canonical layout (slot after slot from offset 4:
@@ -111,7 +113,7 @@ pub use layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader,
 pub use model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
 pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, ROTATION_LENGTH_TOLERANCE, validate};
-pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, View, parse_slot_table};
+pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, Summary, View, parse_slot_table};
 pub use write::{to_bytes, write};
 
 /// The format's short name in errors and on the command line.
@@ -119,5 +121,5 @@ pub const FORMAT: &str = "sf3";
 
 /// Reads a whole x8an file.
 pub fn read(bytes: &[u8]) -> Result<Sf3File> {
-    Ok(View::parse(bytes)?.to_file())
+    view::read_file(bytes)
 }

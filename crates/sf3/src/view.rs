@@ -75,6 +75,10 @@ struct Placed {
     array: ArrayKind,
 }
 
+/// The byte range (relative to the table's base) of each of an entry's 13 arrays, in
+/// entry order, once checked against the data section.
+type Ranges = [(u64, u64); 13];
+
 /// Parses the slot table that starts at `table_offset` in `base`.
 ///
 /// Every offset in the table is relative to the start of `base`, which is the start of a
@@ -95,17 +99,43 @@ struct Placed {
 /// # Ok::<(), animbin_sf3::Error>(())
 /// ```
 pub fn parse_slot_table(base: &[u8], table_offset: usize, data: Range<usize>) -> Result<SlotTable<'_>> {
+    let mut slots = Vec::with_capacity(entry_count(base, table_offset));
+    let mut placed = Vec::new();
+    let end = walk_slot_table(base, table_offset, data, &mut placed, |entry, ranges| {
+        slots.push(slot_view(base, entry, ranges)?);
+        Ok(())
+    })?;
+    Ok(SlotTable { slots, end })
+}
+
+/// How many entries come before the first `0xFFFFFFFF` word at an entry's place (bounded by
+/// the input), so that vectors of slots are allocated once.
+fn entry_count(base: &[u8], table_offset: usize) -> usize {
+    base.get(table_offset..)
+        .unwrap_or_default()
+        .chunks(SLOT_ENTRY_SIZE)
+        .take_while(|chunk| chunk.get(..4).is_some_and(|w| w != [0xFF; 4]))
+        .count()
+}
+
+/// The checks of [`parse_slot_table`], calling `visit` with each entry and its arrays'
+/// checked ranges, in table order; returns where the table ends.
+/// `placed` is scratch space for the overlap check, reused between tables.
+///
+/// This walk is what every reader shares ([`parse_slot_table`], [`View::parse`], [`crate::read`],
+/// [`Summary::parse`]), so they accept exactly the same inputs and report the same errors.
+fn walk_slot_table(
+    base: &[u8],
+    table_offset: usize,
+    data: Range<usize>,
+    placed: &mut Vec<Placed>,
+    mut visit: impl FnMut(SlotEntry, &Ranges) -> Result<()>,
+) -> Result<usize> {
     let len = base.len() as u64;
     let data = data.start as u64..data.end as u64;
-    let mut reader = SliceReader::new(base);
+    placed.clear();
     let mut pos = table_offset as u64;
-    // Count the entries first (bounded by the input) so the vectors are allocated once.
-    let entries = (0..)
-        .map(|i| pos + i * SLOT_ENTRY_SIZE as u64)
-        .take_while(|&p| word_at(base, p).is_some_and(|w| w != END_MARKER))
-        .count();
-    let mut slots = Vec::with_capacity(entries);
-    let mut placed = Vec::with_capacity(entries * ArrayKind::ALL.len());
+    let mut slot = 0;
     loop {
         let Some(first) = word_at(base, pos) else {
             return Err(Error::new(
@@ -117,18 +147,13 @@ pub fn parse_slot_table(base: &[u8], table_offset: usize, data: Range<usize>) ->
             ));
         };
         if first == END_MARKER {
-            let end = pos + 4;
-            check_overlaps(&mut placed)?;
-            return Ok(SlotTable {
-                slots,
-                end: end as usize,
-            });
+            check_overlaps(placed)?;
+            return Ok((pos + 4) as usize);
         }
-        reader
-            .seek(SeekFrom::Start(pos))
-            .map_err(|e| Error::new(FORMAT, pos, ErrorKind::Io(e)))?;
-        let entry = SlotEntry::read_options(&mut reader, Endian::Big, ()).map_err(|e| reader.error(FORMAT, e))?;
-        slots.push(slot_view(base, pos, slots.len(), entry, &data, &mut placed)?);
+        let entry = entry_at(base, pos)?;
+        let ranges = check_entry(pos, slot, &entry, &data, placed)?;
+        visit(entry, &ranges)?;
+        slot += 1;
         pos += SLOT_ENTRY_SIZE as u64;
     }
 }
@@ -139,15 +164,36 @@ fn word_at(bytes: &[u8], pos: u64) -> Option<u32> {
     Some(u32::from_be_bytes(word.try_into().ok()?))
 }
 
-/// Checks one entry's counts and offsets against `data` and borrows its arrays.
-fn slot_view<'a>(
-    base: &'a [u8],
+/// The entry at `pos`: its 16 big-endian words read in place, or the reader's error for an
+/// entry that the input cuts short.
+fn entry_at(base: &[u8], pos: u64) -> Result<SlotEntry> {
+    let whole = usize::try_from(pos)
+        .ok()
+        .and_then(|p| base.get(p..p.checked_add(SLOT_ENTRY_SIZE)?));
+    if let Some(bytes) = whole {
+        let mut words = [0u32; 16];
+        for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *word = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+        let [t, r, s, offsets @ ..] = words;
+        return Ok(SlotEntry::new([t, r, s], offsets));
+    }
+    let mut reader = SliceReader::new(base);
+    reader
+        .seek(SeekFrom::Start(pos))
+        .map_err(|e| Error::new(FORMAT, pos, ErrorKind::Io(e)))?;
+    SlotEntry::read_options(&mut reader, Endian::Big, ()).map_err(|e| reader.error(FORMAT, e))
+}
+
+/// Checks one entry's counts and offsets against `data`, remembers its arrays in `placed`
+/// for the overlap check, and gives their ranges.
+fn check_entry(
     entry_pos: u64,
     slot: usize,
-    entry: SlotEntry,
+    entry: &SlotEntry,
     data: &Range<u64>,
     placed: &mut Vec<Placed>,
-) -> Result<SlotView<'a>> {
+) -> Result<Ranges> {
     for channel in [Channel::Rotation, Channel::Scale] {
         let count = entry.keys(channel);
         if count == END_MARKER {
@@ -162,6 +208,7 @@ fn slot_view<'a>(
         }
     }
     let data_len = data.end.saturating_sub(data.start);
+    let offsets = entry.offsets();
     let mut ranges = [(0u64, 0u64); 13];
     for array in ArrayKind::ALL {
         let channel = array.channel();
@@ -179,7 +226,7 @@ fn slot_view<'a>(
                 },
             ));
         }
-        let start = u64::from(entry.offset(array));
+        let start = u64::from(offsets[array.index()]);
         let end = start + size;
         if start < data.start || end > data.end {
             return Err(Error::new(
@@ -206,6 +253,61 @@ fn slot_view<'a>(
         }
         ranges[array.index()] = (start, end);
     }
+    Ok(ranges)
+}
+
+/// Copies out the keys of an entry whose ranges [`check_entry`] gave (every range lies
+/// inside `base` and holds its channel's count of elements).
+fn decode_slot(base: &[u8], entry: &SlotEntry, ranges: &Ranges) -> Slot {
+    let array = |a: ArrayKind| {
+        let (start, end) = ranges[a.index()];
+        &base[start as usize..end as usize]
+    };
+    let u16s = |a| array(a).chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]]));
+    let i16s = |a| {
+        array(a)
+            .chunks_exact(2)
+            .map(|c| Rot14(i16::from_be_bytes([c[0], c[1]])))
+    };
+    let i32s = |a| {
+        array(a)
+            .chunks_exact(4)
+            .map(|c| Fixed16(i32::from_be_bytes([c[0], c[1], c[2], c[3]])))
+    };
+    use ArrayKind as A;
+    let vec3 = |t: Channel| {
+        let [times, x, y, z] = match t {
+            Channel::Translation => [A::TranslationTimes, A::TranslationX, A::TranslationY, A::TranslationZ],
+            _ => [A::ScaleTimes, A::ScaleX, A::ScaleY, A::ScaleZ],
+        };
+        let mut keys = Vec::with_capacity(entry.keys(t) as usize);
+        keys.extend(
+            u16s(times)
+                .zip(i32s(x))
+                .zip(i32s(y))
+                .zip(i32s(z))
+                .map(|(((t, x), y), z)| Key::new(t, Vec3::new(x, y, z))),
+        );
+        keys
+    };
+    let mut rotation = Vec::with_capacity(entry.rotation_keys as usize);
+    rotation.extend(
+        u16s(A::RotationTimes)
+            .zip(i16s(A::RotationX))
+            .zip(i16s(A::RotationY))
+            .zip(i16s(A::RotationZ))
+            .zip(i16s(A::RotationW))
+            .map(|((((t, x), y), z), w)| Key::new(t, Quat::new(x, y, z, w))),
+    );
+    Slot {
+        translation: vec3(Channel::Translation),
+        rotation,
+        scale: vec3(Channel::Scale),
+    }
+}
+
+/// Borrows the arrays of an entry whose ranges [`check_entry`] gave.
+fn slot_view<'a>(base: &'a [u8], entry: SlotEntry, ranges: &Ranges) -> Result<SlotView<'a>> {
     let u16s = |a: ArrayKind| -> Result<&'a [U16]> { cast(base, ranges[a.index()], a) };
     let i16s = |a: ArrayKind| -> Result<&'a [I16]> { cast(base, ranges[a.index()], a) };
     let i32s = |a: ArrayKind| -> Result<&'a [I32]> { cast(base, ranges[a.index()], a) };
@@ -236,6 +338,11 @@ where
 
 /// Refuses arrays that share bytes; the error names both and sits at the later one's offset field.
 fn check_overlaps(placed: &mut [Placed]) -> Result<()> {
+    // Arrays placed one after another in entry order (the canonical layout, and the game's)
+    // cannot overlap: one pass proves it without sorting.
+    if placed.windows(2).all(|w| w[0].range.end <= w[1].range.start) {
+        return Ok(());
+    }
     match first_overlap(placed, |p| p.range.clone()) {
         Some((p, prev)) => Err(Error::new(
             FORMAT,
@@ -272,30 +379,54 @@ pub struct SegmentView<'a> {
     pub slots: Vec<SlotView<'a>>,
 }
 
+/// Checks the segment at the start of `base` as [`SegmentView::parse`] does, calling
+/// `visit` for each slot entry; gives the slot table offset and the segment's length.
+fn walk_segment(
+    base: &[u8],
+    placed: &mut Vec<Placed>,
+    visit: impl FnMut(SlotEntry, &Ranges) -> Result<()>,
+) -> Result<(u32, usize)> {
+    let header: SegmentHeader = match base.get(..4) {
+        Some(word) => SegmentHeader {
+            slot_table_offset: u32::from_be_bytes([word[0], word[1], word[2], word[3]]),
+        },
+        None => read_from_slice(FORMAT, base, Endian::Big)?,
+    };
+    let offset = header.slot_table_offset;
+    if offset < 4 || offset as usize > base.len() {
+        return Err(Error::new(
+            FORMAT,
+            0,
+            ErrorKind::invalid(
+                format!(
+                    "a slot table offset between 4 and the {} bytes of the input",
+                    base.len()
+                ),
+                format!("{offset:#x}"),
+            ),
+        ));
+    }
+    let end = walk_slot_table(base, offset as usize, 4..offset as usize, placed, visit)?;
+    Ok((offset, end))
+}
+
 impl<'a> SegmentView<'a> {
     /// Parses the segment at the start of `base` (bytes after it are ignored); error
     /// offsets are relative to `base`.
     pub fn parse(base: &'a [u8]) -> Result<Self> {
-        let header: SegmentHeader = read_from_slice(FORMAT, base, Endian::Big)?;
-        let offset = header.slot_table_offset;
-        if offset < 4 || offset as usize > base.len() {
-            return Err(Error::new(
-                FORMAT,
-                0,
-                ErrorKind::invalid(
-                    format!(
-                        "a slot table offset between 4 and the {} bytes of the input",
-                        base.len()
-                    ),
-                    format!("{offset:#x}"),
-                ),
-            ));
-        }
-        let table = parse_slot_table(base, offset as usize, 4..offset as usize)?;
+        Self::parse_with(base, &mut Vec::new())
+    }
+
+    fn parse_with(base: &'a [u8], placed: &mut Vec<Placed>) -> Result<Self> {
+        let mut slots = Vec::new();
+        let (slot_table_offset, end) = walk_segment(base, placed, |entry, ranges| {
+            slots.push(slot_view(base, entry, ranges)?);
+            Ok(())
+        })?;
         Ok(Self {
-            bytes: &base[..table.end],
-            slot_table_offset: offset,
-            slots: table.slots,
+            bytes: &base[..end],
+            slot_table_offset,
+            slots,
         })
     }
 
@@ -330,69 +461,97 @@ pub struct View<'a> {
     pub after_end_marker: Option<&'a [u8]>,
 }
 
+/// What [`walk_file`] found around the segments.
+struct FileEnd<'a> {
+    /// Zero words after the last segment.
+    padding_words: u32,
+    /// The bytes after the end marker, when there is one.
+    after_end_marker: Option<&'a [u8]>,
+}
+
+/// The checks of [`View::parse`]: zero words, segments and the end, calling `segment` with
+/// the padding words before each segment, its file offset and the input from there on;
+/// `segment` checks the segment (errors relative to its start) and gives its length.
+fn walk_file<'a>(
+    bytes: &'a [u8],
+    mut segment: impl FnMut(u32, usize, &'a [u8]) -> Result<usize>,
+) -> Result<FileEnd<'a>> {
+    let mut pos = 0usize;
+    let mut padding = 0u32;
+    let mut segments = 0usize;
+    let after_end_marker = loop {
+        let rest = &bytes[pos..];
+        if rest.is_empty() {
+            break None;
+        }
+        let Some(word) = word_at(rest, 0) else {
+            return Err(Error::new(
+                FORMAT,
+                pos as u64,
+                ErrorKind::UnexpectedEof {
+                    expected: format!(
+                        "a 4-byte word (segment, zero padding or end marker), found {} bytes",
+                        rest.len()
+                    ),
+                },
+            ));
+        };
+        if word == 0 {
+            if padding == MAX_PADDING_WORDS {
+                return Err(Error::new(
+                    FORMAT,
+                    pos as u64,
+                    ErrorKind::invalid(
+                        format!("at most {MAX_PADDING_WORDS} zero padding words in a row"),
+                        "more",
+                    ),
+                ));
+            }
+            padding += 1;
+            pos += 4;
+            continue;
+        }
+        if word == END_MARKER {
+            break Some(&rest[4..]);
+        }
+        let len = segment(padding, pos, rest).map_err(|e| shift(e, pos))?;
+        segments += 1;
+        padding = 0;
+        pos += len;
+    };
+    if segments == 0 {
+        return Err(Error::new(
+            FORMAT,
+            pos as u64,
+            ErrorKind::invalid("at least one segment", "none"),
+        ));
+    }
+    Ok(FileEnd {
+        padding_words: padding,
+        after_end_marker,
+    })
+}
+
 impl<'a> View<'a> {
     /// Parses a whole file: segments separated by zero words, ended by the end of the input
     /// or a `0xFFFFFFFF` word. A file needs at least one segment.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        let mut pos = 0usize;
-        let mut padding = 0u32;
         let mut segments = Vec::new();
-        let after_end_marker = loop {
-            let rest = &bytes[pos..];
-            if rest.is_empty() {
-                break None;
-            }
-            let Some(word) = word_at(rest, 0) else {
-                return Err(Error::new(
-                    FORMAT,
-                    pos as u64,
-                    ErrorKind::UnexpectedEof {
-                        expected: format!(
-                            "a 4-byte word (segment, zero padding or end marker), found {} bytes",
-                            rest.len()
-                        ),
-                    },
-                ));
-            };
-            if word == 0 {
-                if padding == MAX_PADDING_WORDS {
-                    return Err(Error::new(
-                        FORMAT,
-                        pos as u64,
-                        ErrorKind::invalid(
-                            format!("at most {MAX_PADDING_WORDS} zero padding words in a row"),
-                            "more",
-                        ),
-                    ));
-                }
-                padding += 1;
-                pos += 4;
-                continue;
-            }
-            if word == END_MARKER {
-                break Some(&rest[4..]);
-            }
-            let segment = SegmentView::parse(rest).map_err(|e| shift(e, pos))?;
+        let mut placed = Vec::new();
+        let end = walk_file(bytes, |padding_words, offset, rest| {
+            let segment = SegmentView::parse_with(rest, &mut placed)?;
             let len = segment.bytes.len();
             segments.push(PlacedSegment {
-                padding_words: padding,
-                offset: pos,
+                padding_words,
+                offset,
                 segment,
             });
-            padding = 0;
-            pos += len;
-        };
-        if segments.is_empty() {
-            return Err(Error::new(
-                FORMAT,
-                pos as u64,
-                ErrorKind::invalid("at least one segment", "none"),
-            ));
-        }
+            Ok(len)
+        })?;
         Ok(Self {
             segments,
-            padding_words: padding,
-            after_end_marker,
+            padding_words: end.padding_words,
+            after_end_marker: end.after_end_marker,
         })
     }
 
@@ -405,13 +564,100 @@ impl<'a> View<'a> {
                 .map(|s| s.segment.to_segment(s.padding_words))
                 .collect(),
             padding_words: self.padding_words,
-            ending: match self.after_end_marker {
-                None => Ending::Eof,
-                Some(trailing) => Ending::EndMarker {
-                    trailing: trailing.to_vec(),
-                },
-            },
+            ending: ending(self.after_end_marker),
         }
+    }
+}
+
+fn ending(after_end_marker: Option<&[u8]>) -> Ending {
+    match after_end_marker {
+        None => Ending::Eof,
+        Some(trailing) => Ending::EndMarker {
+            trailing: trailing.to_vec(),
+        },
+    }
+}
+
+/// Reads a whole file into the owned model, with the checks of [`View::parse`] but without
+/// keeping a view of every slot on the way: each slot is copied out as its entry is checked.
+pub(crate) fn read_file(bytes: &[u8]) -> Result<Sf3File> {
+    let mut segments = Vec::new();
+    let mut placed = Vec::new();
+    let end = walk_file(bytes, |padding_words, _, base| {
+        let mut slots = Vec::new();
+        let (_, len) = walk_segment(base, &mut placed, |entry, ranges| {
+            slots.push(decode_slot(base, &entry, ranges));
+            Ok(())
+        })?;
+        segments.push(Segment { padding_words, slots });
+        Ok(len)
+    })?;
+    Ok(Sf3File {
+        segments,
+        padding_words: end.padding_words,
+        ending: ending(end.after_end_marker),
+    })
+}
+
+/// The counts of a whole file, found by the checks of [`View::parse`] without keeping
+/// anything per slot: what a summary needs, at the cost of reading the slot tables only.
+///
+/// x8an files have no header: how many segments there are, and where each one starts, is
+/// known only by reading each segment's slot table up to its terminator (the next segment
+/// follows it), and the key counts are in the table entries. So the cost grows with the
+/// number of slots (64 bytes of table each), not with the number of keys; the key data
+/// between the tables is never read.
+///
+/// ```
+/// use animbin_sf3::{Summary, to_bytes};
+///
+/// let bytes = to_bytes(&animbin_sf3::Sf3File {
+///     segments: vec![Default::default()],
+///     ..Default::default()
+/// })?;
+/// let summary = Summary::parse(&bytes)?;
+/// assert_eq!((summary.segments, summary.slots), (1, 0));
+/// # Ok::<(), animbin_sf3::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Summary {
+    /// The number of segments.
+    pub segments: u64,
+    /// The number of slots over all segments.
+    pub slots: u64,
+    /// The number of keys of each channel (translation, rotation, scale) over all slots.
+    pub keys: [u64; 3],
+    /// Zero words before the segments and after the last one.
+    pub padding_words: u64,
+    /// Whether the file ends with a `0xFFFFFFFF` end marker.
+    pub end_marker: bool,
+    /// The number of bytes after the end marker.
+    pub trailing_bytes: u64,
+}
+
+impl Summary {
+    /// Checks `bytes` as [`View::parse`] does (the same inputs are accepted, with the same
+    /// errors) and counts what they hold.
+    pub fn parse(bytes: &[u8]) -> Result<Self> {
+        let mut summary = Self::default();
+        let mut placed = Vec::new();
+        let end = walk_file(bytes, |padding_words, _, base| {
+            summary.segments += 1;
+            summary.padding_words += u64::from(padding_words);
+            let (_, len) = walk_segment(base, &mut placed, |entry, _| {
+                summary.slots += 1;
+                summary.keys[0] += u64::from(entry.translation_keys);
+                summary.keys[1] += u64::from(entry.rotation_keys);
+                summary.keys[2] += u64::from(entry.scale_keys);
+                Ok(())
+            })?;
+            Ok(len)
+        })?;
+        summary.padding_words += u64::from(end.padding_words);
+        summary.end_marker = end.after_end_marker.is_some();
+        summary.trailing_bytes = end.after_end_marker.map_or(0, |t| t.len() as u64);
+        Ok(summary)
     }
 }
 

@@ -4,7 +4,7 @@
 mod common;
 
 use animbin_core::ErrorKind;
-use animbin_sf3::{ArrayKind, Channel, MAX_PADDING_WORDS, Sf3File, read, to_bytes};
+use animbin_sf3::{ArrayKind, Channel, MAX_PADDING_WORDS, SLOT_ENTRY_SIZE, Sf3File, Summary, View, read, to_bytes};
 use animbin_testing::hex;
 use common::*;
 
@@ -244,4 +244,75 @@ fn write_needs_no_seek() {
     let mut sink = Sink(Vec::new());
     animbin_sf3::write(&seed_file(), &mut sink).unwrap();
     assert_eq!(sink.0, to_bytes(&seed_file()).unwrap());
+}
+
+/// `read`, `View::parse` and `Summary::parse` share one walk: they must accept the same
+/// inputs, refuse the others with the same error, and count what `read` holds.
+fn assert_readers_agree(bytes: &[u8]) {
+    let owned = read(bytes);
+    let viewed = View::parse(bytes).map(|v| v.to_file());
+    let summary = Summary::parse(bytes);
+    match (&owned, &viewed, &summary) {
+        (Ok(file), Ok(from_view), Ok(summary)) => {
+            assert_eq!(file, from_view);
+            let keys = file.key_counts().map(|n| n as u64);
+            assert_eq!(summary.keys, keys);
+            assert_eq!(summary.slots, file.slot_count() as u64);
+            assert_eq!(summary.segments, file.segments.len() as u64);
+            let padding: u64 = file.segments.iter().map(|s| u64::from(s.padding_words)).sum();
+            assert_eq!(summary.padding_words, padding + u64::from(file.padding_words));
+            match &file.ending {
+                animbin_sf3::Ending::Eof => assert!(!summary.end_marker),
+                animbin_sf3::Ending::EndMarker { trailing } => {
+                    assert!(summary.end_marker);
+                    assert_eq!(summary.trailing_bytes, trailing.len() as u64);
+                }
+            }
+        }
+        (Err(a), Err(b), Err(c)) => {
+            assert_eq!((a.offset, a.to_string()), (b.offset, b.to_string()));
+            assert_eq!((a.offset, a.to_string()), (c.offset, c.to_string()));
+        }
+        _ => panic!(
+            "the readers disagree: read {:?}, view {:?}, summary {:?}",
+            owned.map(|_| ()),
+            viewed.map(|_| ()),
+            summary.map(|_| ())
+        ),
+    }
+}
+
+#[test]
+fn the_summary_and_the_view_accept_and_refuse_what_read_does() {
+    let mut file = seed_file();
+    file.segments.push(small_segment(3, 2));
+    file.padding_words = 1;
+    file.ending = animbin_sf3::Ending::EndMarker { trailing: vec![7; 5] };
+    let bytes = to_bytes(&file).unwrap();
+    for len in 0..=bytes.len() {
+        assert_readers_agree(&bytes[..len]);
+    }
+    // Every word of every slot entry of the seed segment, replaced by values that break a
+    // count, an offset, the terminator or the placement of an array.
+    let seed = seed_segment_bytes();
+    let table = u32::from_be_bytes(seed[..4].try_into().unwrap()) as usize;
+    for at in (table..seed.len()).step_by(4) {
+        for value in [0, 1, 2, 4, 0x10, 0x110, 0x7FFF_FFFF, 0xFFFF_FFFE, 0xFFFF_FFFF] {
+            let mut bytes = seed.clone();
+            put_u32(&mut bytes, at, value);
+            assert_readers_agree(&bytes);
+        }
+    }
+    assert!(seed.len() > table + 2 * SLOT_ENTRY_SIZE);
+}
+
+#[test]
+fn write_refuses_before_writing_anything() {
+    let mut file = seed_file();
+    file.segments.push(small_segment(3, MAX_PADDING_WORDS + 1));
+    let mut out = Vec::new();
+    let err = animbin_sf3::write(&file, &mut out).unwrap_err();
+    assert_eq!(err.to_string(), to_bytes(&file).unwrap_err().to_string());
+    assert_eq!(err.offset, to_bytes(&seed_file()).unwrap().len() as u64);
+    assert!(out.is_empty(), "{} bytes written before the error", out.len());
 }

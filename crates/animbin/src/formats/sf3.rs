@@ -5,7 +5,7 @@ use std::io::Write;
 
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
-use animbin_sf3::{Ending, Sf3File, View};
+use animbin_sf3::{Ending, Sf3File, Summary};
 
 use super::{Codec, unsupported};
 use crate::info::Sf3Info;
@@ -34,28 +34,23 @@ impl Codec for Sf3File {
         })
     }
 
+    /// Through [`Summary`]: the slot tables are walked (x8an files have no header, so the
+    /// segments are found only that way) but no key is read and nothing is kept per slot.
     fn info_of(bytes: &[u8]) -> Option<Result<Info>> {
-        let summary = |view: View<'_>| {
-            let slots = view.segments.iter().flat_map(|s| &s.segment.slots);
-            let [mut translation, mut rotation, mut scale] = [0u64; 3];
-            for slot in slots {
-                translation += u64::from(slot.entry.translation_keys);
-                rotation += u64::from(slot.entry.rotation_keys);
-                scale += u64::from(slot.entry.scale_keys);
-            }
+        let info = |s: Summary| {
+            let [translation, rotation, scale] = s.keys;
             Info::Sf3(Sf3Info {
-                segment_count: view.segments.len(),
-                slot_count: view.segments.iter().map(|s| s.segment.slots.len() as u64).sum(),
+                segment_count: s.segments as usize,
+                slot_count: s.slots,
                 translation_key_count: translation,
                 rotation_key_count: rotation,
                 scale_key_count: scale,
                 key_count: translation + rotation + scale,
-                padding_words: view.segments.iter().map(|s| u64::from(s.padding_words)).sum::<u64>()
-                    + u64::from(view.padding_words),
-                end_marker: view.after_end_marker.is_some(),
+                padding_words: s.padding_words,
+                end_marker: s.end_marker,
             })
         };
-        Some(View::parse(bytes).map(summary).map_err(Into::into))
+        Some(Summary::parse(bytes).map(info).map_err(Into::into))
     }
 
     fn validate(&self) -> Vec<Problem> {
