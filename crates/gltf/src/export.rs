@@ -505,6 +505,22 @@ pub(crate) fn build(
             report,
         )?;
     }
+    // One line for all of them: a file of thousands of animations (x8an segments) would
+    // otherwise report thousands.
+    let rounded: Vec<String> = scene
+        .animations
+        .iter()
+        .zip(&precisions)
+        .filter(|(_, p)| **p == Precision::Double)
+        .map(|(a, _)| a.name.clone())
+        .collect();
+    if !rounded.is_empty() {
+        report.lose(format!(
+            "key values beyond single precision in {} animation(s) ({}): rounded to f32 (glTF holds f32)",
+            rounded.len(),
+            name_list(&rounded)
+        ));
+    }
 
     // The skin: every bone and every node an animation added, so that a skeleton arrives
     // in Blender (and other tools) as an armature even when no mesh is bound to it.
@@ -1113,12 +1129,6 @@ fn export_animation(
     if dropped > 0 {
         report.lose(format!(
             "{}: {dropped} key(s) at a time an earlier key of the same channel has: dropped",
-            label()
-        ));
-    }
-    if precision == Precision::Double {
-        report.lose(format!(
-            "{}: key values beyond single precision, rounded to f32 (glTF holds f32)",
             label()
         ));
     }
