@@ -13,7 +13,7 @@ pub mod large {
     /// SEAnim.
     pub mod seanim {
         use animbin_core::{Quat, Vec3};
-        use animbin_seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim};
+        use animbin_seanim::{Bone, Key, Precision, PresenceFlags, PropertyFlags, SeAnim};
 
         /// `bones` bones with a location, rotation and scale key on every one of `frames` frames.
         pub fn anim(bones: u32, frames: u32, high_precision: bool) -> SeAnim {
@@ -46,11 +46,16 @@ pub mod large {
             if high_precision {
                 anim.data_property_flags = PropertyFlags::PRECISION_HIGH;
             } else {
-                // Values an f32 holds exactly, so both files hold the same animation.
+                // Values an f32 holds exactly, so both files hold the same animation, held as
+                // f32 values as reading the file holds them.
                 for bone in &mut anim.bones {
-                    for k in &mut bone.rotation {
+                    for k in bone.rotation.to_double_mut() {
                         k.value = k.value.map(|c| f64::from(c as f32));
                     }
+                    let single = "every value is an f32";
+                    bone.location = bone.location.to_precision(Precision::Single).expect(single);
+                    bone.rotation = bone.rotation.to_precision(Precision::Single).expect(single);
+                    bone.scale = bone.scale.to_precision(Precision::Single).expect(single);
                 }
             }
             anim

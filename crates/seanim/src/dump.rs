@@ -107,7 +107,7 @@ fn to_single<V: KeyValue>(keys: &mut Keys<V>, bone: usize, channel: Channel) -> 
             let what = if refused.is_nan() {
                 format!("the NaN {:#018x} has a payload no f32 holds", refused.to_bits())
             } else {
-                format!("{refused} is beyond f32's range")
+                format!("{refused:e} is beyond f32's range")
             };
             format!(
                 "bones[{bone}].{channel}[{index}].value.{}: {what}, and SEANIM_PRECISION_HIGH is clear \

@@ -685,6 +685,20 @@ impl Bone {
         }
     }
 
+    /// Holds each channel's values at `precision` where they survive it bit for bit (every
+    /// channel can widen; a channel with a value no `f32` equals stays `f64`, which the
+    /// writer narrows to the nearest `f32`).
+    pub fn hold_at(&mut self, precision: Precision) {
+        fn hold<V: KeyValue>(keys: &mut Keys<V>, precision: Precision) {
+            if let Some(held) = keys.to_precision(precision) {
+                *keys = held;
+            }
+        }
+        hold(&mut self.location, precision);
+        hold(&mut self.rotation, precision);
+        hold(&mut self.scale, precision);
+    }
+
     /// Whether `flags` is [`Bone::COSMETIC`].
     pub fn is_cosmetic(&self) -> bool {
         self.flags == Self::COSMETIC

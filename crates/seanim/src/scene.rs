@@ -385,15 +385,8 @@ fn round_channel<V: KeyValue>(keys: &mut Keys<V>) -> bool {
 
 /// Holds every channel's values at `precision`, where they survive it exactly.
 fn hold_at(bones: &mut [Bone], precision: Precision) {
-    fn hold<V: KeyValue>(keys: &mut Keys<V>, precision: Precision) {
-        if let Some(held) = keys.to_precision(precision) {
-            *keys = held;
-        }
-    }
     for bone in bones {
-        hold(&mut bone.location, precision);
-        hold(&mut bone.rotation, precision);
-        hold(&mut bone.scale, precision);
+        bone.hold_at(precision);
     }
 }
 
