@@ -46,16 +46,17 @@ pub mod large {
             if high_precision {
                 anim.data_property_flags = PropertyFlags::PRECISION_HIGH;
             } else {
-                // Values an f32 holds exactly, so both files hold the same animation, held as
-                // f32 values as reading the file holds them.
+                // Each value rounded to the nearest f32 (as the writer would), so both files hold
+                // the same animation, held as f32 values as reading the file holds them.
+                let round = |c: f64| f64::from(c as f32);
                 for bone in &mut anim.bones {
-                    for k in bone.rotation.to_double_mut() {
-                        k.value = k.value.map(|c| f64::from(c as f32));
+                    for k in bone.location.to_double_mut() {
+                        k.value = k.value.map(round);
                     }
-                    let single = "every value is an f32";
-                    bone.location = bone.location.to_precision(Precision::Single).expect(single);
-                    bone.rotation = bone.rotation.to_precision(Precision::Single).expect(single);
-                    bone.scale = bone.scale.to_precision(Precision::Single).expect(single);
+                    for k in bone.rotation.to_double_mut() {
+                        k.value = k.value.map(round);
+                    }
+                    bone.hold_at(Precision::Single);
                 }
             }
             anim
