@@ -13,7 +13,7 @@ pub mod large {
     /// SEAnim.
     pub mod seanim {
         use animbin_core::{Quat, Vec3};
-        use animbin_seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim};
+        use animbin_seanim::{Bone, Key, Precision, PresenceFlags, PropertyFlags, SeAnim};
 
         /// `bones` bones with a location, rotation and scale key on every one of `frames` frames.
         pub fn anim(bones: u32, frames: u32, high_precision: bool) -> SeAnim {
@@ -46,11 +46,17 @@ pub mod large {
             if high_precision {
                 anim.data_property_flags = PropertyFlags::PRECISION_HIGH;
             } else {
-                // Values an f32 holds exactly, so both files hold the same animation.
+                // Each value rounded to the nearest f32 (as the writer would), so both files hold
+                // the same animation, held as f32 values as reading the file holds them.
+                let round = |c: f64| f64::from(c as f32);
                 for bone in &mut anim.bones {
-                    for k in &mut bone.rotation {
-                        k.value = k.value.map(|c| f64::from(c as f32));
+                    for k in bone.location.to_double_mut() {
+                        k.value = k.value.map(round);
                     }
+                    for k in bone.rotation.to_double_mut() {
+                        k.value = k.value.map(round);
+                    }
+                    bone.hold_at(Precision::Single);
                 }
             }
             anim

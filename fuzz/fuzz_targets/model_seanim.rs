@@ -8,8 +8,8 @@
 
 use animbin_core::{Quat, Vec3};
 use animbin_seanim::{
-    AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, Modifier, Note, PresenceFlags, PropertyFlags,
-    SeAnim, SeBlend, StrayCounts, Trailer, read, to_bytes, widen,
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, KeyValue, Keys, Modifier, Note, Precision,
+    PresenceFlags, PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer, read, to_bytes, widen,
 };
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -33,9 +33,17 @@ fn component(u: &mut Unstructured, double: bool) -> Result<f64> {
     })
 }
 
-fn keys<V>(u: &mut Unstructured, mut value: impl FnMut(&mut Unstructured) -> Result<V>) -> Result<Vec<Key<V>>> {
+/// Up to four keys, held at the file's precision as reading the file holds them (f32 values
+/// for a single-precision file: each component is an f32 widened).
+fn keys<V: KeyValue>(
+    u: &mut Unstructured,
+    double: bool,
+    mut value: impl FnMut(&mut Unstructured) -> Result<V>,
+) -> Result<Keys<V>> {
     let n = u.int_in_range(0..=4usize)?;
-    (0..n).map(|_| Ok(Key::new(frame(u)?, value(u)?))).collect()
+    let keys = Keys::Double((0..n).map(|_| Ok(Key::new(frame(u)?, value(u)?))).collect::<Result<Vec<_>>>()?);
+    let precision = if double { Precision::Double } else { Precision::Single };
+    Ok(keys.to_precision(precision).unwrap_or(keys))
 }
 
 fn name(u: &mut Unstructured) -> Result<String> {
@@ -64,7 +72,7 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
         let mut bone = Bone::new(name(u)?);
         bone.flags = if u.ratio(1, 8)? { u.arbitrary()? } else { 0 };
         if wants(u, PresenceFlags::LOC)? {
-            bone.location = keys(u, |u| {
+            bone.location = keys(u, double, |u| {
                 Ok(Vec3::new(
                     component(u, double)?,
                     component(u, double)?,
@@ -73,7 +81,7 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
             })?;
         }
         if wants(u, PresenceFlags::ROT)? {
-            bone.rotation = keys(u, |u| {
+            bone.rotation = keys(u, double, |u| {
                 Ok(Quat::new(
                     component(u, double)?,
                     component(u, double)?,
@@ -83,7 +91,7 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
             })?;
         }
         if wants(u, PresenceFlags::SCALE)? {
-            bone.scale = keys(u, |u| {
+            bone.scale = keys(u, double, |u| {
                 Ok(Vec3::new(
                     component(u, double)?,
                     component(u, double)?,

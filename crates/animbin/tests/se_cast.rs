@@ -316,7 +316,7 @@ fn cast_files_the_mapping_did_not_make_go_through_the_scene() {
     values[0] = 42.5;
     let edited = cast_to_seanim(&cast).expect("an edited key value is an SEAnim's");
     let bone = edited.bones.iter().find(|b| !b.location.is_empty()).unwrap();
-    assert_eq!(bone.location[0].value.x, 42.5);
+    assert_eq!(bone.location.get(0).unwrap().value.x, 42.5);
 
     // Another node (a visibility curve) is not: the file takes the scene's path, and the
     // `se.` properties that the scene has no place for are reported, not dropped silently.

@@ -14,7 +14,7 @@ use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use bitflags::bitflags;
 use serde::{Deserialize, Serialize};
 
-use crate::keys::{Key, KeyValue, Precision, read_run, write_run};
+use crate::keys::{KeyValue, Keys, Precision, read_run, write_run};
 
 /// Byte offsets of the header fields (the header starts after the 6-byte magic and the
 /// 2-byte version, and spans offsets 8..36).
@@ -304,6 +304,7 @@ impl fmt::Display for Channel {
 #[brw(little)]
 #[br(import(rule: FrameWidthRule))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(try_from = "SeAnimFields")]
 pub struct SeAnim {
     /// `char magic[6]`: `"SEAnim"`.
     #[br(temp, parse_with = read_magic)]
@@ -445,6 +446,57 @@ pub struct SeAnim {
     pub fixed_frame_count: Option<u32>,
 }
 
+/// [`SeAnim`]'s fields as its serde form reads them, key values as `f64`s until the
+/// precision flag (which may come after the bones) says what they are.
+#[derive(Deserialize)]
+struct SeAnimFields {
+    anim_type: AnimType,
+    anim_flags: AnimFlags,
+    data_presence_flags: PresenceFlags,
+    data_property_flags: PropertyFlags,
+    reserved1: [u8; 2],
+    #[serde(with = "animbin_core::float::dump")]
+    framerate: f32,
+    reserved2: [u8; 3],
+    header_extra: Vec<u8>,
+    frame_width_rule: FrameWidthRule,
+    stray_counts: StrayCounts,
+    modifiers: Vec<Modifier>,
+    bones: Vec<Bone>,
+    notes: Vec<Note>,
+    custom: Vec<u8>,
+    trailer: Trailer<SeBlend>,
+    fixed_frame_count: Option<u32>,
+}
+
+impl TryFrom<SeAnimFields> for SeAnim {
+    type Error = String;
+
+    /// Holds the key values at the precision of the file (see the crate's `dump` module).
+    fn try_from(f: SeAnimFields) -> Result<Self, String> {
+        let mut anim = Self {
+            anim_type: f.anim_type,
+            anim_flags: f.anim_flags,
+            data_presence_flags: f.data_presence_flags,
+            data_property_flags: f.data_property_flags,
+            reserved1: f.reserved1,
+            framerate: f.framerate,
+            reserved2: f.reserved2,
+            header_extra: f.header_extra,
+            frame_width_rule: f.frame_width_rule,
+            stray_counts: f.stray_counts,
+            modifiers: f.modifiers,
+            bones: f.bones,
+            notes: f.notes,
+            custom: f.custom,
+            trailer: f.trailer,
+            fixed_frame_count: f.fixed_frame_count,
+        };
+        crate::dump::to_file_precision(&mut anim)?;
+        Ok(anim)
+    }
+}
+
 fn header_size_for(extra: &[u8]) -> Result<u16, ErrorKind> {
     u16::try_from(extra.len())
         .ok()
@@ -464,14 +516,9 @@ pub(crate) fn fixed_frame_count(stored: u32, bones: &[Bone], notes: &[Note]) -> 
 /// The largest key or note frame plus 1, or 0 without keys and notes (as a u64: a frame of
 /// `u32::MAX` gives a count that `frameCount` cannot hold).
 pub(crate) fn derived_frame_count(bones: &[Bone], notes: &[Note]) -> u64 {
-    let keys = bones.iter().flat_map(|b| {
-        let last = |frames: &mut dyn Iterator<Item = u32>| frames.max();
-        [
-            last(&mut b.location.iter().map(|k| k.frame)),
-            last(&mut b.rotation.iter().map(|k| k.frame)),
-            last(&mut b.scale.iter().map(|k| k.frame)),
-        ]
-    });
+    let keys = bones
+        .iter()
+        .flat_map(|b| [b.location.max_frame(), b.rotation.max_frame(), b.scale.max_frame()]);
     let notes = notes.iter().map(|n| Some(n.frame));
     keys.chain(notes).flatten().max().map_or(0, |f| u64::from(f) + 1)
 }
@@ -613,17 +660,17 @@ pub struct Bone {
     /// `frame_t locKeyCount; BoneLocData loc[locKeyCount]`, present with `SEANIM_BONE_LOC`.
     #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Location, presence, frame, precision }))]
     #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Location, presence, frame, precision }))]
-    pub location: Vec<Key<Vec3<f64>>>,
+    pub location: Keys<Vec3<f64>>,
 
     /// `frame_t rotKeyCount; BoneRotData quats[rotKeyCount]` (x, y, z, w), present with `SEANIM_BONE_ROT`.
     #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Rotation, presence, frame, precision }))]
     #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Rotation, presence, frame, precision }))]
-    pub rotation: Vec<Key<Quat<f64>>>,
+    pub rotation: Keys<Quat<f64>>,
 
     /// `frame_t scaleKeyCount; BoneScaleData scale[scaleKeyCount]`, present with `SEANIM_BONE_SCALE`.
     #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Scale, presence, frame, precision }))]
     #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Scale, presence, frame, precision }))]
-    pub scale: Vec<Key<Vec3<f64>>>,
+    pub scale: Keys<Vec3<f64>>,
 }
 
 impl Bone {
@@ -636,6 +683,20 @@ impl Bone {
             name: name.into(),
             ..Self::default()
         }
+    }
+
+    /// Holds each channel's values at `precision` where they survive it bit for bit (every
+    /// channel can widen; a channel with a value no `f32` equals stays `f64`, which the
+    /// writer narrows to the nearest `f32`).
+    pub fn hold_at(&mut self, precision: Precision) {
+        fn hold<V: KeyValue>(keys: &mut Keys<V>, precision: Precision) {
+            if let Some(held) = keys.to_precision(precision) {
+                *keys = held;
+            }
+        }
+        hold(&mut self.location, precision);
+        hold(&mut self.rotation, precision);
+        hold(&mut self.scale, precision);
     }
 
     /// Whether `flags` is [`Bone::COSMETIC`].
@@ -882,22 +943,17 @@ struct KeyArgs {
     precision: Precision,
 }
 
-fn read_keys<V: KeyValue, R: Read + Seek>(
-    reader: &mut R,
-    endian: Endian,
-    (args,): (KeyArgs,),
-) -> BinResult<Vec<Key<V>>> {
+fn read_keys<V: KeyValue, R: Read + Seek>(reader: &mut R, endian: Endian, (args,): (KeyArgs,)) -> BinResult<Keys<V>> {
     if !args.presence.contains(args.channel.flag()) {
-        return Ok(Vec::new());
+        return Ok(Keys::default());
     }
     let count = args.frame.read(reader, endian)?;
     let what = format!("bone {} {} key", args.bone, args.channel);
     read_run(reader, count, args.frame, args.precision, &what)
 }
 
-#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Key<V>>`.
 fn write_keys<V: KeyValue, W: Write + Seek>(
-    keys: &Vec<Key<V>>,
+    keys: &Keys<V>,
     writer: &mut W,
     endian: Endian,
     (args,): (KeyArgs,),

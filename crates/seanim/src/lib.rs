@@ -12,9 +12,13 @@
 //! - Locations are in centimetres (as the specification says); rotations are quaternions
 //!   stored **x, y, z, w**; scale 1.0 is the bind size. No axes are defined: values are as the
 //!   exporter had them.
-//! - Key values are `f32`, or `f64` under `SEANIM_PRECISION_HIGH`. The owned model holds them
-//!   as `f64` either way (an `f32` widens exactly, NaN payloads included, see [`widen`]);
-//!   the writer narrows them back and refuses a finite value beyond `f32`'s range.
+//! - Key values are `f32`, or `f64` under `SEANIM_PRECISION_HIGH`. The owned model holds each
+//!   bone channel at the file's precision ([`Keys::Single`] or [`Keys::Double`]), so reading
+//!   a run is one bounds check and one copy and the model is no larger than the file.
+//!   [`Keys::iter`] widens to `f64` exactly (NaN payloads included, see [`widen`]). The writer
+//!   takes either precision: `f32` values widen into a high-precision file, `f64` values
+//!   narrow to the nearest `f32` in a single-precision one, where a finite value beyond
+//!   `f32`'s range is refused.
 //!
 //! ## Where this differs from the specification text
 //! The [SEAnim specification](https://github.com/SE2Dev/SEAnim-Docs/blob/master/spec.md) is
@@ -44,7 +48,7 @@
 //!
 //! ## The pieces
 //! - [`read`] / [`write()`] / [`to_bytes`]: the owned [`SeAnim`], declared as binrw types in
-//!   file order.
+//!   file order, its key channels as [`Keys`] at the file's precision.
 //! - [`View::parse`]: a zero-copy view that checks the file once, then walks bones and
 //!   borrowed key runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
 //! - [`validate()`]: the invariants a file can break and still read, as [`Problem`]s, each a
@@ -54,7 +58,7 @@
 //!
 //! ## Example
 //! ```
-//! use animbin_seanim::{Bone, ConversionReport, Key, PresenceFlags, Quat, SceneOptions, SeAnim, Vec3, View};
+//! use animbin_seanim::{Bone, ConversionReport, Key, Keys, PresenceFlags, Quat, SceneOptions, SeAnim, Vec3, View};
 //!
 //! let mut anim = SeAnim {
 //!     framerate: 30.0,
@@ -62,8 +66,9 @@
 //!     ..SeAnim::default()
 //! };
 //! let mut root = Bone::new("tag_origin");
-//! root.location = vec![Key::new(0, Vec3::new(0.0, 0.0, 0.0)), Key::new(10, Vec3::new(0.0, 5.0, 0.0))];
-//! root.rotation = vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))];
+//! // A single-precision file (no PRECISION_HIGH flag): keys of f32 values.
+//! root.location = Keys::Single(vec![Key::new(0, Vec3::new(0.0, 0.0, 0.0)), Key::new(10, Vec3::new(0.0, 5.0, 0.0))]);
+//! root.rotation = Keys::Single(vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))]);
 //! anim.bones.push(root);
 //!
 //! let bytes = animbin_seanim::to_bytes(&anim)?;
@@ -86,6 +91,7 @@
 //! # Ok::<(), animbin_seanim::Error>(())
 //! ```
 
+mod dump;
 mod keys;
 mod layout;
 mod scene;
@@ -102,7 +108,9 @@ pub use animbin_core::{
     UNIT_QUATERNION_TOLERANCE, Vec3, scene::Scene,
 };
 
-pub use keys::{FrameField, Key, KeyRecord, KeyRun, KeyRunIter, KeyValue, Precision, narrow, record_size, widen};
+pub use keys::{
+    FrameField, Key, KeyRecord, KeyRun, KeyRunIter, KeyValue, Keys, KeysIter, Precision, narrow, record_size, widen,
+};
 pub use layout::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Channel, FrameWidthRule, HEADER_SIZE, MAGIC, Modifier, Note,
     PresenceFlags, PropertyFlags, SeAnim, SeBlend, StrayCounts,

@@ -12,9 +12,8 @@ use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Inte
 use animbin_core::scene::{Key as SceneKey, PropertyTrack, Scene};
 use animbin_core::seblend::Trailer;
 use animbin_core::{Error, ErrorKind, Result, SceneOptions, pose};
-use zerocopy::IntoBytes;
 
-use crate::keys::{Key, KeyValue, Precision, narrow, widen};
+use crate::keys::{Key, KeyValue, Keys, Precision, narrow, widen};
 use crate::layout::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim, SeBlend,
     derived_frame_count,
@@ -46,7 +45,8 @@ impl From<AnimKind> for AnimType {
     }
 }
 
-fn scene_keys<V: Copy>(keys: &[Key<V>]) -> Vec<SceneKey<V>> {
+/// A channel's keys as scene keys, widened to `f64`.
+fn scene_keys<V: KeyValue>(keys: &Keys<V>) -> Vec<SceneKey<V>> {
     keys.iter()
         .map(|k| SceneKey::new(f64::from(k.frame), k.value))
         .collect()
@@ -216,7 +216,10 @@ impl SeAnim {
                     report.lose("key values beyond single precision (rounded to f32, as asked)");
                 }
             }
-            Some(ScenePrecision::Double) => file.data_property_flags.insert(PropertyFlags::PRECISION_HIGH),
+            Some(ScenePrecision::Double) => {
+                file.data_property_flags.insert(PropertyFlags::PRECISION_HIGH);
+                hold_at(&mut file.bones, Precision::Double);
+            }
             None => {}
         }
         Ok(file)
@@ -286,6 +289,7 @@ impl SeAnim {
         }
 
         let precision = if single_exact_keys(&bones) {
+            hold_at(&mut bones, Precision::Single);
             PropertyFlags::empty()
         } else {
             PropertyFlags::PRECISION_HIGH
@@ -344,30 +348,46 @@ fn presence_for(bones: &[Bone], has_notes: bool) -> PresenceFlags {
 }
 
 /// Rounds every finite key value within `f32`'s range to the nearest `f32` (others are left
-/// for the writer to refuse); whether any value changed.
+/// for the writer to refuse); whether any value changed. A channel whose every value is then
+/// an `f32` holds them as `f32`s.
 fn round_to_single(bones: &mut [Bone]) -> bool {
     let mut changed = false;
-    let mut round = |c: f64| {
-        let r = if c.is_finite() && c.abs() <= f64::from(f32::MAX) {
-            f64::from(c as f32)
-        } else {
-            c
-        };
-        changed |= r.to_bits() != c.to_bits();
-        r
-    };
     for bone in bones {
-        for key in &mut bone.location {
-            key.value = key.value.map(&mut round);
-        }
-        for key in &mut bone.rotation {
-            key.value = key.value.map(&mut round);
-        }
-        for key in &mut bone.scale {
-            key.value = key.value.map(&mut round);
-        }
+        changed |= round_channel(&mut bone.location);
+        changed |= round_channel(&mut bone.rotation);
+        changed |= round_channel(&mut bone.scale);
     }
     changed
+}
+
+fn round_channel<V: KeyValue>(keys: &mut Keys<V>) -> bool {
+    let Keys::Double(double) = keys else {
+        return false;
+    };
+    let mut changed = false;
+    for key in double.iter_mut() {
+        let rounded = key.value.map_components(|c| {
+            let r = if c.is_finite() && c.abs() <= f64::from(f32::MAX) {
+                f64::from(c as f32)
+            } else {
+                c
+            };
+            changed |= r.to_bits() != c.to_bits();
+            r
+        });
+        key.value = rounded;
+    }
+    if let Some(single) = keys.to_precision(Precision::Single) {
+        *keys = single;
+    }
+    changed
+}
+
+/// Holds every channel's values at `precision`, where they survive it exactly.
+fn hold_at(bones: &mut [Bone], precision: Precision) {
+    for bone in bones {
+        bone.hold_at(precision);
+    }
 }
 
 /// Whether every key value of a scene animation survives single precision.
@@ -381,19 +401,15 @@ fn single_exact_tracks(anim: &Animation) -> bool {
 
 /// Whether every key value of `bones` survives single precision (see [`single_exact`]).
 fn single_exact_keys(bones: &[Bone]) -> bool {
-    bones.iter().all(|b| {
-        b.location.iter().all(|k| single_exact(&k.value))
-            && b.rotation.iter().all(|k| single_exact(&k.value))
-            && b.scale.iter().all(|k| single_exact(&k.value))
-    })
+    bones
+        .iter()
+        .all(|b| b.location.is_single_exact() && b.rotation.is_single_exact() && b.scale.is_single_exact())
 }
 
 /// Whether every component of a value survives a trip through `f32` bit for bit (so NaNs
 /// compare by payload).
 fn single_exact<V: KeyValue>(value: &V) -> bool {
-    value
-        .to_single()
-        .is_some_and(|s| V::from_single(s).to_double().as_bytes() == value.to_double().as_bytes())
+    value.to_narrow_exact().is_some()
 }
 
 fn unencodable(msg: impl Into<String>) -> Error {
@@ -415,11 +431,12 @@ fn file_frame(frame: f64, what: &str, report: &mut ConversionReport) -> Result<u
     Ok(rounded as u32)
 }
 
-fn file_keys<V: Copy>(keys: &[SceneKey<V>], what: &str, report: &mut ConversionReport) -> Result<Vec<Key<V>>> {
+fn file_keys<V: KeyValue>(keys: &[SceneKey<V>], what: &str, report: &mut ConversionReport) -> Result<Keys<V>> {
     keys.iter()
         .enumerate()
         .map(|(i, k)| Ok(Key::new(file_frame(k.frame, &format!("{what} {i}"), report)?, k.value)))
-        .collect()
+        .collect::<Result<Vec<_>>>()
+        .map(Keys::Double)
 }
 
 /// An SEBlend shape as a scene property track: its keys in their on-disk layout.

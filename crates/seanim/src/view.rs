@@ -486,9 +486,9 @@ impl<'a> View<'a> {
             .map(|b| Bone {
                 name: b.name.to_string(),
                 flags: b.flags,
-                location: b.location.to_vec(),
-                rotation: b.rotation.to_vec(),
-                scale: b.scale.to_vec(),
+                location: b.location.to_keys(),
+                rotation: b.rotation.to_keys(),
+                scale: b.scale.to_keys(),
             })
             .collect();
         let notes: Vec<Note> = self

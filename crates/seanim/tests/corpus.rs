@@ -51,9 +51,9 @@ fn every_corpus_file_reads_validates_and_writes_back_byte_for_byte() {
         assert_eq!(view.bone_count() as usize, anim.bones.len());
         for (v, b) in view.bones().zip(&anim.bones) {
             assert_eq!((v.name, v.flags), (b.name.as_str(), b.flags));
-            assert_eq!(v.location.to_vec(), b.location);
-            assert_eq!(v.rotation.to_vec(), b.rotation);
-            assert_eq!(v.scale.to_vec(), b.scale);
+            assert_eq!(v.location.to_vec(), b.location.to_double());
+            assert_eq!(v.rotation.to_vec(), b.rotation.to_double());
+            assert_eq!(v.scale.to_vec(), b.scale.to_double());
         }
         assert_eq!(view.notes().count(), anim.notes.len());
     }

@@ -295,7 +295,7 @@ fn old_frame_rule_reads_frame_count_256_with_u8_frames_and_rewrites_it_with_the_
     let (anim, rewrite) = read_legacy(&bytes);
     assert_eq!(anim.frame_width().unwrap(), IndexWidth::U8);
     assert_eq!(anim.written_frame_width().unwrap(), IndexWidth::U16);
-    assert_eq!(anim.bones[0].location[1].frame, 255);
+    assert_eq!(anim.bones[0].location.get(1).unwrap().frame, 255);
     // The rewrite is the current rule's file of the same keys, with u16 frames.
     assert_eq!(rewrite, hex(FRAMECOUNT_256));
     let current = SeAnim {
@@ -377,8 +377,8 @@ fn every_block_anim() -> SeAnim {
         header_extra: vec![0xaa, 0xbb],
         bones: vec![
             Bone {
-                location: vec![Key::new(0, Vec3::new(1.0, 2.0, 0.0))],
-                rotation: vec![Key::new(4, Quat::new(0.0, 0.0, 0.0, 1.0))],
+                location: vec![Key::new(0, Vec3::new(1.0, 2.0, 0.0))].into(),
+                rotation: vec![Key::new(4, Quat::new(0.0, 0.0, 0.0, 1.0))].into(),
                 ..Bone::new("root")
             },
             Bone {
@@ -737,6 +737,7 @@ fn the_writer_keeps_the_consistency_rules() {
     let mut keys_without_flag = loc_anim(vec![loc_bone("a", &[(0, [0.0; 3])])]);
     keys_without_flag.bones[0]
         .scale
+        .to_double_mut()
         .push(Key::new(0, Vec3::new(1.0, 1.0, 1.0)));
     let err = write_error(&keys_without_flag).to_string();
     assert!(
@@ -919,13 +920,15 @@ fn rotations_that_are_not_unit_quaternions_are_one_warning_per_bone() {
         Key::new(0, q(0.0, 0.0, 0.0, 1.0)),
         Key::new(1, q(0.0, 0.0, 0.0, 2.0)),
         Key::new(2, q(0.0, 0.0, 0.0, 0.0)),
-    ];
+    ]
+    .into();
     // Within the tolerance: an f32-normalised quaternion, and one off by 0.0005.
     let half = std::f64::consts::FRAC_1_SQRT_2;
     anim.bones[1].rotation = vec![
         Key::new(0, q(half, 0.0, 0.0, half)),
         Key::new(1, q(0.0, 0.0, 0.0, 1.0005)),
-    ];
+    ]
+    .into();
     let problems = validate(&anim);
     assert_eq!(
         problems,

@@ -69,9 +69,9 @@ fn assert_view_matches(bytes: &[u8], anim: &SeAnim) {
     assert_eq!(view.bones().count(), anim.bones.len());
     for (v, b) in view.bones().zip(&anim.bones) {
         assert_eq!((v.name, v.flags), (b.name.as_str(), b.flags));
-        assert_eq!(bits(wrap(v.location)), bits(wrap(b.location.iter().copied())));
-        assert_eq!(bits(wrap(v.rotation.iter())), bits(wrap(b.rotation.iter().copied())));
-        assert_eq!(bits(wrap(v.scale.to_vec())), bits(wrap(b.scale.iter().copied())));
+        assert_eq!(bits(wrap(v.location)), bits(wrap(b.location.iter())));
+        assert_eq!(bits(wrap(v.rotation.iter())), bits(wrap(b.rotation.iter())));
+        assert_eq!(bits(wrap(v.scale.to_vec())), bits(wrap(b.scale.iter())));
     }
     assert_eq!(view.modifiers().iter().collect::<Vec<_>>(), anim.modifiers);
     let notes: Vec<Note> = view.notes().map(|(frame, n)| Note { frame, name: n.into() }).collect();
@@ -246,7 +246,7 @@ fn nan_values_and_their_payloads_are_written_back_bit_for_bit() {
         data_presence_flags: PresenceFlags::LOC,
         framerate: 30.0,
         bones: vec![Bone {
-            location: vec![Key::new(0, Vec3::new(0.0, 0.0, 0.0))],
+            location: vec![Key::new(0, Vec3::new(0.0, 0.0, 0.0))].into(),
             ..Bone::new("a")
         }],
         ..SeAnim::default()
@@ -259,7 +259,7 @@ fn nan_values_and_their_payloads_are_written_back_bit_for_bit() {
     // A NaN framerate too.
     bytes[16..20].copy_from_slice(&0x7FA0_0000u32.to_le_bytes());
     let anim = read(&bytes).unwrap();
-    assert!(anim.bones[0].location[0].value.x.is_nan());
+    assert!(anim.bones[0].location.get(0).unwrap().value.x.is_nan());
     assert_eq!(to_bytes(&anim).unwrap(), bytes);
 }
 
@@ -330,7 +330,7 @@ fn lossy_conversions_are_reported() {
     };
     let file = SeAnim::from_animation(&precise, &mut ConversionReport::default()).unwrap();
     assert_eq!(file.precision(), Precision::Double);
-    assert_eq!(file.bones[0].location[0].value.x, 0.1);
+    assert_eq!(file.bones[0].location.get(0).unwrap().value.x, 0.1);
 
     let mut report = ConversionReport::default();
     let odd = SeAnim {

@@ -59,7 +59,7 @@ fn without_options_the_scene_says_everything() {
     assert_eq!(file.anim_type, AnimType::Absolute);
     assert!(!file.looped());
     assert_eq!(file.precision(), Precision::Single);
-    assert_eq!(file.bones[0].location[1].value, Vec3::new(10.0, 2.0, 0.0));
+    assert_eq!(file.bones[0].location.get(1).unwrap().value, Vec3::new(10.0, 2.0, 0.0));
 }
 
 #[test]
@@ -75,17 +75,26 @@ fn an_anim_type_rewrites_the_keys_against_the_bind_pose() {
     assert_eq!(delta.anim_type, AnimType::Delta);
     // The keys were single precision and stay so, though the rest rotation is not an f32.
     assert_eq!(delta.precision(), Precision::Single);
-    assert!(close(delta.bones[0].location[0].value, Vec3::new(0.0, 0.0, 0.0)));
+    assert!(close(
+        delta.bones[0].location.get(0).unwrap().value,
+        Vec3::new(0.0, 0.0, 0.0)
+    ));
     assert!(
-        close(delta.bones[0].location[1].value, Vec3::new(2.0, 0.0, 0.0)),
+        close(delta.bones[0].location.get(1).unwrap().value, Vec3::new(2.0, 0.0, 0.0)),
         "{:?}",
         delta.bones[0].location
     );
     // Relative offsets stay in the parent's axes.
     let relative = SeAnim::from_scene(&scene(), &options(AnimKind::Relative), &mut report).unwrap();
     assert_eq!(relative.anim_type, AnimType::Relative);
-    assert!(close(relative.bones[0].location[1].value, Vec3::new(0.0, 2.0, 0.0)));
-    assert_eq!(relative.bones[0].rotation[0].value, Quat::new(0.0, 0.0, 0.0, 1.0));
+    assert!(close(
+        relative.bones[0].location.get(1).unwrap().value,
+        Vec3::new(0.0, 2.0, 0.0)
+    ));
+    assert_eq!(
+        relative.bones[0].rotation.get(0).unwrap().value,
+        Quat::new(0.0, 0.0, 0.0, 1.0)
+    );
     assert_eq!(report.lost, [SKELETON]);
 
     // Modifiers give way to the one kind asked for, and that is said.
@@ -102,7 +111,10 @@ fn an_anim_type_rewrites_the_keys_against_the_bind_pose() {
         ]
     );
     // The relative keys played over the rest pose: written absolute, that pose is added.
-    assert!(close(file.bones[0].location[1].value, Vec3::new(20.0, 2.0, 0.0)));
+    assert!(close(
+        file.bones[0].location.get(1).unwrap().value,
+        Vec3::new(20.0, 2.0, 0.0)
+    ));
 }
 
 #[test]
@@ -150,7 +162,7 @@ fn precision_is_chosen_and_single_rounds_what_it_must() {
     let mut report = ConversionReport::default();
     let file = SeAnim::from_scene(&fine, &single, &mut report).unwrap();
     assert_eq!(file.precision(), Precision::Single);
-    assert_eq!(file.bones[0].location[1].value.y, f64::from(0.1f32));
+    assert_eq!(file.bones[0].location.get(1).unwrap().value.y, f64::from(0.1f32));
     assert_eq!(
         report.lost,
         [
@@ -160,5 +172,5 @@ fn precision_is_chosen_and_single_rounds_what_it_must() {
     );
     // And the file writes (a single-precision writer refuses values beyond f32).
     let back = read(&to_bytes(&file).unwrap()).unwrap();
-    assert_eq!(back.bones[0].location[1].value.y, f64::from(0.1f32));
+    assert_eq!(back.bones[0].location.get(1).unwrap().value.y, f64::from(0.1f32));
 }

@@ -34,11 +34,11 @@ fn sample() -> SeAnim {
                 Key::new(u32::from(f), Vec3::new(0.0, f64::from(f) * 10.0, bob))
             })
             .collect(),
-        rotation: vec![Key::new(0, yaw(0.0))],
+        rotation: vec![Key::new(0, yaw(0.0))].into(),
         ..Bone::new("tag_origin")
     };
     let spine = Bone {
-        location: vec![Key::new(0, Vec3::new(0.0, 0.0, 40.0))],
+        location: vec![Key::new(0, Vec3::new(0.0, 0.0, 40.0))].into(),
         rotation: [0u8, 5, 10]
             .iter()
             .map(|&f| Key::new(u32::from(f), yaw(if f == 5 { 8.0 } else { -8.0 })))
@@ -79,17 +79,18 @@ fn every_block() -> SeAnim {
         header_extra: vec![0, 0],
         bones: vec![
             Bone {
-                location: vec![Key::new(0, Vec3::new(0.1, 0.2, 0.3))],
-                rotation: vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))],
+                location: vec![Key::new(0, Vec3::new(0.1, 0.2, 0.3))].into(),
+                rotation: vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))].into(),
                 scale: vec![
                     Key::new(0, Vec3::new(1.0, 1.0, 1.0)),
                     Key::new(3, Vec3::new(2.0, 2.0, 2.0)),
-                ],
+                ]
+                .into(),
                 ..Bone::new("root")
             },
             Bone {
                 flags: Bone::COSMETIC,
-                rotation: vec![Key::new(2, Quat::new(0.5, 0.5, 0.5, 0.5))],
+                rotation: vec![Key::new(2, Quat::new(0.5, 0.5, 0.5, 0.5))].into(),
                 ..Bone::new("j_cosmetic")
             },
         ],
@@ -130,7 +131,8 @@ fn frames_up_to(last: u32) -> SeAnim {
             location: vec![
                 Key::new(0, Vec3::new(0.0, 0.0, 0.0)),
                 Key::new(last, Vec3::new(1.0, 2.0, 3.0)),
-            ],
+            ]
+            .into(),
             ..Bone::new("a")
         }],
         ..SeAnim::default()
@@ -164,7 +166,7 @@ fn bones(count: u32) -> SeAnim {
         framerate: 30.0,
         bones: (0..count)
             .map(|i| Bone {
-                rotation: vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))],
+                rotation: vec![Key::new(0, Quat::new(0.0, 0.0, 0.0, 1.0))].into(),
                 ..Bone::new(format!("b{i}"))
             })
             .collect(),

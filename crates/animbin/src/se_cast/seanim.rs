@@ -399,9 +399,9 @@ impl<'a> Curves<'a> {
                 .map(|k| Key::new(frames[k], Vec3::new(x[k], y[k], z[k])))
                 .collect();
             if bit == LOCATION {
-                bone.location = out;
+                bone.location = out.into();
             } else {
-                bone.scale = out;
+                bone.scale = out.into();
             }
         }
         Some(bone)
@@ -546,11 +546,15 @@ pub(crate) fn seanim_from_cast_unchecked(file: &CastFile) -> Option<SeAnim> {
             None => Trailer::Unknown(bytes.to_vec()),
         },
     };
+    let data_property_flags = PropertyFlags::from_bits_retain(node.single::<u8>("se.dataPropertyFlags").unwrap_or(0));
+    for bone in &mut bones {
+        bone.hold_at(data_property_flags.precision());
+    }
     Some(SeAnim {
         anim_type: kind,
         anim_flags,
         data_presence_flags: presence,
-        data_property_flags: PropertyFlags::from_bits_retain(node.single::<u8>("se.dataPropertyFlags").unwrap_or(0)),
+        data_property_flags,
         reserved1: array_of(node, "se.reserved1")?,
         framerate,
         reserved2: array_of(node, "se.reserved2")?,

@@ -4,8 +4,8 @@
 
 use animbin_core::{IndexWidth, Quat, Vec3};
 use animbin_seanim::{
-    AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, Precision, PresenceFlags, PropertyFlags,
-    SeAnim, SeBlend, StrayCounts, Trailer,
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, KeyValue, Keys, Modifier, Note, Precision, PresenceFlags,
+    PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer,
 };
 use proptest::prelude::*;
 
@@ -38,6 +38,13 @@ pub fn quat_keys(present: bool, max_frame: u32, p: Precision) -> BoxedStrategy<V
     prop::collection::vec(key, 0..4).boxed()
 }
 
+/// The keys at the file's precision, as reading the file holds them (f64 keys when some
+/// value is not an f32).
+pub fn held<V: KeyValue>(keys: Vec<Key<V>>, p: Precision) -> Keys<V> {
+    let keys = Keys::Double(keys);
+    keys.to_precision(p).unwrap_or(keys)
+}
+
 pub fn name() -> impl Strategy<Value = String> {
     "[^\0]{0,6}"
 }
@@ -50,12 +57,12 @@ pub fn bone(presence: PresenceFlags, max_frame: u32, p: Precision) -> impl Strat
         quat_keys(presence.contains(PresenceFlags::ROT), max_frame, p),
         vec3_keys(presence.contains(PresenceFlags::SCALE), max_frame, p),
     )
-        .prop_map(|(name, flags, location, rotation, scale)| Bone {
+        .prop_map(move |(name, flags, location, rotation, scale)| Bone {
             name,
             flags,
-            location,
-            rotation,
-            scale,
+            location: held(location, p),
+            rotation: held(rotation, p),
+            scale: held(scale, p),
         })
 }
 
