@@ -777,14 +777,7 @@ pub struct BlendKey {
 // ---------------------------------------------------------------------------------------
 // The custom parse and write functions the derives above name.
 
-/// Bytes as a message shows them: quoted when they are printable ASCII, else as hex with 0x.
-pub(crate) fn shown(bytes: &[u8]) -> String {
-    if bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"') {
-        format!("\"{}\"", String::from_utf8_lossy(bytes))
-    } else {
-        bytes.iter().fold(String::from("0x"), |s, b| s + &format!("{b:02x}"))
-    }
-}
+pub(crate) use animbin_core::strings::show_bytes as shown;
 
 fn read_magic<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<[u8; 6]> {
     let pos = reader.stream_position()?;
