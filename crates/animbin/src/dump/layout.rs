@@ -30,16 +30,16 @@ struct Inline {
 pub(crate) struct DumpFormatter {
     /// How many containers are open and already laid over lines (the indent of their items).
     depth: usize,
-    /// The open containers that may still fit on a line, outermost first; all of them are
-    /// inside the `depth` laid-out ones.
-    inline: Vec<Inline>,
+    /// The open containers that may still fit on a line are `stack[first..open]`, outermost
+    /// first; all of them are inside the `depth` laid-out ones. The entries outside that
+    /// window are empty and keep their buffers for the containers still to come: a dump
+    /// opens millions of small containers, and allocating or moving two vectors for each
+    /// was a fifth of its time.
+    stack: Vec<Inline>,
+    first: usize,
+    open: usize,
     /// The text the inline containers hold, brackets counted.
     inline_len: usize,
-    /// Where scalars are formatted before they are placed.
-    scratch: Vec<u8>,
-    /// Emptied containers kept for their buffers: a dump opens millions of small containers,
-    /// and allocating two vectors for each was a fifth of its time.
-    spare: Vec<Inline>,
 }
 
 impl DumpFormatter {
@@ -51,9 +51,18 @@ impl DumpFormatter {
         Ok(())
     }
 
+    /// The innermost open container that may still fit on a line.
+    fn innermost(&mut self) -> Option<&mut Inline> {
+        if self.open > self.first {
+            self.stack.get_mut(self.open - 1)
+        } else {
+            None
+        }
+    }
+
     /// Appends `bytes` to the innermost inline container, or writes them when there is none.
     fn put<W: ?Sized + Write>(&mut self, writer: &mut W, bytes: &[u8]) -> io::Result<()> {
-        match self.inline.last_mut() {
+        match self.innermost() {
             Some(open) => {
                 open.text.extend_from_slice(bytes);
                 self.inline_len += bytes.len();
@@ -65,8 +74,9 @@ impl DumpFormatter {
 
     /// Lays the outermost inline containers over lines while the inline text is too long.
     fn spill<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        while self.inline_len > LINE && !self.inline.is_empty() {
-            let mut outer = self.inline.remove(0);
+        while self.inline_len > LINE && self.open > self.first {
+            let outer = &mut self.stack[self.first];
+            self.first += 1;
             // Its text and the closing bracket counted for it (its opening one is written).
             self.inline_len -= outer.text.len() + 1;
             self.depth += 1;
@@ -79,54 +89,68 @@ impl DumpFormatter {
                 Self::newline(writer, self.depth)?;
                 writer.write_all(&outer.text[start..end])?;
             }
-            self.recycle(&mut outer);
+            outer.text.clear();
+            outer.starts.clear();
+        }
+        if self.first == self.open {
+            // Nothing is inline: the window starts again at the bottom of the stack.
+            self.first = 0;
+            self.open = 0;
         }
         Ok(())
-    }
-
-    /// Keeps an emptied container's buffers for the next one that opens.
-    fn recycle(&mut self, open: &mut Inline) {
-        let mut spare = std::mem::take(open);
-        spare.text.clear();
-        spare.starts.clear();
-        self.spare.push(spare);
     }
 
     fn open<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
         // The bracket goes where the container's text goes: a laid-out container writes it
         // first thing when it spills, so the bracket is the first byte of its parent's item.
         self.put(writer, bracket)?;
-        let fresh = self.spare.pop().unwrap_or_default();
-        self.inline.push(fresh);
+        if self.open == self.stack.len() {
+            self.stack.push(Inline::default());
+        }
+        self.open += 1;
         self.inline_len += 1;
         Ok(())
     }
 
     fn close<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
-        match self.inline.pop() {
-            Some(mut open) => {
-                self.inline_len -= open.text.len() + 1;
-                self.put(writer, &open.text)?;
-                self.recycle(&mut open);
-                self.put(writer, bracket)
+        if self.open > self.first {
+            self.open -= 1;
+            let closing = self.open;
+            let len = self.stack[closing].text.len();
+            self.inline_len -= len + 1;
+            if self.open > self.first {
+                // Its text goes into its parent, the container below it on the stack.
+                let (below, above) = self.stack.split_at_mut(closing);
+                let parent = &mut below[closing - 1];
+                parent.text.extend_from_slice(&above[0].text);
+                parent.text.extend_from_slice(bracket);
+                self.inline_len += len + bracket.len();
+            } else {
+                writer.write_all(&self.stack[closing].text)?;
+                writer.write_all(bracket)?;
             }
-            None => {
-                self.depth -= 1;
-                Self::newline(writer, self.depth)?;
-                writer.write_all(bracket)
-            }
+            let closed = &mut self.stack[closing];
+            closed.text.clear();
+            closed.starts.clear();
+            self.spill(writer)
+        } else {
+            self.depth -= 1;
+            Self::newline(writer, self.depth)?;
+            writer.write_all(bracket)
         }
     }
 
     /// Starts an item of the innermost open container.
     fn item<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        match self.inline.last_mut() {
+        match self.innermost() {
             Some(open) => {
                 if !first {
                     open.text.extend_from_slice(b", ");
-                    self.inline_len += 2;
                 }
                 open.starts.push(open.text.len());
+                if !first {
+                    self.inline_len += 2;
+                }
                 self.spill(writer)
             }
             None => {
@@ -138,18 +162,26 @@ impl DumpFormatter {
         }
     }
 
-    /// Places a scalar that `format` writes.
+    /// Places a scalar that `format` writes, straight into the innermost inline container.
     fn scalar<W: ?Sized + Write>(
         &mut self,
         writer: &mut W,
         format: impl FnOnce(&mut Vec<u8>) -> io::Result<()>,
     ) -> io::Result<()> {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        format(&mut scratch)?;
-        let placed = self.put(writer, &scratch);
-        self.scratch = scratch;
-        placed
+        match self.innermost() {
+            Some(open) => {
+                let before = open.text.len();
+                format(&mut open.text)?;
+                let added = open.text.len() - before;
+                self.inline_len += added;
+                self.spill(writer)
+            }
+            None => {
+                let mut text = Vec::new();
+                format(&mut text)?;
+                writer.write_all(&text)
+            }
+        }
     }
 }
 
