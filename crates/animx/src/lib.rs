@@ -108,6 +108,7 @@
 // with the AnimX ones at the root.
 pub mod animj;
 mod document;
+mod json;
 mod layout;
 mod lz4;
 mod lzma;
