@@ -129,7 +129,7 @@ pub use layout::{
     CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,
     RawTrack, Tangents, Track, TrackData, TrackHeader, TrackType,
 };
-pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions};
+pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions, tracks_of};
 pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, validate};
 pub use value::{FloatText, ValueType, Values};
