@@ -6,10 +6,15 @@ use animbin::{Document, Format, Info};
 
 fn animx_files() -> Vec<(String, Vec<u8>)> {
     let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let mut files: Vec<(String, Vec<u8>)> = ["sample.animx", "sample-lz4.animx", "sample-lzma.animx", "sample-v0.animx"]
-        .iter()
-        .map(|name| (name.to_string(), std::fs::read(testdata.join(name)).unwrap()))
-        .collect();
+    let mut files: Vec<(String, Vec<u8>)> = [
+        "sample.animx",
+        "sample-lz4.animx",
+        "sample-lzma.animx",
+        "sample-v0.animx",
+    ]
+    .iter()
+    .map(|name| (name.to_string(), std::fs::read(testdata.join(name)).unwrap()))
+    .collect();
     // A curve with one interpolation byte per keyframe, which the view checks key by key.
     let mut anim = animbin::animx::read(&files[0].1).unwrap();
     for track in &mut anim.tracks {

@@ -35,7 +35,7 @@ use animbin_core::{Error, ErrorKind};
 use base64::Engine;
 use base64::display::Base64Display;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
@@ -51,9 +51,103 @@ use crate::value::{FloatText, ShapeSeed, Shaped, ValueType, Values};
 pub const FORMAT: &str = "animj";
 
 /// Whether `bytes` are AnimJ text: a JSON object (see [`is_animj_value`]). Cheap for
-/// binary input: anything whose first non-blank byte is not `{` is refused unparsed.
+/// binary input: anything whose first non-blank byte is not `{` is refused unparsed; JSON is
+/// read without keeping its values.
 pub fn is_animj(bytes: &[u8]) -> bool {
-    looks_like_json(bytes) && serde_json::from_slice::<Json>(bytes).is_ok_and(|json| is_animj_value(&json))
+    looks_like_json(bytes) && serde_json::from_slice::<Probe>(bytes).is_ok_and(|probe| probe.is_animj())
+}
+
+/// The members of a JSON object that [`is_animj`] looks at.
+#[derive(serde::Deserialize)]
+struct Probe {
+    tracks: Option<TracksProbe>,
+    #[serde(rename = "globalDuration")]
+    global_duration: Option<IgnoredAny>,
+}
+
+impl Probe {
+    fn is_animj(&self) -> bool {
+        match &self.tracks {
+            Some(TracksProbe::Array { first: Some(typed) }) => *typed,
+            Some(TracksProbe::Array { first: None }) => self.global_duration.is_some(),
+            _ => false,
+        }
+    }
+}
+
+/// `tracks`: an array, and whether its first item has `trackType` and `valueType`.
+enum TracksProbe {
+    Array { first: Option<bool> },
+    Other,
+}
+
+impl<'de> Deserialize<'de> for TracksProbe {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TracksProbeVisitor { item: false })
+    }
+}
+
+/// Reads a `tracks` array (`item` false) or its first item (`item` true: `Other` unless an
+/// object with both types), skipping everything else.
+struct TracksProbeVisitor {
+    item: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for TracksProbeVisitor {
+    type Value = TracksProbe;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<TracksProbe, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TracksProbeVisitor {
+    type Value = TracksProbe;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TracksProbe, A::Error> {
+        if self.item {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(TracksProbe::Other);
+        }
+        let first = seq.next_element_seed(TracksProbeVisitor { item: true })?;
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(TracksProbe::Array {
+            first: first.map(|item| matches!(item, TracksProbe::Array { .. })),
+        })
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TracksProbe, A::Error> {
+        let mut seen = [false; 2];
+        while let Some(key) = map.next_key_seed(Member(&["trackType", "valueType"]))? {
+            if let Key::Named(k) = key {
+                seen[k] = true;
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(if self.item && seen == [true, true] {
+            TracksProbe::Array { first: None }
+        } else {
+            TracksProbe::Other
+        })
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TracksProbe, E> {
+        Ok(TracksProbe::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TracksProbe, E> {
+        Ok(TracksProbe::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TracksProbe, E> {
+        Ok(TracksProbe::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TracksProbe, E> {
+        Ok(TracksProbe::Other)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<TracksProbe, E> {
+        Ok(TracksProbe::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<TracksProbe, E> {
+        Ok(TracksProbe::Other)
+    }
 }
 
 /// Whether parsed JSON is AnimJ: an object with an array `tracks` whose first track has
