@@ -17,9 +17,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(file.to_bytes().expect("a header that read writes"), data);
         let decoded = file.decode(&OPTIONS);
         if let Ok(tracks) = file.tracks_bytes(&OPTIONS) {
-            // The view accepts exactly the files whose track bytes have sound bounds; a
-            // decoded file always has them.
+            // The view accepts exactly the files that decode (so summaries from it are the
+            // reader's).
             let view = View::from_tracks(file.header.clone(), &tracks);
+            assert_eq!(view.is_ok(), decoded.is_ok(), "the view and the reader disagree");
             if decoded.is_ok() {
                 let view = view.expect("a file that decodes has a view");
                 for track in &view.tracks {

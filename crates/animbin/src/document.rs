@@ -129,7 +129,7 @@ impl Document {
 
     /// The summary of a file, as [`Document::parse_as`] then [`Document::info`] give it, but
     /// read through the format's zero-copy view where it has one (SEAnim, deployed SEModel,
-    /// Cast, x8an), so that it costs the same for a file of any size: only the bytes it needs are
+    /// Cast, x8an, AnimX: compressed files once decompressed), so that it costs the same for a file of any size: only the bytes it needs are
     /// touched, which for a file opened through a memory map ([`Document::info_of_file`])
     /// means only those pages are read from disk.
     pub fn info_of(bytes: &[u8], name: Option<&Path>, format: Option<Format>) -> Result<Info> {

@@ -4,8 +4,7 @@
 use std::io::Write;
 
 use animbin_core::{Error, ErrorKind};
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as BASE64;
+use serde::de::DeserializeSeed;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value as Json;
 
@@ -113,50 +112,49 @@ impl AnimXDocument {
 
     /// The lossless dump as a JSON value (what [`Serialize`] writes).
     pub fn to_dump(&self) -> Json {
-        let mut value = animj::to_value_with(&self.animation, FloatText::Exact);
-        if let Json::Object(map) = &mut value {
-            map.insert("version".into(), Json::from(self.animation.version));
-            map.insert("encoding".into(), Json::from(self.animation.encoding.name()));
-            if let Some(file) = self.stored.as_ref().filter(|f| f.header.encoding != Encoding::Plain) {
-                map.insert("stored".into(), Json::from(BASE64.encode(&file.data)));
-            }
-        }
-        value
+        serde_json::to_value(self).unwrap_or(Json::Null)
     }
 
     /// A document from its dump (what [`Deserialize`] reads): the AnimJ members, and the
     /// stored bytes from `stored` when present, under the header the animation is written
     /// with. Errors name the member, as [`animj::from_value`]'s do.
     pub fn from_dump(json: &Json) -> Result<Self, Error> {
-        let animation = animj::from_value(json)?;
-        let stored = match json.get("stored") {
+        Self::deserialize(json).map_err(|e| animj::content_error(0, &e))
+    }
+
+    /// The document from what its dump held.
+    fn from_read(read: animj::Read) -> Result<Self, Error> {
+        let animation = read.animation;
+        let stored = match read.stored {
             None => None,
-            Some(text) => {
-                let bad =
-                    |found: String| Error::new(animj::FORMAT, 0, ErrorKind::invalid("stored: a base64 string", found));
-                let text = text.as_str().ok_or_else(|| bad(text.to_string()))?;
-                let data = BASE64
-                    .decode(text)
-                    .map_err(|e| bad(format!("text that is not base64 ({e})")))?;
-                Some(AnimXFile {
-                    header: animation.header()?,
-                    data,
-                })
-            }
+            Some(data) => Some(AnimXFile {
+                header: animation.header()?,
+                data,
+            }),
         };
         Ok(Self { animation, stored })
     }
 }
 
+/// The dump is written as it is serialised: members straight from the model, the stored
+/// bytes encoded to base64 on the way (see [`AnimXDocument`]).
 impl Serialize for AnimXDocument {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_dump().serialize(serializer)
+        let stored = self.stored.as_ref().filter(|f| f.header.encoding != Encoding::Plain);
+        animj::Form {
+            animation: &self.animation,
+            floats: FloatText::Exact,
+            dump: Some(stored.map(|f| &f.data[..])),
+        }
+        .serialize(serializer)
     }
 }
 
+/// The dump is read straight into the model, member by member (no JSON value of the whole
+/// dump is built); errors say where they are, as `tracks[2]: data.keyframes[1].value: ...`.
 impl<'de> Deserialize<'de> for AnimXDocument {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let json = Json::deserialize(deserializer)?;
-        Self::from_dump(&json).map_err(serde::de::Error::custom)
+        let read = animj::FormSeed { dump: true }.deserialize(deserializer)?;
+        Self::from_read(read).map_err(serde::de::Error::custom)
     }
 }

@@ -24,7 +24,7 @@
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
-use animbin_core::io::{SliceReader, check_count};
+use animbin_core::io::{SliceReader, check_count, write_to_vec};
 use animbin_core::strings::{DotNetString, VarInt, read_dotnet_string, write_dotnet_string};
 use animbin_core::{Error, ErrorKind};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
@@ -101,7 +101,8 @@ pub struct Header {
     pub encoding: Encoding,
 }
 
-/// Reads the header at the start of `bytes`; returns it and its size.
+/// Reads the header at the start of `bytes` (refusing padded 7-bit ints, which would not
+/// write back the same); returns it and its size.
 pub(crate) fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
     // Checked here rather than by binrw, whose error shows the bytes as a Rust array.
     let start = &bytes[..bytes.len().min(MAGIC.len())];
@@ -118,7 +119,19 @@ pub(crate) fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
     }
     let mut reader = SliceReader::new(bytes);
     let header = Header::read_options(&mut reader, Endian::Little, ()).map_err(|e| reader.error(FORMAT, e))?;
-    Ok((header, reader.position() as usize))
+    let at = reader.position() as usize;
+    // The header's 7-bit ints must be minimal, as .NET's `Write7BitEncodedInt` writes them,
+    // so that the header writes back to the same bytes.
+    let canonical = write_to_vec(FORMAT, &header, Endian::Little)?;
+    if canonical[..] != bytes[..at] {
+        let first = canonical.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(0);
+        return Err(Error::new(
+            FORMAT,
+            first as u64,
+            ErrorKind::invalid("a minimal 7-bit encoded int (as .NET writes them)", "a padded one"),
+        ));
+    }
+    Ok((header, at))
 }
 
 /// Reads `header.track_count` tracks that fill `bytes`, which start at offset `base` of the

@@ -108,6 +108,7 @@
 // with the AnimX ones at the root.
 pub mod animj;
 mod document;
+mod json;
 mod layout;
 mod lz4;
 mod lzma;
@@ -128,7 +129,7 @@ pub use layout::{
     CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,
     RawTrack, Tangents, Track, TrackData, TrackHeader, TrackType,
 };
-pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions};
+pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions, tracks_of};
 pub use scene::DEFAULT_FRAMERATE;
 pub use validate::{Problem, validate};
 pub use value::{FloatText, ValueType, Values};

@@ -3,8 +3,7 @@
 
 use std::borrow::Cow;
 
-use animbin_core::io::write_to_vec;
-use animbin_core::{Endian, Error, ErrorKind};
+use animbin_core::Error;
 
 use crate::layout::{Encoding, Header, Track, read_header, read_tracks};
 use crate::{DECOMPRESSED, FORMAT, lz4, lzma};
@@ -46,15 +45,6 @@ impl AnimXFile {
     /// would differ).
     pub fn read(bytes: &[u8]) -> Result<Self, Error> {
         let (header, at) = read_header(bytes)?;
-        let canonical = write_to_vec(FORMAT, &header, Endian::Little)?;
-        if canonical[..] != bytes[..at] {
-            let first = canonical.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(0);
-            return Err(Error::new(
-                FORMAT,
-                first as u64,
-                ErrorKind::invalid("a minimal 7-bit encoded int (as .NET writes them)", "a padded one"),
-            ));
-        }
         Ok(Self {
             header,
             data: bytes[at..].to_vec(),
@@ -71,13 +61,7 @@ impl AnimXFile {
 
     /// The plain track bytes: the data itself, or its decompressed form.
     pub fn tracks_bytes(&self, options: &ReadOptions) -> Result<Cow<'_, [u8]>, Error> {
-        let base = self.header_size();
-        let limit = options.max_decompressed_size;
-        Ok(match self.header.encoding {
-            Encoding::Plain => Cow::Borrowed(&self.data),
-            Encoding::Lz4 => Cow::Owned(lz4::decompress(&self.data, base, limit)?),
-            Encoding::Lzma => Cow::Owned(lzma::decompress_container(&self.data, base, limit)?),
-        })
+        plain_tracks(self.header.encoding, &self.data, self.header_size(), options)
     }
 
     /// Decompresses (when needed) and decodes the tracks into the owned model.
@@ -97,6 +81,31 @@ impl AnimXFile {
             tracks,
         })
     }
+}
+
+/// The header of a file and its plain track bytes: borrowed from `bytes` for a plain file,
+/// decompressed (within `options`) for LZ4 and LZMA. The reader's first step without the
+/// copy of the stored bytes; with [`crate::View::from_tracks`] it summarises a compressed
+/// file in the time of its decompression.
+pub fn tracks_of<'a>(bytes: &'a [u8], options: &ReadOptions) -> Result<(Header, Cow<'a, [u8]>), Error> {
+    let (header, at) = read_header(bytes)?;
+    let tracks = plain_tracks(header.encoding, &bytes[at..], at as u64, options)?;
+    Ok((header, tracks))
+}
+
+/// `data` (at offset `base` of the file) as plain track bytes.
+fn plain_tracks<'a>(
+    encoding: Encoding,
+    data: &'a [u8],
+    base: u64,
+    options: &ReadOptions,
+) -> Result<Cow<'a, [u8]>, Error> {
+    let limit = options.max_decompressed_size;
+    Ok(match encoding {
+        Encoding::Plain => Cow::Borrowed(data),
+        Encoding::Lz4 => Cow::Owned(lz4::decompress(data, base, limit)?),
+        Encoding::Lzma => Cow::Owned(lzma::decompress_container(data, base, limit)?),
+    })
 }
 
 /// An animation: the owned model of an AnimX (or AnimJ) file.

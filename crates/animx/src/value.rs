@@ -6,13 +6,18 @@
 
 use std::fmt;
 use std::io::{Read, Seek, Write};
+use std::marker::PhantomData;
 
 use animbin_core::io::{check_count, read_pod_vec, write_pod_slice};
 use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
 use animbin_core::strings::{read_dotnet_string, write_dotnet_string};
 use animbin_core::{ErrorKind, float};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
-use serde_json::{Map, Number, Value as Json};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Value as Json;
+
+use crate::json::{At, Key, Member, Scalar, scalar, unwrap_value};
 
 /// One element of a value column: how it is read, written and shown in AnimJ.
 pub trait Element: Sized + Clone + PartialEq + fmt::Debug {
@@ -131,160 +136,422 @@ pub enum FloatText {
     Exact,
 }
 
-/// How a value looks in AnimJ (numbers, `{x,y,z,w}`, `{r,g,b,a}`, arrays of rows).
-trait JsonShape: Sized {
-    fn to_json(&self, floats: FloatText) -> Json;
-    fn from_json(json: &Json) -> Result<Self, String>;
+/// How a value looks in AnimJ (numbers, `{x,y,z,w}`, `{r,g,b,a}`, arrays of rows), written
+/// and read through serde, so that AnimJ and the dump stream.
+pub(crate) trait JsonShape: Sized {
+    /// Writes the value, floats that JSON numbers cannot hold as `floats` says.
+    fn write<S: Serializer>(&self, floats: FloatText, serializer: S) -> Result<S::Ok, S::Error>;
+
+    /// Reads a value at `at`; with `wrapped`, a Raw keyframe's `{"time", "value"}` object too.
+    fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error>;
+
+    /// The value as a JSON value.
+    fn to_json(&self, floats: FloatText) -> Json {
+        self.write(floats, serde_json::value::Serializer).unwrap_or(Json::Null)
+    }
+
+    /// The value from a JSON value; the error says what was expected and found.
+    fn from_json(json: &Json) -> Result<Self, String> {
+        Self::read(json, &At::Value, false).map_err(|e| e.to_string())
+    }
+}
+
+/// A value and how its floats are written, as serde serialises it.
+pub(crate) struct Shaped<'a, T>(pub(crate) &'a T, pub(crate) FloatText);
+
+impl<T: JsonShape> Serialize for Shaped<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.write(self.1, serializer)
+    }
+}
+
+/// Reads a `T` at `at` as a seed.
+pub(crate) struct ShapeSeed<'a, T> {
+    at: &'a At<'a>,
+    wrapped: bool,
+    shape: PhantomData<T>,
+}
+
+impl<'a, T> ShapeSeed<'a, T> {
+    pub(crate) fn new(at: &'a At<'a>, wrapped: bool) -> Self {
+        Self {
+            at,
+            wrapped,
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: JsonShape> DeserializeSeed<'de> for ShapeSeed<'_, T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::read(deserializer, self.at, self.wrapped)
+    }
 }
 
 macro_rules! json_int {
-    ($($t:ty => $as:ident),*) => {$(
+    ($($t:ty),*) => {$(
         impl JsonShape for $t {
-            fn to_json(&self, _: FloatText) -> Json {
-                Json::from(*self)
+            fn write<S: Serializer>(&self, _: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+                self.serialize(serializer)
             }
-            fn from_json(json: &Json) -> Result<Self, String> {
-                json.$as()
-                    .and_then(|n| <$t>::try_from(n).ok())
-                    .ok_or_else(|| format!("an integer in the range of {}, found {json}", stringify!($t)))
+            fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+                const EXPECTED: &str = concat!("an integer in the range of ", stringify!($t));
+                let value = scalar(deserializer, at, EXPECTED, wrapped)?;
+                let n = match value {
+                    Scalar::U64(n) => <$t>::try_from(n).ok(),
+                    Scalar::I64(n) => <$t>::try_from(n).ok(),
+                    _ => None,
+                };
+                n.ok_or_else(|| at.error(EXPECTED, value))
             }
         }
     )*};
 }
-json_int!(u8 => as_u64, u16 => as_u64, u32 => as_u64, u64 => as_u64, i8 => as_i64, i16 => as_i64, i32 => as_i64, i64 => as_i64);
+json_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// JSON numbers cannot hold NaN or the infinities; AnimJ writes them as the strings that
 /// Json.NET uses by default ("NaN", "Infinity", "-Infinity"), the dump as
 /// [`animbin_core::float`] says. Both are read.
-fn special_to_json(value: f64, exact: Option<String>, floats: FloatText) -> Json {
+fn write_special<S: Serializer>(
+    value: f64,
+    exact: Option<String>,
+    floats: FloatText,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     match floats {
-        FloatText::Exact => Json::from(exact.unwrap_or_default()),
-        FloatText::JsonNet if value.is_nan() => Json::from("NaN"),
-        FloatText::JsonNet if value > 0.0 => Json::from("Infinity"),
-        FloatText::JsonNet => Json::from("-Infinity"),
+        FloatText::Exact => serializer.serialize_str(&exact.unwrap_or_default()),
+        FloatText::JsonNet if value.is_nan() => serializer.serialize_str("NaN"),
+        FloatText::JsonNet if value > 0.0 => serializer.serialize_str("Infinity"),
+        FloatText::JsonNet => serializer.serialize_str("-Infinity"),
     }
 }
 
 impl JsonShape for f32 {
-    fn to_json(&self, floats: FloatText) -> Json {
-        // Through serde_json's f32 path, so the shortest text that reads back as this f32.
-        match serde_json::to_value(self) {
-            Ok(Json::Number(n)) if self.is_finite() => Json::Number(n),
-            _ => special_to_json(f64::from(*self), float::text_f32(*self), floats),
+    fn write<S: Serializer>(&self, floats: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+        // Widened to f64 and written as f64 text (what AnimJ and the dump have always held):
+        // it reads back as this f32.
+        if self.is_finite() {
+            serializer.serialize_f64(f64::from(*self))
+        } else {
+            write_special(f64::from(*self), float::text_f32(*self), floats, serializer)
         }
     }
-    fn from_json(json: &Json) -> Result<Self, String> {
-        match json {
-            Json::Number(n) => serde_json::from_value::<f32>(Json::Number(n.clone())).map_err(|e| e.to_string()),
-            Json::String(s) => float::parse_f32(s).ok_or_else(|| format!("a number, found {json}")),
-            other => Err(format!("a number, found {other}")),
+    fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+        let value = scalar(deserializer, at, "a number", wrapped)?;
+        match &value {
+            Scalar::U64(n) => Ok(*n as f32),
+            Scalar::I64(n) => Ok(*n as f32),
+            Scalar::F64(x) => Ok(*x as f32),
+            Scalar::Str(s) => float::parse_f32(s).ok_or_else(|| at.error("a number", &value)),
+            _ => Err(at.error("a number", value)),
         }
     }
 }
 
 impl JsonShape for f64 {
-    fn to_json(&self, floats: FloatText) -> Json {
-        match Number::from_f64(*self) {
-            Some(n) => Json::Number(n),
-            None => special_to_json(*self, float::text_f64(*self), floats),
+    fn write<S: Serializer>(&self, floats: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.is_finite() {
+            serializer.serialize_f64(*self)
+        } else {
+            write_special(*self, float::text_f64(*self), floats, serializer)
         }
     }
-    fn from_json(json: &Json) -> Result<Self, String> {
-        match json {
-            Json::Number(n) => n.as_f64().ok_or_else(|| format!("a number, found {n}")),
-            Json::String(s) => float::parse_f64(s).ok_or_else(|| format!("a number, found {json}")),
-            other => Err(format!("a number, found {other}")),
+    fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+        let value = scalar(deserializer, at, "a number", wrapped)?;
+        match &value {
+            Scalar::U64(n) => Ok(*n as f64),
+            Scalar::I64(n) => Ok(*n as f64),
+            Scalar::F64(x) => Ok(*x),
+            Scalar::Str(s) => float::parse_f64(s).ok_or_else(|| at.error("a number", &value)),
+            _ => Err(at.error("a number", value)),
         }
     }
 }
 
-fn object_fields<'a, const N: usize>(json: &'a Json, names: [&str; N]) -> Result<[&'a Json; N], String> {
-    let obj = json
-        .as_object()
-        .ok_or_else(|| format!("an object with members {names:?}, found {json}"))?;
-    let mut out = [&Json::Null; N];
-    for (slot, name) in out.iter_mut().zip(names) {
-        *slot = obj.get(name).ok_or_else(|| format!("member {name:?} in {json}"))?;
+impl JsonShape for bool {
+    fn write<S: Serializer>(&self, _: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(*self)
     }
-    Ok(out)
+    fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+        match scalar(deserializer, at, "a boolean", wrapped)? {
+            Scalar::Bool(b) => Ok(b),
+            // Numbers 0 and 1 as well, as some hand-written AnimJ files use them.
+            Scalar::U64(0) => Ok(false),
+            Scalar::U64(1) => Ok(true),
+            other => Err(at.error("a boolean", other)),
+        }
+    }
 }
 
-fn object<const N: usize>(names: [&str; N], values: [Json; N]) -> Json {
-    let mut map = Map::new();
-    for (name, value) in names.into_iter().zip(values) {
-        map.insert(name.to_string(), value);
+/// `string`: a string, or null for no value.
+impl JsonShape for Option<String> {
+    fn write<S: Serializer>(&self, _: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            None => serializer.serialize_unit(),
+            Some(s) => serializer.serialize_str(s),
+        }
     }
-    Json::Object(map)
+    fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+        match scalar(deserializer, at, "a string or null", wrapped)? {
+            Scalar::Null => Ok(None),
+            Scalar::Str(s) => Ok(Some(s.into_owned())),
+            other => Err(at.error("a string or null", other)),
+        }
+    }
 }
+
+/// What a value that is not the container a shape needs was, for messages.
+fn found_scalar(value: Scalar<'_>) -> String {
+    value.to_string()
+}
+
+macro_rules! reject_scalars {
+    () => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Err(self.fail(found_scalar(Scalar::Bool(v))))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Err(self.fail(found_scalar(Scalar::I64(v))))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Err(self.fail(found_scalar(Scalar::U64(v))))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Err(self.fail(found_scalar(Scalar::F64(v))))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Err(self.fail(found_scalar(Scalar::Str(v.into()))))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(self.fail("null".into()))
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(self.fail("null".into()))
+        }
+    };
+}
+
+/// Reads an object whose members are `names` (in any order; others are ignored), or with
+/// `wrapped` a Raw keyframe `{"time", "value"}` holding one.
+struct ObjectSeed<'a, T, const N: usize> {
+    at: &'a At<'a>,
+    wrapped: bool,
+    names: &'static [&'static str; N],
+    shape: PhantomData<T>,
+}
+
+impl<T, const N: usize> ObjectSeed<'_, T, N> {
+    fn fail<E: de::Error>(&self, found: String) -> E {
+        self.at
+            .error(format_args!("an object with members {:?}", self.names), found)
+    }
+}
+
+impl<'de, T: JsonShape, const N: usize> DeserializeSeed<'de> for ObjectSeed<'_, T, N> {
+    type Value = [T; N];
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<[T; N], D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, T: JsonShape, const N: usize> Visitor<'de> for ObjectSeed<'_, T, N> {
+    type Value = [T; N];
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an object with members {:?}", self.names)
+    }
+    reject_scalars!();
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.fail("an array".into()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut slots: [Option<T>; N] = std::array::from_fn(|_| None);
+        let mut unwrapped = None;
+        while let Some(key) = map.next_key_seed(Member(self.names))? {
+            match key {
+                Key::Named(k) => {
+                    let at = self.at.member(self.names[k]);
+                    slots[k] = Some(map.next_value_seed(ShapeSeed::<T>::new(&at, false))?);
+                }
+                Key::Value if self.wrapped => {
+                    let inner = ObjectSeed::<T, N> { wrapped: false, ..self };
+                    unwrapped = Some(map.next_value_seed(inner)?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if let Some(value) = unwrapped {
+            return Ok(value);
+        }
+        if let Some(k) = slots.iter().position(Option::is_none) {
+            return Err(self.fail(format!("one without {:?}", self.names[k])));
+        }
+        Ok(slots.map(|slot| slot.expect("every member was checked")))
+    }
+}
+
+impl<T, const N: usize> Clone for ObjectSeed<'_, T, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, const N: usize> Copy for ObjectSeed<'_, T, N> {}
 
 macro_rules! json_struct {
     ($ty:ident [$($field:ident),+]) => {
         impl<T: JsonShape> JsonShape for $ty<T> {
-            fn to_json(&self, floats: FloatText) -> Json {
-                object([$(stringify!($field)),+], [$(self.$field.to_json(floats)),+])
+            fn write<S: Serializer>(&self, floats: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+                // Members in name order, as a JSON map of them has always been written.
+                let mut map = serializer.serialize_map(Some([$(stringify!($field)),+].len()))?;
+                $(map.serialize_entry(stringify!($field), &Shaped(&self.$field, floats))?;)+
+                map.end()
             }
-            fn from_json(json: &Json) -> Result<Self, String> {
-                let [$($field),+] = object_fields(json, [$(stringify!($field)),+])?;
-                Ok(Self { $($field: T::from_json($field)?),+ })
+            fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+                const NAMES: &[&str; [$(stringify!($field)),+].len()] = &[$(stringify!($field)),+];
+                let seed = ObjectSeed::<T, { NAMES.len() }> { at, wrapped, names: NAMES, shape: PhantomData };
+                let [$($field),+] = seed.deserialize(deserializer)?;
+                Ok(Self { $($field),+ })
             }
         }
     };
 }
 json_struct!(Vec2[x, y]);
 json_struct!(Vec3[x, y, z]);
-json_struct!(Vec4[x, y, z, w]);
-json_struct!(Quat[x, y, z, w]);
-json_struct!(Rgba[r, g, b, a]);
+json_struct!(Vec4[w, x, y, z]);
+json_struct!(Quat[w, x, y, z]);
+json_struct!(Rgba[a, b, g, r]);
 
-impl JsonShape for bool {
-    fn to_json(&self, _: FloatText) -> Json {
-        Json::Bool(*self)
-    }
-    fn from_json(json: &Json) -> Result<Self, String> {
-        match json {
-            Json::Bool(b) => Ok(*b),
-            // Numbers 0 and 1 as well, as some hand-written AnimJ files use them.
-            Json::Number(n) if n.as_u64() == Some(0) => Ok(false),
-            Json::Number(n) if n.as_u64() == Some(1) => Ok(true),
-            other => Err(format!("a boolean, found {other}")),
-        }
+/// Reads an array of `N` rows of `N` values (a matrix), or with `wrapped` a Raw keyframe
+/// `{"time", "value"}` holding one.
+struct RowsSeed<'a, T, const N: usize> {
+    at: &'a At<'a>,
+    wrapped: bool,
+    shape: PhantomData<T>,
+}
+
+impl<T, const N: usize> RowsSeed<'_, T, N> {
+    fn fail<E: de::Error>(&self, found: String) -> E {
+        self.at
+            .error(format_args!("an array of {N} rows of {N} numbers"), found)
     }
 }
 
-fn rows_to_json<T: JsonShape, const N: usize>(rows: &[[T; N]; N], floats: FloatText) -> Json {
-    Json::Array(
-        rows.iter()
-            .map(|row| Json::Array(row.iter().map(|v| v.to_json(floats)).collect()))
-            .collect(),
-    )
+impl<'de, T: JsonShape + Default + Copy, const N: usize> DeserializeSeed<'de> for RowsSeed<'_, T, N> {
+    type Value = [[T; N]; N];
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
 }
 
-fn rows_from_json<T: JsonShape + Default + Copy, const N: usize>(json: &Json) -> Result<[[T; N]; N], String> {
-    let expected = || format!("an array of {N} rows of {N} numbers, found {json}");
-    let rows = json.as_array().filter(|r| r.len() == N).ok_or_else(expected)?;
-    let mut out = [[T::default(); N]; N];
-    for (out_row, row) in out.iter_mut().zip(rows) {
-        let row = row.as_array().filter(|r| r.len() == N).ok_or_else(expected)?;
-        for (cell, value) in out_row.iter_mut().zip(row) {
-            *cell = T::from_json(value)?;
-        }
+impl<'de, T: JsonShape + Default + Copy, const N: usize> Visitor<'de> for RowsSeed<'_, T, N> {
+    type Value = [[T; N]; N];
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an array of {N} rows of {N} numbers")
     }
-    Ok(out)
+    reject_scalars!();
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        if !self.wrapped {
+            return Err(self.fail("an object".into()));
+        }
+        let inner = RowsSeed::<T, N> {
+            at: self.at,
+            wrapped: false,
+            shape: PhantomData,
+        };
+        unwrap_value(map, self.at, format_args!("an array of {N} rows of {N} numbers"), inner)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = [[T::default(); N]; N];
+        for (r, row) in out.iter_mut().enumerate() {
+            let at = self.at.index(r);
+            let seed = RowSeed::<T, N> { at: &at, out: row };
+            if seq.next_element_seed(seed)?.is_none() {
+                return Err(self.fail(format!("an array of {r} rows")));
+            }
+        }
+        if seq.next_element::<IgnoredAny>()?.is_some() {
+            return Err(self.fail("an array of more rows".into()));
+        }
+        Ok(out)
+    }
+}
+
+/// One row of a matrix, read into `out`.
+struct RowSeed<'a, 'o, T, const N: usize> {
+    at: &'a At<'a>,
+    out: &'o mut [T; N],
+}
+
+impl<T, const N: usize> RowSeed<'_, '_, T, N> {
+    fn fail<E: de::Error>(&self, found: String) -> E {
+        self.at.error(format_args!("a row of {N} numbers"), found)
+    }
+}
+
+impl<'de, T: JsonShape, const N: usize> DeserializeSeed<'de> for RowSeed<'_, '_, T, N> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, T: JsonShape, const N: usize> Visitor<'de> for RowSeed<'_, '_, T, N> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a row of {N} numbers")
+    }
+    reject_scalars!();
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(self.fail("an object".into()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        for c in 0..N {
+            let at = self.at.index(c);
+            match seq.next_element_seed(ShapeSeed::<T>::new(&at, false))? {
+                Some(value) => self.out[c] = value,
+                None => return Err(self.fail(format!("a row of {c}"))),
+            }
+        }
+        if seq.next_element::<IgnoredAny>()?.is_some() {
+            return Err(self.fail("a longer row".into()));
+        }
+        Ok(())
+    }
 }
 
 macro_rules! json_matrix {
-    ($($ty:ident),*) => {$(
+    ($($ty:ident = $n:literal),*) => {$(
         impl<T: JsonShape + Default + Copy> JsonShape for $ty<T> {
-            fn to_json(&self, floats: FloatText) -> Json {
-                rows_to_json(&self.rows, floats)
+            fn write<S: Serializer>(&self, floats: FloatText, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut rows = serializer.serialize_seq(Some($n))?;
+                for row in &self.rows {
+                    rows.serialize_element(&Row(row, floats))?;
+                }
+                rows.end()
             }
-            fn from_json(json: &Json) -> Result<Self, String> {
-                Ok(Self { rows: rows_from_json(json)? })
+            fn read<'de, D: Deserializer<'de>>(deserializer: D, at: &At<'_>, wrapped: bool) -> Result<Self, D::Error> {
+                let seed = RowsSeed::<T, $n> { at, wrapped, shape: PhantomData };
+                Ok(Self { rows: seed.deserialize(deserializer)? })
             }
         }
     )*};
 }
-json_matrix!(Mat2, Mat3, Mat4);
+json_matrix!(Mat2 = 2, Mat3 = 3, Mat4 = 4);
+
+/// One row of a matrix, as serde serialises it.
+struct Row<'a, T, const N: usize>(&'a [T; N], FloatText);
+
+impl<T: JsonShape, const N: usize> Serialize for Row<'_, T, N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut row = serializer.serialize_seq(Some(N))?;
+        for cell in self.0 {
+            row.serialize_element(&Shaped(cell, self.1))?;
+        }
+        row.end()
+    }
+}
 
 /// `bool`: one byte; any non-zero byte reads as true (as .NET's `ReadBoolean` does), true writes 1.
 impl Element for bool {
@@ -375,17 +642,10 @@ impl Element for Option<String> {
         }
     }
     fn to_json(&self) -> Json {
-        match self {
-            None => Json::Null,
-            Some(s) => Json::from(s.as_str()),
-        }
+        JsonShape::to_json(self, FloatText::JsonNet)
     }
     fn from_json(json: &Json) -> Result<Self, String> {
-        match json {
-            Json::Null => Ok(None),
-            Json::String(s) => Ok(Some(s.clone())),
-            other => Err(format!("a string or null, found {other}")),
-        }
+        JsonShape::from_json(json)
     }
 }
 
@@ -555,6 +815,35 @@ macro_rules! value_types {
             pub fn push_json(&mut self, json: &Json) -> Result<(), String> {
                 match self {
                     $(Self::$variant(v) => v.push(<$ty as Element>::from_json(json)?),)*
+                }
+                Ok(())
+            }
+
+            /// Writes the value at `index` in AnimJ form (`null` past the end).
+            pub(crate) fn write_json<S: Serializer>(
+                &self,
+                index: usize,
+                floats: FloatText,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Self::$variant(v) => match v.get(index) {
+                        Some(value) => JsonShape::write(value, floats, serializer),
+                        None => serializer.serialize_unit(),
+                    },)*
+                }
+            }
+
+            /// Reads a value in AnimJ form at `at` and appends it; with `wrapped`, a Raw
+            /// keyframe's `{"time", "value"}` object too.
+            pub(crate) fn push_read<'de, D: Deserializer<'de>>(
+                &mut self,
+                deserializer: D,
+                at: &At<'_>,
+                wrapped: bool,
+            ) -> Result<(), D::Error> {
+                match self {
+                    $(Self::$variant(v) => v.push(<$ty as JsonShape>::read(deserializer, at, wrapped)?),)*
                 }
                 Ok(())
             }

@@ -3,8 +3,11 @@
 //! Parsing a view reads the header and walks the tracks once, checking that each one's bytes
 //! are inside the input; nothing is copied. Each [`TrackView`] borrows its node and property
 //! names and its body, and a Raw track of a fixed-size value type hands out its values as a
-//! borrowed slice of little-endian `zerocopy` types ([`RawValues`]). A view checks bounds only:
-//! [`TrackView::decode`] (or [`crate::read`]) checks every byte. Tracks of `string` values
+//! borrowed slice of little-endian `zerocopy` types ([`RawValues`]). A view accepts exactly
+//! the files [`crate::read`] accepts: besides bounds it checks the header, the track, value
+//! and interpolation ids and the curve flags (values of fixed-size types have no bytes to
+//! refuse), so its cost grows with the tracks, not the keyframes, but for curves with one
+//! interpolation byte per keyframe. Tracks of `string` values
 //! have no fixed size, so the view parses them to find where they end.
 
 use std::io::{Seek, SeekFrom};
@@ -15,7 +18,9 @@ use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinRead;
 use zerocopy::little_endian::{F32, F64, I16, I32, I64, U16, U32, U64};
 
-use crate::layout::{CurveFlags, Encoding, Header, Track, TrackHeader, TrackType, bytes_after_tracks, read_header};
+use crate::layout::{
+    CurveFlags, Encoding, Header, Interpolation, Track, TrackHeader, TrackType, bytes_after_tracks, read_header,
+};
 use crate::value::ValueType;
 use crate::{DECOMPRESSED, FORMAT};
 
@@ -301,13 +306,33 @@ fn fixed_body_len(reader: &mut SliceReader<'_>, kind: TrackType, size: u64, coun
         TrackType::Raw => 4 + n * size,
         TrackType::Discrete => n * (4 + size),
         TrackType::Curve => {
-            // Other bits are left to `TrackView::decode` to refuse: the view checks bounds.
-            let flags = CurveFlags::from_bits_retain(u8::read_options(reader, Endian::Little, ())?);
+            // The flags and interpolation ids are checked as the reader checks them, so that
+            // a view exists exactly when the file reads.
+            let at = reader.position();
+            let flags = CurveFlags::from_byte(u8::read_options(reader, Endian::Little, ())?).map_err(|e| e.at(at))?;
             let interpolations = if flags.contains(CurveFlags::PER_KEYFRAME_INTERPOLATION) {
                 n
             } else {
                 1
             };
+            // One byte per keyframe when they are stored per keyframe: the one walk over
+            // keys a fixed-size track needs.
+            let ids = reader.take_slice(interpolations).ok_or_else(|| {
+                ErrorKind::CountTooLarge {
+                    what: "interpolation".into(),
+                    count: interpolations,
+                    needed: interpolations,
+                    remaining: reader.rest().len() as u64,
+                }
+                .at(reader.position())
+            })?;
+            if let Some(bad) = ids.iter().position(|&id| Interpolation::from_id(id).is_none()) {
+                return Err(ErrorKind::invalid(
+                    "an interpolation 0..=3 (Hold, Linear, Tangent, CubicBezier)",
+                    ids[bad],
+                )
+                .at(at + 1 + bad as u64));
+            }
             let tangents = if flags.contains(CurveFlags::TANGENTS) {
                 2 * n * size
             } else {

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use animbin_animx::{AnimXDocument, Animation};
+use animbin_animx::{AnimXDocument, Animation, Encoding, ReadOptions, View};
 use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
 
@@ -30,6 +30,32 @@ impl Codec for AnimXDocument {
             duration: a.global_duration,
             name: a.name.clone(),
         })
+    }
+
+    fn info_of(bytes: &[u8]) -> Option<Result<Info>> {
+        // AnimJ has no view; the document reads it.
+        if !bytes.starts_with(animbin_animx::MAGIC) {
+            return None;
+        }
+        let summary = || -> animbin_animx::Result<Info> {
+            // A plain file is viewed where it lies; a compressed one once decompressed, with
+            // the reader's limit.
+            let (header, tracks) = animbin_animx::tracks_of(bytes, &ReadOptions::default())?;
+            let view = match header.encoding {
+                Encoding::Plain => View::parse(bytes)?,
+                _ => View::from_tracks(header, &tracks)?,
+            };
+            let header = &view.header;
+            Ok(Info::AnimX(AnimXInfo {
+                version: header.version,
+                encoding: header.encoding.name().to_string(),
+                track_count: view.tracks.len(),
+                keyframe_count: view.tracks.iter().map(|t| u64::from(t.keyframe_count)).sum(),
+                duration: header.global_duration,
+                name: header.name.0.clone(),
+            }))
+        };
+        Some(summary().map_err(Into::into))
     }
 
     fn validate(&self) -> Vec<Problem> {
