@@ -41,7 +41,11 @@ fn keys<V: KeyValue>(
     mut value: impl FnMut(&mut Unstructured) -> Result<V>,
 ) -> Result<Keys<V>> {
     let n = u.int_in_range(0..=4usize)?;
-    let keys = Keys::Double((0..n).map(|_| Ok(Key::new(frame(u)?, value(u)?))).collect::<Result<Vec<_>>>()?);
+    let keys = Keys::Double(
+        (0..n)
+            .map(|_| Ok(Key::new(frame(u)?, value(u)?)))
+            .collect::<Result<Vec<_>>>()?,
+    );
     let precision = if double { Precision::Double } else { Precision::Single };
     Ok(keys.to_precision(precision).unwrap_or(keys))
 }
