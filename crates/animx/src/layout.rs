@@ -107,7 +107,7 @@ pub(crate) fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
     // Checked here rather than by binrw, whose error shows the bytes as a Rust array.
     let start = &bytes[..bytes.len().min(MAGIC.len())];
     if !MAGIC.starts_with(start) {
-        let hex: String = start.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = animbin_core::strings::hex(start);
         return Err(Error::new(
             FORMAT,
             0,

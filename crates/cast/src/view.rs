@@ -511,7 +511,7 @@ fn file_header(bytes: &[u8]) -> Result<FileHeader> {
         } else {
             err(
                 0,
-                ErrorKind::invalid("the magic bytes \"cast\"", format!("{found:02x?}")),
+                ErrorKind::invalid("the magic bytes \"cast\"", animbin_core::strings::show_bytes(found)),
             )
         });
     }
