@@ -11,15 +11,23 @@ use std::time::Duration;
 use animbin_benches::memcpy_baseline;
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 
-fn sf3(c: &mut Criterion) {
-    let file = animbin_benches::large::sf3::file(50);
+/// One group over a file of `segments` segments: memcpy, summary, read and write, and for
+/// the small file (criterion's default sampling) the view and validation as well.
+fn group(c: &mut Criterion, name: &str, segments: i32) {
+    let file = animbin_benches::large::sf3::file(segments);
     let bytes = animbin_sf3::to_bytes(&file).expect("encodable");
-    let mut group = c.benchmark_group("sf3");
+    let large = bytes.len() > 1 << 20;
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
+    if large {
+        group.sample_size(10).measurement_time(Duration::from_secs(5));
+    }
     group.bench_function("memcpy", |b| b.iter(|| memcpy_baseline(black_box(&bytes))));
-    group.bench_function("view", |b| {
-        b.iter(|| animbin_sf3::View::parse(black_box(&bytes)).expect("reads"))
-    });
+    if !large {
+        group.bench_function("view", |b| {
+            b.iter(|| animbin_sf3::View::parse(black_box(&bytes)).expect("reads"))
+        });
+    }
     group.bench_function("summary", |b| {
         b.iter(|| animbin_sf3::Summary::parse(black_box(&bytes)).expect("reads"))
     });
@@ -29,28 +37,19 @@ fn sf3(c: &mut Criterion) {
     group.bench_function("write", |b| {
         b.iter(|| animbin_sf3::to_bytes(black_box(&file)).expect("writes"))
     });
-    group.bench_function("validate", |b| b.iter(|| animbin_sf3::validate(black_box(&file))));
+    if !large {
+        group.bench_function("validate", |b| b.iter(|| animbin_sf3::validate(black_box(&file))));
+    }
     group.finish();
+}
+
+fn sf3(c: &mut Criterion) {
+    group(c, "sf3", 50);
 }
 
 /// About 48 MiB: 6,200 segments of 22 slots, as `cargo xtask bench-command` generates.
 fn sf3_large(c: &mut Criterion) {
-    let file = animbin_benches::large::sf3::file(6200);
-    let bytes = animbin_sf3::to_bytes(&file).expect("encodable");
-    let mut group = c.benchmark_group("sf3-large");
-    group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.sample_size(10).measurement_time(Duration::from_secs(5));
-    group.bench_function("memcpy", |b| b.iter(|| memcpy_baseline(black_box(&bytes))));
-    group.bench_function("summary", |b| {
-        b.iter(|| animbin_sf3::Summary::parse(black_box(&bytes)).expect("reads"))
-    });
-    group.bench_function("read", |b| {
-        b.iter(|| animbin_sf3::read(black_box(&bytes)).expect("reads"))
-    });
-    group.bench_function("write", |b| {
-        b.iter(|| animbin_sf3::to_bytes(black_box(&file)).expect("writes"))
-    });
-    group.finish();
+    group(c, "sf3-large", 6200);
 }
 
 criterion_group!(benches, sf3, sf3_large);
