@@ -33,6 +33,12 @@ pub trait Element: Sized + Clone + PartialEq + fmt::Debug {
     /// Writes one value.
     fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()>;
 
+    /// One value from exactly its encoded bytes, for plain data on a little-endian machine
+    /// (a field copy); `None` where [`Element::read_one`] must decode.
+    fn from_le_bytes(_bytes: &[u8]) -> Option<Self> {
+        None
+    }
+
     /// Reads `count` consecutive values, refusing a count the bytes left cannot hold first.
     fn read_run<R: Read + Seek>(reader: &mut R, count: u32, what: &str) -> BinResult<Vec<Self>> {
         let count = check_count(reader, what, u64::from(count), Self::MIN_SIZE)?;
@@ -72,6 +78,13 @@ macro_rules! pod_element {
             }
             fn write_one<W: Write + Seek>(&self, writer: &mut W) -> BinResult<()> {
                 self.write_options(writer, Endian::Little, ())
+            }
+            fn from_le_bytes(bytes: &[u8]) -> Option<Self> {
+                if cfg!(target_endian = "little") {
+                    zerocopy::FromBytes::read_from_bytes(bytes).ok()
+                } else {
+                    None
+                }
             }
             fn read_run<R: Read + Seek>(reader: &mut R, count: u32, what: &str) -> BinResult<Vec<Self>> {
                 read_pod_vec(reader, Endian::Little, u64::from(count), what)
@@ -940,6 +953,16 @@ impl fmt::Display for ValueType {
     }
 }
 
+/// The next four bytes of an in-memory run whose length was checked.
+fn read4(records: &mut std::io::Cursor<&[u8]>) -> [u8; 4] {
+    let at = records.position() as usize;
+    let bytes: [u8; 4] = records.get_ref()[at..at + 4]
+        .try_into()
+        .expect("the run holds every record");
+    records.set_position(at as u64 + 4);
+    bytes
+}
+
 fn read_keyed<T: Element, R: Read + Seek>(
     reader: &mut R,
     count: u32,
@@ -948,6 +971,45 @@ fn read_keyed<T: Element, R: Read + Seek>(
     let count = check_count(reader, "keyframe", u64::from(count), 4 + T::MIN_SIZE)?;
     let mut times = Vec::with_capacity(count);
     let mut values = Vec::with_capacity(count);
+    if T::FIXED {
+        // One copy of the whole run, then each record decoded from memory: reading record
+        // by record through the file's reader cost more than the decoding. A value that does
+        // not decode is read again below, through the reader, for an error at its offset.
+        let start = reader.stream_position()?;
+        let mut block = vec![0u8; count * (4 + T::MIN_SIZE as usize)];
+        reader.read_exact(&mut block)?;
+        let size = T::MIN_SIZE as usize;
+        // Plain data is copied field by field (the first record tells whether `T` is plain).
+        if count == 0 || T::from_le_bytes(&block[..size]).is_some() {
+            for record in block.chunks_exact(4 + size) {
+                let (time, value) = if time_first {
+                    (&record[..4], &record[4..])
+                } else {
+                    (&record[size..], &record[..size])
+                };
+                times.push(f32::from_le_bytes(time.try_into().expect("four bytes")));
+                values.push(T::from_le_bytes(value).expect("a plain value of its size"));
+            }
+            return Ok((times, values));
+        }
+        let mut records = std::io::Cursor::new(&block[..]);
+        let decoded: BinResult<()> = (0..count).try_for_each(|_| {
+            if time_first {
+                times.push(f32::from_le_bytes(read4(&mut records)));
+                values.push(T::read_one(&mut records)?);
+            } else {
+                values.push(T::read_one(&mut records)?);
+                times.push(f32::from_le_bytes(read4(&mut records)));
+            }
+            Ok(())
+        });
+        if decoded.is_ok() {
+            return Ok((times, values));
+        }
+        reader.seek(std::io::SeekFrom::Start(start))?;
+        times.clear();
+        values.clear();
+    }
     for _ in 0..count {
         if time_first {
             times.push(f32::read_options(reader, Endian::Little, ())?);
