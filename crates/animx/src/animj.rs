@@ -39,7 +39,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, Ma
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::json::{At, Key, Member, Scalar, ScalarSeed};
+use crate::json::{At, Key, Member, Scalar, ScalarSeed, next_named};
 use crate::layout::{
     CurveTrack, DiscreteTrack, Encoding, Interpolation, Interpolations, Keyframes, RawTrack, Tangents, Track,
     TrackData, TrackType,
@@ -464,11 +464,7 @@ impl<'de> Visitor<'de> for FormSeed {
         let mut duration = None;
         let mut tracks = None;
         let mut stored = None;
-        while let Some(key) = map.next_key_seed(Member(NAMES))? {
-            let Key::Named(k) = key else {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            };
+        while let Some(k) = next_named(&mut map, NAMES)? {
             let at = ROOT.member(NAMES[k]);
             let twice = match k {
                 0 => name.is_some(),
@@ -781,11 +777,7 @@ impl<'de> Visitor<'de> for DataSeed<'_> {
         let mut per_key = false;
         let mut shared = None;
         let mut tangents = false;
-        while let Some(key) = map.next_key_seed(Member(NAMES))? {
-            let Key::Named(k) = key else {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            };
+        while let Some(k) = next_named(&mut map, NAMES)? {
             let at = self.at.member(PATHS[k]);
             match k {
                 0 | 1 => {

@@ -207,6 +207,23 @@ pub(crate) enum Key {
     Other,
 }
 
+/// The index in `names` of the map's next member that `names` lists; the values of other
+/// members are skipped. `None` at the end of the map.
+pub(crate) fn next_named<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    names: &[&'static str],
+) -> Result<Option<usize>, A::Error> {
+    while let Some(key) = map.next_key_seed(Member(names))? {
+        match key {
+            Key::Named(k) => return Ok(Some(k)),
+            Key::Value | Key::Other => {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// Reads an object member's name as a [`Key`] of a list of names, without allocating.
 #[derive(Clone, Copy)]
 pub(crate) struct Member<'n>(pub(crate) &'n [&'static str]);
