@@ -116,7 +116,7 @@ pub use nodes::{
     File, Hair, IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
     is_material_slot,
 };
-pub use scene::{FIRST_HASH, PROPERTY_FORMAT};
+pub use scene::{FIRST_HASH, NodeHashes, PROPERTY_FORMAT};
 pub use validate::{Problem, ProblemKind, validate};
 pub use view::{Children, CurveView, IndexSlice, MeshView, NodeView, PropertyView, Strings, Values, View};
 pub use write::{to_bytes, write};

@@ -851,14 +851,49 @@ fn join_axes(axes: &[Axis<'_>; 3], rest: Vec3<f64>, report: &mut ConversionRepor
         .collect()
 }
 
-/// Hands out hashes as the reference writer does: counting up from [`FIRST_HASH`].
-struct Hashes(u64);
+/// Hands out node hashes as the reference writer does: counting up from [`FIRST_HASH`], one
+/// per node in the order the nodes are made.
+///
+/// ```
+/// use animbin_cast::{FIRST_HASH, NodeHashes, NodeKind, Value};
+///
+/// let mut hashes = NodeHashes::new();
+/// assert_eq!(hashes.node(NodeKind::Root).hash, FIRST_HASH);
+/// let curve = hashes.curve("tag_origin", "tx", &[0, 10], Value::Float(vec![0.0, 1.0]), "absolute");
+/// assert_eq!(curve.hash, FIRST_HASH + 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct NodeHashes(u64);
 
-impl Hashes {
-    fn node(&mut self, kind: NodeKind) -> Node {
+impl Default for NodeHashes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NodeHashes {
+    /// Hashes from [`FIRST_HASH`] on.
+    pub fn new() -> Self {
+        Self(FIRST_HASH)
+    }
+
+    /// A new node of `kind` with the next hash.
+    pub fn node(&mut self, kind: NodeKind) -> Node {
         let node = Node::new(kind, self.0);
         self.0 = self.0.wrapping_add(1);
         node
+    }
+
+    /// A curve node for channel `kp` of `bone`: the key frames (`kb`, in the narrowest
+    /// integer width), the values (`kv`) and the mode (`m`).
+    pub fn curve(&mut self, bone: &str, kp: &str, frames: &[u32], values: Value, mode: &str) -> Node {
+        let mut curve = self.node(NodeKind::Curve);
+        curve.push(Property::string("nn", bone));
+        curve.push(Property::string("kp", kp));
+        curve.push(Property::new("kb", Value::narrowest(frames)));
+        curve.push(Property::new("kv", values));
+        curve.push(Property::string("m", mode));
+        curve
     }
 }
 
@@ -946,7 +981,7 @@ impl CastFile {
     /// parents out of range or in a cycle, and meshes whose arrays disagree with their
     /// vertex count or whose indices point past their arrays.
     pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
-        let mut hashes = Hashes(FIRST_HASH);
+        let mut hashes = NodeHashes::new();
         let mut root = hashes.node(NodeKind::Root);
         let has_model = !scene.skeleton.bones.is_empty() || !scene.meshes.is_empty() || !scene.materials.is_empty();
         if has_model {
@@ -985,7 +1020,7 @@ impl CastFile {
     }
 }
 
-fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut Hashes, report: &mut ConversionReport) -> Result<Node> {
+fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut NodeHashes, report: &mut ConversionReport) -> Result<Node> {
     let n = skeleton.bones.len();
     let mut parents = Vec::with_capacity(n);
     for (i, bone) in skeleton.bones.iter().enumerate() {
@@ -1048,7 +1083,7 @@ fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut Hashes, report: &mut C
     Ok(node)
 }
 
-fn material_node(material: &scene::Material, hashes: &mut Hashes, report: &mut ConversionReport) -> Node {
+fn material_node(material: &scene::Material, hashes: &mut NodeHashes, report: &mut ConversionReport) -> Node {
     let mut node = hashes.node(NodeKind::Material);
     node.push(Property::string("n", material.name.clone()));
     node.push(Property::string("t", "pbr"));
@@ -1085,7 +1120,7 @@ fn mesh_node(
     mesh: &scene::Mesh,
     scene: &Scene,
     materials: &[u64],
-    hashes: &mut Hashes,
+    hashes: &mut NodeHashes,
     report: &mut ConversionReport,
 ) -> Result<Node> {
     let v = mesh.positions.len();
@@ -1167,18 +1202,7 @@ fn mesh_node(
     Ok(node)
 }
 
-/// A curve node for one channel of one bone.
-fn curve_node(hashes: &mut Hashes, bone: &str, kp: &str, frames: &[u32], values: Value, mode: &str) -> Node {
-    let mut curve = hashes.node(NodeKind::Curve);
-    curve.push(Property::string("nn", bone));
-    curve.push(Property::string("kp", kp));
-    curve.push(Property::new("kb", Value::narrowest(frames)));
-    curve.push(Property::new("kv", values));
-    curve.push(Property::string("m", mode));
-    curve
-}
-
-fn animation_node(anim: &scene::Animation, hashes: &mut Hashes, report: &mut ConversionReport) -> Result<Node> {
+fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut ConversionReport) -> Result<Node> {
     let mut node = hashes.node(NodeKind::Animation);
     if !anim.name.is_empty() {
         node.push(Property::string("n", anim.name.clone()));
@@ -1238,8 +1262,7 @@ fn animation_node(anim: &scene::Animation, hashes: &mut Hashes, report: &mut Con
                 ));
             }
             last_frame = last_frame.max(kb.iter().copied().max());
-            node.children
-                .push(curve_node(hashes, bone, "rq", &kb, Value::Vec4(kv), mode));
+            node.children.push(hashes.curve(bone, "rq", &kb, Value::Vec4(kv), mode));
         }
         for (keys, names, channel) in [
             (&track.translation, ["tx", "ty", "tz"], "translation"),
@@ -1257,8 +1280,7 @@ fn animation_node(anim: &scene::Animation, hashes: &mut Hashes, report: &mut Con
                     let x = [key.value.x, key.value.y, key.value.z][axis];
                     kv.push(key_value(x, &mut values_lost, &what)?);
                 }
-                node.children
-                    .push(curve_node(hashes, bone, kp, &kb, Value::Float(kv), mode));
+                node.children.push(hashes.curve(bone, kp, &kb, Value::Float(kv), mode));
             }
         }
     }
@@ -1314,7 +1336,7 @@ fn property_curve(track: &PropertyTrack) -> Option<Node> {
 fn notification_tracks(
     anim: &scene::Animation,
     node: &mut Node,
-    hashes: &mut Hashes,
+    hashes: &mut NodeHashes,
     last_frame: &mut Option<u32>,
     report: &mut ConversionReport,
 ) -> Result<()> {

@@ -77,7 +77,7 @@ pub use semodel::{cast_to_semodel, semodel_to_cast};
 pub(crate) use seanim::seanim_from_cast_unchecked;
 pub(crate) use semodel::semodel_from_cast_unchecked;
 
-use animbin_cast::{CastFile, FIRST_HASH, Node, NodeKind, Property, Value};
+use animbin_cast::{CastFile, Node, NodeKind, Property, Value};
 use animbin_core::scene::ConversionReport;
 use animbin_semodel::Layout;
 
@@ -86,20 +86,7 @@ use crate::{Document, Target};
 /// The report line for an SEBlend trailer, which travels as bytes.
 pub(crate) const SEBLEND_LOSS: &str = "SEBlend blend shapes as Cast blend shapes (the trailer travels as the bytes of se.trailer, which Cast readers skip)";
 
-/// Hands out hashes as the reference writer does, counting up from [`FIRST_HASH`].
-struct Hashes(u64);
-
-impl Hashes {
-    fn new() -> Self {
-        Self(FIRST_HASH)
-    }
-
-    fn node(&mut self, kind: NodeKind) -> Node {
-        let node = Node::new(kind, self.0);
-        self.0 = self.0.wrapping_add(1);
-        node
-    }
-}
+use animbin_cast::NodeHashes as Hashes;
 
 /// Whether two files have the same bytes (so that NaN values compare by their bits).
 fn same_file(a: &CastFile, b: &CastFile) -> bool {

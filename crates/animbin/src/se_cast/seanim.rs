@@ -134,12 +134,7 @@ fn to_f32(x: f64, exact: &mut bool) -> f32 {
 
 /// A curve of one channel of one bone.
 fn curve(hashes: &mut Hashes, bone: &str, kp: &str, frames: &[u32], values: Value, exact: &[f64], mode: &str) -> Node {
-    let mut curve = hashes.node(NodeKind::Curve);
-    curve.push(Property::string("nn", bone));
-    curve.push(Property::string("kp", kp));
-    curve.push(Property::new("kb", Value::narrowest(frames)));
-    curve.push(Property::new("kv", values));
-    curve.push(Property::string("m", mode));
+    let mut curve = hashes.curve(bone, kp, frames, values, mode);
     if !exact.is_empty() {
         curve.push(Property::new("se.kv", Value::Double(exact.to_vec())));
     }
