@@ -17,7 +17,9 @@
 //! - [`pose`]: how an animation's kind (absolute, relative, delta, additive) plays over a
 //!   bone's bind pose, and back;
 //! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
-//! - [`validate`]: the severity and place of a problem that a format's `validate` finds.
+//! - [`validate`]: the [`Problem`]s a format's `validate` finds, with their severity and place;
+//! - [`format`]: [`FileFormat`], the contract every format crate implements the same way;
+//! - [`images`]: texture files found for a scene's materials, for writers that embed them;
 //!
 //! ```
 //! use animbin_core::{io::read_from_slice, math::Vec3, Endian};
@@ -35,6 +37,8 @@
 pub mod error;
 pub mod fixed;
 pub mod float;
+pub mod format;
+pub mod images;
 pub mod index;
 pub mod io;
 pub mod math;
@@ -49,8 +53,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use fixed::{Fixed16, Rot14};
 pub use index::{Index, IndexField, IndexWidth};
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
+pub use format::{FileError, FileFormat, Holds};
 pub use scene::{ConversionReport, SceneOptions};
-pub use validate::{Diagnostic, Location, Severity, UNIT_QUATERNION_TOLERANCE, non_unit_length};
+pub use validate::{Diagnostic, Location, Problem, Severity, UNIT_QUATERNION_TOLERANCE, non_unit_length};
 
 /// Gives `bitflags` types over a `u8` (the flag bytes of the SE formats) `reserved_bits()`:
 /// the set bits that have no name, which readers keep and `validate` reports.

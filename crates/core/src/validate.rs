@@ -3,8 +3,9 @@
 //! A file that reads may still break a rule of its format (an index past its array, a key
 //! after the last frame): that is an [`Severity::Error`]. A file may also be legal but
 //! suspicious (an empty name, a rotation that is not unit length): a [`Severity::Warning`].
-//! Each format crate has its own `Problem` type, with the fields its rules need, and
-//! implements [`Diagnostic`] for it so that a front end can treat them all alike.
+//! Every format crate's `validate` returns [`Problem`]s; a crate words its findings through
+//! [`Diagnostic`] (its rules, each with the fields it needs) and turns each into a
+//! [`Problem`] with [`Problem::from_diagnostic`].
 
 use std::fmt;
 
@@ -63,6 +64,49 @@ pub trait Diagnostic: fmt::Display {
     fn location(&self) -> Location;
     /// What is wrong, without the place.
     fn message(&self) -> String;
+}
+
+/// A rule of its format that a file breaks (an error) or a legal but suspicious value (a
+/// warning), and where: what every format crate's `validate` returns.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Where in the file or document.
+    pub location: Location,
+    /// What is wrong, without the place.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem from its parts.
+    pub fn new(severity: Severity, location: Location, message: impl Into<String>) -> Self {
+        Self {
+            severity,
+            location,
+            message: message.into(),
+        }
+    }
+
+    /// The problem a crate's rule reported, in its words.
+    pub fn from_diagnostic(problem: &impl Diagnostic) -> Self {
+        Self {
+            severity: problem.severity(),
+            location: problem.location(),
+            message: problem.message(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.severity, &self.location) {
+            (Severity::Error, Location::File) => write!(f, "{}", self.message),
+            (Severity::Error, location) => write!(f, "{location}: {}", self.message),
+            (Severity::Warning, Location::File) => write!(f, "warning: {}", self.message),
+            (Severity::Warning, location) => write!(f, "warning: {location}: {}", self.message),
+        }
+    }
 }
 
 /// How far a rotation quaternion's length may be from 1 before a format's `validate` warns

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::extras::{
     self, AnimationExtras, ImageExtras, KindOverride, MaterialExtras, MeshExtras, SceneExtras, WrapperExtras,
 };
-use crate::images::{self, ImageFile, ImageFiles};
+use animbin_core::images::{self, ImageFile, ImageFiles};
 use crate::json::{self, component, short, target};
 use crate::xform;
 

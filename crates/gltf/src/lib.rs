@@ -171,7 +171,6 @@ mod error;
 mod export;
 mod extras;
 mod glb;
-mod images;
 mod import;
 mod json;
 mod repack;
@@ -190,7 +189,7 @@ pub use extras::{
     PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use glb::Glb;
-pub use images::{ImageFile, ImageFiles, image_mime_type, texture_names};
+pub use animbin_core::images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
 pub use repack::{Container, join, repack, split};
 pub use validate::{Problem, validate};

@@ -1,13 +1,13 @@
-//! Texture files that a caller found for the map names a scene's materials give: the writer
-//! embeds them, so a `.glb` shows its textures wherever it is opened. Finding the files is
-//! the caller's part (this crate reads no files).
+//! Texture files that a caller found for the map names a scene's materials give: a writer
+//! that can embed them (glTF) does, so the file shows its textures wherever it is opened.
+//! Finding the files is the caller's part (format crates read no files).
 
 use std::collections::{BTreeSet, HashMap};
 
-use animbin_core::scene::Scene;
+use crate::scene::Scene;
 
 /// The texture files found for the map names of a scene's materials (see
-/// [`texture_names`]), given to [`crate::to_bytes_with_images`].
+/// [`texture_names`]), given to a writer that embeds them (glTF's `to_bytes_with_images`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImageFiles {
     /// Whether the names were looked for. When they were, a name missing from
