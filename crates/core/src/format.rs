@@ -21,6 +21,9 @@
 //! #     const NAME: &'static str = "unit"; const LABEL: &'static str = "Unit";
 //! #     const EXTENSIONS: &'static [&'static str] = &["unit"]; const MAGIC: &'static [u8] = b"";
 //! #     const HOLDS: Holds = Holds::ANIMATIONS; const STORES_FRAMERATE: bool = true;
+//! #     const ANIMATION_KINDS: &'static [animbin_core::scene::AnimKind] = &[animbin_core::scene::AnimKind::Absolute];
+//! #     const NAMES_ANIMATIONS: bool = true; const SEVERAL_ANIMATIONS: bool = false;
+//! #     const LENGTH_ENDS_ON_LAST_KEY: bool = false; const CHOOSES_PRECISION: bool = false;
 //! #     type Form = (); type Summary = (); type Error = animbin_core::Error;
 //! #     type Dump<'a> = (); type Undump = ();
 //! #     fn read(_: &[u8]) -> Result<Self, Self::Error> { Ok(Unit) }
@@ -43,7 +46,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::images::ImageFiles;
-use crate::scene::{ConversionReport, Scene, SceneOptions};
+use crate::scene::{AnimKind, ConversionReport, Scene, SceneOptions};
 use crate::validate::Problem;
 
 bitflags::bitflags! {
@@ -122,6 +125,19 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// Whether the format stores its own frame rate (x8an counts ticks and AnimX seconds,
     /// so a frame rate is the caller's choice there).
     const STORES_FRAMERATE: bool;
+    /// The animation kinds the format can state, [`AnimKind::Absolute`] first; an
+    /// animation of another kind is written as absolute keys.
+    const ANIMATION_KINDS: &'static [AnimKind];
+    /// Whether the format stores an animation's name (an SEAnim is named by its file).
+    const NAMES_ANIMATIONS: bool;
+    /// Whether one file can hold several animations.
+    const SEVERAL_ANIMATIONS: bool;
+    /// Whether an animation's length ends on its last key (AnimX and DMF state a
+    /// duration), rather than one frame past it (frames 0 to n - 1 in n frames).
+    const LENGTH_ENDS_ON_LAST_KEY: bool;
+    /// Whether the format lets a writer choose the width of its key values
+    /// ([`crate::scene::Precision`], SEAnim).
+    const CHOOSES_PRECISION: bool;
     /// Whether writing a file in another [`FileFormat::Form`] can lose part of it (SEModel's
     /// layouts hold different fields); when it cannot, a change of form is a re-encoding.
     const FORM_CHANGE_LOSES: bool = false;
