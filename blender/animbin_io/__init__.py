@@ -1,11 +1,15 @@
-"""animbin for Blender: File > Import and File > Export for SEAnim, SEModel, Cast, AnimX,
-Shining Force III x8an and DMF, through the animbin Python package (bundled as a wheel).
+"""animbin for Blender: File > Import and File > Export for every format the animbin library
+reads, through the animbin Python package (bundled as a wheel).
 
-Import entries (``bpy.ops.import_scene.animbin_<format>``) read a file with
-``animbin.open(path).scene()`` and build an armature, meshes, materials and one action per
-animation (``importer``). Export entries write the selected armature's actions
-(``bpy.ops.export_anim.animbin_<format>``) or the selected meshes
-(``bpy.ops.export_mesh.animbin_<format>``) through ``animbin.from_scene`` (``exporter``).
+The entries are built from the library's table of formats (``animbin.formats()``, see
+``table``): an import entry per format (``bpy.ops.import_scene.animbin_<format>``), an
+action export entry per format that holds animations
+(``bpy.ops.export_anim.animbin_<format>``) and a mesh export entry per format that holds
+meshes (``bpy.ops.export_mesh.animbin_<format>``), each with its file filter and the
+options that matter for its format. Import reads a file with ``animbin.open(path).scene()``
+and builds an armature, meshes, materials and one action per animation (``importer``);
+export writes the selected armature's actions or the selected meshes through
+``animbin.from_scene`` (``exporter``).
 """
 
 from __future__ import annotations
@@ -16,12 +20,41 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import exporter, importer
+import animbin
+
+from . import exporter, importer, table
+
+# Blender reads and writes glTF with its own add-on (File > Import > glTF 2.0, io_scene_gltf2),
+# which turns glTF into Blender data better than a second importer could: the one format of
+# the table this extension offers no entry for.
+BLENDER_OWN = ("gltf",)
+
+# Operator ids and labels are published (scripts and the tests call
+# ``bpy.ops.import_scene.animbin_x8an``): the x8an import entry was published under the
+# files' name rather than the format's (``sf3``), and keeps that id and label. Every other
+# entry is ``animbin_<format>``, labelled from the table.
+PUBLISHED_IMPORTS = {"sf3": ("x8an", "Import x8an")}
 
 UP_AXES = (
-    ("Z", "Z Up", "The file is Z-up, as Blender (SE formats and most game data)"),
+    ("Z", "Z Up", "The file is Z-up, as Blender and most game data"),
     ("Y", "Y Up", "The file is Y-up: its root object is turned +90 degrees about X to stand up in Blender"),
 )
+
+# What each animation kind means for an export, in the order the table lists a format's.
+KINDS = {
+    "absolute": ("Absolute", "Keys are the bones' local transforms"),
+    "relative": ("Relative", "Translations are offsets from the rest translation"),
+    "delta": ("Delta", "Translations are offsets along the bone's rest axes"),
+    "additive": ("Additive", "Translations and rotations are applied over the rest pose"),
+}
+# What the parts of a scene become in Blender, for the entries' descriptions.
+PARTS = {
+    "bones": "armature",
+    "meshes": "meshes",
+    "materials": "materials",
+    "textures": "embedded textures",
+    "animations": "animations",
+}
 
 
 def _report_all(operator, messages) -> None:
@@ -29,11 +62,30 @@ def _report_all(operator, messages) -> None:
         operator.report({"WARNING"}, message)
 
 
+def _phrase(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else "nothing"
+
+
+def _glob(fmt) -> str:
+    return ";".join(f"*.{extension}" for extension in fmt["extensions"])
+
+
+def _menu_text(fmt, what: str = "") -> str:
+    """``SEAnim Animation (.seanim)``: the label, what the entry writes when the format
+    has two export entries, and the usual extension."""
+    return f"{fmt['label']}{what} ({table.extension(fmt['name'])})"
+
+
 class _Import(ImportHelper):
     """Shared by every import entry: options and the multi-file loop."""
 
     bl_options = {"REGISTER", "UNDO", "PRESET"}
     format_name = None
+    # The format to read every file as, for a format whose files the library cannot
+    # recognise (no magic: an x8an file is known by its name, which a file picked here need
+    # not have); None lets the library detect each file's format.
+    forced_format = None
     filename_ext = ""
 
     files: CollectionProperty(type=bpy.types.OperatorFileListElement, options={"HIDDEN", "SKIP_SAVE"})
@@ -64,7 +116,8 @@ class _Import(ImportHelper):
     )
     armature: EnumProperty(
         name="Armature",
-        description="What an animation-only file (SEAnim, AnimX, x8an) animates",
+        description="What the animations of a file without a skeleton animate (" + table.labels_holding_no("bones")
+        + " files have none)",
         items=(
             (
                 "AUTO",
@@ -74,13 +127,6 @@ class _Import(ImportHelper):
             ("NEW", "New Armature", "A new armature with one bone per animated bone, at the origin"),
         ),
         default="AUTO",
-    )
-    framerate: FloatProperty(
-        name="Frame Rate",
-        description="Frames per second for files that store none (0: animbin's defaults, 30 for x8an and 60 for AnimX)",
-        default=0.0,
-        min=0.0,
-        max=10000.0,
     )
     set_scene: BoolProperty(
         name="Set Scene Frame Rate and Range",
@@ -101,16 +147,15 @@ class _Import(ImportHelper):
             up_axis=self.up_axis,
             kinds=self.kinds,
             armature=self.armature,
-            framerate=self.framerate or None,
+            # Offered only by the entries of formats that store no frame rate.
+            framerate=getattr(self, "framerate", 0.0) or None,
             set_scene=self.set_scene,
         )
 
     def format_for(self, path: str):
-        return self.format_name
+        return self.forced_format
 
     def execute(self, context):
-        import animbin
-
         if context.object is not None and context.object.mode != "OBJECT":
             bpy.ops.object.mode_set(mode="OBJECT")
         imported = 0
@@ -125,81 +170,41 @@ class _Import(ImportHelper):
         return {"FINISHED"} if imported else {"CANCELLED"}
 
 
-class ImportSEAnim(_Import, bpy.types.Operator):
-    """Import SEAnim animations (each file becomes an action on the active armature)"""
-
-    bl_idname = "import_scene.animbin_seanim"
-    bl_label = "Import SEAnim"
-    filename_ext = ".seanim"
-    filter_glob: StringProperty(default="*.seanim", options={"HIDDEN"})
-    format_name = "seanim"
+def _import_description(fmt) -> str:
+    if fmt["holds"] == ["animations"]:
+        each = "each animation" if fmt["several_animations"] else "each file"
+        return f"Import {fmt['label']} animations ({each} becomes an action on the active armature)"
+    return f"Import a {fmt['label']} file: " + _phrase(PARTS[part] for part in fmt["holds"])
 
 
-class ImportSEModel(_Import, bpy.types.Operator):
-    """Import an SEModel: armature, meshes and materials"""
-
-    bl_idname = "import_scene.animbin_semodel"
-    bl_label = "Import SEModel"
-    filename_ext = ".semodel"
-    filter_glob: StringProperty(default="*.semodel", options={"HIDDEN"})
-    format_name = "semodel"
-
-
-class ImportCast(_Import, bpy.types.Operator):
-    """Import a Cast file: armature, meshes, materials and animations"""
-
-    bl_idname = "import_scene.animbin_cast"
-    bl_label = "Import Cast"
-    filename_ext = ".cast"
-    filter_glob: StringProperty(default="*.cast", options={"HIDDEN"})
-    format_name = "cast"
-
-
-class ImportAnimX(_Import, bpy.types.Operator):
-    """Import a Resonite AnimX (or AnimJ) animation: bone tracks become an action"""
-
-    bl_idname = "import_scene.animbin_animx"
-    bl_label = "Import AnimX"
-    filename_ext = ".animx"
-    filter_glob: StringProperty(default="*.animx;*.animj", options={"HIDDEN"})
-    format_name = "animx"
-
-    def format_for(self, path: str):
-        # AnimJ is AnimX as JSON, which animbin recognises by its content.
-        return None if path.lower().endswith(".animj") else "animx"
-
-
-class ImportX8an(_Import, bpy.types.Operator):
-    """Import a Shining Force III battle animation (x8an*.bin): one action per segment"""
-
-    bl_idname = "import_scene.animbin_x8an"
-    bl_label = "Import x8an"
-    filename_ext = ".bin"
-    filter_glob: StringProperty(default="*.bin", options={"HIDDEN"})
-    format_name = "sf3"
-
-
-class ImportDMF(_Import, bpy.types.Operator):
-    """Import a Dash Model Format file: armature, meshes, embedded textures and animations"""
-
-    bl_idname = "import_scene.animbin_dmf"
-    bl_label = "Import DMF"
-    filename_ext = ".dmf"
-    filter_glob: StringProperty(default="*.dmf;*.dmf.json", options={"HIDDEN"})
-    format_name = "dmf"
-
-    def format_for(self, path: str):
-        return None if path.lower().endswith(".json") else "dmf"
-
-
-IMPORTS = (
-    (ImportSEAnim, "SEAnim (.seanim)"),
-    (ImportSEModel, "SEModel (.semodel)"),
-    (ImportCast, "Cast (.cast)"),
-    (ImportAnimX, "AnimX (.animx)"),
-    (ImportX8an, "Shining Force III x8an (.bin)"),
-    (ImportDMF, "DMF (.dmf)"),
-)
+def _import_operator(fmt):
+    """The import entry of one format of the table."""
+    name = fmt["name"]
+    suffix, label = PUBLISHED_IMPORTS.get(name, (name, f"Import {fmt['label']}"))
+    annotations = {"filter_glob": StringProperty(default=_glob(fmt), options={"HIDDEN"})}
+    if not fmt["stores_framerate"]:
+        annotations["framerate"] = FloatProperty(
+            name="Frame Rate",
+            description=f"Frames per second of the keys ({fmt['label']} files store no frame rate; "
+            "0: animbin's default for the format)",
+            default=0.0,
+            min=0.0,
+            max=10000.0,
+        )
+    return type(
+        f"ANIMBIN_OT_import_{suffix}",
+        (_Import, bpy.types.Operator),
+        {
+            "__annotations__": annotations,
+            "__doc__": _import_description(fmt),
+            "bl_idname": f"import_scene.animbin_{suffix}",
+            "bl_label": label,
+            "bl_description": _import_description(fmt),
+            "filename_ext": table.extension(name),
+            "format_name": name,
+            "forced_format": None if fmt["has_magic"] else name,
+        },
+    )
 
 
 def _armature_of(context):
@@ -221,7 +226,6 @@ class _ExportActions(ExportHelper):
 
     bl_options = {"REGISTER", "PRESET"}
     format_name = ""
-    holds_several = False
 
     which: EnumProperty(
         name="Actions",
@@ -236,22 +240,12 @@ class _ExportActions(ExportHelper):
             (
                 "ALL",
                 "All in One File",
-                "Every action that animates the armature's bones, in the chosen file (formats that hold several animations: Cast)",
+                "Every action that animates the armature's bones, in the chosen file (formats that hold several "
+                "animations: " + _phrase(f["label"] for f in table.FORMATS.values() if f["several_animations"]
+                                         and f["name"] not in BLENDER_OWN) + ")",
             ),
         ),
         default="ACTIVE",
-    )
-    kind: EnumProperty(
-        name="Animation Kind",
-        description="The kind of animation written; keys are rewritten against the rest pose",
-        items=(
-            ("ACTION", "As Imported", "The kind the action was imported with (absolute for actions made in Blender)"),
-            ("absolute", "Absolute", "Keys are the bones' local transforms"),
-            ("relative", "Relative", "Translations are offsets from the rest translation"),
-            ("delta", "Delta", "Translations are offsets along the bone's rest axes"),
-            ("additive", "Additive", "Translations and rotations are applied over the rest pose"),
-        ),
-        default="ACTION",
     )
     keys: EnumProperty(
         name="Keys",
@@ -275,13 +269,11 @@ class _ExportActions(ExportHelper):
         return _armature_of(context) is not None
 
     def execute(self, context):
-        import animbin
-
         armature = _armature_of(context)
         if armature is None:
             self.report({"ERROR"}, "Select an armature to export its actions")
             return {"CANCELLED"}
-        if self.which == "ALL" and not self.holds_several:
+        if self.which == "ALL" and not table.info(self.format_name)["several_animations"]:
             self.report({"ERROR"}, f"{self.bl_label}: the format holds one animation per file; choose Each Action")
             return {"CANCELLED"}
         settings = exporter.ActionSettings(
@@ -297,45 +289,55 @@ class _ExportActions(ExportHelper):
         return {"FINISHED"}
 
 
-class ExportSEAnim(_ExportActions, bpy.types.Operator):
-    """Export the selected armature's actions as SEAnim"""
-
-    bl_idname = "export_anim.animbin_seanim"
-    bl_label = "Export SEAnim"
-    filename_ext = ".seanim"
-    filter_glob: StringProperty(default="*.seanim", options={"HIDDEN"})
-    format_name = "seanim"
-    precision: EnumProperty(
-        name="Precision",
-        description="How SEAnim stores translations and rotations",
-        items=(
-            ("ACTION", "As Imported", "The precision of the imported file (single for actions made in Blender)"),
-            ("single", "Single", "32-bit floats"),
-            ("double", "Double", "64-bit floats"),
+def _export_actions_operator(fmt):
+    """The action export entry of one format of the table that holds animations."""
+    name = fmt["name"]
+    two_entries = "meshes" in fmt["holds"]
+    kinds = [kind for kind in fmt["animation_kinds"] if kind in KINDS]
+    annotations = {
+        "filter_glob": StringProperty(default=_glob(fmt), options={"HIDDEN"}),
+        "kind": EnumProperty(
+            name="Animation Kind",
+            description="The kind of animation written; keys are rewritten against the rest pose",
+            items=(
+                (
+                    "ACTION",
+                    "As Imported",
+                    "The kind the action was imported with (absolute for actions made in Blender, and where the "
+                    "format cannot state it)",
+                ),
+                *((kind, *KINDS[kind]) for kind in kinds),
+            ),
+            default="ACTION",
         ),
-        default="ACTION",
+    }
+    if fmt["chooses_precision"]:
+        annotations["precision"] = EnumProperty(
+            name="Precision",
+            description=f"How {fmt['label']} stores translations and rotations",
+            items=(
+                ("ACTION", "As Imported", "The precision of the imported file (single for actions made in Blender)"),
+                ("single", "Single", "32-bit floats"),
+                ("double", "Double", "64-bit floats"),
+            ),
+            default="ACTION",
+        )
+    with_skeleton = " (with its skeleton)" if "bones" in fmt["holds"] else ""
+    description = f"Export the selected armature's actions{with_skeleton} as {fmt['label']}"
+    return type(
+        f"ANIMBIN_OT_export_anim_{name}",
+        (_ExportActions, bpy.types.Operator),
+        {
+            "__annotations__": annotations,
+            "__doc__": description,
+            "bl_idname": f"export_anim.animbin_{name}",
+            "bl_label": f"Export {fmt['label']}" + (" Animation" if two_entries else ""),
+            "bl_description": description,
+            "filename_ext": table.extension(name),
+            "format_name": name,
+            "menu_text": _menu_text(fmt, " Animation"),
+        },
     )
-
-
-class ExportCastAnimation(_ExportActions, bpy.types.Operator):
-    """Export the selected armature's actions (with its skeleton) as Cast"""
-
-    bl_idname = "export_anim.animbin_cast"
-    bl_label = "Export Cast Animation"
-    filename_ext = ".cast"
-    filter_glob: StringProperty(default="*.cast", options={"HIDDEN"})
-    format_name = "cast"
-    holds_several = True
-
-
-class ExportAnimX(_ExportActions, bpy.types.Operator):
-    """Export the selected armature's actions as Resonite AnimX"""
-
-    bl_idname = "export_anim.animbin_animx"
-    bl_label = "Export AnimX"
-    filename_ext = ".animx"
-    filter_glob: StringProperty(default="*.animx", options={"HIDDEN"})
-    format_name = "animx"
 
 
 class _ExportModel(ExportHelper):
@@ -368,8 +370,6 @@ class _ExportModel(ExportHelper):
         return any(o.type == "MESH" for o in exporter.model_meshes(context))
 
     def execute(self, context):
-        import animbin
-
         settings = exporter.ModelSettings(scale=self.scale, up_axis=self.up_axis, apply_modifiers=self.apply_modifiers)
         try:
             result = exporter.save_model(context, self.filepath, self.format_name, settings)
@@ -380,75 +380,76 @@ class _ExportModel(ExportHelper):
         return {"FINISHED"}
 
 
-class ExportSEModel(_ExportModel, bpy.types.Operator):
-    """Export the selected meshes (and their armature) as SEModel"""
-
-    bl_idname = "export_mesh.animbin_semodel"
-    bl_label = "Export SEModel"
-    filename_ext = ".semodel"
-    filter_glob: StringProperty(default="*.semodel", options={"HIDDEN"})
-    format_name = "semodel"
-
-
-class ExportCastModel(_ExportModel, bpy.types.Operator):
-    """Export the selected meshes (and their armature) as a Cast model"""
-
-    bl_idname = "export_mesh.animbin_cast"
-    bl_label = "Export Cast Model"
-    filename_ext = ".cast"
-    filter_glob: StringProperty(default="*.cast", options={"HIDDEN"})
-    format_name = "cast"
-
-
-EXPORTS = (
-    (ExportSEAnim, "SEAnim Animation (.seanim)"),
-    (ExportCastAnimation, "Cast Animation (.cast)"),
-    (ExportAnimX, "AnimX Animation (.animx)"),
-    (ExportSEModel, "SEModel (.semodel)"),
-    (ExportCastModel, "Cast Model (.cast)"),
-)
-
-
-def _file_handler(operator, label, extensions):
-    """Drag and drop of these files onto Blender's 3D viewport runs ``operator``."""
+def _export_model_operator(fmt):
+    """The mesh export entry of one format of the table that holds meshes."""
+    name = fmt["name"]
+    two_entries = "animations" in fmt["holds"]
+    written = [PARTS[part] for part in ("materials", "textures") if part in fmt["holds"]]
+    description = f"Export the selected meshes (and their armature{', ' if written else ''}{_phrase(written) if written else ''}) as {fmt['label']}"
     return type(
-        f"ANIMBIN_FH_{operator.format_name}",
+        f"ANIMBIN_OT_export_mesh_{name}",
+        (_ExportModel, bpy.types.Operator),
+        {
+            "__annotations__": {"filter_glob": StringProperty(default=_glob(fmt), options={"HIDDEN"})},
+            "__doc__": description,
+            "bl_idname": f"export_mesh.animbin_{name}",
+            "bl_label": f"Export {fmt['label']}" + (" Model" if two_entries else ""),
+            "bl_description": description,
+            "filename_ext": table.extension(name),
+            "format_name": name,
+            "menu_text": _menu_text(fmt, " Model" if two_entries else ""),
+        },
+    )
+
+
+def _file_handler(operator, fmt):
+    """Drag and drop of the format's files onto Blender's 3D viewport runs ``operator``."""
+    return type(
+        f"ANIMBIN_FH_{fmt['name']}",
         (bpy.types.FileHandler,),
         {
-            "bl_idname": f"ANIMBIN_FH_{operator.format_name}",
-            "bl_label": label,
+            "bl_idname": f"ANIMBIN_FH_{fmt['name']}",
+            "bl_label": fmt["label"],
             "bl_import_operator": operator.bl_idname,
-            "bl_file_extensions": extensions,
+            "bl_file_extensions": ";".join(f".{extension}" for extension in fmt["extensions"]),
             "poll_drop": classmethod(lambda cls, context: context.area is not None and context.area.type == "VIEW_3D"),
         },
     )
 
 
+# The table's formats in the menus' order (by label), less the ones Blender handles itself.
+_OFFERED = sorted((f for f in table.FORMATS.values() if f["name"] not in BLENDER_OWN), key=lambda f: f["label"].lower())
+
+# (operator, menu text) of each entry.
+IMPORTS = tuple((_import_operator(fmt), _menu_text(fmt)) for fmt in _OFFERED)
+EXPORTS = tuple(
+    (op, op.menu_text)
+    for op in [_export_actions_operator(f) for f in _OFFERED if "animations" in f["holds"]]
+    + [_export_model_operator(f) for f in _OFFERED if "meshes" in f["holds"]]
+)
+# A drop is matched by extension alone: only formats whose files the library recognises by
+# their bytes get one (a format without magic, x8an, has the generic extension .bin, and
+# would claim every .bin file dropped).
 FILE_HANDLERS = tuple(
-    _file_handler(op, label, ext)
-    for op, label, ext in (
-        (ImportSEAnim, "SEAnim", ".seanim"),
-        (ImportSEModel, "SEModel", ".semodel"),
-        (ImportCast, "Cast", ".cast"),
-        (ImportAnimX, "AnimX", ".animx;.animj"),
-        (ImportDMF, "DMF", ".dmf"),
-    )
+    _file_handler(op, table.info(op.format_name))
+    for op, _text in IMPORTS
+    if table.info(op.format_name)["has_magic"]
 )
 
 
 def _menu_import(self, context):
     self.layout.separator()
-    for operator, label in IMPORTS:
-        self.layout.operator(operator.bl_idname, text=label)
+    for operator, text in IMPORTS:
+        self.layout.operator(operator.bl_idname, text=text)
 
 
 def _menu_export(self, context):
     self.layout.separator()
-    for operator, label in EXPORTS:
-        self.layout.operator(operator.bl_idname, text=label)
+    for operator, text in EXPORTS:
+        self.layout.operator(operator.bl_idname, text=text)
 
 
-CLASSES = tuple(op for op, _label in IMPORTS) + tuple(op for op, _label in EXPORTS) + FILE_HANDLERS
+CLASSES = tuple(op for op, _text in IMPORTS) + tuple(op for op, _text in EXPORTS) + FILE_HANDLERS
 
 
 def register():

@@ -239,13 +239,13 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
             f"action {action.name}: channels for bones the armature lacks skipped: {', '.join(skipped[:10])}"
         )
     names = [b.name for b in bones if b.name in channels]
-    kinds = pose.effective_kinds(names, overrides, parents_of, kind)
+    kinds = animbin.pose.effective_kinds(kind, names, overrides, parents_of)
     start, end = action.frame_range
     frames = np.arange(math.floor(start), math.floor(end) + 1, dtype=np.float64) if settings.keys == "FRAMES" else None
 
     empty = [n for n in stored.get("empty_tracks", ()) if n in bones and n not in channels]
     names += empty
-    kinds += pose.effective_kinds(empty, overrides, parents_of, kind)
+    kinds += animbin.pose.effective_kinds(kind, empty, overrides, parents_of)
     tracks = []
     for name, bone_kind in zip(names, kinds):
         props = channels.get(name, {})

@@ -488,8 +488,8 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
         )
         matched = _match_bones(armature_object, [t.bone for t in animation.tracks])
         overrides = {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind}
-        kinds = pose.effective_kinds(
-            [matched.get(t.bone, t.bone) for t in animation.tracks], overrides, parents_of, animation.kind
+        kinds = animbin.pose.effective_kinds(
+            animation.kind, [matched.get(t.bone, t.bone) for t in animation.tracks], overrides, parents_of
         )
         missing = []
         first, last = math.inf, -math.inf

@@ -1,8 +1,8 @@
-"""How file keys become Blender pose-bone channels and back, with NumPy (no bpy).
+"""How file keys become Blender pose-bone channels and back (no bpy).
 
 A pose bone's channels (``location``, ``rotation_quaternion``, ``scale``, the "basis") are
 relative to the bone's rest pose: the bone's transform in its parent's space is
-``rest @ basis``. A file's key is (after its animation kind is applied) that same
+``rest @ basis``. A file's key, once its animation kind is applied, is that same
 parent-space transform, so ``basis = rest^-1 @ key``. With the rest pose a translation
 ``tr`` and rotation ``rr`` (Blender bones carry no rest scale) this splits per channel:
 
@@ -10,19 +10,11 @@ parent-space transform, so ``basis = rest^-1 @ key``. With the rest pose a trans
 - rotation ``= rr^-1 * rotation``
 - scale ``= scale``
 
-so each channel keeps its own key frames. An animation's kind says how a key plays over
-the rest pose; the rules are animbin's (``animbin_core::pose``), which follow SETools for
-relative and additive and the SEAnim author's Blender add-on (io_anim_seanim) for delta,
-whose translations are offsets along the bone's own rest axes:
-
-========  =====================================  ==========================
-kind      parent-space translation                parent-space rotation
-========  =====================================  ==========================
-absolute  key                                     key
-relative  tr + key                                key
-delta     tr + rr * key                           key
-additive  tr + key                                rr * key
-========  =====================================  ==========================
+so each channel keeps its own key frames. That split is Blender's and is all this module
+computes. What a key of an animation's kind means (the parent-space transform it plays
+over the rest pose, and which kind each bone's track has) is animbin's and is written
+once, in the library: ``animbin.pose`` (``apply_*`` on import, ``remove_*`` on export,
+``effective_kinds``).
 
 Quaternions here are arrays of x, y, z, w (animbin's order); Blender's are w, x, y, z.
 """
@@ -31,7 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-KINDS = ("absolute", "relative", "delta", "additive")
+import animbin
+
+# No kind's rotation rule reads the rest translation; animbin.pose takes one anyway.
+_NO_TRANSLATION = np.zeros(3)
 
 
 def quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -75,65 +70,36 @@ def quat_normalize(q: np.ndarray) -> np.ndarray:
     return q
 
 
+def _rows(values, width: int) -> np.ndarray:
+    """``values`` as an (N, width) float64 array, as ``animbin.pose`` takes them."""
+    return np.asarray(values, dtype=np.float64).reshape(-1, width)
+
+
 def keys_to_basis_translation(kind: str, tr: np.ndarray, rr: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """(K, 3) translation keys of ``kind`` as pose-bone locations over the rest pose
     (``tr``, ``rr``)."""
-    keys = np.asarray(keys, dtype=np.float64).reshape(-1, 3)
-    inverse = quat_conjugate(quat_normalize(rr))
-    if kind == "delta":
-        return keys.copy()
-    if kind in ("relative", "additive"):
-        return quat_rotate(inverse, keys)
-    return quat_rotate(inverse, keys - np.asarray(tr, dtype=np.float64))
+    tr, rr = _rows(tr, 3)[0], _rows(rr, 4)[0]
+    played = animbin.pose.apply_translation(kind, tr, rr, _rows(keys, 3))
+    return quat_rotate(quat_conjugate(quat_normalize(rr)), played - tr)
 
 
 def basis_to_keys_translation(kind: str, tr: np.ndarray, rr: np.ndarray, location: np.ndarray) -> np.ndarray:
     """The inverse of :func:`keys_to_basis_translation`."""
-    location = np.asarray(location, dtype=np.float64).reshape(-1, 3)
-    rr = quat_normalize(rr)
-    if kind == "delta":
-        return location.copy()
-    if kind in ("relative", "additive"):
-        return quat_rotate(rr, location)
-    return quat_rotate(rr, location) + np.asarray(tr, dtype=np.float64)
+    tr, rr = _rows(tr, 3)[0], _rows(rr, 4)[0]
+    played = quat_rotate(quat_normalize(rr), _rows(location, 3)) + tr
+    return animbin.pose.remove_translation(kind, tr, rr, played)
 
 
 def keys_to_basis_rotation(kind: str, rr: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """(K, 4) x y z w rotation keys of ``kind`` as pose-bone rotations (x y z w) over the
     rest rotation ``rr``."""
-    keys = np.asarray(keys, dtype=np.float64).reshape(-1, 4)
-    if kind == "additive":
-        return keys.copy()
-    return quat_multiply(quat_conjugate(quat_normalize(rr)), keys)
+    rr = _rows(rr, 4)[0]
+    played = animbin.pose.apply_rotation(kind, _NO_TRANSLATION, rr, _rows(keys, 4))
+    return quat_multiply(quat_conjugate(quat_normalize(rr)), played)
 
 
 def basis_to_keys_rotation(kind: str, rr: np.ndarray, rotation: np.ndarray) -> np.ndarray:
     """The inverse of :func:`keys_to_basis_rotation`."""
-    rotation = np.asarray(rotation, dtype=np.float64).reshape(-1, 4)
-    if kind == "additive":
-        return rotation.copy()
-    return quat_multiply(quat_normalize(rr), rotation)
-
-
-def effective_kinds(track_bones, overrides, parents_of, default: str) -> list:
-    """The kind of each track: the override of the nearest bone among itself and its
-    ancestors whose track carries one (SEAnim modifier bones apply to the bone and its
-    children), else ``default``.
-
-    ``track_bones``: bone names in track order; ``overrides``: bone name -> kind;
-    ``parents_of``: bone name -> parent name (``None`` for a root or an unknown bone).
-    """
-    kinds = []
-    for name in track_bones:
-        kind = default
-        at = name
-        # A parent cycle cannot loop forever: at most one step per known bone.
-        for _ in range(len(parents_of) + 1):
-            if at is None:
-                break
-            if at in overrides:
-                kind = overrides[at]
-                break
-            at = parents_of.get(at)
-        kinds.append(kind)
-    return kinds
+    rr = _rows(rr, 4)[0]
+    played = quat_multiply(quat_normalize(rr), _rows(rotation, 4))
+    return animbin.pose.remove_rotation(kind, _NO_TRANSLATION, rr, played)

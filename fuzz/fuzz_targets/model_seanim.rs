@@ -115,7 +115,7 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
                     } else {
                         u.int_in_range(0..=4)?
                     },
-                    anim_type: AnimType::from_u8(u.int_in_range(0..=3)?).unwrap_or_default(),
+                    anim_type: AnimType::from_repr(u.int_in_range(0..=3)?).unwrap_or_default(),
                 })
             })
             .collect::<Result<Vec<_>>>()?
@@ -177,7 +177,7 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
         StrayCounts::default()
     };
     Ok(SeAnim {
-        anim_type: AnimType::from_u8(u.int_in_range(0..=3)?).unwrap_or_default(),
+        anim_type: AnimType::from_repr(u.int_in_range(0..=3)?).unwrap_or_default(),
         anim_flags: AnimFlags::from_bits_retain(u.arbitrary()?),
         data_presence_flags: presence,
         data_property_flags: property,

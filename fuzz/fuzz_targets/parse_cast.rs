@@ -1,9 +1,9 @@
 //! Any bytes: reading, validating, converting to the scene and walking a view must not
 //! panic, hang or allocate beyond the input; the reader and the view accept the same files
-//! and refuse the others at the same offset.
+//! and refuse the others at the same offset, and summarise the files they read alike.
 #![no_main]
 
-use animbin_cast::{ConversionReport, SceneOptions, Values, View, read, validate};
+use animbin_cast::{ConversionReport, FileFormat, SceneOptions, Values, View, read, validate};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -17,6 +17,13 @@ fuzz_target!(|data: &[u8]| {
     if let (Err(a), Err(b)) = (&owned, &view) {
         assert_eq!(a.offset, b.offset);
         assert!(a.offset <= data.len() as u64);
+    }
+    if let (Ok(file), Ok(view)) = (&owned, &view) {
+        assert_eq!(
+            file.summary(),
+            view.summary(),
+            "the model and the view summarise differently"
+        );
     }
     if let Ok(file) = owned {
         let _ = validate(&file);

@@ -1,9 +1,10 @@
 //! Any bytes: reading, validating, converting to the scene and walking a view must not
-//! panic, hang or allocate beyond the input; the reader and the view accept the same files.
+//! panic, hang or allocate beyond the input; the reader and the view accept the same files
+//! and summarise them alike.
 #![no_main]
 
 use animbin_core::{ConversionReport, SceneOptions};
-use animbin_seanim::{View, read, validate};
+use animbin_seanim::{FileFormat, SeAnim, View, read, validate};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -17,6 +18,11 @@ fuzz_target!(|data: &[u8]| {
     if let (Err(a), Err(b)) = (&owned, &view) {
         assert!(a.offset <= data.len() as u64 && b.offset <= data.len() as u64);
     }
+    assert_eq!(
+        SeAnim::summary_of(data).ok(),
+        owned.as_ref().ok().map(SeAnim::summary),
+        "the view's summary and the reader's disagree"
+    );
     if let Ok(anim) = owned {
         let _ = validate(&anim);
         let _ = anim.to_scene(&SceneOptions::default(), &mut ConversionReport::default());

@@ -1,9 +1,10 @@
 //! Any bytes: reading an SEModel file (either layout), the zero-copy view and a full walk of
-//! it, validate and the scene conversion must return, never panic, hang or over-allocate.
+//! it, validate and the scene conversion must return, never panic, hang or over-allocate;
+//! the summary through the view is the reader's.
 #![no_main]
 
 use animbin_core::{ConversionReport, SceneOptions};
-use animbin_semodel::{Layout, SeModel, View};
+use animbin_semodel::{FileFormat, Layout, SeModel, View};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,6 +26,11 @@ fuzz_target!(|data: &[u8]| {
             view.as_ref().map(|_| ())
         ),
     }
+    assert_eq!(
+        SeModel::summary_of(data).ok(),
+        read.as_ref().ok().map(SeModel::summary),
+        "the view's summary and the reader's disagree"
+    );
     if let Ok(view) = &view {
         let mut sum = 0.0f64;
         for bone in view.bones() {

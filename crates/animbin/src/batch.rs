@@ -35,7 +35,7 @@
 //!   (a texture, a text file, an empty file, a pipe) is skipped and counted in [`Plan::skipped`].
 //!   With a forced format (`--format`) every file found is converted as that format.
 //! - An output is named after its input's stem with the target's extension
-//!   ([`output_extension`]): `walk.seanim` becomes `walk.glb`. A file named as an input is
+//!   ([`Target::output_extension`]): `walk.seanim` becomes `walk.glb`. A file named as an input is
 //!   written straight into the output folder; a file found in a folder keeps its place
 //!   below that folder: `anims/npc/walk.seanim`, from the input `anims`, becomes
 //!   `OUT/npc/walk.glb`. Folders are made as outputs need them.
@@ -112,16 +112,6 @@ pub enum PlanError {
     NotAFolder(PathBuf),
 }
 
-/// The extension of the files [`plan`] writes for `target`: [`Target::extension`], else
-/// `bin` for an x8an file, `json` for DMF JSON and `semodel` for either SEModel layout.
-pub fn output_extension(target: Target) -> &'static str {
-    target.extension().unwrap_or(match target {
-        Target::Sf3 => "bin",
-        Target::DmfJson => "json",
-        _ => "semodel",
-    })
-}
-
 /// A file found by the walk, before the output checks.
 struct Found {
     input: PathBuf,
@@ -143,7 +133,7 @@ pub fn plan(
     if out.exists() && !out.is_dir() {
         return Err(PlanError::NotAFolder(out.to_path_buf()));
     }
-    let extension = output_extension(target);
+    let extension = target.output_extension();
     let mut plan = Plan::default();
     let mut found = Vec::new();
     // Every file the inputs reach (converted or skipped), by size: an existing output is
@@ -292,10 +282,13 @@ fn is_input(path: &Path) -> bool {
     if Format::detect(start, Some(path)).is_some() {
         return true;
     }
-    let json_name = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["json", "animj", "gltf"].iter().any(|j| j.eq_ignore_ascii_case(e)));
+    // JSON text is read when its name says it may be a dump (`.json`) or a format's file.
+    let json_name = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        e.eq_ignore_ascii_case("json")
+            || Format::ALL
+                .iter()
+                .any(|f| f.json_extensions().iter().any(|x| x.eq_ignore_ascii_case(e)))
+    });
     json_name && start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
@@ -381,7 +374,7 @@ mod tests {
 
     #[test]
     fn outputs_take_the_stem_and_the_targets_extension() {
-        let name = |input: &str, target| output_name(Path::new(input), output_extension(target));
+        let name = |input: &str, target: Target| output_name(Path::new(input), target.output_extension());
         assert_eq!(name("anims/walk.seanim", Target::Glb), Path::new("walk.glb"));
         assert_eq!(name("arm.dmf.json", Target::Dmf), Path::new("arm.dmf.dmf"));
         assert_eq!(name("x8an00.bin", Target::Sf3), Path::new("x8an00.bin"));
@@ -389,7 +382,7 @@ mod tests {
         assert_eq!(name("arm.dmf", Target::DmfJson), Path::new("arm.json"));
         assert_eq!(name("walk.seanim", Target::Dump), Path::new("walk.json"));
         for target in Target::ALL {
-            assert!(!output_extension(target).is_empty(), "{target}");
+            assert!(!target.output_extension().is_empty(), "{target}");
         }
     }
 

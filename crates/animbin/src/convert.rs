@@ -8,10 +8,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use animbin_core::SceneOptions;
+use animbin_core::images::ImageFiles;
 use animbin_core::scene::{Animation, ConversionReport, Scene};
-use animbin_gltf::{Container, ImageFiles};
 
-use crate::formats::gltf::GltfFile;
 use crate::{Document, Error, Format, Result, Target, textures};
 
 /// How [`convert`] works.
@@ -51,6 +50,111 @@ impl ConvertOptions {
             ..Self::default()
         }
     }
+
+    /// Sets [`ConvertOptions::output_dir`] to the folder of the output file `path` (`.`
+    /// for a bare file name).
+    pub fn writing_to(mut self, path: &Path) -> Self {
+        self.output_dir = Some(folder_of(path));
+        self
+    }
+}
+
+/// One line of what a conversion to `target` lost: `"gltf cannot hold: 3 notes"`. The
+/// holder is the target's format, or the target itself where the format's forms hold
+/// different things (`"semodel-draft cannot hold: ..."`); a dump loses nothing.
+pub fn loss_line(target: Target, lost: &str) -> String {
+    format!("{} cannot hold: {lost}", target.holder())
+}
+
+/// An animation's (or any) name as a file name: characters that file systems refuse (path
+/// separators, `:*?"<>|`, control characters) become `_`, and leading dots and surrounding
+/// spaces go, so a name never leaves its folder or hides its file; `"animation"` for a name
+/// left empty.
+pub fn file_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_control() || "/\\:*?\"<>|".contains(c) {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let trimmed = cleaned.trim_start_matches('.').trim();
+    if trimmed.is_empty() {
+        "animation".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// A document as a scene with the animations of [`ConvertOptions::anims`] joined by bone
+/// name, as [`Document::scene_with`] gives it.
+#[derive(Debug)]
+pub struct SceneWith {
+    /// The scene.
+    pub scene: Scene,
+    /// Each animation's name: its own, else its file's stem (see [`convert`]).
+    pub names: Vec<String>,
+    /// What the scene model cannot hold, one line per kind.
+    pub report: ConversionReport,
+    /// Tracks of [`ConvertOptions::anims`] that name bones the input lacks.
+    pub unmatched: Vec<UnmatchedTracks>,
+}
+
+impl Document {
+    /// The document as a scene, as a conversion sees it: the animations of
+    /// [`ConvertOptions::anims`] joined and matched by bone name, only
+    /// [`ConvertOptions::animation`] kept when it is set, each animation named, and under
+    /// [`ConvertOptions::strict`] an [`Error::Lossy`] for anything the scene cannot hold or
+    /// any track that finds no bone.
+    pub fn scene_with(&self, options: &ConvertOptions) -> Result<SceneWith> {
+        let Prepared {
+            scene,
+            names,
+            report,
+            unmatched,
+        } = prepare(self, options)?;
+        if options.strict && !(report.is_lossless() && unmatched.is_empty()) {
+            let lost = report.lost.iter().map(|l| format!("the scene model cannot hold: {l}"));
+            return Err(Error::Lossy {
+                lost: lost.chain(unmatched.iter().map(ToString::to_string)).collect(),
+            });
+        }
+        Ok(SceneWith {
+            scene,
+            names,
+            report,
+            unmatched,
+        })
+    }
+}
+
+/// A document for `target` built from `scene` (a scene a caller made, such as Python's
+/// `animbin.from_scene`): texture files are looked for beside [`ConvertOptions::input`] for
+/// a target that embeds them, what the target cannot hold is reported, and under
+/// [`ConvertOptions::strict`] is an error. Unlike [`convert`] it writes a target that holds
+/// nothing of the scene: the caller built it.
+pub fn convert_scene(scene: &Scene, target: Target, options: &ConvertOptions) -> Result<Conversion<'static>> {
+    if target == Target::Dump {
+        return Err(Error::Unsupported {
+            format: Format::Gltf,
+            target,
+        });
+    }
+    let options = ConvertOptions {
+        allow_empty: true,
+        ..options.clone()
+    };
+    build(
+        Format::Gltf,
+        scene,
+        target,
+        &options,
+        ConversionReport::default(),
+        Vec::new(),
+    )
 }
 
 /// A document whose animations [`convert`] joins to the input's.
@@ -106,6 +210,11 @@ impl Conversion<'_> {
         &self.document
     }
 
+    /// The document in the target's format, owned.
+    pub fn into_document(self) -> Document {
+        self.document.into_owned()
+    }
+
     /// The target.
     pub fn target(&self) -> Target {
         self.target
@@ -114,6 +223,12 @@ impl Conversion<'_> {
     /// Whether nothing was lost and every track found its bone.
     pub fn is_lossless(&self) -> bool {
         self.report.is_lossless() && self.unmatched.is_empty()
+    }
+
+    /// What was lost ([`loss_line`]) and which tracks found no bone, one line each.
+    pub fn lost_lines(&self) -> Vec<String> {
+        let lost = self.report.lost.iter().map(|l| loss_line(self.target, l));
+        lost.chain(self.unmatched.iter().map(ToString::to_string)).collect()
     }
 
     /// Encodes the result to `writer`.
@@ -153,7 +268,7 @@ impl Conversion<'_> {
 pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
     // Options that change an SEAnim's header take the scene path even from an SEAnim.
     let header = &options.scene;
-    let new_header = target.format() == Some(Format::SeAnim)
+    let new_header = target.restates_header()
         && (header.anim_kind.is_some() || header.looping.is_some() || header.precision.is_some());
     let whole = options.anims.is_empty() && options.animation.is_none() && !new_header;
     if whole && writes_directly(document, target) {
@@ -177,7 +292,7 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
         );
     }
     let mut prepared = prepare(document, options)?;
-    if target.format() == Some(Format::Gltf) {
+    if target.names_from_files() {
         for (animation, name) in prepared.scene.animations.iter_mut().zip(&prepared.names) {
             animation.name.clone_from(name);
         }
@@ -209,7 +324,8 @@ pub fn convert_split(
         return Err(Error::NothingToWrite {
             format: document.format(),
             target,
-            reason: "splitting writes one file per animation and the input has none",
+            reason: "splitting writes one file per animation and the input has none".into(),
+            overridable: false,
         });
     }
     let mut model = prepared.scene;
@@ -235,7 +351,7 @@ pub fn convert_split(
             }
             unique = format!("{base}_{n}");
         }
-        if target.format() == Some(Format::Gltf) {
+        if target.names_from_files() {
             animation.name.clone_from(&unique);
         }
         model.animations = vec![animation];
@@ -295,27 +411,27 @@ fn build(
     mut report: ConversionReport,
     unmatched: Vec<UnmatchedTracks>,
 ) -> Result<Conversion<'static>> {
-    if let Some(reason) = holds_nothing(scene, target).filter(|_| !options.allow_empty) {
-        return Err(Error::NothingToWrite { format, target, reason });
+    if let Some(reason) = target.holds_nothing(scene).filter(|_| !options.allow_empty) {
+        return Err(Error::NothingToWrite {
+            format,
+            target,
+            reason,
+            overridable: true,
+        });
     }
-    let built = if let (Some(Format::Gltf), Some(input)) = (target.format(), &options.input) {
+    let images = match &options.input {
         // Texture files beside the input are embedded.
-        let folder = folder_of(input);
-        let output_folder = match &options.output_dir {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.clone(),
-            _ => folder.clone(),
-        };
-        let images: ImageFiles = textures::find(scene, &folder, &output_folder);
-        let container = if target == Target::Gltf {
-            Container::Gltf
-        } else {
-            Container::Glb
-        };
-        let bytes = animbin_gltf::to_bytes_with_images(scene, container, &options.scene, &images, &mut report)?;
-        Document::Gltf(GltfFile { bytes, container })
-    } else {
-        Document::from_scene(scene, target, &options.scene, &mut report)?
+        Some(input) if target.embeds_image_files() => {
+            let folder = folder_of(input);
+            let output_folder = match &options.output_dir {
+                Some(dir) if !dir.as_os_str().is_empty() => dir.clone(),
+                _ => folder.clone(),
+            };
+            textures::find_textures(scene, &folder, &output_folder)
+        }
+        _ => ImageFiles::default(),
     };
+    let built = Document::build(scene, target, &options.scene, &images, &mut report)?;
     let conversion = Conversion {
         document: Cow::Owned(built),
         target,
@@ -327,16 +443,9 @@ fn build(
 
 /// The conversion, or under [`ConvertOptions::strict`] the error that names its losses.
 fn strict_checked<'a>(conversion: Conversion<'a>, options: &ConvertOptions) -> Result<Conversion<'a>> {
-    let target = conversion.target;
     if options.strict && !conversion.is_lossless() {
-        let lost = conversion
-            .report
-            .lost
-            .iter()
-            .map(|l| format!("{target} cannot hold {l}"));
-        let unmatched = conversion.unmatched.iter().map(ToString::to_string);
         return Err(Error::Lossy {
-            lost: lost.chain(unmatched).collect(),
+            lost: conversion.lost_lines(),
         });
     }
     Ok(conversion)
@@ -377,45 +486,11 @@ fn animation_names(animations: &[Animation], stem: Option<&str>) -> Vec<String> 
 }
 
 /// Whether `document` is written as `target` without going through the scene model: a
-/// dump, or a target of its own format (other than another SEModel layout, whose losses
-/// the scene path reports before anything is written).
+/// dump, or a target of its own format (other than a change of form that can lose part of
+/// it, SEModel's other layout, whose losses the scene path reports before anything is
+/// written).
 fn writes_directly(document: &Document, target: Target) -> bool {
-    match (document, target) {
-        (_, Target::Dump) => true,
-        (Document::SeModel(model), Target::SeModelDeployed) => model.layout() == animbin_semodel::Layout::Deployed,
-        (Document::SeModel(model), Target::SeModelDraft) => model.layout() == animbin_semodel::Layout::Draft,
-        (document, target) => target.format() == Some(document.format()),
-    }
-}
-
-/// Why `target` could hold nothing of `scene`, if it could not.
-fn holds_nothing(scene: &Scene, target: Target) -> Option<&'static str> {
-    let no_animation = scene.animations.is_empty();
-    let no_model = scene.skeleton.bones.is_empty() && scene.meshes.is_empty();
-    let no_keys = scene
-        .animations
-        .iter()
-        .flat_map(|a| &a.bones)
-        .all(|t| t.translation.is_empty() && t.rotation.is_empty() && t.scale.is_empty());
-    let no_vertices = scene.meshes.iter().all(|m| m.positions.is_empty());
-    match target.format()? {
-        // The glTF writer makes a node for each bone, each mesh with vertices and each
-        // animated track, and an animation for each animation with keys.
-        Format::Gltf if scene.skeleton.bones.is_empty() && no_vertices && no_keys => Some(
-            "the input holds no bones, vertices or animation keys, so the glTF would hold no node and no animation",
-        ),
-        Format::SeAnim | Format::AnimX | Format::Sf3 if no_animation => {
-            Some("it holds animations and the input has none")
-        }
-        Format::SeModel if no_model => Some("it holds bones and meshes and the input has neither"),
-        Format::Dmf if no_animation && no_model && scene.materials.is_empty() && scene.textures.is_empty() => {
-            Some("the input holds no bones, meshes, materials, textures or animations")
-        }
-        Format::Cast if no_animation && no_model && scene.materials.is_empty() => {
-            Some("the input holds no bones, meshes, materials or animations")
-        }
-        _ => None,
-    }
+    target == Target::Dump || (target.format() == Some(document.format()) && !document.form_change_loses(target))
 }
 
 /// Adds the animations of each source to `scene` and their names to `names` (see

@@ -17,7 +17,7 @@ pub enum Error {
     Format(#[from] animbin_core::Error),
     /// A glTF file that cannot be read or written.
     #[error("gltf: {0}")]
-    Gltf(#[from] animbin_gltf::Error),
+    Gltf(animbin_gltf::Error),
     /// A file that cannot be read, or an output that cannot be written.
     #[error("{}: {source}", path.display())]
     Io {
@@ -65,7 +65,8 @@ pub enum Error {
         /// Why.
         reason: String,
     },
-    /// A target that cannot hold anything of the input.
+    /// A target that cannot hold anything of the input;
+    /// [`crate::ConvertOptions::allow_empty`] writes it anyway.
     #[error("{target} cannot hold anything of this {format} file: {reason}; nothing was written")]
     NothingToWrite {
         /// The input's format.
@@ -73,7 +74,10 @@ pub enum Error {
         /// The requested output.
         target: Target,
         /// What the target needs and the input lacks.
-        reason: &'static str,
+        reason: String,
+        /// Whether [`crate::ConvertOptions::allow_empty`] would write it anyway (not for a
+        /// split conversion of an input without animations).
+        overridable: bool,
     },
     /// An animation source given to [`crate::ConvertOptions::anims`] holds no animation.
     #[error("{name}: holds no animation")]
@@ -110,7 +114,22 @@ impl Error {
     pub fn offset(&self) -> Option<u64> {
         match self {
             Self::Format(e) => Some(e.offset),
+            Self::Gltf(animbin_gltf::Error::Glb { offset, .. }) => Some(*offset),
             Self::Empty | Self::UnknownFormat { .. } => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The format the error is about, when it names one: the format whose reader or
+    /// writer failed (AnimJ and AnimX's decompressed stream are AnimX's), or the format
+    /// of the document a conversion could not write.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            Self::Format(e) => Format::of_reader(e.format),
+            Self::Gltf(_) => Some(Format::Gltf),
+            Self::LossyDump { format, .. } | Self::NothingToWrite { format, .. } | Self::Unsupported { format, .. } => {
+                Some(*format)
+            }
             _ => None,
         }
     }
@@ -125,6 +144,24 @@ impl Error {
             line: inner.line(),
             column: inner.column(),
             message: strip_position(&inner.to_string()),
+        }
+    }
+}
+
+impl From<animbin_gltf::Error> for Error {
+    fn from(error: animbin_gltf::Error) -> Self {
+        match error {
+            // A dump's member is a dump's error, worded as every other format's.
+            animbin_gltf::Error::DumpMember { member, expected } => Self::Json {
+                what: "the gltf dump".into(),
+                path: format!("data.{member}"),
+                line: 0,
+                column: 0,
+                message: format!("expected {expected}"),
+            },
+            // The writer's I/O is the output's, not the glTF's.
+            animbin_gltf::Error::Io(source) => Self::Write(source),
+            other => Self::Gltf(other),
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Files on disk: inputs read through a memory map, outputs written whole or not at all.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::ops::Deref;
 use std::path::Path;
 
+use animbin_core::format::save_atomically;
 use memmap2::Mmap;
 
 use crate::{Error, Result};
@@ -61,40 +62,28 @@ pub fn is_same_file(a: impl AsRef<Path>, b: impl AsRef<Path>) -> bool {
 }
 
 /// Writes a file whole or not at all: `write` fills a new temporary file in `path`'s folder,
-/// which is flushed to disk and renamed over `path` only when `write` succeeded. On any
-/// error the temporary file is removed and whatever was at `path` is untouched. A file that
-/// `path` replaces keeps its permissions; a new one gets the usual ones (0666 less the umask).
+/// which is flushed to disk and renamed over `path` only when `write` succeeded (see
+/// [`animbin_core::format::save_atomically`]). On any error the temporary file is removed
+/// and whatever was at `path` is untouched.
 pub fn save(path: impl AsRef<Path>, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
     let path = path.as_ref();
-    let io = |source: io::Error| Error::Io {
-        path: path.to_path_buf(),
-        // The temporary file's errors name its path, which is gone once this returns.
-        source: source.raw_os_error().map_or(source, io::Error::from_raw_os_error),
-    };
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".partial");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    // The error of `write` itself is kept as it is; only I/O on the file names the path.
+    let mut failure = None;
+    let saved = save_atomically(path, |writer| {
+        write(writer).map_err(|e| match e {
+            Error::Write(source) => source,
+            other => {
+                failure = Some(other);
+                io::Error::other("the output could not be encoded")
+            }
+        })
+    });
+    match (saved, failure) {
+        (_, Some(error)) => Err(error),
+        (Err(source), None) => Err(Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+        (Ok(()), None) => Ok(()),
     }
-    let temp = builder.tempfile_in(folder).map_err(io)?;
-    let mut writer = BufWriter::new(temp);
-    write(&mut writer).map_err(|e| match e {
-        Error::Write(source) => io(source),
-        other => other,
-    })?;
-    let temp = writer.into_inner().map_err(|e| io(e.into_error()))?;
-    temp.as_file().sync_all().map_err(io)?;
-    if let Ok(existing) = std::fs::metadata(path) {
-        temp.as_file().set_permissions(existing.permissions()).map_err(io)?;
-    }
-    temp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
 }

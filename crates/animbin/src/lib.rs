@@ -54,6 +54,41 @@
 //! [`animbin_core::float`] writes them. AnimJ and DMF JSON files keep their own forms: the
 //! `nan:0x` strings appear only in dumps.
 //!
+//! ## How it is built
+//!
+//! Every format is its own crate, and every format crate implements the same contract,
+//! [`FileFormat`] (in `animbin-core`): its root type reads, writes in each of its forms,
+//! summarises (from the model and from its zero-copy view, one `Summary` type), validates
+//! (into [`Problem`]s), dumps, and maps to and from the [`Scene`]; its constants say what a
+//! front end needs (label, extensions, magic, what it holds, whether it stores a frame rate).
+//! This crate holds one table of formats ([`table`]): one entry per format naming its
+//! variant, its root type, its short name and the targets it is written as. [`Format`],
+//! [`Target`], [`Document`], [`Info`], the dump's tagged forms and format detection are
+//! generated from it, and [`formats`] gives each format's metadata to front ends. What is
+//! the same for every format (detection of JSON inputs and dumps, conversion through the
+//! scene with joined animations, the loss report, texture search, atomic writes, batches)
+//! is written once here. The command, the Python module and the Blender extension only
+//! translate: they know no format by name.
+//!
+//! ## Adding a format
+//!
+//! A new format touches three places:
+//!
+//! 1. **Its crate**, `crates/<name>`, depending on `animbin-core` only: a root type that
+//!    implements [`FileFormat`] (read, forms, write, summary and `summary_of` through its
+//!    view, validate, dump and undump, to_scene and from_scene, and the constants), a
+//!    `Summary`, a `View` with `View::parse`, tests, a fuzz target.
+//! 2. **One entry** in the table in `crates/animbin/src/table.rs`: the variant, the root
+//!    type, the name, each target with the extension that selects it, the extension its
+//!    files are written with and its form; and its place in the `detection order` line at
+//!    the top of the table (formats recognised by name alone go last).
+//! 3. **Its `Cargo.toml` lines**: the crate in the workspace's `[workspace.dependencies]`
+//!    and in `crates/animbin/Cargo.toml`.
+//!
+//! Nothing else changes: the command's `--to` and `--format`, `info --json`, dumps, batch
+//! conversion, Python's `animbin.formats()` and the Blender extension's import and export
+//! entries all come from the table.
+//!
 //! Each format's own crate is re-exported ([`seanim`], [`semodel`], [`cast`], [`animx`],
 //! [`sf3`], [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
 //! view, or its writer's options.
@@ -65,23 +100,24 @@ mod dump;
 mod error;
 mod files;
 mod format;
-mod formats;
-mod info;
-mod problem;
 pub mod se_cast;
+pub mod table;
 mod textures;
 
 pub use animbin_animx::AnimXDocument;
 pub use animbin_core::scene::{ConversionReport, Scene};
-pub use animbin_core::{Location, SceneOptions, Severity};
-pub use convert::{AnimationSource, Conversion, ConvertOptions, UnmatchedTracks, convert, convert_split};
-pub use document::Document;
+pub use animbin_core::{FileFormat, Location, Problem, SceneOptions, Severity};
+pub use animbin_gltf::GltfFile;
+pub use animbin_sf3::is_x8an_name;
+pub use convert::{
+    AnimationSource, Conversion, ConvertOptions, SceneWith, UnmatchedTracks, convert, convert_scene, convert_split,
+    file_name, loss_line,
+};
 pub use error::{Error, Result};
 pub use files::{is_same_file, save};
-pub use format::{Format, Target, UnknownName, is_x8an_name};
-pub use formats::gltf::GltfFile;
-pub use info::{AnimXInfo, CastInfo, DmfInfo, GltfInfo, Info, SeAnimInfo, SeModelInfo, Sf3Info};
-pub use problem::Problem;
+pub use format::UnknownName;
+pub use table::{Document, Format, FormatInfo, Info, Target, formats};
+pub use textures::{find_texture, find_textures};
 
 /// The format crates, for every field of one format.
 pub use {

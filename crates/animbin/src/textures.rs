@@ -4,29 +4,37 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use animbin_core::images::{ImageFile, ImageFiles};
 use animbin_core::scene::Scene;
-use animbin_gltf::{ImageFile, ImageFiles};
 
 /// The folders below the input's folder where exporters put textures (`_images/` is where
 /// Greyhound and similar tools write a model's images, `textures/` the usual name).
 const TEXTURE_FOLDERS: [&str; 2] = ["_images", "textures"];
 
-/// Looks for every map name of `scene` (see [`animbin_gltf::texture_names`]) in `folder`;
-/// URIs of files that cannot be embedded are made relative to `output_folder`.
-pub(crate) fn find(scene: &Scene, folder: &Path, output_folder: &Path) -> ImageFiles {
+/// The texture file a material's map `name` refers to, looked for as [`find_textures`]
+/// does (relative to `folder`, then by its file name, then in `folder`'s `_images/` and
+/// `textures/`); `None` when no such file exists. A name never leads out of `folder`.
+pub fn find_texture(folder: &Path, name: &str) -> Option<PathBuf> {
+    candidates(folder, name).into_iter().find(|p| p.is_file())
+}
+
+/// Looks for every map name of `scene` (see [`animbin_core::images::texture_names`]) in
+/// `folder` ([`find_texture`]); URIs of files that cannot be embedded are made relative to
+/// `output_folder`. A conversion to glTF does this for the input's folder.
+pub fn find_textures(scene: &Scene, folder: &Path, output_folder: &Path) -> ImageFiles {
     let mut images = ImageFiles {
         searched: true,
         ..ImageFiles::default()
     };
-    for name in animbin_gltf::texture_names(scene) {
-        let Some(path) = candidates(folder, &name).into_iter().find(|p| p.is_file()) else {
+    for name in animbin_core::images::texture_names(scene) {
+        let Some(path) = find_texture(folder, &name) else {
             continue;
         };
         // Only an image glTF can embed is read whole: a name may point at any large file.
         let Ok(start) = read_start(&path) else {
             continue;
         };
-        let bytes = match animbin_gltf::image_mime_type(&start) {
+        let bytes = match animbin_core::images::image_mime_type(&start) {
             Some(_) => match std::fs::read(&path) {
                 Ok(bytes) => Some(bytes),
                 Err(_) => continue,

@@ -10,6 +10,7 @@ use serde_json::Value as Json;
 
 use crate::FORMAT;
 use crate::animj::{self, looks_like_json};
+use crate::format::Form;
 use crate::layout::Encoding;
 use crate::model::{AnimXFile, Animation, ReadOptions};
 use crate::value::FloatText;
@@ -52,6 +53,12 @@ pub struct AnimXDocument {
     /// The file it was read from (header and stored track bytes), or `None` for an
     /// animation that came from AnimJ or was built in memory.
     pub stored: Option<AnimXFile>,
+    /// The form it was read in: [`Form::AnimJ`] for AnimJ text, else [`Form::AnimX`] (a
+    /// file, a dump, an animation built in memory). [`FileFormat::write`] writes this form;
+    /// [`AnimXDocument::write`] and [`AnimXDocument::to_bytes`] always write AnimX.
+    ///
+    /// [`FileFormat::write`]: animbin_core::FileFormat::write
+    pub form: Form,
 }
 
 impl From<Animation> for AnimXDocument {
@@ -59,6 +66,7 @@ impl From<Animation> for AnimXDocument {
         Self {
             animation,
             stored: None,
+            form: Form::AnimX,
         }
     }
 }
@@ -73,13 +81,17 @@ impl AnimXDocument {
     /// Reads an AnimX file or AnimJ text, decompressing within `options`.
     pub fn read_with(bytes: &[u8], options: &ReadOptions) -> Result<Self, Error> {
         if looks_like_json(bytes) {
-            return Ok(animj::from_slice(bytes)?.into());
+            return Ok(Self {
+                form: Form::AnimJ,
+                ..animj::from_slice(bytes)?.into()
+            });
         }
         let file = AnimXFile::read(bytes)?;
         let animation = file.decode(options)?;
         Ok(Self {
             animation,
             stored: Some(file),
+            form: Form::AnimX,
         })
     }
 
@@ -92,12 +104,13 @@ impl AnimXDocument {
         }
     }
 
-    /// The AnimX bytes (see [`AnimXDocument::to_file`]).
+    /// The AnimX bytes (see [`AnimXDocument::to_file`]), whatever [`AnimXDocument::form`].
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         self.to_file()?.to_bytes()
     }
 
-    /// Writes the AnimX bytes (see [`AnimXDocument::to_file`]) into `writer`.
+    /// Writes the AnimX bytes (see [`AnimXDocument::to_file`]) into `writer`, whatever
+    /// [`AnimXDocument::form`].
     pub fn write(&self, mut writer: impl Write) -> Result<(), Error> {
         let bytes = self.to_bytes()?;
         writer
@@ -132,7 +145,11 @@ impl AnimXDocument {
                 data,
             }),
         };
-        Ok(Self { animation, stored })
+        Ok(Self {
+            animation,
+            stored,
+            form: Form::AnimX,
+        })
     }
 }
 

@@ -26,56 +26,28 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 use animbin_core::io::{SliceReader, check_count, write_to_vec};
 use animbin_core::strings::{DotNetString, VarInt, read_dotnet_string, write_dotnet_string};
-use animbin_core::{Error, ErrorKind};
+use animbin_core::{Error, ErrorKind, binary_enum};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 
 use crate::value::{ValueType, Values};
 use crate::{FORMAT, MAGIC};
 
-/// How the track data after the header is stored (the header's last byte).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[repr(u8)]
-pub enum Encoding {
-    /// The tracks follow as they are.
-    #[default]
-    Plain = 0,
-    /// lz4net `LZ4Stream` chunks: each chunk is a varint flags word (bit 0: compressed),
-    /// the varint original length, the varint compressed length when compressed, and then
-    /// a raw LZ4 block or the stored bytes.
-    Lz4 = 1,
-    /// An Elements LZMAHelper container: five LZMA1 property bytes, `u64` decompressed size,
-    /// `u64` compressed size, then raw LZMA1 data.
-    Lzma = 2,
-}
-
-impl Encoding {
-    /// `"plain"`, `"lz4"` or `"lzma"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Plain => "plain",
-            Self::Lz4 => "lz4",
-            Self::Lzma => "lzma",
-        }
+binary_enum! {
+    /// How the track data after the header is stored (the header's last byte).
+    #[derive(Default)]
+    pub enum Encoding: u8 {
+        /// The tracks follow as they are.
+        #[default]
+        Plain = 0 => "plain",
+        /// lz4net `LZ4Stream` chunks: each chunk is a varint flags word (bit 0: compressed),
+        /// the varint original length, the varint compressed length when compressed, and then
+        /// a raw LZ4 block or the stored bytes.
+        Lz4 = 1 => "lz4",
+        /// An Elements LZMAHelper container: five LZMA1 property bytes, `u64` decompressed size,
+        /// `u64` compressed size, then raw LZMA1 data.
+        Lzma = 2 => "lzma",
     }
-
-    /// The encoding called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        [Self::Plain, Self::Lz4, Self::Lzma]
-            .into_iter()
-            .find(|e| e.name() == name)
-    }
-}
-
-impl TryFrom<u8> for Encoding {
-    type Error = ErrorKind;
-    fn try_from(byte: u8) -> Result<Self, ErrorKind> {
-        match byte {
-            0 => Ok(Self::Plain),
-            1 => Ok(Self::Lz4),
-            2 => Ok(Self::Lzma),
-            other => Err(ErrorKind::invalid("an encoding 0 (plain), 1 (LZ4) or 2 (LZMA)", other)),
-        }
-    }
+    expected = "an encoding 0 (plain), 1 (LZ4) or 2 (LZMA)";
 }
 
 /// The header, in file order (the wiki's "Binary structure").
@@ -96,8 +68,6 @@ pub struct Header {
     /// The animation's name (.NET string).
     pub name: DotNetString,
     /// How everything after this byte is stored.
-    #[br(try_map = |b: u8| Encoding::try_from(b))]
-    #[bw(map = |e: &Encoding| *e as u8)]
     pub encoding: Encoding,
 }
 
@@ -180,95 +150,36 @@ pub(crate) fn bytes_after_tracks(format: &'static str, count: usize, at: u64, mo
     )
 }
 
-/// The kind of a track (the wiki's `TrackType`). Bezier (3) has no known layout and is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum TrackType {
-    /// Evenly spaced values with no times.
-    Raw = 0,
-    /// Values at times, held until the next.
-    Discrete = 1,
-    /// Values at times with an interpolation each, and optional tangents.
-    Curve = 2,
+binary_enum! {
+    /// The kind of a track (the wiki's `TrackType`), with the name AnimJ uses. Bezier (3) has
+    /// no known layout and is refused.
+    pub enum TrackType: u8 {
+        /// Evenly spaced values with no times.
+        Raw = 0 => "Raw",
+        /// Values at times, held until the next.
+        Discrete = 1 => "Discrete",
+        /// Values at times with an interpolation each, and optional tangents.
+        Curve = 2 => "Curve",
+    }
+    expected = "a track type 0..=2 (Raw, Discrete, Curve)";
 }
 
-impl TrackType {
-    /// The name AnimJ uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Raw => "Raw",
-            Self::Discrete => "Discrete",
-            Self::Curve => "Curve",
-        }
+binary_enum! {
+    /// How a curve goes from one keyframe to the next (`KeyframeInterpolation`), with the
+    /// name AnimJ uses.
+    #[derive(Default)]
+    pub enum Interpolation: u8 {
+        /// Keep the keyframe's value until the next keyframe.
+        #[default]
+        Hold = 0 => "Hold",
+        /// Straight line to the next keyframe.
+        Linear = 1 => "Linear",
+        /// Hermite curve through the keyframes' tangents.
+        Tangent = 2 => "Tangent",
+        /// Cubic Bézier with the tangents as control points.
+        CubicBezier = 3 => "CubicBezier",
     }
-
-    /// The type AnimJ calls `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "Raw" => Some(Self::Raw),
-            "Discrete" => Some(Self::Discrete),
-            "Curve" => Some(Self::Curve),
-            _ => None,
-        }
-    }
-}
-
-/// How a curve goes from one keyframe to the next (`KeyframeInterpolation`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[repr(u8)]
-pub enum Interpolation {
-    /// Keep the keyframe's value until the next keyframe.
-    #[default]
-    Hold = 0,
-    /// Straight line to the next keyframe.
-    Linear = 1,
-    /// Hermite curve through the keyframes' tangents.
-    Tangent = 2,
-    /// Cubic Bézier with the tangents as control points.
-    CubicBezier = 3,
-}
-
-impl Interpolation {
-    /// Every interpolation in id order.
-    pub const ALL: [Self; 4] = [Self::Hold, Self::Linear, Self::Tangent, Self::CubicBezier];
-
-    /// The interpolation with id `id`.
-    pub fn from_id(id: u8) -> Option<Self> {
-        Self::ALL.get(usize::from(id)).copied()
-    }
-
-    /// The name AnimJ uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Hold => "Hold",
-            Self::Linear => "Linear",
-            Self::Tangent => "Tangent",
-            Self::CubicBezier => "CubicBezier",
-        }
-    }
-
-    /// The interpolation AnimJ calls `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|i| i.name() == name)
-    }
-}
-
-impl BinRead for Interpolation {
-    type Args<'a> = ();
-    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
-        let pos = reader.stream_position()?;
-        let id = u8::read_options(reader, endian, ())?;
-        Self::from_id(id).ok_or_else(|| {
-            ErrorKind::invalid("an interpolation 0..=3 (Hold, Linear, Tangent, CubicBezier)", id).at(pos)
-        })
-    }
-}
-
-impl BinWrite for Interpolation {
-    type Args<'a> = ();
-    fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-        (*self as u8).write_options(writer, endian, ())
-    }
+    expected = "an interpolation 0..=3 (Hold, Linear, Tangent, CubicBezier)";
 }
 
 /// A track's first byte(s): its type and its value type.
@@ -299,9 +210,6 @@ impl BinRead for TrackHeader {
             (kind, first >> 1)
         } else {
             let kind = match first {
-                0 => TrackType::Raw,
-                1 => TrackType::Discrete,
-                2 => TrackType::Curve,
                 3 => {
                     return Err(ErrorKind::invalid(
                         "a Raw, Discrete or Curve track (Bezier tracks, type 3, have no known layout and are not supported)",
@@ -309,9 +217,7 @@ impl BinRead for TrackHeader {
                     )
                     .at(pos));
                 }
-                other => {
-                    return Err(ErrorKind::invalid("a track type 0..=2 (Raw, Discrete, Curve)", other).at(pos));
-                }
+                other => TrackType::try_from(other).map_err(|kind| kind.at(pos))?,
             };
             (kind, u8::read_options(reader, endian, ())?)
         };
@@ -342,7 +248,7 @@ impl BinWrite for TrackHeader {
             };
             ((self.value_type as u8) << 1 | curve).write_options(writer, endian, ())
         } else {
-            (self.track_type as u8).write_options(writer, endian, ())?;
+            self.track_type.write_options(writer, endian, ())?;
             (self.value_type as u8).write_options(writer, endian, ())
         }
     }

@@ -52,7 +52,12 @@
 //!   [`AnimXFile::decode`] and [`Animation::encode`] are the explicit steps between them.
 //!   Decompression is bounded by [`ReadOptions::max_decompressed_size`] (256 MiB by default).
 //! - [`AnimXDocument`]: an animation and the file it came from, read from AnimX or AnimJ,
-//!   written back byte for byte when unchanged; its serde form is a lossless JSON dump.
+//!   written back byte for byte when unchanged; its serde form is a lossless JSON dump. It
+//!   implements [`FileFormat`], the contract every animbin format crate implements the
+//!   same way, in two [`Form`]s (AnimX and AnimJ, the one it was read in written back).
+//! - [`Summary`]: the header fields and counts `animbin info` shows, from the model
+//!   ([`FileFormat::summary`]) or through the view ([`View::summary`], what
+//!   [`FileFormat::summary_of`] uses), the same for every file.
 //! - [`View`]: a zero-copy view of a plain (or already decompressed) file: tracks with
 //!   borrowed names, and borrowed little-endian value slices for Raw tracks of fixed-size types.
 //! - [`animj`]: AnimJ, the JSON form (serde_json), which round-trips with AnimX losslessly.
@@ -60,7 +65,8 @@
 //!   neutral [`Scene`]. Tracks named `position`, `rotation` and `scale` become bone
 //!   channels, all other tracks property tracks; times in seconds become frames at
 //!   [`SceneOptions::framerate`], by default [`DEFAULT_FRAMERATE`] (60 per second).
-//! - [`validate`](validate()): the invariants a file that reads can still break.
+//! - [`validate`](validate()): the invariants a file that reads can still break, as
+//!   [`Problem`]s placed at their track.
 //!
 //! ## Example
 //! ```
@@ -108,12 +114,14 @@
 // with the AnimX ones at the root.
 pub mod animj;
 mod document;
+mod format;
 mod json;
 mod layout;
 mod lz4;
 mod lzma;
 mod model;
 mod scene;
+mod summary;
 mod validate;
 mod value;
 mod view;
@@ -122,16 +130,19 @@ mod write;
 pub use animbin_core::math::{Mat2, Mat3, Mat4, Quat, Rgba, Rgba8, Vec2, Vec3, Vec4};
 pub use animbin_core::scene::Scene;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity, UNIT_QUATERNION_TOLERANCE,
+    ConversionReport, Diagnostic, Error, ErrorKind, FileFormat, Location, Problem, Result, SceneOptions, Severity,
+    UNIT_QUATERNION_TOLERANCE,
 };
 pub use document::AnimXDocument;
+pub use format::Form;
 pub use layout::{
     CurveFlags, CurveTrack, DiscreteTrack, Encoding, Header, Interpolation, Interpolations, KeyOrder, Keyframes,
     RawTrack, Tangents, Track, TrackData, TrackHeader, TrackType,
 };
 pub use model::{AnimXFile, Animation, DEFAULT_DECOMPRESSION_LIMIT, ReadOptions, tracks_of};
 pub use scene::DEFAULT_FRAMERATE;
-pub use validate::{Problem, validate};
+pub use summary::Summary;
+pub use validate::validate;
 pub use value::{FloatText, ValueType, Values};
 pub use view::{RawValues, TrackView, View};
 pub use write::{to_bytes, write};
@@ -143,7 +154,7 @@ pub const FORMAT: &str = "animx";
 pub const DECOMPRESSED: &str = "animx (decompressed)";
 
 /// The magic: the .NET string "AnimX" (length byte 5, then the letters).
-pub const MAGIC: &[u8; 6] = b"\x05AnimX";
+pub const MAGIC: &[u8] = b"\x05AnimX";
 
 /// Reads and decodes a whole file with the default [`ReadOptions`].
 pub fn read(bytes: &[u8]) -> Result<Animation> {

@@ -2,25 +2,26 @@
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
+use animbin_core::{Diagnostic, Location, Problem, Severity, non_unit_length};
 
 use crate::layout::{Interpolation, TrackData};
 use crate::model::Animation;
 use crate::value::Values;
 
-/// One broken invariant (an error), or a legal but suspicious value (a warning).
+/// One broken invariant (an error), or a legal but suspicious value (a warning); [`validate`]
+/// gives it out as a [`Problem`] in its words ([`Problem::from_diagnostic`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub(crate) struct Finding {
     /// How bad: see [`validate`] for which findings are warnings.
-    pub severity: Severity,
+    severity: Severity,
     /// The index of the track at fault, or `None` for the header.
-    pub track: Option<usize>,
+    track: Option<usize>,
     /// What is wrong (for a track, after its node and property: `Hips/rotation: ...`).
-    pub message: String,
+    message: String,
 }
 
 /// The place is the track (`track 3`) or, for the header, the file.
-impl Diagnostic for Problem {
+impl Diagnostic for Finding {
     fn severity(&self) -> Severity {
         self.severity
     }
@@ -37,7 +38,7 @@ impl Diagnostic for Problem {
     }
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.track {
             Some(i) => write!(f, "track {i}: {}", self.message),
@@ -46,7 +47,9 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Lists every broken invariant (errors):
+/// Lists every broken invariant (errors), each a [`Problem`] placed at its track
+/// (`track 3`, the message starting with the track's node and property: `Hips/rotation: ...`)
+/// or at the file (the header):
 /// - the global duration is finite and not negative;
 /// - a Raw track's interval is finite and positive (when it has two values or more), and
 ///   its last value's time is not past the duration;
@@ -59,10 +62,15 @@ impl fmt::Display for Problem {
 ///   [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)), once per track at the first; tangents are not rotations
 ///   and are not checked.
 pub fn validate(animation: &Animation) -> Vec<Problem> {
+    findings(animation).iter().map(Problem::from_diagnostic).collect()
+}
+
+/// The findings of [`validate`], in track order.
+fn findings(animation: &Animation) -> Vec<Finding> {
     let mut problems = Vec::new();
     let duration = animation.global_duration;
     if !(duration.is_finite() && duration >= 0.0) {
-        problems.push(Problem {
+        problems.push(Finding {
             severity: Severity::Error,
             track: None,
             message: format!("global duration {duration} is not a finite, non-negative number of seconds"),
@@ -70,7 +78,7 @@ pub fn validate(animation: &Animation) -> Vec<Problem> {
     }
     for (i, track) in animation.tracks.iter().enumerate() {
         let mut found = |severity: Severity, message: String| {
-            problems.push(Problem {
+            problems.push(Finding {
                 severity,
                 track: Some(i),
                 message: format!("{}/{}: {message}", track.node, track.property),

@@ -326,7 +326,7 @@ fn fixed_body_len(reader: &mut SliceReader<'_>, kind: TrackType, size: u64, coun
                 }
                 .at(reader.position())
             })?;
-            if let Some(bad) = ids.iter().position(|&id| Interpolation::from_id(id).is_none()) {
+            if let Some(bad) = ids.iter().position(|&id| Interpolation::from_repr(id).is_none()) {
                 return Err(ErrorKind::invalid(
                     "an interpolation 0..=3 (Hold, Linear, Tangent, CubicBezier)",
                     ids[bad],

@@ -2,8 +2,8 @@
 //! the offsets their errors must name.
 
 use animbin_animx::{
-    AnimXFile, Animation, CurveTrack, DiscreteTrack, Encoding, Interpolation, Interpolations, Keyframes, RawTrack,
-    ReadOptions, Tangents, Track, TrackData, Values, View, animj,
+    AnimXFile, Animation, CurveTrack, DiscreteTrack, Encoding, Interpolation, Interpolations, Keyframes, Location,
+    Problem, RawTrack, ReadOptions, Severity, Tangents, Track, TrackData, Values, View, animj,
 };
 use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Vec2, Vec3, Vec4};
@@ -370,6 +370,30 @@ fn bad_tracks_name_their_offsets() {
 }
 
 #[test]
+fn unknown_enum_values_are_refused_in_the_words_of_each_list() {
+    let file = |tracks: &str| format!("{HEAD} 01 00 00 80 3f 00 00 {tracks}");
+    let cases = [
+        (
+            format!("{HEAD} 00 00 00 00 00 00 03"),
+            "animx at byte 16 (0x10): expected an encoding 0 (plain), 1 (LZ4) or 2 (LZMA), found 3",
+        ),
+        (
+            file("07 15 00 00 00"),
+            "animx at byte 17 (0x11): expected a track type 0..=2 (Raw, Discrete, Curve), found 7",
+        ),
+        (
+            file("02 15 00 00 01 00 04"),
+            "animx at byte 23 (0x17): expected an interpolation 0..=3 (Hold, Linear, Tangent, CubicBezier), found 4",
+        ),
+    ];
+    for (text, message) in cases {
+        let bytes = hex(&text);
+        assert_eq!(animbin_animx::read(&bytes).unwrap_err().to_string(), message);
+        assert_eq!(View::parse(&bytes).unwrap_err().to_string(), message);
+    }
+}
+
+#[test]
 fn bad_compressed_data_names_its_offsets() {
     let lz4 = |chunks: &str| format!("{HEAD} 00 00 00 00 00 00 01 {chunks}");
     // A stored chunk that claims more bytes than follow.
@@ -417,6 +441,11 @@ fn errors_inside_decompressed_data_say_so() {
     assert_eq!(err.offset, 0);
 }
 
+/// A problem placed at track `track`.
+fn at_track(severity: Severity, track: usize, message: &str) -> Problem {
+    Problem::new(severity, Location::Item(format!("track {track}")), message)
+}
+
 #[test]
 fn validate_lists_broken_invariants() {
     assert!(animbin_animx::validate(&kitchen_model()).is_empty());
@@ -426,15 +455,22 @@ fn validate_lists_broken_invariants() {
         c.tangents = None;
     }
     anim.tracks[3].property.clear();
-    let problems: Vec<String> = animbin_animx::validate(&anim).iter().map(ToString::to_string).collect();
     assert_eq!(
-        problems,
+        animbin_animx::validate(&anim),
         [
-            "track 1: Hips/rotation: Tangent or CubicBezier interpolation without tangents",
-            "track 1: Hips/rotation: keyframe 1 at 1 s is outside [0, 0.75] s",
-            "track 2: n/b: keyframe 1 at 1 s is outside [0, 0.75] s",
-            "track 3: n/: the property name is empty",
-            "track 3: n/: keyframe 1 at 2 s is outside [0, 0.75] s",
+            at_track(
+                Severity::Warning,
+                1,
+                "Hips/rotation: Tangent or CubicBezier interpolation without tangents"
+            ),
+            at_track(
+                Severity::Error,
+                1,
+                "Hips/rotation: keyframe 1 at 1 s is outside [0, 0.75] s"
+            ),
+            at_track(Severity::Error, 2, "n/b: keyframe 1 at 1 s is outside [0, 0.75] s"),
+            at_track(Severity::Warning, 3, "n/: the property name is empty"),
+            at_track(Severity::Error, 3, "n/: keyframe 1 at 2 s is outside [0, 0.75] s"),
         ]
     );
     let _ = Vec2::new(0, 0);
@@ -536,20 +572,27 @@ fn unencodable_tracks_are_named_by_index_node_and_property() {
 }
 
 #[test]
-fn problems_are_diagnostics_with_the_track_as_their_place() {
-    use animbin_animx::{Diagnostic, Location, Severity};
+fn problems_are_placed_at_their_track_or_at_the_file_for_the_header() {
     let mut anim = kitchen_model();
     anim.global_duration = -1.0;
     anim.tracks[3].property.clear();
     let problems = animbin_animx::validate(&anim);
     let header = &problems[0];
-    assert_eq!(header.severity(), Severity::Error);
-    assert_eq!(header.location(), Location::File);
-    assert_eq!(header.message(), header.to_string());
-    let track = problems.iter().find(|p| p.track == Some(3)).unwrap();
-    assert_eq!(track.location(), Location::Item("track 3".into()));
-    assert_eq!(track.message(), "n/: the property name is empty");
-    assert_eq!(track.to_string(), format!("track 3: {}", track.message()));
+    assert_eq!(
+        *header,
+        Problem::new(
+            Severity::Error,
+            Location::File,
+            "global duration -1 is not a finite, non-negative number of seconds"
+        )
+    );
+    assert_eq!(header.to_string(), header.message);
+    let track = problems
+        .iter()
+        .find(|p| p.location == Location::Item("track 3".into()))
+        .unwrap();
+    assert_eq!(*track, at_track(Severity::Warning, 3, "n/: the property name is empty"));
+    assert_eq!(track.to_string(), "warning: track 3: n/: the property name is empty");
 }
 
 #[test]
@@ -600,7 +643,6 @@ fn curve_flags_follow_the_interpolations_and_tangents() {
 
 #[test]
 fn empty_names_missing_tangents_and_rotations_off_unit_length_are_warnings() {
-    use animbin_animx::{Diagnostic, Severity};
     let mut anim = kitchen_model();
     if let TrackData::Curve(c) = &mut anim.tracks[1].data {
         c.tangents = None;
@@ -629,17 +671,21 @@ fn empty_names_missing_tangents_and_rotations_off_unit_length_are_warnings() {
             values: Values::DoubleQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0), Quat::new(0.0, f64::NAN, 0.0, 1.0)]),
         }),
     });
-    let problems = animbin_animx::validate(&anim);
-    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let warning = |track, message| at_track(Severity::Warning, track, message);
     assert_eq!(
-        lines,
+        animbin_animx::validate(&anim),
         [
-            "track 1: Hips/rotation: Tangent or CubicBezier interpolation without tangents",
-            "track 3: n/: the property name is empty",
-            "track 4: /rotation: the node name is empty",
-            "track 4: /rotation: value 1 has length 0.000000, not 1, so it is no rotation (2 values in all)",
-            "track 5: n/r: value 1 has length NaN, not 1, so it is no rotation",
+            warning(
+                1,
+                "Hips/rotation: Tangent or CubicBezier interpolation without tangents"
+            ),
+            warning(3, "n/: the property name is empty"),
+            warning(4, "/rotation: the node name is empty"),
+            warning(
+                4,
+                "/rotation: value 1 has length 0.000000, not 1, so it is no rotation (2 values in all)"
+            ),
+            warning(5, "n/r: value 1 has length NaN, not 1, so it is no rotation"),
         ]
     );
-    assert!(problems.iter().all(|p| p.severity() == Severity::Warning), "{lines:?}");
 }

@@ -7,14 +7,16 @@
 //! each a whole node.
 
 use std::fmt;
-use std::io::{Read, Seek, Write};
 
-use animbin_core::ErrorKind;
-use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
+use animbin_core::{ErrorKind, binary_enum};
+use binrw::binrw;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The file's first four bytes: `cast` (0x74736163 as a little-endian u32).
-pub const MAGIC: [u8; 4] = *b"cast";
+pub const MAGIC: &[u8] = &HEADER_MAGIC;
+
+/// [`MAGIC`] as the header's `magic` field holds it.
+pub(crate) const HEADER_MAGIC: [u8; 4] = *b"cast";
 
 /// The only version: 1.
 pub const VERSION: u32 = 1;
@@ -77,6 +79,8 @@ pub struct NodeHeader {
 pub struct PropertyHeader {
     /// `type`: the element type; a code outside [`PropertyType`] is a read error, since the
     /// payload's size could not be known.
+    // Not the enum's own read: an unknown code is shown by its two bytes, as the view shows it.
+    #[br(try_map = |code: u16| PropertyType::from_repr(code).ok_or_else(|| unknown_type(code)))]
     pub kind: PropertyType,
     /// `nameSize`: bytes of the UTF-8 name (no NUL).
     pub name_size: u16,
@@ -325,87 +329,40 @@ impl fmt::Display for NodeKind {
     }
 }
 
-/// A property's element type: the `type` of a [`PropertyHeader`].
-///
-/// On disk the u16 is two ASCII bytes: a letter and a zero byte (`b\0`), or a digit and `v`
-/// for vectors (`2v`, which the format's text writes as the C literal `'v2'`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum PropertyType {
-    /// `b`: u8.
-    #[serde(rename = "b")]
-    Byte,
-    /// `h`: u16.
-    #[serde(rename = "h")]
-    Short,
-    /// `i`: u32.
-    #[serde(rename = "i")]
-    Integer,
-    /// `l`: u64.
-    #[serde(rename = "l")]
-    Long,
-    /// `f`: f32.
-    #[serde(rename = "f")]
-    Float,
-    /// `d`: f64.
-    #[serde(rename = "d")]
-    Double,
-    /// `s`: a NUL-terminated UTF-8 string.
-    #[serde(rename = "s")]
-    String,
-    /// `2v`: two f32 (x, y).
-    #[serde(rename = "2v")]
-    Vec2,
-    /// `3v`: three f32 (x, y, z).
-    #[serde(rename = "3v")]
-    Vec3,
-    /// `4v`: four f32 (x, y, z, w).
-    #[serde(rename = "4v")]
-    Vec4,
+binary_enum! {
+    /// A property's element type: the `type` of a [`PropertyHeader`].
+    ///
+    /// On disk the u16 is two ASCII bytes: a letter and a zero byte (`b\0`), or a digit and
+    /// `v` for vectors (`2v`, which the format's text writes as the C literal `'v2'`). The
+    /// name (`"b"`, `"2v"`) is the format's, in JSON and messages.
+    #[derive(PartialOrd, Ord)]
+    pub enum PropertyType: u16 {
+        /// `b`: u8.
+        Byte = u16::from_le_bytes(*b"b\0") => "b",
+        /// `h`: u16.
+        Short = u16::from_le_bytes(*b"h\0") => "h",
+        /// `i`: u32.
+        Integer = u16::from_le_bytes(*b"i\0") => "i",
+        /// `l`: u64.
+        Long = u16::from_le_bytes(*b"l\0") => "l",
+        /// `f`: f32.
+        Float = u16::from_le_bytes(*b"f\0") => "f",
+        /// `d`: f64.
+        Double = u16::from_le_bytes(*b"d\0") => "d",
+        /// `s`: a NUL-terminated UTF-8 string.
+        String = u16::from_le_bytes(*b"s\0") => "s",
+        /// `2v`: two f32 (x, y).
+        Vec2 = u16::from_le_bytes(*b"2v") => "2v",
+        /// `3v`: three f32 (x, y, z).
+        Vec3 = u16::from_le_bytes(*b"3v") => "3v",
+        /// `4v`: four f32 (x, y, z, w).
+        Vec4 = u16::from_le_bytes(*b"4v") => "4v",
+    }
+    expected = "a property type (b, h, i, l, f, d, s, 2v, 3v or 4v)";
+    serde = names;
 }
 
 impl PropertyType {
-    /// Every type.
-    pub const ALL: [PropertyType; 10] = [
-        Self::Byte,
-        Self::Short,
-        Self::Integer,
-        Self::Long,
-        Self::Float,
-        Self::Double,
-        Self::String,
-        Self::Vec2,
-        Self::Vec3,
-        Self::Vec4,
-    ];
-
-    /// The u16 stored on disk.
-    pub const fn code(self) -> u16 {
-        u16::from_le_bytes(match self {
-            Self::Byte => [b'b', 0],
-            Self::Short => [b'h', 0],
-            Self::Integer => [b'i', 0],
-            Self::Long => [b'l', 0],
-            Self::Float => [b'f', 0],
-            Self::Double => [b'd', 0],
-            Self::String => [b's', 0],
-            Self::Vec2 => [b'2', b'v'],
-            Self::Vec3 => [b'3', b'v'],
-            Self::Vec4 => [b'4', b'v'],
-        })
-    }
-
-    /// The type stored as `code`, if it is one.
-    pub const fn from_code(code: u16) -> Option<Self> {
-        let mut i = 0;
-        while i < Self::ALL.len() {
-            if Self::ALL[i].code() == code {
-                return Some(Self::ALL[i]);
-            }
-            i += 1;
-        }
-        None
-    }
-
     /// The bytes of one element; `None` for strings, whose size is their text plus a NUL.
     pub const fn element_size(self) -> Option<u64> {
         Some(match self {
@@ -426,53 +383,16 @@ impl PropertyType {
             None => 1,
         }
     }
-
-    /// The name the format uses: `"b"`, `"2v"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Byte => "b",
-            Self::Short => "h",
-            Self::Integer => "i",
-            Self::Long => "l",
-            Self::Float => "f",
-            Self::Double => "d",
-            Self::String => "s",
-            Self::Vec2 => "2v",
-            Self::Vec3 => "3v",
-            Self::Vec4 => "4v",
-        }
-    }
 }
 
-impl fmt::Display for PropertyType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error for a type code that is none of the ten.
+/// The error for a type code that is none of the ten, showing the code and its two bytes
+/// (a code is two ASCII characters, so its bytes say more than its value).
 pub(crate) fn unknown_type(code: u16) -> ErrorKind {
     let [a, b] = code.to_le_bytes();
     ErrorKind::invalid(
-        "a property type (b, h, i, l, f, d, s, 2v, 3v or 4v)",
+        PropertyType::expected(),
         format!("{code:#06x} (bytes {a:#04x} {b:#04x})"),
     )
-}
-
-impl BinRead for PropertyType {
-    type Args<'a> = ();
-    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
-        let pos = reader.stream_position()?;
-        let code = u16::read_options(reader, endian, ())?;
-        Self::from_code(code).ok_or_else(|| unknown_type(code).at(pos))
-    }
-}
-
-impl BinWrite for PropertyType {
-    type Args<'a> = ();
-    fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-        self.code().write_options(writer, endian, ())
-    }
 }
 
 #[cfg(test)]
@@ -494,13 +414,30 @@ mod tests {
 
     #[test]
     fn vector_codes_are_digit_then_v() {
-        assert_eq!(PropertyType::Vec2.code(), 0x7632);
-        assert_eq!(PropertyType::Vec4.code(), 0x7634);
-        assert_eq!(PropertyType::Byte.code(), 0x0062);
-        assert_eq!(PropertyType::from_code(0x3276), None, "v2 in the other byte order");
-        for t in PropertyType::ALL {
-            assert_eq!(PropertyType::from_code(t.code()), Some(t));
+        assert_eq!(PropertyType::Vec2.repr(), 0x7632);
+        assert_eq!(PropertyType::Vec4.repr(), 0x7634);
+        assert_eq!(PropertyType::Byte.repr(), 0x0062);
+        assert_eq!(PropertyType::from_repr(0x3276), None, "v2 in the other byte order");
+        for &t in PropertyType::ALL {
+            assert_eq!(PropertyType::from_repr(t.repr()), Some(t));
         }
+    }
+
+    #[test]
+    fn an_unknown_type_code_is_shown_by_its_bytes_and_names_are_the_format_s() {
+        let bytes = [0x55, 0x78, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00];
+        let err = animbin_core::io::read_from_slice::<PropertyHeader>("cast", &bytes, animbin_core::Endian::Little)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cast at byte 0 (0x0): expected a property type (b, h, i, l, f, d, s, 2v, 3v or 4v), found 0x7855 (bytes 0x55 0x78)"
+        );
+        assert_eq!(PropertyType::Vec3.to_string(), "3v");
+        assert_eq!(serde_json::to_string(&PropertyType::Short).unwrap(), r#""h""#);
+        assert_eq!(
+            serde_json::from_str::<PropertyType>(r#""4v""#).unwrap(),
+            PropertyType::Vec4
+        );
     }
 
     #[test]

@@ -38,10 +38,16 @@
 //!   [`Node::as_curve`] and their siblings ([`Mesh`], [`Curve`], ...).
 //! - [`View::parse`]: the same checks, then every node and property in place; arrays are lent
 //!   as little-endian slices ([`Values`]), so opening does not depend on their size.
+//! - [`Summary`]: the counts and header fields `animbin info` shows, from the model or
+//!   straight from the bytes ([`View::summary`]); both give the same summary.
 //! - [`validate()`]: the format's rules that a file can break and still read, as [`Problem`]s
-//!   ([`Diagnostic`]s).
+//!   (each an error at its node's path and property).
 //! - [`CastFile::to_scene`] / [`CastFile::from_scene`]: the neutral [`Scene`] model the
 //!   animbin format crates share, with a [`ConversionReport`] of what does not carry over.
+//! - [`FileFormat`] for [`CastFile`]: the contract every animbin format crate implements the
+//!   same way (name, extensions, [`MAGIC`], what the format [`Holds`], read, write, summary,
+//!   validate, dump and scene mapping), which the `animbin` library's table of formats uses.
+//!   Cast has one form (`()`); its dump is the model's serde form.
 //!
 //! ## SEAnim and SEModel through Cast
 //! Converting through the scene model, an SEAnim keeps its frame rate (`fr`), looping
@@ -92,17 +98,20 @@
 //! # Ok::<(), animbin_cast::Error>(())
 //! ```
 
+mod format;
 mod layout;
 mod model;
 mod nodes;
 mod scene;
+mod summary;
 mod validate;
 mod view;
 mod write;
 
 pub use animbin_core::math::{self, Quat, Vec2, Vec3, Vec4};
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity,
+    ConversionReport, Diagnostic, Error, ErrorKind, FileFormat, Holds, Location, Problem, Result, SceneOptions,
+    Severity,
     scene::{AnimKind, Scene},
 };
 
@@ -110,14 +119,15 @@ pub use layout::{
     FILE_HEADER_SIZE, FileHeader, MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, NodeId, NodeKind,
     PROPERTY_HEADER_SIZE, PropertyHeader, PropertyType, VERSION,
 };
-pub use model::{CastFile, IndexBuffer, IndexElement, Indices, Node, Property, Value};
+pub use model::{CastFile, Indices, Node, Property, Value};
 pub use nodes::{
     Animation, BlendShape, Bone, Color, ColorLayer, Constraint, ConstraintOffset, Curve, CurveModeOverride, Element,
     File, Hair, IkHandle, Instance, MATERIAL_SLOTS, Material, Mesh, Metadata, Model, NotificationTrack, Root, Skeleton,
     is_material_slot,
 };
 pub use scene::{FIRST_HASH, NodeHashes, PROPERTY_FORMAT};
-pub use validate::{Problem, ProblemKind, validate};
+pub use summary::Summary;
+pub use validate::validate;
 pub use view::{Children, CurveView, IndexSlice, MeshView, NodeView, PropertyView, Strings, Values, View};
 pub use write::{to_bytes, write};
 
@@ -132,9 +142,10 @@ pub fn read(bytes: &[u8]) -> Result<CastFile> {
     View::parse(bytes)?.to_file()
 }
 
-/// Whether `bytes` start with the magic `cast`.
+/// Whether `bytes` start with the magic `cast` ([`MAGIC`]); [`FileFormat::probe`] for
+/// [`CastFile`].
 pub fn has_magic(bytes: &[u8]) -> bool {
-    bytes.starts_with(&MAGIC)
+    bytes.starts_with(MAGIC)
 }
 
 /// The README's example, compiled and run as a doctest so that it stays true.

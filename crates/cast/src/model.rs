@@ -5,6 +5,7 @@
 //! Not stored, because the writer derives them: `rootCount`, `nodeSize`, `propertyCount`,
 //! `childCount`, `nameSize`, `arrayLength` and the version (1).
 
+use animbin_core::index::IndexSlice;
 use animbin_core::math::{Vec2, Vec3, Vec4};
 use serde::{Deserialize, Serialize};
 
@@ -163,105 +164,10 @@ impl Value {
     }
 }
 
-/// An index buffer (`b`, `h` or `i`) of one of the three widths, borrowed: native values
-/// from the owned model ([`Indices`]), or little-endian ones in place from a view
-/// ([`crate::IndexSlice`]). Every value reads widened to `u32`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IndexBuffer<'a, H, W> {
-    /// `b` values.
-    U8(&'a [u8]),
-    /// `h` values.
-    U16(&'a [H]),
-    /// `i` values.
-    U32(&'a [W]),
-}
-
-/// Index values of the owned model (native `u16` and `u32`).
-pub type Indices<'a> = IndexBuffer<'a, u16, u32>;
-
-/// An element of an index buffer: a `u8`, `u16` or `u32`, native or little-endian in place.
-pub trait IndexElement: Copy {
-    /// The value, widened.
-    fn to_u32(self) -> u32;
-}
-
-impl IndexElement for u8 {
-    #[inline]
-    fn to_u32(self) -> u32 {
-        u32::from(self)
-    }
-}
-
-impl IndexElement for u16 {
-    #[inline]
-    fn to_u32(self) -> u32 {
-        u32::from(self)
-    }
-}
-
-impl IndexElement for u32 {
-    #[inline]
-    fn to_u32(self) -> u32 {
-        self
-    }
-}
-
-impl IndexElement for zerocopy::byteorder::little_endian::U16 {
-    #[inline]
-    fn to_u32(self) -> u32 {
-        u32::from(self.get())
-    }
-}
-
-impl IndexElement for zerocopy::byteorder::little_endian::U32 {
-    #[inline]
-    fn to_u32(self) -> u32 {
-        self.get()
-    }
-}
-
-impl<H: IndexElement, W: IndexElement> IndexBuffer<'_, H, W> {
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        match self {
-            Self::U8(v) => v.len(),
-            Self::U16(v) => v.len(),
-            Self::U32(v) => v.len(),
-        }
-    }
-
-    /// Whether there are no values.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The value at `i`, widened.
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<u32> {
-        match self {
-            Self::U8(v) => v.get(i).map(|&x| x.to_u32()),
-            Self::U16(v) => v.get(i).map(|&x| x.to_u32()),
-            Self::U32(v) => v.get(i).map(|&x| x.to_u32()),
-        }
-    }
-
-    /// Every value, widened.
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
-    }
-
-    /// Every value, widened, in a new vector.
-    pub fn to_vec(&self) -> Vec<u32> {
-        fn widened<T: IndexElement>(v: &[T]) -> Vec<u32> {
-            v.iter().map(|&x| x.to_u32()).collect()
-        }
-        match self {
-            Self::U8(v) => widened(v),
-            Self::U16(v) => widened(v),
-            Self::U32(v) => widened(v),
-        }
-    }
-}
+/// Index values (`b`, `h` or `i`) of the owned model, borrowed at their width (native `u8`,
+/// `u16` and `u32`); a view lends them in place as [`crate::IndexSlice`]. Every value reads
+/// widened to `u32` ([`IndexSlice::get`], [`IndexSlice::iter`], [`IndexSlice::to_vec`]).
+pub type Indices<'a> = IndexSlice<'a, u8, u16, u32>;
 
 impl Property {
     /// A property called `name` holding `value`.
@@ -472,11 +378,11 @@ mod tests {
     #[test]
     fn native_and_in_place_index_buffers_read_the_same_values() {
         use zerocopy::FromBytes;
-        use zerocopy::byteorder::little_endian::{U16, U32};
+        use zerocopy::byteorder::little_endian::U16;
         let shorts = [1u16, 300, 65535];
         let bytes: Vec<u8> = shorts.iter().flat_map(|v| v.to_le_bytes()).collect();
         let native = Indices::U16(&shorts);
-        let in_place: IndexBuffer<'_, U16, U32> = IndexBuffer::U16(<[U16]>::ref_from_bytes(&bytes).unwrap());
+        let in_place: crate::IndexSlice<'_> = IndexSlice::U16(<[U16]>::ref_from_bytes(&bytes).unwrap());
         assert_eq!(native.to_vec(), [1, 300, 65535]);
         assert_eq!(in_place.to_vec(), native.to_vec());
         assert_eq!((in_place.get(1), in_place.get(3), in_place.len()), (Some(300), None, 3));

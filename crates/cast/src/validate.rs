@@ -10,28 +10,28 @@
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity};
+use animbin_core::{Diagnostic, Location, Problem, Severity};
 
 use crate::layout::{NodeId, NodeKind, PropertyType};
 use crate::model::{CastFile, Node};
 use crate::nodes::{is_material_slot, layer_number};
 
-/// One broken rule: where (the node's path, the property) and what.
+/// One broken rule: where (the node's path, the property) and what; [`validate`] gives it
+/// out as a [`Problem`] in its words ([`Problem::from_diagnostic`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub(crate) struct Finding {
     /// The node, as a path from the top: `root 0 > modl 0 ("body") > mesh 1 ("head")`, each
     /// step the node's id, its index among its siblings and its name when it has one.
-    pub node: String,
+    node: String,
     /// The property concerned, when the problem is about one.
-    pub property: Option<String>,
+    property: Option<String>,
     /// What is wrong.
-    pub kind: ProblemKind,
+    kind: Rule,
 }
 
-/// What is wrong.
+/// The rule a [`Finding`] breaks, with what the message needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ProblemKind {
+enum Rule {
     /// A top-level node that is not a Root.
     NotARoot {
         /// Its id.
@@ -140,7 +140,7 @@ pub enum ProblemKind {
     ParentCycle,
 }
 
-impl Diagnostic for Problem {
+impl Diagnostic for Finding {
     /// The format calls every rule that `validate` checks an error.
     fn severity(&self) -> Severity {
         Severity::Error
@@ -156,33 +156,33 @@ impl Diagnostic for Problem {
 
     fn message(&self) -> String {
         match &self.kind {
-            ProblemKind::NotARoot { id } => format!("a top-level node must be a Root (root), not {id}"),
-            ProblemKind::MisplacedNode { kind, parent } => match parent.kind() {
+            Rule::NotARoot { id } => format!("a top-level node must be a Root (root), not {id}"),
+            Rule::MisplacedNode { kind, parent } => match parent.kind() {
                 Some(p) => format!("a {kind} cannot be a child of a {p}"),
                 None => format!("a {kind} cannot be a child of a {parent} node"),
             },
-            ProblemKind::SecondSkeleton => "a second Skeleton in one Model".into(),
-            ProblemKind::DuplicateHash { hash, first } => {
+            Rule::SecondSkeleton => "a second Skeleton in one Model".into(),
+            Rule::DuplicateHash { hash, first } => {
                 format!("hash {hash:#018x} is also the hash of {first}, in the same Root")
             }
-            ProblemKind::DuplicateProperty => "a second property of this name in one node".into(),
-            ProblemKind::WrongType { found, expected } => format!("type {found} is not {expected}"),
-            ProblemKind::NotSingle { length } => format!("holds one value, not {length}"),
-            ProblemKind::Missing { because: None } => "is required and missing".into(),
-            ProblemKind::Missing { because: Some(b) } => format!("is missing, though {b}"),
-            ProblemKind::NotAllowed { value, allowed } => {
+            Rule::DuplicateProperty => "a second property of this name in one node".into(),
+            Rule::WrongType { found, expected } => format!("type {found} is not {expected}"),
+            Rule::NotSingle { length } => format!("holds one value, not {length}"),
+            Rule::Missing { because: None } => "is required and missing".into(),
+            Rule::Missing { because: Some(b) } => format!("is missing, though {b}"),
+            Rule::NotAllowed { value, allowed } => {
                 format!("is {value:?}, not one of {}", allowed.join(", "))
             }
-            ProblemKind::DanglingHash { hash, scope } => format!("names hash {hash:#018x}, which no {scope} has"),
-            ProblemKind::HashToWrongNode { hash, found, expected } => {
+            Rule::DanglingHash { hash, scope } => format!("names hash {hash:#018x}, which no {scope} has"),
+            Rule::HashToWrongNode { hash, found, expected } => {
                 format!("names hash {hash:#018x}, a {found} node, not a {expected}")
             }
-            ProblemKind::LengthMismatch { length, expected, of } => {
+            Rule::LengthMismatch { length, expected, of } => {
                 format!("has {length} elements, not {expected} ({of})")
             }
-            ProblemKind::MissingLayer { count } => format!("is missing, though the layer count is {count}"),
-            ProblemKind::NotTriangles { length } => format!("has {length} indices, not a multiple of 3"),
-            ProblemKind::IndexOutOfRange {
+            Rule::MissingLayer { count } => format!("is missing, though the layer count is {count}"),
+            Rule::NotTriangles { length } => format!("has {length} indices, not a multiple of 3"),
+            Rule::IndexOutOfRange {
                 position,
                 index,
                 limit,
@@ -196,17 +196,17 @@ impl Diagnostic for Problem {
                 };
                 format!("entry {position} is {index}, not below the {limit} {of}{also}")
             }
-            ProblemKind::ParentOutOfRange { parent, bone_count } => {
+            Rule::ParentOutOfRange { parent, bone_count } => {
                 format!("parent {parent} is neither -1 nor one of the {bone_count} bones")
             }
-            ProblemKind::OwnParent => "the bone is its own parent".into(),
-            ProblemKind::ParentCycle => "the bone is its own ancestor (a parent cycle)".into(),
+            Rule::OwnParent => "the bone is its own parent".into(),
+            Rule::ParentCycle => "the bone is its own ancestor (a parent cycle)".into(),
         }
     }
 }
 
 /// `path: property "x": message`, or `path: message`.
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.location(), self.message())
     }
@@ -404,7 +404,7 @@ fn type_list(types: &[PropertyType]) -> String {
 
 /// Collects problems as the walk finds them.
 struct Checker {
-    problems: Vec<Problem>,
+    problems: Vec<Finding>,
 }
 
 /// One node and where it is.
@@ -415,8 +415,8 @@ struct At<'a> {
 }
 
 impl Checker {
-    fn push(&mut self, at: At<'_>, property: Option<&str>, kind: ProblemKind) {
-        self.problems.push(Problem {
+    fn push(&mut self, at: At<'_>, property: Option<&str>, kind: Rule) {
+        self.problems.push(Finding {
             node: at.path.to_string(),
             property: property.map(str::to_string),
             kind,
@@ -430,11 +430,11 @@ impl Checker {
         let kind = node.kind();
         match (parent, kind) {
             (None, Some(NodeKind::Root)) => {}
-            (None, _) => self.push(at, None, ProblemKind::NotARoot { id: node.id }),
+            (None, _) => self.push(at, None, Rule::NotARoot { id: node.id }),
             (Some(p), Some(k)) => {
                 let allowed = p.kind().is_some_and(|pk| pk.children().contains(&k));
                 if !allowed {
-                    self.push(at, None, ProblemKind::MisplacedNode { kind: k, parent: p.id });
+                    self.push(at, None, Rule::MisplacedNode { kind: k, parent: p.id });
                 }
             }
             (Some(_), None) => {}
@@ -462,7 +462,7 @@ impl Checker {
     fn properties(&mut self, at: At<'_>, kind: NodeKind) {
         for (i, p) in at.node.properties.iter().enumerate() {
             if at.node.properties[..i].iter().any(|q| q.name == p.name) {
-                self.push(at, Some(&p.name), ProblemKind::DuplicateProperty);
+                self.push(at, Some(&p.name), Rule::DuplicateProperty);
             }
             let Some(spec) = spec_for(kind, &p.name) else { continue };
             let found = p.value.kind();
@@ -470,7 +470,7 @@ impl Checker {
                 self.push(
                     at,
                     Some(&p.name),
-                    ProblemKind::WrongType {
+                    Rule::WrongType {
                         found,
                         expected: type_list(spec.types),
                     },
@@ -478,7 +478,7 @@ impl Checker {
                 continue;
             }
             if spec.single && p.value.len() != 1 {
-                self.push(at, Some(&p.name), ProblemKind::NotSingle { length: p.value.len() });
+                self.push(at, Some(&p.name), Rule::NotSingle { length: p.value.len() });
                 continue;
             }
             if let (false, Some(value)) = (spec.values.is_empty(), p.value.as_str()) {
@@ -486,7 +486,7 @@ impl Checker {
                     self.push(
                         at,
                         Some(&p.name),
-                        ProblemKind::NotAllowed {
+                        Rule::NotAllowed {
                             value: value.to_string(),
                             allowed: spec.values,
                         },
@@ -496,7 +496,7 @@ impl Checker {
         }
         for spec in specs(kind).iter().filter(|s| s.required) {
             if at.node.property(spec.name).is_none() {
-                self.push(at, Some(spec.name), ProblemKind::Missing { because: None });
+                self.push(at, Some(spec.name), Rule::Missing { because: None });
             }
         }
     }
@@ -514,7 +514,7 @@ impl Checker {
                         path: &child_path,
                     },
                     None,
-                    ProblemKind::DuplicateHash {
+                    Rule::DuplicateHash {
                         hash: child.hash,
                         first,
                     },
@@ -540,7 +540,7 @@ impl Checker {
             };
             match child.kind() {
                 Some(NodeKind::Skeleton) if model.children[..i].iter().any(|c| c.is(NodeKind::Skeleton)) => {
-                    self.push(child_at, None, ProblemKind::SecondSkeleton);
+                    self.push(child_at, None, Rule::SecondSkeleton);
                 }
                 Some(NodeKind::Mesh) => {
                     self.reference(child_at, "m", model, "child of the same Model", &[NodeKind::Material]);
@@ -574,7 +574,7 @@ impl Checker {
             self.push(
                 at,
                 Some(name),
-                ProblemKind::DanglingHash {
+                Rule::DanglingHash {
                     hash,
                     scope: scope_name,
                 },
@@ -590,7 +590,7 @@ impl Checker {
             self.push(
                 at,
                 Some(name),
-                ProblemKind::HashToWrongNode {
+                Rule::HashToWrongNode {
                     hash,
                     found: target.id,
                     expected,
@@ -613,7 +613,7 @@ impl Checker {
             self.push(
                 at,
                 Some(name),
-                ProblemKind::LengthMismatch {
+                Rule::LengthMismatch {
                     length: length as u64,
                     expected,
                     of: of.into(),
@@ -630,7 +630,7 @@ impl Checker {
             self.push(
                 at,
                 Some(name),
-                ProblemKind::IndexOutOfRange {
+                Rule::IndexOutOfRange {
                     position,
                     index,
                     limit,
@@ -671,7 +671,7 @@ impl Checker {
                 (Some(layer), None) if mesh.property(count_name).is_none() => self.push(
                     at,
                     Some(count_name),
-                    ProblemKind::Missing {
+                    Rule::Missing {
                         because: Some(format!("{prefix}{layer} is present")),
                     },
                 ),
@@ -679,7 +679,7 @@ impl Checker {
                     for layer in 0..count {
                         let name = format!("{prefix}{layer}");
                         if mesh.property(&name).is_none() {
-                            self.push(at, Some(&name), ProblemKind::MissingLayer { count });
+                            self.push(at, Some(&name), Rule::MissingLayer { count });
                             break;
                         }
                     }
@@ -689,7 +689,7 @@ impl Checker {
         }
         if let Some(faces) = mesh.indices("f") {
             if faces.len() % 3 != 0 {
-                self.push(at, Some("f"), ProblemKind::NotTriangles { length: faces.len() });
+                self.push(at, Some("f"), Rule::NotTriangles { length: faces.len() });
             }
             if let Some(v) = vertices {
                 self.indices_below(at, "f", v, "vertices");
@@ -701,7 +701,7 @@ impl Checker {
             (None, _) if mesh.property("mi").is_none() => {
                 if let Some((name, _)) = weights.iter().flatten().next() {
                     let because = Some(format!("{name} is present"));
-                    self.push(at, Some("mi"), ProblemKind::Missing { because });
+                    self.push(at, Some("mi"), Rule::Missing { because });
                 }
             }
             (Some(mi), Some(v)) => {
@@ -766,13 +766,13 @@ impl Checker {
                 self.push(
                     bone_at,
                     Some("p"),
-                    ProblemKind::ParentOutOfRange {
+                    Rule::ParentOutOfRange {
                         parent: p,
                         bone_count: n,
                     },
                 );
             } else if p as usize == k {
-                self.push(bone_at, Some("p"), ProblemKind::OwnParent);
+                self.push(bone_at, Some("p"), Rule::OwnParent);
             } else if p >= 0 {
                 parents[k] = Some(p as usize);
             }
@@ -782,7 +782,7 @@ impl Checker {
                 node: bones[k].1,
                 path: &paths[k],
             };
-            self.push(bone_at, Some("p"), ProblemKind::ParentCycle);
+            self.push(bone_at, Some("p"), Rule::ParentCycle);
         }
         for (i, child) in skeleton.children.iter().enumerate() {
             let names: &[&str] = match child.kind() {
@@ -821,7 +821,7 @@ impl Checker {
             self.push(
                 at,
                 Some("co"),
-                ProblemKind::WrongType {
+                Rule::WrongType {
                     found: co.kind(),
                     expected: format!("{expected} (for ct {ct:?})"),
                 },
@@ -848,7 +848,7 @@ impl Checker {
             self.push(
                 at,
                 Some("kv"),
-                ProblemKind::WrongType {
+                Rule::WrongType {
                     found,
                     expected: format!("{} (for kp {kp:?})", type_list(expected)),
                 },
@@ -896,13 +896,18 @@ pub(crate) fn in_cycles(parents: &[Option<usize>]) -> Vec<usize> {
 /// face, weight and blend-shape indices in range, hair particle counts, bone parents in
 /// range and without cycles, constraint offsets and curve values of the right type, as many
 /// key values as key frames).
+///
+/// Every problem is a [`Severity::Error`] (the format calls every one of these rules an
+/// error) at a [`Location::Item`]: the node's path from the top (`root 0 > modl 0 ("body") >
+/// mesh 1 ("head")`, each step the node's id, its index among its siblings and its name when
+/// it has one), followed by ` property "x"` when the problem is about one property.
 pub fn validate(file: &CastFile) -> Vec<Problem> {
     let mut checker = Checker { problems: Vec::new() };
     for (i, root) in file.roots.iter().enumerate() {
         let path = crate::write::label(i, root);
         checker.node(root, &path, None);
     }
-    checker.problems
+    checker.problems.iter().map(Problem::from_diagnostic).collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use animbin_core::io::{SliceReader, read_pod_vec};
+use animbin_core::io::{SliceReader, read_pod_vec, slice_at};
 use animbin_core::math::{Vec2, Vec3, Vec4};
 use animbin_core::{Endian, Error, ErrorKind, Result};
 use zerocopy::byteorder::little_endian::{F32, F64, U16, U32, U64};
@@ -21,7 +21,7 @@ use crate::layout::{
     FILE_HEADER_SIZE, FileHeader, MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, NodeId, NodeKind,
     PROPERTY_HEADER_SIZE, PropertyHeader, PropertyType, VERSION, unknown_type,
 };
-use crate::model::{CastFile, IndexBuffer, Node, Property, Value};
+use crate::model::{CastFile, Node, Property, Value};
 
 /// A [`FileHeader`] as it lies in the file.
 #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
@@ -341,7 +341,7 @@ impl<'a> View<'a> {
         let (record, _) = PropertyHeaderRecord::ref_from_prefix(&self.bytes[pos..])
             .map_err(|_| eof(pos, "a property header (8 bytes)"))?;
         let code = record.kind.get();
-        let kind = PropertyType::from_code(code).ok_or_else(|| err(pos, unknown_type(code)))?;
+        let kind = PropertyType::from_repr(code).ok_or_else(|| err(pos, unknown_type(code)))?;
         let name_size = usize::from(record.name_size.get());
         let array_length = record.array_length.get();
         let name_at = pos + PROPERTY_HEADER_SIZE as usize;
@@ -504,7 +504,7 @@ impl<'a> View<'a> {
 
 /// Checks the file header: the magic, the version, and a rootCount the bytes can hold.
 fn file_header(bytes: &[u8]) -> Result<FileHeader> {
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+    if !bytes.starts_with(MAGIC) {
         let found = &bytes[..bytes.len().min(MAGIC.len())];
         return Err(if MAGIC.starts_with(found) {
             eof(0, "the magic bytes \"cast\"")
@@ -716,11 +716,15 @@ impl<'a> Iterator for Strings<'a> {
     }
 }
 
-/// An index buffer (`b`, `h` or `i`) in place: little-endian values borrowed from the file.
-pub type IndexSlice<'a> = IndexBuffer<'a, U16, U32>;
+/// An index buffer (`b`, `h` or `i`) in place: little-endian values borrowed from the file,
+/// as core's [`animbin_core::index::IndexSlice`] lends them (`u8`, little-endian `U16` and
+/// `U32`); every value reads widened to `u32`.
+pub type IndexSlice<'a> = animbin_core::index::IndexSlice<'a>;
 
-fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(payload: &[u8]) -> Option<&[T]> {
-    <[T]>::ref_from_bytes(payload).ok()
+/// A payload the walk has sized as a whole number of `T` elements, lent in place.
+fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(payload: &[u8]) -> &[T] {
+    let count = (payload.len() / size_of::<T>()) as u64;
+    slice_at(FORMAT, payload, 0, count, "property element").unwrap_or_default()
 }
 
 impl<'a> PropertyView<'a> {
@@ -774,15 +778,15 @@ impl<'a> PropertyView<'a> {
         // The walk sized every payload as a whole number of elements, so each cast holds.
         match self.entry.kind {
             PropertyType::Byte => Values::Byte(p),
-            PropertyType::Short => Values::Short(cast(p).unwrap_or_default()),
-            PropertyType::Integer => Values::Integer(cast(p).unwrap_or_default()),
-            PropertyType::Long => Values::Long(cast(p).unwrap_or_default()),
-            PropertyType::Float => Values::Float(cast(p).unwrap_or_default()),
-            PropertyType::Double => Values::Double(cast(p).unwrap_or_default()),
+            PropertyType::Short => Values::Short(cast(p)),
+            PropertyType::Integer => Values::Integer(cast(p)),
+            PropertyType::Long => Values::Long(cast(p)),
+            PropertyType::Float => Values::Float(cast(p)),
+            PropertyType::Double => Values::Double(cast(p)),
             PropertyType::String => Values::String(strings(p)),
-            PropertyType::Vec2 => Values::Vec2(cast(p).unwrap_or_default()),
-            PropertyType::Vec3 => Values::Vec3(cast(p).unwrap_or_default()),
-            PropertyType::Vec4 => Values::Vec4(cast(p).unwrap_or_default()),
+            PropertyType::Vec2 => Values::Vec2(cast(p)),
+            PropertyType::Vec3 => Values::Vec3(cast(p)),
+            PropertyType::Vec4 => Values::Vec4(cast(p)),
         }
     }
 

@@ -14,8 +14,8 @@ use binrw::io::NoSeek;
 
 use crate::FORMAT;
 use crate::layout::{
-    FILE_HEADER_SIZE, FileHeader, MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, PROPERTY_HEADER_SIZE, PropertyHeader,
-    VERSION,
+    FILE_HEADER_SIZE, FileHeader, HEADER_MAGIC, MAX_DEPTH, NODE_HEADER_SIZE, NodeHeader, PROPERTY_HEADER_SIZE,
+    PropertyHeader, VERSION,
 };
 use crate::model::{CastFile, Node, Property, Value};
 
@@ -144,7 +144,7 @@ fn io_error<W: Seek>(writer: &mut W, e: binrw::Error) -> Error {
 
 fn encode<W: Write + Seek>(file: &CastFile, sizes: &Sizes, writer: &mut W) -> Result<()> {
     let header = FileHeader {
-        magic: MAGIC,
+        magic: HEADER_MAGIC,
         version: VERSION,
         root_count: file.roots.len() as u32,
         flags: file.flags,

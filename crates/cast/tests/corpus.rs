@@ -3,13 +3,16 @@
 //! validated clean, converted to a scene and back, and written back byte for byte. Skipped
 //! when the folder is absent (and failing under CI=true).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use animbin_cast::{
-    CastFile, ColorLayer, ConstraintOffset, ConversionReport, FIRST_HASH, Indices, NodeKind, PropertyType,
+    CastFile, ColorLayer, ConstraintOffset, ConversionReport, FIRST_HASH, FileFormat, Indices, NodeKind, PropertyType,
     SceneOptions, Value, Vec3, Vec4, View, read, to_bytes, validate,
 };
 use animbin_testing::{assert_every_truncation_fails, corpus_files, shared_corpus};
+use common::assert_summaries_agree;
 
 fn corpus() -> Option<PathBuf> {
     shared_corpus(env!("CARGO_MANIFEST_DIR"), "cast")
@@ -43,6 +46,7 @@ fn every_corpus_file_reads_validates_and_writes_back_byte_for_byte() {
         // The view sees the same tree and lends the same payload bytes.
         let view = View::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(view.node_count(), file.node_count(), "{name}");
+        assert_eq!(view.summary(), file.summary(), "{name}");
         assert_eq!(view.to_file().unwrap(), file, "{name}");
         for node in view.nodes() {
             for p in node.properties() {
@@ -69,6 +73,14 @@ fn every_corpus_file_reads_validates_and_writes_back_byte_for_byte() {
         });
     }
     assert_eq!(total, 12_870, "SOURCES-cast.md: total size 12,870 bytes");
+}
+
+#[test]
+fn the_model_and_the_view_give_one_summary_of_every_corpus_file_and_of_every_damage_to_it() {
+    let Some(dir) = corpus() else { return };
+    for path in corpus_files(&dir, "cast") {
+        assert_summaries_agree(&std::fs::read(&path).unwrap());
+    }
 }
 
 #[test]

@@ -1,11 +1,14 @@
 //! Byte-exact fixtures written out in hex, truncation at every offset, bad input refused
 //! with the offset of the field that is wrong, nesting depth, and what the writer refuses.
 
+mod common;
+
 use animbin_cast::{
-    CastFile, ErrorKind, MAX_DEPTH, Node, NodeId, NodeKind, Property, PropertyType, Value, View, read, to_bytes,
-    validate,
+    CastFile, ErrorKind, FileFormat, MAX_DEPTH, Node, NodeId, NodeKind, Property, PropertyType, Value, View, read,
+    to_bytes, validate,
 };
 use animbin_testing::{assert_every_truncation_fails, hex};
+use common::assert_summaries_agree;
 
 /// A root holding an animation (`fr` 30) with one curve: `tx` of bone `a`, keys at 0 and 5.
 const CURVE_FILE: &str = "
@@ -63,6 +66,7 @@ fn read_back(bytes: &[u8]) -> CastFile {
     let view = View::parse(bytes).expect("the view opens");
     assert_eq!(view.to_file().unwrap(), file);
     assert_eq!(view.node_count(), file.node_count());
+    assert_eq!(view.summary(), file.summary());
     file
 }
 
@@ -99,6 +103,18 @@ fn the_curve_fixture_is_what_the_writer_makes_and_reads_back() {
     assert_eq!(
         (curve.node_name(), curve.key_property(), curve.mode()),
         (Some("a"), Some("tx"), Some("absolute"))
+    );
+}
+
+#[test]
+fn the_model_and_the_view_give_one_summary_of_the_fixture_and_of_every_damage_to_it() {
+    let bytes = hex(CURVE_FILE);
+    assert_summaries_agree(&bytes);
+    // The fields and their order are what `animbin info --json` prints.
+    let summary = CastFile::summary_of(&bytes).unwrap();
+    assert_eq!(
+        serde_json::to_string(&summary).unwrap(),
+        r#"{"root_count":1,"node_count":3,"model_count":0,"mesh_count":0,"bone_count":0,"animation_count":1,"curve_count":1,"material_count":0,"flags":0}"#
     );
 }
 
@@ -326,6 +342,7 @@ fn nesting_up_to_the_limit_reads_and_writes_back_and_past_it_is_refused_by_the_w
     let bytes = nested(MAX_DEPTH, id);
     let file = read_back(&bytes);
     assert_eq!(file.node_count(), MAX_DEPTH);
+    assert_summaries_agree(&bytes);
     // The JSON form is flat, so a JSON reader's own nesting limit (128 in serde_json) does
     // not stop it.
     let json = serde_json::to_string(&file).unwrap();
@@ -364,6 +381,8 @@ fn unknown_nodes_undocumented_and_duplicated_properties_flags_and_string_arrays_
     let bytes = to_bytes(&file).unwrap();
     let back = read(&bytes).unwrap();
     assert_eq!(to_bytes(&back).unwrap(), bytes);
+    assert_summaries_agree(&bytes);
+    assert_eq!(back.summary().mesh_count, 1, "a mesh under an unknown node counts");
     assert_eq!(back.flags, 0xDEAD_BEEF);
     assert_eq!(back.roots[0].children[1].id.to_string(), "xtra");
     assert_eq!(
@@ -405,10 +424,11 @@ fn every_property_type_round_trips_at_its_size() {
         };
         let bytes = to_bytes(&file).unwrap();
         assert_eq!(bytes.len(), 16 + 24 + 8 + 1 + payload, "{kind}");
-        assert_eq!(u16::from_le_bytes([bytes[40], bytes[41]]), kind.code());
+        assert_eq!(u16::from_le_bytes([bytes[40], bytes[41]]), kind.repr());
         let back = read(&bytes).unwrap();
         assert_eq!(to_bytes(&back).unwrap(), bytes, "{kind}");
         let view = View::parse(&bytes).unwrap();
+        assert_summaries_agree(&bytes);
         let p = view.roots().next().unwrap().property("v").unwrap();
         assert_eq!((p.kind(), p.payload().len()), (kind, payload));
     }

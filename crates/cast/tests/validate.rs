@@ -2,8 +2,7 @@
 //! exactly one, reported at its node and property.
 
 use animbin_cast::{
-    CastFile, Diagnostic, Location, Node, NodeId, NodeKind, Problem, ProblemKind, Property, Severity, Value, Vec2,
-    Vec3, Vec4, validate,
+    CastFile, Location, Node, NodeId, NodeKind, Problem, Property, Severity, Value, Vec2, Vec3, Vec4, validate,
 };
 
 fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
@@ -227,19 +226,37 @@ fn remove(node: &mut Node, name: &str) {
     node.properties.retain(|p| p.name != name);
 }
 
-/// The one problem `change` makes, checked to be an error at `place` saying `message`.
+/// The one problem `change` makes.
 fn one_problem(change: impl FnOnce(&mut CastFile)) -> Problem {
     let mut file = every_node();
     change(&mut file);
     let problems = validate(&file);
     assert_eq!(problems.len(), 1, "{problems:#?}");
-    let problem = problems.into_iter().next().unwrap();
-    assert_eq!(problem.severity(), Severity::Error);
-    problem
+    problems.into_iter().next().unwrap()
 }
 
 fn line(change: impl FnOnce(&mut CastFile)) -> String {
     one_problem(change).to_string()
+}
+
+/// An error at `node` (its path), about `property` when one is given, saying `message`:
+/// every rule `validate` checks is an error.
+fn error(node: &str, property: Option<&str>, message: &str) -> Problem {
+    let location = match property {
+        Some(p) => format!("{node} property {p:?}"),
+        None => node.to_string(),
+    };
+    Problem::new(Severity::Error, Location::Item(location), message)
+}
+
+const MODEL: &str = "root 0 > modl 0 (\"body\")";
+const SKELETON: &str = "root 0 > modl 0 (\"body\") > skel 0";
+const MESH_NODE: &str = "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\")";
+const SHAPE: &str = "root 0 > modl 0 (\"body\") > blsh 3 (\"smile\")";
+const ROTATION_CURVE: &str = "root 0 > anim 1 > curv 0 (\"b0\")";
+
+fn bone_path(i: usize) -> String {
+    format!("{SKELETON} > bone {i} (\"b{i}\")")
 }
 
 #[test]
@@ -253,14 +270,10 @@ fn a_file_with_every_node_type_breaks_no_rule() {
 
 #[test]
 fn places_are_checked() {
-    let p = one_problem(|f| f.roots.push(Node::new(NodeKind::Model, 9)));
     assert_eq!(
-        p.kind,
-        ProblemKind::NotARoot {
-            id: NodeKind::Model.id()
-        }
+        one_problem(|f| f.roots.push(Node::new(NodeKind::Model, 9))),
+        error("modl 1", None, "a top-level node must be a Root (root), not modl")
     );
-    assert_eq!(p.location(), Location::Item("modl 1".into()));
     assert_eq!(
         line(|f| model(f).children.push(Node::new(NodeKind::Metadata, 9))),
         "root 0 > modl 0 (\"body\") > meta 5: a Metadata cannot be a child of a Model"
@@ -269,8 +282,14 @@ fn places_are_checked() {
         line(|f| model(f).children.push(Node::new(NodeKind::Skeleton, 9))),
         "root 0 > modl 0 (\"body\") > skel 5: a second Skeleton in one Model"
     );
-    let p = one_problem(|f| f.roots[0].children.push(Node::new(NodeKind::Metadata, 3)));
-    assert!(matches!(p.kind, ProblemKind::DuplicateHash { hash: 3, ref first } if first == "root 0 > anim 1"));
+    assert_eq!(
+        one_problem(|f| f.roots[0].children.push(Node::new(NodeKind::Metadata, 3))),
+        error(
+            "root 0 > meta 4",
+            None,
+            "hash 0x0000000000000003 is also the hash of root 0 > anim 1, in the same Root"
+        )
+    );
     // Inside an unknown node nothing is checked, and unknown ids are allowed anywhere.
     let mut file = every_node();
     let mut unknown = Node::new(NodeId::from_tag(*b"xtra"), 3);
@@ -296,25 +315,43 @@ fn property_types_shapes_values_and_presence_are_checked() {
             Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 2]),
         )
     });
-    assert_eq!(p.kind, ProblemKind::NotSingle { length: 2 });
-    let p = one_problem(|f| remove(child(f, &[0, 2]), "f"));
+    assert_eq!(p, error(&bone_path(0), Some("lp"), "holds one value, not 2"));
     assert_eq!(
-        (p.property.as_deref(), p.kind),
-        (Some("f"), ProblemKind::Missing { because: None })
+        one_problem(|f| remove(child(f, &[0, 2]), "f")),
+        error(MESH_NODE, Some("f"), "is required and missing")
     );
-    for (path, name, value) in [
-        (&[0, 2][..], "sm", "cubic"),
-        (&[1, 0], "m", "blend"),
-        (&[1, 0], "kp", "qx"),
-        (&[1, 2], "m", ""),
-        (&[3], "up", "w"),
-        (&[0, 1, 1], "cs", "hsv"),
-        (&[0, 0, 4], "ct", "aim"),
+    let modes = "additive, absolute, relative";
+    for (path, node, name, value, allowed) in [
+        (&[0, 2][..], MESH_NODE, "sm", "cubic", "linear, quaternion"),
+        (&[1, 0], ROTATION_CURVE, "m", "blend", modes),
+        (
+            &[1, 0],
+            ROTATION_CURVE,
+            "kp",
+            "qx",
+            "rq, tx, ty, tz, sx, sy, sz, bs, vb",
+        ),
+        (&[1, 2], "root 0 > anim 1 > CMOV 2 (\"b1\")", "m", "", modes),
+        (&[3], "root 0 > meta 3", "up", "w", "x, y, z"),
+        (
+            &[0, 1, 1],
+            "root 0 > modl 0 (\"body\") > matl 1 (\"body\") > colr 1",
+            "cs",
+            "hsv",
+            "srgb, linear",
+        ),
+        (
+            &[0, 0, 4],
+            "root 0 > modl 0 (\"body\") > skel 0 > cnst 4",
+            "ct",
+            "aim",
+            "pt, or, sc",
+        ),
     ] {
         let p = one_problem(|f| set(child(f, path), name, Value::String(vec![value.into()])));
-        assert!(
-            matches!(p.kind, ProblemKind::NotAllowed { value: ref x, .. } if x == value),
-            "{p}"
+        assert_eq!(
+            p,
+            error(node, Some(name), &format!("is {value:?}, not one of {allowed}"))
         );
     }
     let p = one_problem(|f| remove(child(f, &[0, 2]), "ul"));
@@ -322,12 +359,9 @@ fn property_types_shapes_values_and_presence_are_checked() {
         p.to_string(),
         "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"ul\": is missing, though u0 is present"
     );
-    let p = one_problem(|f| remove(child(f, &[0, 2]), "mi"));
     assert_eq!(
-        p.kind,
-        ProblemKind::Missing {
-            because: Some("wb is present".into())
-        }
+        one_problem(|f| remove(child(f, &[0, 2]), "mi")),
+        error(MESH_NODE, Some("mi"), "is missing, though wb is present")
     );
 }
 
@@ -338,53 +372,54 @@ fn hashes_must_name_a_node_of_the_right_type_in_their_scope() {
         p.to_string(),
         "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"m\": names hash 0x0000000000000063, which no child of the same Model has"
     );
-    let p = one_problem(|f| set(child(f, &[0, 3]), "b", Value::Long(vec![MATERIAL])));
-    assert!(
-        matches!(
-            p.kind,
-            ProblemKind::HashToWrongNode {
-                hash: MATERIAL,
-                expected: "Mesh",
-                ..
-            }
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 3]), "b", Value::Long(vec![MATERIAL]))),
+        error(
+            SHAPE,
+            Some("b"),
+            "names hash 0x0000000000000014, a matl node, not a Mesh"
+        )
+    );
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 0, 3]), "eb", Value::Long(vec![14]))),
+        error(
+            &format!("{SKELETON} > ikhd 3"),
+            Some("eb"),
+            "names hash 0x000000000000000e, a ikhd node, not a Bone"
+        )
+    );
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 0, 4]), "tb", Value::Long(vec![MESH]))),
+        error(
+            &format!("{SKELETON} > cnst 4"),
+            Some("tb"),
+            "names hash 0x000000000000001e, which no child of the same Skeleton has"
         ),
-        "{p}"
+        "a mesh is not in the skeleton"
     );
-    let p = one_problem(|f| set(child(f, &[0, 0, 3]), "eb", Value::Long(vec![14])));
-    assert!(
-        matches!(p.kind, ProblemKind::HashToWrongNode { expected: "Bone", .. }),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 1]), "normal", Value::Long(vec![MESH]))),
+        error(
+            &format!("{MODEL} > matl 1 (\"body\")"),
+            Some("normal"),
+            "names hash 0x000000000000001e, which no child of this node has"
+        )
     );
-    let p = one_problem(|f| set(child(f, &[0, 0, 4]), "tb", Value::Long(vec![MESH])));
-    assert!(
-        matches!(p.kind, ProblemKind::DanglingHash { .. }),
-        "a mesh is not in the skeleton: {p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[2]), "rf", Value::Long(vec![4]))),
+        error(
+            "root 0 > inst 2",
+            Some("rf"),
+            "names hash 0x0000000000000004, which no child of this node has"
+        )
     );
-    let p = one_problem(|f| set(child(f, &[0, 1]), "normal", Value::Long(vec![MESH])));
-    assert!(
-        matches!(
-            p.kind,
-            ProblemKind::DanglingHash {
-                scope: "child of this node",
-                ..
-            }
-        ),
-        "{p}"
-    );
-    let p = one_problem(|f| set(child(f, &[2]), "rf", Value::Long(vec![4])));
-    assert!(matches!(p.kind, ProblemKind::DanglingHash { .. }), "{p}");
 }
 
 #[test]
 fn arrays_must_agree_with_the_vertex_count_and_each_other() {
-    let p = one_problem(|f| set(child(f, &[0, 2]), "vn", Value::Vec3(vec![Vec3::new(0.0, 0.0, 1.0); 2])));
     assert_eq!(
-        p.kind,
-        ProblemKind::LengthMismatch {
-            length: 2,
-            expected: 3,
-            of: "the vertex count".into()
-        }
+        one_problem(|f| set(child(f, &[0, 2]), "vn", Value::Vec3(vec![Vec3::new(0.0, 0.0, 1.0); 2]))),
+        error(MESH_NODE, Some("vn"), "has 2 elements, not 3 (the vertex count)")
     );
     let p = one_problem(|f| {
         set(
@@ -393,56 +428,37 @@ fn arrays_must_agree_with_the_vertex_count_and_each_other() {
             Value::Vec4(vec![Vec4::new(1.0, 1.0, 1.0, 1.0); 4]),
         )
     });
-    assert_eq!(p.property.as_deref(), Some("c0"));
-    let p = one_problem(|f| set(child(f, &[0, 2]), "wv", Value::Float(vec![1.0; 3])));
     assert_eq!(
-        p.kind,
-        ProblemKind::LengthMismatch {
-            length: 3,
-            expected: 6,
-            of: "3 vertices times 2 influences".into()
-        }
+        p,
+        error(MESH_NODE, Some("c0"), "has 4 elements, not 3 (the vertex count)")
     );
-    let p = one_problem(|f| set(child(f, &[0, 2]), "ul", Value::Byte(vec![2])));
     assert_eq!(
-        (p.property.as_deref(), p.kind),
-        (Some("u1"), ProblemKind::MissingLayer { count: 2 })
+        one_problem(|f| set(child(f, &[0, 2]), "wv", Value::Float(vec![1.0; 3]))),
+        error(
+            MESH_NODE,
+            Some("wv"),
+            "has 3 elements, not 6 (3 vertices times 2 influences)"
+        )
     );
-    let p = one_problem(|f| set(child(f, &[0, 4]), "pt", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 4])));
-    assert!(
-        matches!(
-            p.kind,
-            ProblemKind::LengthMismatch {
-                length: 4,
-                expected: 5,
-                ..
-            }
-        ),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 2]), "ul", Value::Byte(vec![2]))),
+        error(MESH_NODE, Some("u1"), "is missing, though the layer count is 2")
     );
-    let p = one_problem(|f| set(child(f, &[0, 3]), "vi", Value::Byte(vec![0, 1])));
-    assert!(
-        matches!(
-            p.kind,
-            ProblemKind::LengthMismatch {
-                length: 1,
-                expected: 2,
-                ..
-            }
-        ),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 4]), "pt", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0); 4]))),
+        error(
+            &format!("{MODEL} > hair 4"),
+            Some("pt"),
+            "has 4 elements, not 5 (the strands' segments plus one each)"
+        )
     );
-    let p = one_problem(|f| set(child(f, &[1, 0]), "kb", Value::Byte(vec![0, 1, 2])));
-    assert!(
-        matches!(
-            p.kind,
-            ProblemKind::LengthMismatch {
-                length: 2,
-                expected: 3,
-                ..
-            }
-        ),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 3]), "vi", Value::Byte(vec![0, 1]))),
+        error(SHAPE, Some("vp"), "has 1 elements, not 2 (the length of vi)")
+    );
+    assert_eq!(
+        one_problem(|f| set(child(f, &[1, 0]), "kb", Value::Byte(vec![0, 1, 2]))),
+        error(ROTATION_CURVE, Some("kv"), "has 2 elements, not 3 (the length of kb)")
     );
 }
 
@@ -453,34 +469,36 @@ fn indices_must_stay_inside_their_arrays() {
         p.to_string(),
         "root 0 > modl 0 (\"body\") > mesh 2 (\"tri\") property \"f\": entry 4 is 3, not below the 3 vertices (and 1 more entries)"
     );
-    let p = one_problem(|f| set(child(f, &[0, 2]), "f", Value::Short(vec![0, 1])));
-    assert_eq!(p.kind, ProblemKind::NotTriangles { length: 2 });
-    let p = one_problem(|f| set(child(f, &[0, 2]), "wb", Value::Byte(vec![0, 1, 2, 3, 1, 0])));
-    assert!(
-        matches!(
-            p.kind,
-            ProblemKind::IndexOutOfRange {
-                position: 3,
-                index: 3,
-                limit: 3,
-                ..
-            }
-        ),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 2]), "f", Value::Short(vec![0, 1]))),
+        error(MESH_NODE, Some("f"), "has 2 indices, not a multiple of 3")
     );
-    let p = one_problem(|f| set(child(f, &[0, 3]), "vi", Value::Byte(vec![3])));
-    assert!(
-        matches!(p.kind, ProblemKind::IndexOutOfRange { index: 3, limit: 3, .. }),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 2]), "wb", Value::Byte(vec![0, 1, 2, 3, 1, 0]))),
+        error(
+            MESH_NODE,
+            Some("wb"),
+            "entry 3 is 3, not below the 3 bones of the model's skeleton"
+        )
+    );
+    assert_eq!(
+        one_problem(|f| set(child(f, &[0, 3]), "vi", Value::Byte(vec![3]))),
+        error(
+            SHAPE,
+            Some("vi"),
+            "entry 0 is 3, not below the 3 vertices of the base mesh"
+        )
     );
     // Weights in a model without a skeleton name no bone at all.
     let mut file = every_node();
     model(&mut file).children.remove(0);
-    let problems = validate(&file);
-    assert!(
-        problems
-            .iter()
-            .any(|p| matches!(p.kind, ProblemKind::IndexOutOfRange { limit: 0, .. }))
+    assert_eq!(
+        validate(&file),
+        [error(
+            &format!("{MODEL} > mesh 1 (\"tri\")"),
+            Some("wb"),
+            "entry 0 is 0, not below the 0 bones of the model's skeleton (and 5 more entries)"
+        )]
     );
 }
 
@@ -489,60 +507,63 @@ fn bone_parents_must_be_in_range_and_free_of_cycles() {
     let parent =
         |value: i32| move |f: &mut CastFile| set(child(f, &[0, 0, 1]), "p", Value::Integer(vec![value as u32]));
     assert_eq!(
-        one_problem(parent(3)).kind,
-        ProblemKind::ParentOutOfRange {
-            parent: 3,
-            bone_count: 3
-        }
+        one_problem(parent(3)),
+        error(
+            &bone_path(1),
+            Some("p"),
+            "parent 3 is neither -1 nor one of the 3 bones"
+        )
     );
     assert_eq!(
-        one_problem(parent(-2)).kind,
-        ProblemKind::ParentOutOfRange {
-            parent: -2,
-            bone_count: 3
-        }
+        one_problem(parent(-2)),
+        error(
+            &bone_path(1),
+            Some("p"),
+            "parent -2 is neither -1 nor one of the 3 bones"
+        )
     );
-    assert_eq!(one_problem(parent(1)).kind, ProblemKind::OwnParent);
-    // A parent listed after its child is fine; a cycle is not (both bones of it are named).
+    assert_eq!(
+        one_problem(parent(1)),
+        error(&bone_path(1), Some("p"), "the bone is its own parent")
+    );
+    // A parent listed after its child is fine; a cycle is not (every bone of it is named).
     let mut file = every_node();
     set(child(&mut file, &[0, 0, 0]), "p", Value::Integer(vec![2]));
     set(child(&mut file, &[0, 0, 2]), "p", Value::Integer(vec![u32::MAX]));
     assert_eq!(validate(&file), vec![]);
     set(child(&mut file, &[0, 0, 2]), "p", Value::Integer(vec![1]));
-    let cycle: Vec<&str> = validate(&file)
-        .iter()
-        .filter(|p| p.kind == ProblemKind::ParentCycle)
-        .map(|p| {
-            if p.node.ends_with("(\"b0\")") {
-                "b0"
-            } else if p.node.ends_with("(\"b1\")") {
-                "b1"
-            } else {
-                "b2"
-            }
+    let cycle: Vec<Problem> = (0..3)
+        .map(|i| {
+            error(
+                &bone_path(i),
+                Some("p"),
+                "the bone is its own ancestor (a parent cycle)",
+            )
         })
         .collect();
-    assert_eq!(cycle, ["b0", "b1", "b2"]);
+    assert_eq!(validate(&file), cycle);
 }
 
 #[test]
 fn offsets_and_key_values_must_have_the_type_their_kind_needs() {
-    let p = one_problem(|f| set(child(f, &[0, 0, 4]), "co", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)])));
     assert_eq!(
-        p.kind,
-        ProblemKind::WrongType {
-            found: animbin_cast::PropertyType::Vec3,
-            expected: "4v (for ct \"or\")".into()
-        }
+        one_problem(|f| set(child(f, &[0, 0, 4]), "co", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)]))),
+        error(
+            &format!("{SKELETON} > cnst 4"),
+            Some("co"),
+            "type 3v is not 4v (for ct \"or\")"
+        )
     );
-    let p = one_problem(|f| set(child(f, &[1, 0]), "kv", Value::Float(vec![0.0, 1.0])));
-    assert!(
-        matches!(p.kind, ProblemKind::WrongType { ref expected, .. } if expected == "4v (for kp \"rq\")"),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[1, 0]), "kv", Value::Float(vec![0.0, 1.0]))),
+        error(ROTATION_CURVE, Some("kv"), "type f is not 4v (for kp \"rq\")")
     );
-    let p = one_problem(|f| set(child(f, &[1, 1]), "kv", Value::Float(vec![1.0])));
-    assert!(
-        matches!(p.kind, ProblemKind::WrongType { ref expected, .. } if expected == "b, h or i (for kp \"vb\")"),
-        "{p}"
+    assert_eq!(
+        one_problem(|f| set(child(f, &[1, 1]), "kv", Value::Float(vec![1.0]))),
+        error(
+            "root 0 > anim 1 > curv 1 (\"b1\")",
+            Some("kv"),
+            "type f is not b, h or i (for kp \"vb\")"
+        )
     );
 }

@@ -12,10 +12,7 @@ use std::sync::Mutex;
 
 use animbin::batch::Summary;
 use animbin::core::scene::{AnimKind, Precision};
-use animbin::{
-    AnimationSource, Conversion, ConversionReport, ConvertOptions, Document, Error, Format, SceneOptions, Severity,
-    Target,
-};
+use animbin::{AnimationSource, Conversion, ConvertOptions, Document, Error, Format, SceneOptions, Severity, Target};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
@@ -59,9 +56,8 @@ enum Command {
         /// The input's format, when it cannot be detected.
         #[arg(long)]
         format: Option<Format>,
-        /// The output format: seanim, semodel, semodel-deployed, semodel-draft, animx, animj,
-        /// sf3, dmf, dmf-json, gltf, glb or json (a dump).
-        #[arg(long)]
+        /// The output format (the names come from the library's table of formats).
+        #[arg(long, help = target_help())]
         to: Option<Target>,
         /// Fail instead of reporting what the output format cannot hold.
         #[arg(long)]
@@ -101,7 +97,8 @@ enum Command {
         /// animation (needs --to).
         #[arg(long)]
         split: bool,
-        /// Write a glTF even when it would hold no node and no animation.
+        /// Write the output even when it would hold nothing of the input (a glTF without a
+        /// node or an animation, an animation format from a model).
         #[arg(long)]
         allow_empty: bool,
         /// IN OUT: the file to read and the file to write (a folder with --split), replaced
@@ -132,6 +129,15 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+/// `--to`'s help: every target's name, from the library's table.
+fn target_help() -> String {
+    let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) => format!("The output format: {} or {last} (a dump)", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Why the command failed: the request (exit 2) or the input (exit 1).
@@ -377,10 +383,10 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         return conversion.save(output).map_err(input_error(input));
     }
     let conversions = animbin::convert_split(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
-    let extension = animbin::batch::output_extension(target);
+    let extension = target.output_extension();
     let outputs: Vec<PathBuf> = conversions
         .iter()
-        .map(|(name, _)| output.join(format!("{}.{extension}", file_name(name))))
+        .map(|(name, _)| output.join(format!("{}.{extension}", animbin::file_name(name))))
         .collect();
     for path in &outputs {
         refuse_overwriting_inputs(&inputs, path)?;
@@ -460,7 +466,7 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
             let input = job.input.display();
             match &result {
                 Ok(converted) => {
-                    for line in loss_lines(&converted.report, target) {
+                    for line in converted.report.lost.iter().map(|l| animbin::loss_line(target, l)) {
                         say(format!("{input}: {line}"));
                     }
                     for unmatched in &converted.unmatched {
@@ -468,10 +474,7 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
                     }
                 }
                 Err(Error::Io { path, source }) if *path == job.input => say(format!("{input}: {source}")),
-                Err(e @ Error::NothingToWrite { target, .. }) if target.format() == Some(Format::Gltf) => {
-                    say(format!("{input}: {e} (--allow-empty writes it anyway)"));
-                }
-                Err(e) => say(format!("{input}: {e}")),
+                Err(e) => say(format!("{input}: {e}{}", allow_empty_hint(e))),
             }
             summary.lock().unwrap_or_else(|e| e.into_inner()).count(&result);
             bar.set_message(job.input.file_name().unwrap_or_default().to_string_lossy().into_owned());
@@ -502,7 +505,7 @@ fn refuse_overwriting_inputs(inputs: &[&Path], output: &Path) -> CliResult<()> {
     Ok(())
 }
 
-/// The failure for a conversion error: --strict's losses listed, an empty glTF's way out said.
+/// The failure for a conversion error: --strict's losses listed, an empty output's way out said.
 fn conversion_error(e: Error, input: &Path) -> Failure {
     match e {
         Error::Lossy { lost } => {
@@ -514,56 +517,24 @@ fn conversion_error(e: Error, input: &Path) -> Failure {
                 lost.len()
             ))
         }
-        Error::NothingToWrite { target, .. } if target.format() == Some(Format::Gltf) => {
-            Failure::Input(format!("{}: {e} (--allow-empty writes it anyway)", input.display()))
-        }
+        e @ Error::NothingToWrite { .. } => Failure::Input(format!("{}: {e}{}", input.display(), allow_empty_hint(&e))),
         e => input_error(input)(e),
+    }
+}
+
+/// The way out of a conversion that would write nothing: this command's `--allow-empty`.
+fn allow_empty_hint(e: &Error) -> &'static str {
+    match e {
+        Error::NothingToWrite { overridable: true, .. } => " (--allow-empty writes it anyway)",
+        _ => "",
     }
 }
 
 /// What a conversion lost and which tracks found no bone, on stderr.
 fn report(conversion: &Conversion<'_>) {
-    for line in loss_lines(&conversion.report, conversion.target()) {
+    for line in conversion.lost_lines() {
         warn(format_args!("animbin: {line}"));
     }
-    for unmatched in &conversion.unmatched {
-        warn(format_args!("animbin: {unmatched}"));
-    }
-}
-
-/// An animation name as a file name: characters that file systems refuse (path separators,
-/// `:*?"<>|`, control characters) become `_`, and leading dots go, so a name never leaves
-/// the folder or hides its file.
-fn file_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| {
-            if c.is_control() || "/\\:*?\"<>|".contains(c) {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let trimmed = cleaned.trim_start_matches('.').trim();
-    if trimmed.is_empty() {
-        "animation".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
-/// One line per kind of loss, naming what cannot hold it.
-fn loss_lines(report: &ConversionReport, target: Target) -> impl Iterator<Item = String> + '_ {
-    let holder = match target {
-        // The layouts of one format differ in what they hold: name the layout.
-        Target::SeModelDeployed | Target::SeModelDraft => target.name(),
-        other => other.format().map_or("a dump", Format::name),
-    };
-    report
-        .lost
-        .iter()
-        .map(move |line| format!("{holder} cannot hold: {line}"))
 }
 
 fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResult<ExitCode> {

@@ -118,6 +118,9 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// The file extensions (without the dot, lower case) of the format's files, the usual
     /// one first.
     const EXTENSIONS: &'static [&'static str];
+    /// The extensions (among [`FileFormat::EXTENSIONS`]) of files in the format's own JSON
+    /// form (`animj`, `gltf`); files of other extensions are JSON only as dumps (`.json`).
+    const JSON_EXTENSIONS: &'static [&'static str] = &[];
     /// The bytes every file of the format starts with; empty for a format without magic.
     const MAGIC: &'static [u8];
     /// What the format can hold.
@@ -138,6 +141,12 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// Whether the format lets a writer choose the width of its key values
     /// ([`crate::scene::Precision`], SEAnim).
     const CHOOSES_PRECISION: bool;
+    /// Whether [`FileFormat::from_scene`] embeds the texture files it is given (glTF), so
+    /// that a caller looks for them first.
+    const EMBEDS_IMAGE_FILES: bool = false;
+    /// Whether an animation without a name of its own is named after its file when it is
+    /// written in this format (glTF, whose animations become a 3D tool's actions).
+    const NAMES_FROM_FILES: bool = false;
     /// Whether writing a file in another [`FileFormat::Form`] can lose part of it (SEModel's
     /// layouts hold different fields); when it cannot, a change of form is a re-encoding.
     const FORM_CHANGE_LOSES: bool = false;
@@ -337,7 +346,10 @@ mod tests {
 
     #[test]
     fn holds_are_named_in_flag_order() {
-        assert_eq!(Holds::all().names(), ["bones", "meshes", "materials", "textures", "animations"]);
+        assert_eq!(
+            Holds::all().names(),
+            ["bones", "meshes", "materials", "textures", "animations"]
+        );
         assert_eq!(
             (Holds::BONES | Holds::MESHES | Holds::MATERIALS | Holds::ANIMATIONS).describe(),
             "bones, meshes, materials or animations"

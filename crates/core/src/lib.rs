@@ -18,7 +18,7 @@
 //!   bone's bind pose, and back;
 //! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
 //! - [`validate`]: the [`Problem`]s a format's `validate` finds, with their severity and place;
-//! - [`format`]: [`FileFormat`], the contract every format crate implements the same way;
+//! - [`format`](mod@format): [`FileFormat`], the contract every format crate implements the same way;
 //! - [`images`]: texture files found for a scene's materials, for writers that embed them;
 //!
 //! ```
@@ -34,6 +34,7 @@
 //! # Ok::<(), animbin_core::Error>(())
 //! ```
 
+mod enums;
 pub mod error;
 pub mod fixed;
 pub mod float;
@@ -51,9 +52,9 @@ pub mod validate;
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, Result};
 pub use fixed::{Fixed16, Rot14};
+pub use format::{FileError, FileFormat, Holds};
 pub use index::{Index, IndexField, IndexWidth};
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
-pub use format::{FileError, FileFormat, Holds};
 pub use scene::{ConversionReport, SceneOptions};
 pub use validate::{Diagnostic, Location, Problem, Severity, UNIT_QUATERNION_TOLERANCE, non_unit_length};
 

@@ -30,28 +30,55 @@ use crate::math::{Quat, Transform, Vec3};
 use crate::scene::{AnimKind, Animation, Skeleton};
 
 /// The kind that applies to each track of `anim`, in track order.
+///
+/// A track's own override wins; else its bone (the first of that name in `skeleton`)
+/// takes the kind [`bone_kinds`] gives it, with each bone's override the one of the track
+/// naming it; a track whose bone is not in the skeleton plays `anim.kind`.
 pub fn effective_kinds(anim: &Animation, skeleton: &Skeleton) -> Vec<AnimKind> {
-    let overrides: HashMap<&str, AnimKind> = anim
+    let by_name: HashMap<&str, AnimKind> = anim
         .bones
         .iter()
         .filter_map(|t| t.kind_override.map(|k| (t.bone.as_str(), k)))
         .collect();
+    let parents: Vec<Option<usize>> = skeleton.bones.iter().map(|b| b.parent).collect();
+    let overrides: Vec<Option<AnimKind>> = skeleton
+        .bones
+        .iter()
+        .map(|b| by_name.get(b.name.as_str()).copied())
+        .collect();
+    let kinds = bone_kinds(&parents, &overrides, anim.kind);
     anim.bones
         .iter()
         .map(|track| {
-            if let Some(k) = track.kind_override {
-                return k;
-            }
-            let mut at = skeleton.find(&track.bone);
-            // At most one step per bone: a parent cycle cannot loop forever.
-            for _ in 0..skeleton.bones.len() {
+            track
+                .kind_override
+                .or_else(|| skeleton.find(&track.bone).map(|i| kinds[i]))
+                .unwrap_or(anim.kind)
+        })
+        .collect()
+}
+
+/// The kind that applies to each bone of a hierarchy given as plain slices: the override
+/// of the nearest bone among itself and its ancestors that has one, else `default`.
+///
+/// `parents[i]` is bone `i`'s parent (`None` for a root) and `overrides[i]` its override;
+/// both slices are indexed by bone, and a bone past the end of `overrides` has none.
+/// Parents past the end of `parents` or at the bone itself end the walk, and a parent
+/// cycle cannot loop forever (at most one step per bone). [`effective_kinds`] is this
+/// function over a skeleton and an animation's tracks.
+pub fn bone_kinds(parents: &[Option<usize>], overrides: &[Option<AnimKind>], default: AnimKind) -> Vec<AnimKind> {
+    let n = parents.len();
+    (0..n)
+        .map(|bone| {
+            let mut at = Some(bone);
+            for _ in 0..n {
                 let Some(i) = at else { break };
-                if let Some(&k) = overrides.get(skeleton.bones[i].name.as_str()) {
+                if let Some(&Some(k)) = overrides.get(i) {
                     return k;
                 }
-                at = skeleton.bones[i].parent.filter(|&p| p < skeleton.bones.len() && p != i);
+                at = parents[i].filter(|&p| p < n && p != i);
             }
-            anim.kind
+            default
         })
         .collect()
 }
@@ -172,6 +199,24 @@ mod tests {
                 AnimKind::Absolute
             ]
         );
+    }
+
+    #[test]
+    fn bone_kinds_walk_plain_parents_and_survive_bad_ones() {
+        use AnimKind::{Absolute, Additive, Delta, Relative};
+        // 0 <- 1 <- 2; 3 and 4 a cycle; 5 its own parent; 6 a parent past the end.
+        let parents = [None, Some(0), Some(1), Some(4), Some(3), Some(5), Some(99)];
+        let overrides = [None, Some(Delta), None, None, None, None];
+        assert_eq!(
+            bone_kinds(&parents, &overrides, Absolute),
+            vec![Absolute, Delta, Delta, Absolute, Absolute, Absolute, Absolute]
+        );
+        let overrides = [Some(Relative), None, Some(Additive), Some(Additive)];
+        assert_eq!(
+            bone_kinds(&parents, &overrides, Absolute),
+            vec![Relative, Relative, Additive, Additive, Additive, Absolute, Absolute]
+        );
+        assert!(bone_kinds(&[], &[], Absolute).is_empty());
     }
 
     #[test]

@@ -13,17 +13,16 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io::{Read, Seek, Write};
 
-use animbin_core::ErrorKind;
 use animbin_core::math::{Mat4, Quat, Rgba, Rgba8, Vec2, Vec3};
 use animbin_core::strings::{decode_padded_name, encode_padded_name};
+use animbin_core::{ErrorKind, binary_enum};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
-use serde::de::{self, Deserializer, Unexpected, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
 use zerocopy::little_endian::{F32, I16, U16, U32};
 use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout, Unaligned};
 
-/// The file magic, `'DASH'` read as a little-endian u32.
-pub const MAGIC: u32 = 0x4853_4144;
+/// The file magic, `'DASH'` read as a little-endian u32 (the header's `magic` field); its
+/// bytes in file order are [`crate::MAGIC`].
+pub const MAGIC_WORD: u32 = 0x4853_4144;
 /// The major version this crate reads and writes.
 pub const MAJOR_VERSION: u16 = 1;
 /// The minor version this crate writes (readers accept any minor version of major 1).
@@ -206,129 +205,30 @@ impl fmt::Debug for Bool16 {
     }
 }
 
-/// Declares a `u16` enum of the spec with its values, its JSON names and serde support
-/// (written as the name; read from the name or the integer, as the spec allows).
-macro_rules! dmf_enum {
-    (
-        $(#[$meta:meta])*
-        $name:ident { $($(#[$vmeta:meta])* $variant:ident = $value:literal => $json:literal),+ $(,)? }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[repr(u16)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant = $value),+
-        }
+// The spec's u16 enums, each value with its JSON name (written as the name; read from the
+// name or the integer, as the spec allows).
 
-        impl $name {
-            /// Every value, in numeric order.
-            pub const ALL: &'static [Self] = &[$(Self::$variant),+];
-
-            /// The value from its number, or `None` outside the spec's list.
-            pub const fn from_u16(value: u16) -> Option<Self> {
-                match value {
-                    $($value => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-
-            /// The name the JSON form uses.
-            pub const fn json_name(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $json),+
-                }
-            }
-
-            /// The value from its JSON name.
-            pub fn from_json_name(name: &str) -> Option<Self> {
-                match name {
-                    $($json => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-
-            /// What the spec allows, for error messages.
-            pub(crate) fn expected() -> String {
-                let names: Vec<String> = Self::ALL
-                    .iter()
-                    .map(|v| format!("{} ({})", *v as u16, v.json_name()))
-                    .collect();
-                format!("a {} value: {}", stringify!($name), names.join(", "))
-            }
-        }
-
-        impl Default for $name {
-            /// The value 0.
-            fn default() -> Self {
-                Self::ALL[0]
-            }
-        }
-
-        impl From<$name> for u16 {
-            fn from(value: $name) -> u16 {
-                value as u16
-            }
-        }
-
-        impl TryFrom<u16> for $name {
-            type Error = ErrorKind;
-            fn try_from(value: u16) -> Result<Self, ErrorKind> {
-                Self::from_u16(value).ok_or_else(|| ErrorKind::invalid(Self::expected(), value))
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.json_name())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct V;
-                impl Visitor<'_> for V {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str(&$name::expected())
-                    }
-                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
-                        $name::from_json_name(s).ok_or_else(|| E::invalid_value(Unexpected::Str(s), &self))
-                    }
-                    fn visit_u64<E: de::Error>(self, n: u64) -> Result<$name, E> {
-                        u16::try_from(n)
-                            .ok()
-                            .and_then($name::from_u16)
-                            .ok_or_else(|| E::invalid_value(Unexpected::Unsigned(n), &self))
-                    }
-                    fn visit_i64<E: de::Error>(self, n: i64) -> Result<$name, E> {
-                        u16::try_from(n)
-                            .ok()
-                            .and_then($name::from_u16)
-                            .ok_or_else(|| E::invalid_value(Unexpected::Signed(n), &self))
-                    }
-                }
-                deserializer.deserialize_any(V)
-            }
-        }
-    };
-}
-
-dmf_enum!(
+binary_enum! {
     /// How a texture coordinate outside 0..1 is handled (`wrap_s`, `wrap_t`).
-    Wrap {
+    #[derive(Default)]
+    pub enum Wrap: u16 {
         /// Clamp to the edge.
+        #[default]
         Clamp = 0 => "clamp",
         /// Mirror every other repeat.
         Mirror = 1 => "mirror",
         /// Repeat.
         Repeat = 2 => "repeat",
     }
-);
+    serde = names_or_values;
+}
 
-dmf_enum!(
+binary_enum! {
     /// How a blended material combines with what is behind it (`blend_equation`).
-    BlendEquation {
+    #[derive(Default)]
+    pub enum BlendEquation: u16 {
         /// Normal blending.
+        #[default]
         Normal = 0 => "norm",
         /// Additive.
         Additive = 1 => "add",
@@ -337,12 +237,15 @@ dmf_enum!(
         /// Multiplicative.
         Multiply = 3 => "mult",
     }
-);
+    serde = names_or_values;
+}
 
-dmf_enum!(
+binary_enum! {
     /// A blend factor (`blend_src`, `blend_dst`), as in OpenGL's `glBlendFunc`.
-    BlendFactor {
+    #[derive(Default)]
+    pub enum BlendFactor: u16 {
         /// 0.
+        #[default]
         Zero = 0 => "zero",
         /// 1.
         One = 1 => "one",
@@ -365,37 +268,44 @@ dmf_enum!(
         /// min(source alpha, 1 - destination alpha) (the JSON name is a **decision** of the spec).
         SrcAlphaSaturate = 10 => "src_alpha_saturate",
     }
-);
+    serde = names_or_values;
+}
 
-dmf_enum!(
+binary_enum! {
     /// The lighting model of a material (`shader_type`).
-    ShaderType {
+    #[derive(Default)]
+    pub enum ShaderType: u16 {
         /// Unlit.
+        #[default]
         Basic = 0 => "basic",
         /// Diffuse lighting.
         Lambert = 1 => "lambert",
         /// Diffuse and specular lighting.
         Phong = 2 => "phong",
     }
-);
+    serde = names_or_values;
+}
 
-dmf_enum!(
+binary_enum! {
     /// Which faces are drawn or cast shadows (`face_side`, `shadow_side`).
-    Side {
+    #[derive(Default)]
+    pub enum Side: u16 {
         /// Front faces.
+        #[default]
         Front = 0 => "front",
         /// Back faces.
         Back = 1 => "back",
         /// Both.
         Double = 2 => "double",
     }
-);
+    serde = names_or_values;
+}
 
 /// DashMagic_t, the 16-byte file header at offset 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
 pub struct FileHeader {
-    /// `'DASH'` ([`MAGIC`]).
+    /// `'DASH'` ([`MAGIC_WORD`]).
     pub magic: U32,
     /// 1.
     pub major_version: U16,
@@ -822,7 +732,8 @@ mod tests {
                 0x6D69_6E61
             ]
         );
-        assert_eq!(MAGIC.to_le_bytes(), *b"DASH");
+        assert_eq!(MAGIC_WORD.to_le_bytes(), *b"DASH");
+        assert_eq!(crate::MAGIC, b"DASH");
     }
 
     #[test]
@@ -906,10 +817,10 @@ mod tests {
 
     #[test]
     fn enums_know_their_numbers_and_names() {
-        assert_eq!(BlendFactor::from_u16(10), Some(BlendFactor::SrcAlphaSaturate));
-        assert_eq!(BlendFactor::from_u16(11), None);
-        assert_eq!(BlendEquation::from_json_name("mult"), Some(BlendEquation::Multiply));
-        assert_eq!(Wrap::Repeat.json_name(), "repeat");
+        assert_eq!(BlendFactor::from_repr(10), Some(BlendFactor::SrcAlphaSaturate));
+        assert_eq!(BlendFactor::from_repr(11), None);
+        assert_eq!(BlendEquation::from_name("mult"), Some(BlendEquation::Multiply));
+        assert_eq!(Wrap::Repeat.name(), "repeat");
         assert!(Side::try_from(3).is_err());
         assert_eq!(u16::from(ShaderType::Phong), 2);
     }

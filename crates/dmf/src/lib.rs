@@ -37,10 +37,14 @@
 //!   (through [`View::parse`]), the JSON form when they start with `{` (through
 //!   [`json::read`]). To accept only one form, call [`View::parse`] or [`json::read`].
 //! - [`validate()`] lists what breaks the spec but still reads (ids, ranges, parents,
-//!   booleans, prs flags, names, PNG bytes); each [`Problem`] is a [`Diagnostic`].
+//!   booleans, prs flags, names, PNG bytes), each a [`Problem`] placed at its record.
 //! - [`write()`] / [`to_bytes`] write the binary form and refuse what the spec forbids;
 //!   [`json`] reads and writes the JSON form; [`Dmf::to_scene`] and [`Dmf::from_scene`]
 //!   convert to and from the neutral [`Scene`] of `animbin-core`.
+//! - [`Dmf`] implements [`FileFormat`], the contract every animbin format crate implements
+//!   the same way, in two [`Form`]s (binary and JSON); its [`Summary`] (the counts `animbin
+//!   info` shows) comes from the model ([`FileFormat::summary`]) or through the view
+//!   ([`View::summary`], what [`FileFormat::summary_of`] uses), the same for every file.
 //!
 //! ```
 //! use animbin_dmf::{Animation, Bone, Dmf, Name, Quat, Track, Vec3, View};
@@ -76,12 +80,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod format;
 /// The JSON form: a public module because it is a second format beside the binary one, with
 /// its own `read`, `write` and `to_vec`, and callers choose it by name (`json::read`).
 pub mod json;
 mod layout;
 mod model;
 mod scene;
+mod summary;
 mod validate;
 mod view;
 mod write;
@@ -89,16 +95,19 @@ mod write;
 pub use animbin_core::math::{Mat4, Quat, Rgba, Rgba8, Vec2, Vec3};
 pub use animbin_core::scene::Scene;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, Location, Result, SceneOptions, Severity, UNIT_QUATERNION_TOLERANCE,
+    ConversionReport, Diagnostic, Error, ErrorKind, FileFormat, Location, Problem, Result, SceneOptions, Severity,
+    UNIT_QUATERNION_TOLERANCE,
 };
+pub use format::Form;
 pub use layout::{
     ATTRIBUTE_COUNT, ATTRIBUTE_TABLE_OFFSET, AnimationRecord, Attribute, BlendEquation, BlendFactor, Bone, Bool16,
-    Face, FileHeader, MAGIC, MAJOR_VERSION, MINOR_VERSION, MaterialRecord, Name, PrsFlags, Record, Section, ShaderType,
-    Side, TextureRecord, Track, Vertex, Wrap,
+    Face, FileHeader, MAGIC_WORD, MAJOR_VERSION, MINOR_VERSION, MaterialRecord, Name, PrsFlags, Record, Section,
+    ShaderType, Side, TextureRecord, Track, Vertex, Wrap,
 };
 pub use model::{Animation, Dmf, Material, Texture};
 pub use scene::DEFAULT_FRAMERATE;
-pub use validate::{PNG_SIGNATURE, Place, Problem, png_size, validate};
+pub use summary::Summary;
+pub use validate::{PNG_SIGNATURE, png_size, validate};
 pub use view::View;
 pub use write::{to_bytes, write};
 
@@ -110,9 +119,13 @@ struct ReadmeDoctest;
 /// The format's short name in errors and in `animbin`.
 pub const FORMAT: &str = "dmf";
 
-/// Whether `bytes` start with the DMF magic `DASH`.
+/// The bytes every binary DMF file starts with: `DASH`, the header's `magic`
+/// ([`MAGIC_WORD`]) in file order.
+pub const MAGIC: &[u8] = &MAGIC_WORD.to_le_bytes();
+
+/// Whether `bytes` start with the DMF magic `DASH` ([`MAGIC`]).
 pub fn has_magic(bytes: &[u8]) -> bool {
-    bytes.starts_with(&MAGIC.to_le_bytes())
+    bytes.starts_with(MAGIC)
 }
 
 /// Reads a DMF file, in either form, into the owned model.

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
+use animbin_core::{Diagnostic, Location, Problem, Severity, non_unit_length};
 
 use crate::layout::{Bool16, Name};
 use crate::model::Dmf;
@@ -11,9 +11,9 @@ use crate::model::Dmf;
 /// The eight bytes every PNG starts with.
 pub const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1A, b'\n'];
 
-/// Where a [`Problem`] is.
+/// Where a [`Finding`] is: its [`Location`] is this record, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Place {
+pub(crate) enum Place {
     /// Texture `n`.
     Texture(usize),
     /// Material `n`.
@@ -50,25 +50,26 @@ impl fmt::Display for Place {
 }
 
 /// One broken invariant (an error) or legal but suspicious value (a warning): where, and
-/// what is wrong.
+/// what is wrong; [`validate`] gives it out as a [`Problem`] in its words
+/// ([`Problem::from_diagnostic`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub(crate) struct Finding {
     /// [`Severity::Error`] for a rule of the spec; [`Severity::Warning`] for a track rotation
     /// that is not a unit quaternion.
-    pub severity: Severity,
+    severity: Severity,
     /// The record at fault.
-    pub place: Place,
+    place: Place,
     /// What is wrong, naming the field and its value.
-    pub message: String,
+    message: String,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.place, self.message)
     }
 }
 
-impl Diagnostic for Problem {
+impl Diagnostic for Finding {
     fn severity(&self) -> Severity {
         self.severity
     }
@@ -84,11 +85,11 @@ impl Diagnostic for Problem {
     }
 }
 
-struct Problems(Vec<Problem>);
+struct Problems(Vec<Finding>);
 
 impl Problems {
     fn push(&mut self, place: Place, message: String) {
-        self.0.push(Problem {
+        self.0.push(Finding {
             severity: Severity::Error,
             place,
             message,
@@ -96,7 +97,7 @@ impl Problems {
     }
 
     fn warn(&mut self, place: Place, message: String) {
-        self.0.push(Problem {
+        self.0.push(Finding {
             severity: Severity::Warning,
             place,
             message,
@@ -136,7 +137,9 @@ impl Problems {
     }
 }
 
-/// Every invariant of the spec that `dmf` breaks, one [`Problem`] each, in file order.
+/// Every invariant of the spec that `dmf` breaks, one [`Problem`] each, in file order, placed
+/// at its record as an item (`"bone 3"`, `"animation 0 track 2"`: the owned model has no
+/// file offsets).
 ///
 /// Reported (none of these stops a file from reading): a boolean other than 0/1; `prs_flags`
 /// 0 or with bits above bit 2; a texture index, face material or vertex index, skin index,
@@ -151,6 +154,11 @@ impl Problems {
 /// Warned about: a track rotation (prs flag bit 1) that is not a unit quaternion (within
 /// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)).
 pub fn validate(dmf: &Dmf) -> Vec<Problem> {
+    findings(dmf).iter().map(Problem::from_diagnostic).collect()
+}
+
+/// The findings of [`validate`], in file order.
+fn findings(dmf: &Dmf) -> Vec<Finding> {
     let mut p = Problems(Vec::new());
     let bone_count = dmf.bones.len();
     for (i, t) in dmf.textures.iter().enumerate() {
@@ -305,8 +313,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_problem_is_a_diagnostic_at_its_record() {
-        let problem = Problem {
+    fn a_finding_is_a_diagnostic_at_its_record() {
+        let problem = Finding {
             severity: Severity::Error,
             place: Place::Track { animation: 1, track: 4 },
             message: "bone_id 9 is out of range (2 bones)".into(),
@@ -318,5 +326,6 @@ mod tests {
             problem.to_string(),
             "animation 1 track 4: bone_id 9 is out of range (2 bones)"
         );
+        assert_eq!(Problem::from_diagnostic(&problem).to_string(), problem.to_string());
     }
 }

@@ -4,16 +4,16 @@ use std::fmt;
 use std::mem::offset_of;
 use std::ops::Range;
 
-use animbin_core::io::first_overlap;
+use animbin_core::io::{first_overlap, slice_at};
 use animbin_core::{Error, ErrorKind, Result};
-use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+use zerocopy::FromBytes;
 
-use crate::FORMAT;
 use crate::layout::{
-    ATTRIBUTE_COUNT, AnimationRecord, Attribute, Bone, Face, FileHeader, MAGIC, MAJOR_VERSION, MaterialRecord, Record,
+    ATTRIBUTE_COUNT, AnimationRecord, Attribute, Bone, Face, FileHeader, MAJOR_VERSION, MaterialRecord, Record,
     Section, TextureRecord, Track, Vertex, show_bytes,
 };
 use crate::model::{Dmf, Material, Texture};
+use crate::{FORMAT, MAGIC};
 
 /// A DMF file borrowed in place.
 ///
@@ -113,18 +113,6 @@ fn checked_range(len: u64, offset: u64, count: u64, size: u64, what: Holds, fiel
     }
 }
 
-/// Casts a checked range to records (cannot fail for a range from [`checked_range`]).
-fn cast<'a, T: FromBytes + KnownLayout + Immutable + Unaligned>(
-    bytes: &'a [u8],
-    range: &Range<u64>,
-    field_at: u64,
-) -> Result<&'a [T]> {
-    bytes
-        .get(range.start as usize..range.end as usize)
-        .and_then(|b| <[T]>::ref_from_bytes(b).ok())
-        .ok_or_else(|| invalid(field_at, "a whole number of records", format!("{range:?}")))
-}
-
 impl<'a> View<'a> {
     /// Checks `bytes` as a DMF file and borrows its records.
     ///
@@ -135,9 +123,8 @@ impl<'a> View<'a> {
     /// outside its list.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         let len = bytes.len() as u64;
-        let magic = MAGIC.to_le_bytes();
         // A wrong magic is named as such even in a file too short for the header.
-        if !bytes.starts_with(&magic) && !magic.starts_with(bytes) {
+        if !bytes.starts_with(MAGIC) && !MAGIC.starts_with(bytes) {
             let found = &bytes[..bytes.len().min(4)];
             return Err(invalid(0, "the magic \"DASH\"", show_bytes(found)));
         }
@@ -179,7 +166,9 @@ impl<'a> View<'a> {
             what: Holds::Table,
             field_at: table_field,
         });
-        let attributes: &[Attribute] = cast(bytes, &table, table_field)?;
+        // The ranges are checked: the casts below cannot fail.
+        let attributes: &[Attribute] =
+            slice_at(FORMAT, bytes, table.start, ATTRIBUTE_COUNT.into(), Attribute::SPEC_NAME)?;
 
         let mut sections: [Range<u64>; 6] = Default::default();
         for ((i, attribute), section) in attributes.iter().enumerate().zip(Section::ALL) {
@@ -211,18 +200,18 @@ impl<'a> View<'a> {
             });
             sections[i] = range;
         }
-        let field_of = |i: usize| table_at + (i * Attribute::SIZE + offset_of!(Attribute, offset)) as u64;
+        let count = |i: usize| u64::from(attributes[i].count.get());
         let [tex, mat, vert, face, bone, anim] = &sections;
         let view = Self {
             bytes,
             header,
             attributes,
-            textures: cast(bytes, tex, field_of(0))?,
-            materials: cast(bytes, mat, field_of(1))?,
-            vertices: cast(bytes, vert, field_of(2))?,
-            faces: cast(bytes, face, field_of(3))?,
-            bones: cast(bytes, bone, field_of(4))?,
-            animations: cast(bytes, anim, field_of(5))?,
+            textures: slice_at(FORMAT, bytes, tex.start, count(0), TextureRecord::SPEC_NAME)?,
+            materials: slice_at(FORMAT, bytes, mat.start, count(1), MaterialRecord::SPEC_NAME)?,
+            vertices: slice_at(FORMAT, bytes, vert.start, count(2), Vertex::SPEC_NAME)?,
+            faces: slice_at(FORMAT, bytes, face.start, count(3), Face::SPEC_NAME)?,
+            bones: slice_at(FORMAT, bytes, bone.start, count(4), Bone::SPEC_NAME)?,
+            animations: slice_at(FORMAT, bytes, anim.start, count(5), AnimationRecord::SPEC_NAME)?,
         };
 
         for (i, texture) in view.textures.iter().enumerate() {

@@ -16,8 +16,8 @@ use zerocopy::little_endian::{U16, U32};
 
 use crate::FORMAT;
 use crate::layout::{
-    ATTRIBUTE_COUNT, ATTRIBUTE_TABLE_OFFSET, AnimationRecord, Attribute, Bone, Face, FileHeader, MAGIC, MAJOR_VERSION,
-    MINOR_VERSION, MaterialRecord, Name, Record, Section, TextureRecord, Track, Vertex, write_records,
+    ATTRIBUTE_COUNT, ATTRIBUTE_TABLE_OFFSET, AnimationRecord, Attribute, Bone, Face, FileHeader, MAGIC_WORD,
+    MAJOR_VERSION, MINOR_VERSION, MaterialRecord, Name, Record, Section, TextureRecord, Track, Vertex, write_records,
 };
 use crate::model::Dmf;
 
@@ -221,7 +221,7 @@ impl<W: Write> Write for Counting<W> {
 /// seeking is needed.
 fn write_layout<W: Write>(dmf: &Dmf, layout: &Layout, w: &mut Counting<W>) -> std::io::Result<()> {
     let header = FileHeader {
-        magic: U32::new(MAGIC),
+        magic: U32::new(MAGIC_WORD),
         major_version: U16::new(MAJOR_VERSION),
         minor_version: U16::new(MINOR_VERSION),
         header_offset: U32::new(ATTRIBUTE_TABLE_OFFSET),

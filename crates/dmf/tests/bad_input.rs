@@ -5,7 +5,7 @@ mod common;
 
 use animbin_core::ErrorKind;
 use animbin_core::math::Vec3;
-use animbin_dmf::{Bool16, Dmf, Name, Place, PrsFlags, Track, View};
+use animbin_dmf::{Bool16, Dmf, Location, Name, Problem, PrsFlags, Severity, Track, View};
 use common::{fixture, model};
 use zerocopy::little_endian::{F32, I16, U16, U32};
 
@@ -238,6 +238,11 @@ fn sections_in_any_order_and_empty_sections_anywhere_read() {
     assert_eq!(animbin_dmf::read(&bytes).unwrap(), dmf);
 }
 
+/// An error at the record `place` (`"bone 3"`).
+fn error(place: &str, message: &str) -> Problem {
+    Problem::new(Severity::Error, Location::Item(place.into()), message)
+}
+
 #[test]
 fn values_that_validate_reports_still_read_and_are_kept() {
     let mut bytes = fixture();
@@ -248,14 +253,19 @@ fn values_that_validate_reports_still_read_and_are_kept() {
     let dmf = animbin_dmf::read(&bytes).unwrap();
     assert_eq!(dmf.textures[0].flip_y.get(), 2);
     assert_eq!(dmf.animations[0].id, 5);
-    let problems: Vec<String> = animbin_dmf::validate(&dmf).iter().map(ToString::to_string).collect();
     assert_eq!(
-        problems,
+        animbin_dmf::validate(&dmf),
         [
-            "texture 0: flip_y is 2, not a boolean 0 or 1",
-            "bone 0: name Name(\"rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr\", no NUL) has no NUL in its 32 bytes",
-            "animation 0: id 5 does not match its position 0",
-            "animation 0 track 0: prs_flags 0x0 must have at least one of bits 0..2 and no other",
+            error("texture 0", "flip_y is 2, not a boolean 0 or 1"),
+            error(
+                "bone 0",
+                "name Name(\"rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr\", no NUL) has no NUL in its 32 bytes"
+            ),
+            error("animation 0", "id 5 does not match its position 0"),
+            error(
+                "animation 0 track 0",
+                "prs_flags 0x0 must have at least one of bits 0..2 and no other"
+            ),
         ]
     );
     // Whatever the model keeps, a layout-identical rewrite reproduces, once the writer's
@@ -285,23 +295,18 @@ fn validate_reports_every_out_of_range_reference() {
     dmf.animations[0].tracks[1].bone_id = I16::new(2);
     dmf.animations[0].tracks[1].time = F32::new(1.5);
     dmf.textures[0].png[1] = b'X';
-    let problems: Vec<(Place, String)> = animbin_dmf::validate(&dmf)
-        .into_iter()
-        .map(|p| (p.place, p.message))
-        .collect();
-    let places: Vec<String> = problems.iter().map(|(p, m)| format!("{p}: {m}")).collect();
     assert_eq!(
-        places,
+        animbin_dmf::validate(&dmf),
         [
-            "texture 0: the image bytes are not a PNG (no PNG signature)",
-            "material 0: tex_id 1 is out of range (1 textures)",
-            "vertex 0: skin_index[1] 2 is out of range (2 bones)",
-            "vertex 1: skin_index[3] -2 is out of range (2 bones)",
-            "face 0: mat_id 1 is out of range (1 materials)",
-            "face 0: vertex index c = 3 is out of range (3 vertices)",
-            "bone 1: parent_id 1 comes at or after its child",
-            "animation 0 track 1: bone_id 2 is out of range (2 bones)",
-            "animation 0 track 1: time 1.5 s is outside the animation's 0..=1 s",
+            error("texture 0", "the image bytes are not a PNG (no PNG signature)"),
+            error("material 0", "tex_id 1 is out of range (1 textures)"),
+            error("vertex 0", "skin_index[1] 2 is out of range (2 bones)"),
+            error("vertex 1", "skin_index[3] -2 is out of range (2 bones)"),
+            error("face 0", "mat_id 1 is out of range (1 materials)"),
+            error("face 0", "vertex index c = 3 is out of range (3 vertices)"),
+            error("bone 1", "parent_id 1 comes at or after its child"),
+            error("animation 0 track 1", "bone_id 2 is out of range (2 bones)"),
+            error("animation 0 track 1", "time 1.5 s is outside the animation's 0..=1 s"),
         ]
     );
 }
@@ -320,21 +325,20 @@ fn validate_reports_names_and_ids() {
     second.id = 1;
     second.name = Name::default();
     dmf.animations.push(second);
-    let problems: Vec<String> = animbin_dmf::validate(&dmf).iter().map(ToString::to_string).collect();
-    assert_eq!(problems.len(), 6, "{problems:#?}");
-    for expected in [
-        "texture 0: name Name(\"\u{fffd}\u{fffd}\u{fffd}\u{fffd}\") is not UTF-8",
-        "material 0: id 3 does not match its position 0",
-        "material 0: use_alpha is 5, not a boolean 0 or 1",
-        "bone 0: id 7 does not match its position 0",
-        "bone 1: the bone name Name(\"root\") is also the name of bone 0",
-        "animation 1: the animation name is empty",
-    ] {
-        assert!(
-            problems.iter().any(|p| p.starts_with(expected)),
-            "{expected} not in {problems:#?}"
-        );
-    }
+    assert_eq!(
+        animbin_dmf::validate(&dmf),
+        [
+            error(
+                "texture 0",
+                "name Name(\"\u{fffd}\u{fffd}\u{fffd}\u{fffd}\") is not UTF-8: expected a UTF-8 name, found invalid utf-8 sequence of 1 bytes from index 0"
+            ),
+            error("material 0", "id 3 does not match its position 0"),
+            error("material 0", "use_alpha is 5, not a boolean 0 or 1"),
+            error("bone 0", "id 7 does not match its position 0"),
+            error("bone 1", "the bone name Name(\"root\") is also the name of bone 0"),
+            error("animation 1", "the animation name is empty"),
+        ]
+    );
     // The fake PNG has no IHDR, so its size is not compared; a real header is.
     let mut png = animbin_dmf::PNG_SIGNATURE.to_vec();
     png.extend_from_slice(&[0, 0, 0, 13, b'I', b'H', b'D', b'R', 0, 0, 0, 2, 0, 0, 0, 2]);
@@ -342,11 +346,12 @@ fn validate_reports_names_and_ids() {
     let mut dmf = model();
     dmf.textures[0].png = png;
     dmf.textures[0].height = 4;
-    let problems = animbin_dmf::validate(&dmf);
-    assert_eq!(problems.len(), 1);
     assert_eq!(
-        problems[0].to_string(),
-        "texture 0: img_width x img_height is 2 x 4, but the PNG is 2 x 2"
+        animbin_dmf::validate(&dmf),
+        [error(
+            "texture 0",
+            "img_width x img_height is 2 x 4, but the PNG is 2 x 2"
+        )]
     );
 }
 
@@ -439,19 +444,24 @@ fn random_corruption_never_panics() {
 
 #[test]
 fn track_rotations_that_are_not_unit_quaternions_are_warnings() {
-    use animbin_dmf::{Diagnostic, Severity};
     let mut dmf = model();
     assert_eq!(animbin_dmf::validate(&dmf), []);
     let track = &mut dmf.animations[0].tracks[0];
     track.set_flags(track.flags() | PrsFlags::ROTATION);
     track.rot = animbin_core::math::Quat::new(0.0, 0.0, 0.0, 0.0).map(F32::new);
     let problems = animbin_dmf::validate(&dmf);
-    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     assert_eq!(
-        lines,
-        ["animation 0 track 0: the rotation has length 0.000000, not 1, so it is no rotation"]
+        problems,
+        [Problem::new(
+            Severity::Warning,
+            Location::Item("animation 0 track 0".into()),
+            "the rotation has length 0.000000, not 1, so it is no rotation"
+        )]
     );
-    assert_eq!(problems[0].severity(), Severity::Warning);
+    assert_eq!(
+        problems[0].to_string(),
+        "warning: animation 0 track 0: the rotation has length 0.000000, not 1, so it is no rotation"
+    );
     // A rotation whose flag is clear is not one: its values are not checked.
     let track = &mut dmf.animations[0].tracks[0];
     track.set_flags((track.flags() - PrsFlags::ROTATION) | PrsFlags::POSITION);

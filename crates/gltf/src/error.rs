@@ -46,6 +46,15 @@ pub enum Error {
     /// Writing the output failed.
     #[error("gltf: writing failed: {0}")]
     Io(#[from] std::io::Error),
+    /// A member of a glTF dump's `data` ([`crate::GltfDump`]) that does not hold what it
+    /// must: worded as a dump that does not parse, at `data.<member>`.
+    #[error("the gltf dump does not parse at data.{member} (line 0, column 0): expected {expected}")]
+    DumpMember {
+        /// The member of `data`: `container`, `bin`, `base64` or `json`.
+        member: &'static str,
+        /// What it must hold.
+        expected: &'static str,
+    },
 }
 
 impl Error {

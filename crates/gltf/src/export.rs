@@ -11,9 +11,9 @@ use crate::error::{Error, Result};
 use crate::extras::{
     self, AnimationExtras, ImageExtras, KindOverride, MaterialExtras, MeshExtras, SceneExtras, WrapperExtras,
 };
-use animbin_core::images::{self, ImageFile, ImageFiles};
 use crate::json::{self, component, short, target};
 use crate::xform;
+use animbin_core::images::{self, ImageFile, ImageFiles};
 
 /// A built glTF document and its binary buffer.
 pub(crate) struct Output {

@@ -4,11 +4,10 @@
 //! byte offset of the field that broke (a header length under 12, a chunk running past the
 //! end), and nothing can underflow.
 
+use crate::MAGIC;
 use crate::error::{Error, Result};
 use animbin_core::strings::show_bytes;
 
-/// The magic at the start of every GLB file.
-pub const MAGIC: &[u8; 4] = b"glTF";
 /// Chunk type of the JSON chunk ("JSON").
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 /// Chunk type of the binary chunk ("BIN\0").
@@ -37,7 +36,7 @@ impl<'a> Glb<'a> {
     /// Chunks after the BIN chunk are skipped, as the specification asks of readers
     /// (unknown chunk types), but each must still fit in the file.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        if bytes.get(..4) != Some(MAGIC.as_slice()) {
+        if !bytes.starts_with(MAGIC) {
             return Err(Error::glb(
                 0,
                 "the magic \"glTF\"",

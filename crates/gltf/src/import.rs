@@ -17,12 +17,12 @@ use gltf::mesh::{Mode, Semantic};
 use crate::accessor::{self, Buffers};
 use crate::error::{Error, Path, Result};
 use crate::extras::{self, AnimationExtras, ImageExtras, MaterialExtras, MeshExtras, SceneExtras, WrapperExtras};
-use crate::glb::{self, Glb};
+use crate::glb::Glb;
 use crate::xform;
 
 /// Parses the container and the JSON, and validates the document.
 pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
-    let (json, bin) = if bytes.starts_with(glb::MAGIC) {
+    let (json, bin) = if bytes.starts_with(crate::MAGIC) {
         let glb = Glb::parse(bytes)?;
         (glb.json, glb.bin)
     } else {

@@ -130,9 +130,19 @@
 //! and [`remove_rotation`] undo it.
 //!
 //! ## Checking and repacking
-//! [`validate`] lists what breaks glTF 2.0's rules but still reads, each [`Problem`] a
-//! [`Diagnostic`] at its JSON pointer. [`split`], [`join`] and [`repack`] move a file between
+//! [`validate`] lists what breaks glTF 2.0's rules but still reads, each an error
+//! [`Problem`] at its JSON pointer. [`split`], [`join`] and [`repack`] move a file between
 //! the two containers without going through the scene, keeping its JSON as it is.
+//!
+//! ## The file as a format ([`GltfFile`])
+//! [`GltfFile`] holds a file's bytes (checked to read as a scene) and its [`Container`]; it
+//! implements [`FileFormat`], the contract every animbin format crate implements the same
+//! way, which the `animbin` library's table of formats uses: [`MAGIC`] (`glTF`, the GLB
+//! header; a `.gltf` is told by its top-level `asset` member), the two containers as its
+//! forms, the [`Summary`] `animbin info` shows (counts from the JSON, the GLB BIN chunk's
+//! size), [`validate`], the dump ([`GltfDump`]: the JSON as a value or as its text, the BIN
+//! chunk in base64, or a GLB that neither can say whole in base64) and the scene mapping
+//! above, embedding the [`ImageFiles`] a caller found.
 //!
 //! ```
 //! use animbin_gltf::math::{Quat, Vec3};
@@ -167,41 +177,54 @@
 //! ```
 
 mod accessor;
+mod dump;
 mod error;
 mod export;
 mod extras;
+mod file;
+mod format;
 mod glb;
 mod import;
 mod json;
 mod repack;
+mod summary;
 mod validate;
 mod xform;
 
 use std::io::Write;
 
+pub use animbin_core::images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use animbin_core::pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use animbin_core::scene::Scene;
-pub use animbin_core::{ConversionReport, Diagnostic, Location, SceneOptions, Severity, math, scene};
+pub use animbin_core::{
+    ConversionReport, Diagnostic, FileFormat, Holds, Location, Problem, SceneOptions, Severity, math, scene,
+};
+pub use dump::GltfDump;
 pub use error::{Error, Path, Result};
 pub use export::uri_from_name;
 pub use extras::{
     AnimationExtras, ImageExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra,
     PropertyExtra, SceneExtras, WrapperExtras,
 };
+pub use file::GltfFile;
 pub use glb::Glb;
-pub use animbin_core::images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
 pub use repack::{Container, join, repack, split};
-pub use validate::{Problem, validate};
+pub use summary::Summary;
+pub use validate::validate;
+
+/// The magic at the start of every GLB file (a `.gltf` is JSON and has none).
+pub const MAGIC: &[u8] = b"glTF";
 
 /// The README's example, compiled and run as a doctest so it stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
-/// Whether `bytes` start like a GLB file.
+/// Whether `bytes` start like a GLB file ([`MAGIC`]); [`FileFormat::probe`] for
+/// [`GltfFile`].
 pub fn is_glb(bytes: &[u8]) -> bool {
-    bytes.starts_with(glb::MAGIC)
+    bytes.starts_with(MAGIC)
 }
 
 /// Reads a `.glb` or a `.gltf` (with embedded buffers) into a scene, recording in `report`

@@ -17,6 +17,25 @@ pub enum Container {
     Glb,
 }
 
+impl Container {
+    /// `"gltf"` or `"glb"`: the file extension, and the name summaries and dumps use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Gltf => "gltf",
+            Self::Glb => "glb",
+        }
+    }
+
+    /// The container called `name` ([`Container::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "gltf" => Some(Self::Gltf),
+            "glb" => Some(Self::Glb),
+            _ => None,
+        }
+    }
+}
+
 /// A base64 `data:` URI of `bytes`.
 pub(crate) fn data_uri(bytes: &[u8]) -> String {
     format!(

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use animbin_core::scene::ConversionReport;
-use animbin_core::{Diagnostic, Location, SceneOptions, Severity};
+use animbin_core::{Diagnostic, Location, Problem, SceneOptions, Severity};
 use gltf::animation::Property;
 use gltf::mesh::Semantic;
 
@@ -11,22 +11,23 @@ use crate::accessor;
 use crate::error::Path;
 use crate::import;
 
-/// One broken rule: where, and what.
+/// One broken rule: where, and what; [`validate`] gives it out as a [`Problem`] in its words
+/// ([`Problem::from_diagnostic`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub(crate) struct Finding {
     /// A JSON pointer to the offending object.
-    pub path: Path,
+    path: Path,
     /// What is wrong.
-    pub message: String,
+    message: String,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.path, self.message)
     }
 }
 
-impl Diagnostic for Problem {
+impl Diagnostic for Finding {
     /// [`Severity::Error`]: every rule here is one glTF 2.0 states.
     fn severity(&self) -> Severity {
         Severity::Error
@@ -43,8 +44,8 @@ impl Diagnostic for Problem {
     }
 }
 
-fn problem(path: Path, message: impl Into<String>) -> Problem {
-    Problem {
+fn problem(path: Path, message: impl Into<String>) -> Finding {
+    Finding {
         path,
         message: message.into(),
     }
@@ -59,7 +60,16 @@ const UNIT_TOLERANCE: f32 = 5e-4;
 /// rotations that are not unit length, skin weights that do not sum to 1 or are negative,
 /// a joint used twice by one vertex, a joint listed twice in a skin, and POSITION accessors
 /// without bounds.
+///
+/// Every problem is a [`Severity::Error`] (each rule is one glTF 2.0 states) at a
+/// [`Location::Item`]: the JSON pointer of the offending object (`/skins/0/joints`; `/` for
+/// the whole document, where a file that cannot be read is reported).
 pub fn validate(bytes: &[u8]) -> Vec<Problem> {
+    findings(bytes).iter().map(Problem::from_diagnostic).collect()
+}
+
+/// The rules `bytes` break, in the order [`validate`] lists them.
+fn findings(bytes: &[u8]) -> Vec<Finding> {
     let mut report = ConversionReport::default();
     if let Err(e) = import::import(bytes, &SceneOptions::default(), &mut report) {
         return vec![problem(Path::default(), e.to_string())];
@@ -222,5 +232,25 @@ mod tests {
         assert_eq!(Diagnostic::message(&p), "a node listed twice as a joint");
         assert_eq!(p.to_string(), "/skins/0/joints: a node listed twice as a joint");
         assert_eq!(problem(Path::default(), "x").location(), Location::Item("/".into()));
+        assert_eq!(
+            Problem::from_diagnostic(&p),
+            Problem::new(
+                Severity::Error,
+                Location::Item("/skins/0/joints".into()),
+                "a node listed twice as a joint"
+            )
+        );
+    }
+
+    #[test]
+    fn a_file_that_does_not_read_is_one_problem_about_the_whole_document() {
+        assert_eq!(
+            validate(b"{}"),
+            [Problem::new(
+                Severity::Error,
+                Location::Item("/".into()),
+                "gltf JSON at line 1, column 2: missing field `asset` at line 1 column 2"
+            )]
+        );
     }
 }

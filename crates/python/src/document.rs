@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use animbin::{ConversionReport, ConvertOptions, Format, Target};
+use animbin::{ConvertOptions, Format, Target};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -61,14 +61,7 @@ impl Document {
             .detach(|| {
                 let conversion = animbin::convert(&self.inner, target, options)?;
                 let value = finish(&conversion)?;
-                let lost: Vec<String> = conversion
-                    .report
-                    .lost
-                    .iter()
-                    .map(|line| format!("{target} cannot hold {line}"))
-                    .chain(conversion.unmatched.iter().map(ToString::to_string))
-                    .collect();
-                Ok((value, lost))
+                Ok((value, conversion.lost_lines()))
             })
             .map_err(|e| format_error(py, e))?;
         warn_losses(py, lost, 1)?;
@@ -194,11 +187,7 @@ impl Document {
                 ))
             })?,
         };
-        let mut options = self.options("write", options, options::CONVERT)?;
-        options.output_dir = Some(match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        });
+        let options = self.options("write", options, options::CONVERT)?.writing_to(&path);
         self.convert_with(py, target, &options, |conversion| conversion.save(&path))
     }
 
@@ -210,33 +199,14 @@ impl Document {
     #[pyo3(signature = (**options))]
     fn scene<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
         let options = self.options("scene", options, options::SCENE)?;
-        let scene_options = options.scene;
-        let (built, report) = py
-            .detach(|| {
-                let mut report = ConversionReport::default();
-                let mut built = self.inner.to_scene(&scene_options, &mut report)?;
-                for source in &options.anims {
-                    let extra = source.document.to_scene(&scene_options, &mut report)?;
-                    if extra.animations.is_empty() {
-                        return Err(animbin::Error::NoAnimation {
-                            name: source.name.clone(),
-                        });
-                    }
-                    built.animations.extend(extra.animations);
-                }
-                if options.strict && !report.is_lossless() {
-                    return Err(animbin::Error::Lossy {
-                        lost: report
-                            .lost
-                            .iter()
-                            .map(|l| format!("the scene model cannot hold {l}"))
-                            .collect(),
-                    });
-                }
-                Ok((built, report))
-            })
+        let mut built = py
+            .detach(|| self.inner.scene_with(&options))
             .map_err(|e| format_error(py, e))?;
-        scene::to_python(py, built, &report)
+        for (animation, name) in built.scene.animations.iter_mut().zip(&built.names) {
+            animation.name.clone_from(name);
+        }
+        warn_losses(py, built.unmatched.iter().map(ToString::to_string), 1)?;
+        scene::to_python(py, built.scene, &built.report)
     }
 
     fn __repr__(&self) -> String {
@@ -341,26 +311,15 @@ pub(crate) fn from_scene(
     }
     let options = options::read("from_scene", options, options::FROM_SCENE)?;
     let built = scene::from_python(scene)?;
-    let scene_options = options.scene;
-    let (inner, report) = py
-        .detach(|| {
-            let mut report = ConversionReport::default();
-            let document = animbin::Document::from_scene(&built, target, &scene_options, &mut report)?;
-            if options.strict && !report.is_lossless() {
-                return Err(animbin::Error::Lossy {
-                    lost: report
-                        .lost
-                        .iter()
-                        .map(|l| format!("{target} cannot hold {l}"))
-                        .collect(),
-                });
-            }
-            Ok((document, report))
-        })
+    let conversion = py
+        .detach(|| animbin::convert_scene(&built, target, &options))
         .map_err(|e| format_error(py, e))?;
     // Stack level 2: the caller of `animbin.from_scene`, the Python function calling this.
-    warn_losses(py, report.lost.iter().map(|l| format!("{target} cannot hold {l}")), 2)?;
-    Ok(Document { inner, path: None })
+    warn_losses(py, conversion.lost_lines(), 2)?;
+    Ok(Document {
+        inner: conversion.into_document(),
+        path: None,
+    })
 }
 
 fn type_name(value: &Bound<'_, PyAny>) -> String {

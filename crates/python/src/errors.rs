@@ -48,26 +48,7 @@ pub(crate) fn raise(
 
 /// The format and byte offset an error names, when it names them.
 fn where_of(error: &Error) -> (Option<&'static str>, Option<u64>) {
-    match error {
-        Error::Format(e) => (Some(family(e.format)), Some(e.offset)),
-        Error::Gltf(animbin::gltf::Error::Glb { offset, .. }) => (Some("gltf"), Some(*offset)),
-        Error::Gltf(_) => (Some("gltf"), None),
-        Error::LossyDump { format, .. } | Error::NothingToWrite { format, .. } | Error::Unsupported { format, .. } => {
-            (Some(format.name()), None)
-        }
-        other => (None, other.offset()),
-    }
-}
-
-/// The name in `FORMATS` of the format a reader's error names: its own for the formats'
-/// readers, AnimX for AnimJ and for AnimX's decompressed stream (whose message says so).
-fn family(reader: &'static str) -> &'static str {
-    let head = reader.split(' ').next().unwrap_or(reader);
-    match animbin::Format::from_name(head) {
-        Some(format) => format.name(),
-        None if head == "animj" => animbin::Format::AnimX.name(),
-        None => reader,
-    }
+    (error.format().map(animbin::Format::name), error.offset())
 }
 
 /// Issues `animbin.LossWarning(line)` for each line, attributed to the Python frame

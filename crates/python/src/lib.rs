@@ -14,7 +14,9 @@
 mod document;
 mod errors;
 mod options;
+mod pose;
 mod scene;
+mod table;
 
 use pyo3::prelude::*;
 
@@ -31,5 +33,9 @@ fn _animbin(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::undump, m)?)?;
     m.add_function(wrap_pyfunction!(document::from_scene, m)?)?;
     m.add_function(wrap_pyfunction!(scene::other_side, m)?)?;
+    pose::register(m)?;
+    m.add_function(wrap_pyfunction!(table::formats, m)?)?;
+    m.add_function(wrap_pyfunction!(table::file_name, m)?)?;
+    m.add_function(wrap_pyfunction!(table::find_texture, m)?)?;
     Ok(())
 }

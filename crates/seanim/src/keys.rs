@@ -9,12 +9,14 @@
 use std::fmt;
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::check_count;
-use animbin_core::{ErrorKind, IndexField, IndexWidth, Quat, Vec3};
+use animbin_core::io::{ViewCursor, check_count};
+use animbin_core::{ErrorKind, IndexField, IndexWidth, Quat, Result, Vec3};
 use binrw::BinResult;
 use serde::{Deserialize, Serialize};
 use zerocopy::little_endian::{F32, F64, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::FORMAT;
 
 /// The precision of key values, `SEANIM_PRECISION_HIGH` in `dataPropertyFlags`.
 ///
@@ -542,22 +544,36 @@ macro_rules! with_run {
     };
 }
 
-fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(bytes: &[u8]) -> Option<&[T]> {
-    <[T]>::ref_from_bytes(bytes).ok()
-}
-
 impl<'a, V: KeyValue> KeyRun<'a, V> {
+    /// Takes `count` records of the given layout from `cursor`, with
+    /// [`ViewCursor::slice`]'s checks and errors (`what` names the records).
+    pub fn take(
+        cursor: &mut ViewCursor<'a>,
+        count: u64,
+        frame: IndexWidth,
+        precision: Precision,
+        what: &str,
+    ) -> Result<Self> {
+        Ok(match (frame, precision) {
+            (IndexWidth::U8, Precision::Single) => Self::U8Single(cursor.slice(count, what)?),
+            (IndexWidth::U16, Precision::Single) => Self::U16Single(cursor.slice(count, what)?),
+            (IndexWidth::U32, Precision::Single) => Self::U32Single(cursor.slice(count, what)?),
+            (IndexWidth::U8, Precision::Double) => Self::U8Double(cursor.slice(count, what)?),
+            (IndexWidth::U16, Precision::Double) => Self::U16Double(cursor.slice(count, what)?),
+            (IndexWidth::U32, Precision::Double) => Self::U32Double(cursor.slice(count, what)?),
+        })
+    }
+
     /// Borrows `bytes` as records of the given layout; `None` unless `bytes` holds a whole
     /// number of records.
     pub fn from_bytes(bytes: &'a [u8], frame: IndexWidth, precision: Precision) -> Option<Self> {
-        Some(match (frame, precision) {
-            (IndexWidth::U8, Precision::Single) => Self::U8Single(cast(bytes)?),
-            (IndexWidth::U16, Precision::Single) => Self::U16Single(cast(bytes)?),
-            (IndexWidth::U32, Precision::Single) => Self::U32Single(cast(bytes)?),
-            (IndexWidth::U8, Precision::Double) => Self::U8Double(cast(bytes)?),
-            (IndexWidth::U16, Precision::Double) => Self::U16Double(cast(bytes)?),
-            (IndexWidth::U32, Precision::Double) => Self::U32Double(cast(bytes)?),
-        })
+        let size = record_size::<V>(frame, precision);
+        let len = bytes.len() as u64;
+        if len % size != 0 {
+            return None;
+        }
+        let mut cursor = ViewCursor::new(FORMAT, bytes);
+        Self::take(&mut cursor, len / size, frame, precision, "key").ok()
     }
 
     /// An empty run.

@@ -45,81 +45,31 @@ pub(crate) mod offsets {
     pub const HEADER_END: u64 = 36;
 }
 
-/// The file's first six bytes.
-pub const MAGIC: &[u8; 6] = b"SEAnim";
+/// The file's first six bytes, `"SEAnim"`.
+pub const MAGIC: &[u8] = &MAGIC_BYTES;
+
+/// [`MAGIC`] as the array the header's `magic` field holds.
+const MAGIC_BYTES: [u8; 6] = *b"SEAnim";
 
 /// The smallest `headerSize`: the header's 0x1C bytes, counting `headerSize` itself.
 pub const HEADER_SIZE: u16 = 0x1C;
 
-/// `SEANIM_TYPE`: how the keys combine with the pose the animation plays over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AnimType {
-    /// `SEANIM_TYPE_ABSOLUTE` (0): keys are complete local transforms.
-    #[default]
-    Absolute,
-    /// `SEANIM_TYPE_ADDITIVE` (1): keys add to whatever is playing.
-    Additive,
-    /// `SEANIM_TYPE_RELATIVE` (2): keys are offsets from the bind pose.
-    Relative,
-    /// `SEANIM_TYPE_DELTA` (3): the first bone carries the whole model's motion.
-    Delta,
-}
-
-impl AnimType {
-    /// The value stored in the file.
-    pub const fn to_u8(self) -> u8 {
-        match self {
-            Self::Absolute => 0,
-            Self::Additive => 1,
-            Self::Relative => 2,
-            Self::Delta => 3,
-        }
+animbin_core::binary_enum! {
+    /// `SEANIM_TYPE`: how the keys combine with the pose the animation plays over.
+    #[derive(Default)]
+    pub enum AnimType: u8 {
+        /// `SEANIM_TYPE_ABSOLUTE` (0): keys are complete local transforms.
+        #[default]
+        Absolute = 0 => "absolute",
+        /// `SEANIM_TYPE_ADDITIVE` (1): keys add to whatever is playing.
+        Additive = 1 => "additive",
+        /// `SEANIM_TYPE_RELATIVE` (2): keys are offsets from the bind pose.
+        Relative = 2 => "relative",
+        /// `SEANIM_TYPE_DELTA` (3): the first bone carries the whole model's motion.
+        Delta = 3 => "delta",
     }
-
-    /// The type stored as `value`, if it is one of the four.
-    pub const fn from_u8(value: u8) -> Option<Self> {
-        match value {
-            0 => Some(Self::Absolute),
-            1 => Some(Self::Additive),
-            2 => Some(Self::Relative),
-            3 => Some(Self::Delta),
-            _ => None,
-        }
-    }
-
-    /// The lowercase name (`"absolute"`, `"additive"`, `"relative"`, `"delta"`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Absolute => "absolute",
-            Self::Additive => "additive",
-            Self::Relative => "relative",
-            Self::Delta => "delta",
-        }
-    }
-}
-
-impl fmt::Display for AnimType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl BinRead for AnimType {
-    type Args<'a> = ();
-    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
-        let pos = reader.stream_position()?;
-        let value = u8::read_options(reader, endian, ())?;
-        Self::from_u8(value)
-            .ok_or_else(|| ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", value).at(pos))
-    }
-}
-
-impl BinWrite for AnimType {
-    type Args<'a> = ();
-    fn write_options<W: Write + Seek>(&self, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-        self.to_u8().write_options(writer, endian, ())
-    }
+    expected = "an anim type from 0 (absolute) to 3 (delta)";
+    serde = names;
 }
 
 // The three header flag bytes. Each is a newtype over the raw `u8`, so binrw reads and writes
@@ -308,7 +258,7 @@ impl fmt::Display for Channel {
 pub struct SeAnim {
     /// `char magic[6]`: `"SEAnim"`.
     #[br(temp, parse_with = read_magic)]
-    #[bw(calc = *MAGIC)]
+    #[bw(calc = MAGIC_BYTES)]
     magic: [u8; 6],
 
     /// `uint16_t version`: 1, the only version.
@@ -783,7 +733,7 @@ fn read_magic<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<[u
     let pos = reader.stream_position()?;
     let mut magic = [0; 6];
     reader.read_exact(&mut magic)?;
-    if &magic != MAGIC {
+    if magic != MAGIC_BYTES {
         return Err(ErrorKind::invalid("the magic \"SEAnim\"", shown(&magic)).at(pos));
     }
     Ok(magic)

@@ -51,10 +51,15 @@
 //!   file order, its key channels as [`Keys`] at the file's precision.
 //! - [`View::parse`]: a zero-copy view that checks the file once, then walks bones and
 //!   borrowed key runs ([`KeyRun`], slices of little-endian [`KeyRecord`]s) without allocating.
-//! - [`validate()`]: the invariants a file can break and still read, as [`Problem`]s, each a
-//!   [`Diagnostic`] with its place.
+//! - [`Summary`]: the counts and header fields `animbin info` shows, from the model or
+//!   straight from a [`View`] ([`View::summary`]), the same either way.
+//! - [`validate()`]: the invariants a file can break and still read, as core [`Problem`]s,
+//!   each with its severity and place.
 //! - [`SeAnim::to_scene`] / [`SeAnim::from_scene`]: the neutral [`Scene`] model that the
 //!   animbin format crates share, with a [`ConversionReport`] of what did not carry over.
+//! - [`SeAnim`] implements [`FileFormat`], the contract of every animbin format crate
+//!   (name `"seanim"`, one form `()`, [`MAGIC`] `"SEAnim"`): reading, writing, the summary
+//!   through the view, validation, the dump and the scene, the same way for every format.
 //!
 //! ## Example
 //! ```
@@ -92,9 +97,11 @@
 //! ```
 
 mod dump;
+mod format;
 mod keys;
 mod layout;
 mod scene;
+mod summary;
 mod validate;
 mod view;
 mod write;
@@ -104,8 +111,8 @@ use binrw::{BinRead, Endian};
 
 pub use animbin_core::seblend::Trailer;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, SceneOptions, Severity,
-    UNIT_QUATERNION_TOLERANCE, Vec3, scene::Scene,
+    ConversionReport, Error, ErrorKind, FileFormat, IndexWidth, Location, Problem, Quat, Result, SceneOptions,
+    Severity, UNIT_QUATERNION_TOLERANCE, Vec3, scene::Scene,
 };
 
 pub use keys::{
@@ -116,7 +123,8 @@ pub use layout::{
     PresenceFlags, PropertyFlags, SeAnim, SeBlend, StrayCounts,
 };
 pub use scene::SEBLEND_PROPERTY;
-pub use validate::{Problem, validate};
+pub use summary::Summary;
+pub use validate::validate;
 pub use view::{BoneView, Bones, HeaderRecord, ModifierRecord, ModifierRun, Notes, View};
 pub use write::{to_bytes, write};
 

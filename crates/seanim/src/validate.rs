@@ -1,16 +1,18 @@
 //! The spec invariants that a file can break and still read.
+//!
+//! Each rule is a [`Finding`], worded through [`Diagnostic`] and handed out as a core
+//! [`Problem`].
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
+use animbin_core::{Diagnostic, Location, Problem, Severity, non_unit_length};
 
 use crate::layout::{Channel, FrameWidthRule, PresenceFlags, SeAnim, offsets};
 
 /// One broken invariant of an SEAnim file (an error), or a legal but suspicious value (a
-/// warning: [`Problem::RotationNotUnit`], [`Problem::OldFrameRule`]).
+/// warning: [`Finding::RotationNotUnit`], [`Finding::OldFrameRule`]).
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Problem {
+pub(crate) enum Finding {
     /// A key at or past `frameCount`.
     KeyPastFrameCount {
         /// The bone's index.
@@ -111,8 +113,8 @@ fn header_offset(field: &str) -> Option<u64> {
     })
 }
 
-impl Diagnostic for Problem {
-    /// [`Problem::RotationNotUnit`] and [`Problem::OldFrameRule`] are warnings (the file is
+impl Diagnostic for Finding {
+    /// [`Finding::RotationNotUnit`] and [`Finding::OldFrameRule`] are warnings (the file is
     /// legal); every other problem breaks a rule and is an error.
     fn severity(&self) -> Severity {
         match self {
@@ -177,7 +179,7 @@ impl Diagnostic for Problem {
 
 /// The whole line: the item and what is wrong with it, or, for the header, the field and
 /// what is wrong with it (the field names itself; its offset is in [`Diagnostic::location`]).
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.location() {
             Location::Item(item) => write!(f, "{item}: {}", self.message()),
@@ -187,7 +189,11 @@ impl fmt::Display for Problem {
 }
 
 /// Lists every invariant `anim` breaks (errors), then what is legal but suspicious
-/// (warnings); empty for a valid file.
+/// (warnings), as [`Problem`]s; empty for a valid file.
+///
+/// A header field's problem is placed at its byte offset (a header never moves); a bone,
+/// key, note or modifier by its index (`bone 0 location key 3`), since where those lie
+/// depends on everything before them.
 ///
 /// Errors: keys and notes below `frameCount`, modifier bones below `boneCount`, at least one
 /// data block, no count without its flag, no reserved bit or byte set, bone flags 0 or 1.
@@ -195,12 +201,17 @@ impl fmt::Display for Problem {
 /// [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)), a file that only the old `frame_t` rule reads
 /// ([`SeAnim::frame_width_rule`]).
 pub fn validate(anim: &SeAnim) -> Vec<Problem> {
+    findings(anim).iter().map(Problem::from_diagnostic).collect()
+}
+
+/// The findings of [`validate`], in its order.
+fn findings(anim: &SeAnim) -> Vec<Finding> {
     let mut problems = Vec::new();
     if let Ok(frame_count) = anim.frame_count() {
         for (b, bone) in anim.bones.iter().enumerate() {
             let mut past = |channel: Channel, frames: &mut dyn Iterator<Item = u32>| {
                 for (key, frame) in frames.enumerate().filter(|&(_, f)| f >= frame_count) {
-                    problems.push(Problem::KeyPastFrameCount {
+                    problems.push(Finding::KeyPastFrameCount {
                         bone: b,
                         channel,
                         key,
@@ -214,7 +225,7 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
             past(Channel::Scale, &mut bone.scale.iter().map(|k| k.frame));
         }
         for (note, n) in anim.notes.iter().enumerate().filter(|(_, n)| n.frame >= frame_count) {
-            problems.push(Problem::NotePastFrameCount {
+            problems.push(Finding::NotePastFrameCount {
                 note,
                 frame: n.frame,
                 frame_count,
@@ -223,7 +234,7 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     }
     for (modifier, m) in anim.modifiers.iter().enumerate() {
         if m.bone as usize >= anim.bones.len() {
-            problems.push(Problem::ModifierBoneOutOfRange {
+            problems.push(Finding::ModifierBoneOutOfRange {
                 modifier,
                 bone: m.bone,
                 bone_count: anim.bones.len(),
@@ -232,7 +243,7 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     }
     let presence = anim.data_presence_flags;
     if !presence.has_bones() && !presence.contains(PresenceFlags::NOTE) {
-        problems.push(Problem::NoDataBlock);
+        problems.push(Finding::NoDataBlock);
     }
     let stray = anim.stray_counts;
     let counts = [
@@ -246,7 +257,7 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     ];
     for (count, value, flag) in counts {
         if value != 0 {
-            problems.push(Problem::CountWithoutFlag { count, value, flag });
+            problems.push(Finding::CountWithoutFlag { count, value, flag });
         }
     }
     let bits = [
@@ -256,24 +267,24 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     ];
     for (field, bits) in bits {
         if bits != 0 {
-            problems.push(Problem::ReservedBits { field, bits });
+            problems.push(Finding::ReservedBits { field, bits });
         }
     }
     if anim.reserved1 != [0; 2] {
-        problems.push(Problem::ReservedBytes {
+        problems.push(Finding::ReservedBytes {
             field: "reserved1",
             bytes: anim.reserved1.to_vec(),
         });
     }
     if anim.reserved2 != [0; 3] {
-        problems.push(Problem::ReservedBytes {
+        problems.push(Finding::ReservedBytes {
             field: "reserved2",
             bytes: anim.reserved2.to_vec(),
         });
     }
     for (bone, b) in anim.bones.iter().enumerate() {
         if b.flags > 1 {
-            problems.push(Problem::BoneFlags { bone, flags: b.flags });
+            problems.push(Finding::BoneFlags { bone, flags: b.flags });
         }
     }
     for (bone, b) in anim.bones.iter().enumerate() {
@@ -283,7 +294,7 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
             .enumerate()
             .filter_map(|(key, k)| non_unit_length(k.value).map(|length| (key, length)));
         if let Some((key, length)) = bad.next() {
-            problems.push(Problem::RotationNotUnit {
+            problems.push(Finding::RotationNotUnit {
                 bone,
                 key,
                 length,
@@ -293,7 +304,7 @@ pub fn validate(anim: &SeAnim) -> Vec<Problem> {
     }
     if anim.frame_width_rule == FrameWidthRule::Legacy {
         if let Ok(frame_count) = anim.frame_count() {
-            problems.push(Problem::OldFrameRule { frame_count });
+            problems.push(Finding::OldFrameRule { frame_count });
         }
     }
     problems

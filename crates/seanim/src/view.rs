@@ -6,13 +6,14 @@
 //! [`KeyRecord`](crate::KeyRecord)s with little-endian fields, since `frame_t` and the
 //! precision are fixed for the whole file.
 
+use animbin_core::index::{IndexRecord, IndexSlice};
 use animbin_core::io::ViewCursor;
 use animbin_core::seblend::Trailer;
 use animbin_core::{Error, ErrorKind, IndexField, IndexWidth, Quat, Result, Vec3};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
-use crate::keys::{KeyRun, KeyValue, Precision, record_size};
+use crate::keys::{KeyRun, KeyValue, Precision};
 use crate::layout::{
     self, AnimFlags, AnimType, Bone, FrameWidthRule, HEADER_SIZE, Note, PresenceFlags, PropertyFlags, SeAnim,
     StrayCounts,
@@ -66,64 +67,27 @@ impl<B: IndexField> ModifierRecord<B> {
     /// The modifier, or `None` when the override is not an anim type (a view has checked
     /// every record of its file).
     pub fn modifier(&self) -> Option<Modifier> {
-        AnimType::from_u8(self.anim_type).map(|anim_type| Modifier {
+        AnimType::from_repr(self.anim_type).map(|anim_type| Modifier {
             bone: self.bone.get(),
             anim_type,
         })
     }
 }
 
-/// The modifier records of a file, at its `bone_t` width.
-#[derive(Debug, Clone, Copy)]
-pub enum ModifierRun<'a> {
-    /// u8 bone indices (`boneCount <= 0xFF`).
-    U8(&'a [ModifierRecord<u8>]),
-    /// u16 bone indices.
-    U16(&'a [ModifierRecord<U16>]),
-    /// u32 bone indices.
-    U32(&'a [ModifierRecord<U32>]),
-}
-
-impl<'a> ModifierRun<'a> {
-    /// The number of modifiers.
-    pub fn len(&self) -> usize {
-        match self {
-            Self::U8(s) => s.len(),
-            Self::U16(s) => s.len(),
-            Self::U32(s) => s.len(),
-        }
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The modifier at `index`.
-    pub fn get(&self, index: usize) -> Option<Modifier> {
-        match self {
-            Self::U8(s) => s.get(index)?.modifier(),
-            Self::U16(s) => s.get(index)?.modifier(),
-            Self::U32(s) => s.get(index)?.modifier(),
-        }
-    }
-
-    /// The modifiers in file order.
-    pub fn iter(&self) -> impl Iterator<Item = Modifier> + 'a {
-        let run = *self;
-        (0..run.len()).filter_map(move |i| run.get(i))
-    }
-
-    /// The index of the first record whose override is not an anim type.
-    fn first_bad_override(&self) -> Option<usize> {
-        let bad = |t: u8| AnimType::from_u8(t).is_none();
-        match self {
-            Self::U8(s) => s.iter().position(|m| bad(m.anim_type)),
-            Self::U16(s) => s.iter().position(|m| bad(m.anim_type)),
-            Self::U32(s) => s.iter().position(|m| bad(m.anim_type)),
-        }
+/// A modifier record reads as its [`Modifier`], or `None` when the override is not an anim
+/// type (a view has checked every record of its file).
+impl<B: IndexField> IndexRecord for ModifierRecord<B> {
+    type Item = Option<Modifier>;
+    #[inline]
+    fn value(&self) -> Option<Modifier> {
+        self.modifier()
     }
 }
+
+/// The modifier records of a file, at its `bone_t` width: core's [`IndexSlice`] of
+/// [`ModifierRecord`]s, each read as `Option<Modifier>` (`None` only for an override that
+/// is not an anim type, which a view refuses when it opens).
+pub type ModifierRun<'a> = IndexSlice<'a, ModifierRecord<u8>, ModifierRecord<U16>, ModifierRecord<U32>>;
 
 /// One bone as the view sees it: its name, flags and borrowed key runs.
 #[derive(Debug, Clone, Copy)]
@@ -176,15 +140,7 @@ fn run<'a, V: KeyValue>(
         return Ok(KeyRun::empty());
     }
     let count = index(c, frame, what)?;
-    let at = c.pos();
-    let bytes = c.records(u64::from(count), record_size::<V>(frame, precision), what)?;
-    KeyRun::from_bytes(bytes, frame, precision).ok_or_else(|| {
-        Error::new(
-            FORMAT,
-            at as u64,
-            ErrorKind::invalid(format!("whole {what} records"), "a partial record"),
-        )
-    })
+    KeyRun::take(c, u64::from(count), frame, precision, what)
 }
 
 /// Borrows one bone's `SEAnim_BoneData`: its flags and key runs.
@@ -277,13 +233,8 @@ impl<'a> View<'a> {
         let header_bytes = c.take(HEADER_SIZE as usize, "the 0x1C-byte header")?;
         let header = HeaderRecord::ref_from_bytes(header_bytes)
             .map_err(|_| Error::new(FORMAT, header_at as u64, ErrorKind::invalid("a header", "a misfit")))?;
-        let anim_type = AnimType::from_u8(header.anim_type).ok_or_else(|| {
-            Error::new(
-                FORMAT,
-                layout::offsets::ANIM_TYPE,
-                ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", header.anim_type),
-            )
-        })?;
+        let anim_type = AnimType::try_from(header.anim_type)
+            .map_err(|kind| Error::new(FORMAT, layout::offsets::ANIM_TYPE, kind))?;
         let header_extra = c.records(u64::from(header_size - HEADER_SIZE), 1, "extra header byte")?;
 
         let presence = PresenceFlags::from_bits_retain(header.data_presence_flags);
@@ -292,7 +243,7 @@ impl<'a> View<'a> {
         let bone_count = header.bone_count.get();
         let bone_width = IndexWidth::for_count(u64::from(bone_count));
 
-        let (mut names, mut modifiers, mut bone_data) = (&bytes[..0], ModifierRun::U8(&[]), &bytes[..0]);
+        let (mut names, mut modifiers, mut bone_data) = (&bytes[..0], ModifierRun::default(), &bytes[..0]);
         if presence.has_bones() {
             // Each name is at least its NUL.
             let names_at = c.pos();
@@ -305,22 +256,13 @@ impl<'a> View<'a> {
 
             let modifiers_at = c.pos();
             let count = u64::from(header.bone_anim_modifier_count);
-            let records = c.records(count, bone_width.size() + 1, "bone modifier")?;
-            modifiers = match bone_width {
-                IndexWidth::U8 => ModifierRun::U8(cast(records, modifiers_at)?),
-                IndexWidth::U16 => ModifierRun::U16(cast(records, modifiers_at)?),
-                IndexWidth::U32 => ModifierRun::U32(cast(records, modifiers_at)?),
-            };
-            if let Some(i) = modifiers.first_bad_override() {
+            modifiers = ModifierRun::take(&mut c, bone_width, count, "bone modifier")?;
+            if let Some(i) = modifiers.iter().position(|m| m.is_none()) {
                 // The override is the last byte of the record.
                 let record = bone_width.size() + 1;
                 let pos = modifiers_at as u64 + (i as u64 + 1) * record - 1;
-                let found = records.get(pos as usize - modifiers_at).copied().unwrap_or_default();
-                return Err(Error::new(
-                    FORMAT,
-                    pos,
-                    ErrorKind::invalid("an anim type from 0 (absolute) to 3 (delta)", found),
-                ));
+                let found = bytes.get(pos as usize).copied().unwrap_or_default();
+                return Err(Error::new(FORMAT, pos, ErrorKind::invalid(AnimType::expected(), found)));
             }
 
             let data_at = c.pos();
@@ -514,7 +456,7 @@ impl<'a> View<'a> {
                 header.bone_anim_modifier_count,
                 header.note_count.get(),
             ),
-            modifiers: self.modifiers.iter().collect(),
+            modifiers: self.modifiers.iter().flatten().collect(),
             fixed_frame_count: layout::fixed_frame_count(self.frame_count(), &bones, &notes),
             bones,
             notes,
@@ -522,16 +464,6 @@ impl<'a> View<'a> {
             trailer: layout::parse_trailer(self.trailer.to_vec()),
         }
     }
-}
-
-fn cast<T: FromBytes + KnownLayout + Immutable + Unaligned>(bytes: &[u8], at: usize) -> Result<&[T]> {
-    <[T]>::ref_from_bytes(bytes).map_err(|_| {
-        Error::new(
-            FORMAT,
-            at as u64,
-            ErrorKind::invalid("whole records", "a partial record"),
-        )
-    })
 }
 
 /// An iterator over a view's bones.

@@ -4,7 +4,7 @@
 
 use animbin_core::{IndexWidth, Quat, Vec3};
 use animbin_seanim::{
-    AnimFlags, AnimType, BlendKey, BlendShape, Bone, Diagnostic, FrameWidthRule, Key, Location, Modifier, Note,
+    AnimFlags, AnimType, BlendKey, BlendShape, Bone, FileFormat, FrameWidthRule, Key, Location, Modifier, Note,
     Precision, PresenceFlags, Problem, PropertyFlags, SeAnim, SeBlend, Severity, StrayCounts, Trailer, View, read,
     to_bytes, validate,
 };
@@ -52,7 +52,10 @@ fn read_and_view(bytes: &[u8]) -> SeAnim {
         assert_eq!(v.rotation.to_vec(), b.rotation);
         assert_eq!(v.scale.to_vec(), b.scale);
     }
-    assert_eq!(view.modifiers().iter().collect::<Vec<_>>(), anim.modifiers);
+    assert_eq!(
+        view.modifiers().iter().collect::<Option<Vec<_>>>(),
+        Some(anim.modifiers.clone())
+    );
     let notes: Vec<Note> = view
         .notes()
         .map(|(frame, name)| Note {
@@ -63,6 +66,7 @@ fn read_and_view(bytes: &[u8]) -> SeAnim {
     assert_eq!(notes, anim.notes);
     assert_eq!(view.custom(), anim.custom);
     assert_eq!(view.to_anim(), anim);
+    assert_eq!(view.summary(), anim.summary(), "the view's summary and the model's");
     anim
 }
 
@@ -473,20 +477,15 @@ fn counts_of_absent_blocks_and_reserved_bytes_are_kept_and_reported() {
     assert_eq!(
         problems,
         vec![
-            Problem::CountWithoutFlag {
-                count: "boneCount",
-                value: 5,
-                flag: "LOC/ROT/SCALE"
-            },
-            Problem::CountWithoutFlag {
-                count: "boneAnimModifierCount",
-                value: 2,
-                flag: "LOC/ROT/SCALE"
-            },
-            Problem::ReservedBytes {
-                field: "reserved2",
-                bytes: vec![0, 7, 0]
-            },
+            error(
+                Location::Offset(24),
+                "boneCount is 5, but the LOC/ROT/SCALE flag is clear"
+            ),
+            error(
+                Location::Offset(28),
+                "boneAnimModifierCount is 2, but the LOC/ROT/SCALE flag is clear"
+            ),
+            error(Location::Offset(29), "reserved2 is 0x00 0x07 0x00, not zero"),
         ]
     );
     assert_truncations_fail(&bytes);
@@ -508,23 +507,39 @@ fn validate_reports_frames_past_the_end_modifiers_past_the_bones_and_bad_flags()
     });
     anim.anim_flags = AnimFlags::from_bits_retain(0x81);
     let back = read(&to_bytes(&anim).unwrap()).unwrap();
-    let lines: Vec<String> = validate(&back).iter().map(ToString::to_string).collect();
+    let item = |item: &str| Location::Item(item.into());
     assert_eq!(
-        lines,
+        validate(&back),
         [
-            "bone 0 location key 0: frame 3 is not below frameCount 2",
-            "note 0: frame 2 is not below frameCount 2",
-            "bone modifier 0: names bone 1, but there are 1 bones",
-            "animFlags has reserved bits 0x80 set",
-            "dataPresenceFlags has reserved bits 0x08 set",
-            "bone 0: flags 2 are neither 0 (default) nor 1 (cosmetic)",
+            error(item("bone 0 location key 0"), "frame 3 is not below frameCount 2"),
+            error(item("note 0"), "frame 2 is not below frameCount 2"),
+            error(item("bone modifier 0"), "names bone 1, but there are 1 bones"),
+            error(Location::Offset(11), "animFlags has reserved bits 0x80 set"),
+            error(Location::Offset(12), "dataPresenceFlags has reserved bits 0x08 set"),
+            error(item("bone 0"), "flags 2 are neither 0 (default) nor 1 (cosmetic)"),
         ]
     );
+    let lines: Vec<String> = validate(&back).iter().map(ToString::to_string).collect();
+    assert_eq!(lines[0], "bone 0 location key 0: frame 3 is not below frameCount 2");
+    assert_eq!(lines[3], "byte 11 (0xb): animFlags has reserved bits 0x80 set");
     let empty = SeAnim::default();
     assert_eq!(
         validate(&read(&to_bytes(&empty).unwrap()).unwrap()),
-        vec![Problem::NoDataBlock]
+        vec![error(
+            Location::Offset(12),
+            "no bone or note block: the file has no data block"
+        )]
     );
+}
+
+/// An error `validate` reports.
+fn error(location: Location, message: &str) -> Problem {
+    Problem::new(Severity::Error, location, message)
+}
+
+/// A warning `validate` reports.
+fn warning(location: Location, message: &str) -> Problem {
+    Problem::new(Severity::Warning, location, message)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -884,29 +899,24 @@ fn problems_are_diagnostics_with_a_place() {
     anim.reserved1 = [1, 0];
     anim.stray_counts.note_count = 4;
     anim.data_property_flags = PropertyFlags::from_bits_retain(0x80);
-    let found: Vec<(Location, String)> = validate(&anim).iter().map(|p| (p.location(), p.message())).collect();
     assert_eq!(
-        found,
+        validate(&anim),
         [
-            (
+            error(
                 Location::Item("bone 0 location key 0".into()),
-                "frame 3 is not below frameCount 2".into()
+                "frame 3 is not below frameCount 2"
             ),
-            (
-                Location::Offset(32),
-                "noteCount is 4, but the NOTE flag is clear".into()
-            ),
-            (
-                Location::Offset(13),
-                "dataPropertyFlags has reserved bits 0x80 set".into()
-            ),
-            (Location::Offset(14), "reserved1 is 0x01 0x00, not zero".into()),
+            error(Location::Offset(32), "noteCount is 4, but the NOTE flag is clear"),
+            error(Location::Offset(13), "dataPropertyFlags has reserved bits 0x80 set"),
+            error(Location::Offset(14), "reserved1 is 0x01 0x00, not zero"),
         ]
     );
-    assert!(validate(&anim).iter().all(|p| p.severity() == Severity::Error));
     assert_eq!(
-        validate(&SeAnim::default())[0].location(),
-        Location::Offset(12),
+        validate(&SeAnim::default()),
+        [error(
+            Location::Offset(12),
+            "no bone or note block: the file has no data block"
+        )],
         "no data block: dataPresenceFlags"
     );
 }
@@ -932,19 +942,15 @@ fn rotations_that_are_not_unit_quaternions_are_one_warning_per_bone() {
     let problems = validate(&anim);
     assert_eq!(
         problems,
-        [Problem::RotationNotUnit {
-            bone: 0,
-            key: 1,
-            length: 2.0,
-            count: 2
-        }]
+        [warning(
+            Location::Item("bone 0 rotation key 1".into()),
+            "the quaternion has length 2.000000, not 1, so it is no rotation \
+             (2 of the bone's rotation keys in all)"
+        )]
     );
-    let warning = &problems[0];
-    assert_eq!(warning.severity(), Severity::Warning);
-    assert_eq!(warning.location(), Location::Item("bone 0 rotation key 1".into()));
     assert_eq!(
-        warning.to_string(),
-        "bone 0 rotation key 1: the quaternion has length 2.000000, not 1, so it is no rotation \
+        problems[0].to_string(),
+        "warning: bone 0 rotation key 1: the quaternion has length 2.000000, not 1, so it is no rotation \
          (2 of the bone's rotation keys in all)"
     );
     const { assert!(animbin_core::UNIT_QUATERNION_TOLERANCE > 0.0005) };
@@ -955,10 +961,11 @@ fn a_file_only_the_old_frame_rule_reads_is_a_warning_and_its_rewrite_is_valid() 
     for (fixture, frame_count) in [(LEGACY_256, 256), (LEGACY_65536, 65536)] {
         let (anim, rewrite) = read_legacy(&hex(fixture));
         let problems = validate(&anim);
-        assert_eq!(problems, [Problem::OldFrameRule { frame_count }]);
-        assert_eq!(problems[0].severity(), Severity::Warning);
-        assert_eq!(problems[0].location(), Location::Offset(20), "frameCount");
-        assert!(problems[0].message().contains("pre-2017 rule"), "{}", problems[0]);
+        let message = format!(
+            "frame_t follows the pre-2017 rule at frameCount {frame_count} (one byte narrower than every \
+             tool since reads); a rewrite uses the current rule"
+        );
+        assert_eq!(problems, [warning(Location::Offset(20), &message)], "frameCount");
         assert_eq!(validate(&read(&rewrite).unwrap()), []);
     }
     // The same frameCount under the current rule is no warning.

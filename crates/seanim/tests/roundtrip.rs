@@ -73,7 +73,10 @@ fn assert_view_matches(bytes: &[u8], anim: &SeAnim) {
         assert_eq!(bits(wrap(v.rotation.iter())), bits(wrap(b.rotation.iter())));
         assert_eq!(bits(wrap(v.scale.to_vec())), bits(wrap(b.scale.iter())));
     }
-    assert_eq!(view.modifiers().iter().collect::<Vec<_>>(), anim.modifiers);
+    assert_eq!(
+        view.modifiers().iter().collect::<Option<Vec<_>>>(),
+        Some(anim.modifiers.clone())
+    );
     let notes: Vec<Note> = view.notes().map(|(frame, n)| Note { frame, name: n.into() }).collect();
     assert_eq!(notes, anim.notes);
     assert_eq!(view.custom(), anim.custom);

@@ -58,8 +58,14 @@
 //! that read but break the format's rules (indices out of range, parent cycles, counts or
 //! sizes set against their flags) are reported by [`validate()`] as errors, and what is legal
 //! but suspicious (weights that do not sum to 1, bone rotations that are not unit
-//! quaternions) as warnings, each problem with its byte offset. The writer refuses what it cannot encode, naming the
-//! item and the output offset.
+//! quaternions) as warnings, each a core [`Problem`] at its byte offset. The writer refuses
+//! what it cannot encode, naming the item and the output offset.
+//!
+//! [`SeModel`] implements [`FileFormat`], the contract of every animbin format crate (name
+//! `"semodel"`, [`MAGIC`] `"SEModel"`, its form the [`Layout`]): reading, writing in either
+//! layout, the [`Summary`] of counts (from the model, or from a deployed file's [`View`]
+//! without copying its arrays, [`View::summary`]), validation, the dump and the scene, the
+//! same way for every format.
 //!
 //! ## Example
 //!
@@ -98,10 +104,12 @@
 //! # Ok::<(), animbin_semodel::Error>(())
 //! ```
 
+mod format;
 mod layout;
 mod model;
 mod scene;
 mod spans;
+mod summary;
 mod validate;
 mod view;
 mod write;
@@ -112,8 +120,8 @@ use binrw::BinRead;
 
 pub use animbin_core::seblend::Trailer;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, IndexWidth, Location, Quat, Result, Rgba8, SceneOptions, Severity,
-    UNIT_QUATERNION_TOLERANCE, Vec2, Vec3, scene::Scene,
+    ConversionReport, Error, ErrorKind, FileFormat, IndexWidth, Location, Problem, Quat, Result, Rgba8, SceneOptions,
+    Severity, UNIT_QUATERNION_TOLERANCE, Vec2, Vec3, scene::Scene,
 };
 
 pub use layout::blend::{BLEND_MAGIC, BlendShapes, MeshBlend, VertexBlend};
@@ -127,7 +135,8 @@ pub use layout::records::{
 };
 pub use layout::{Layout, MAGIC, VERSION};
 pub use model::SeModel;
-pub use validate::{Problem, WEIGHT_SUM_TOLERANCE, validate};
+pub use summary::Summary;
+pub use validate::{WEIGHT_SUM_TOLERANCE, validate};
 pub use view::{
     BoneHead, BoneView, FaceSlice, HeaderRecord, MaterialView, MeshHeaderRecord, MeshView, PoseRecord, View,
     WeightSlice,

@@ -1,11 +1,13 @@
 //! The spec's invariants that a file which reads can still break.
+//!
+//! Each broken rule is a [`Finding`] at a byte offset, worded through [`Diagnostic`] and
+//! handed out as a core [`Problem`].
 
 use std::fmt;
 
 use animbin_core::seblend::Trailer;
-use animbin_core::{Diagnostic, Location, Severity, non_unit_length};
+use animbin_core::{Diagnostic, Location, Problem, Severity, non_unit_length};
 use half::f16;
-use serde::{Deserialize, Serialize};
 
 use crate::layout::blend::BlendShapes;
 use crate::layout::block::Block;
@@ -22,8 +24,8 @@ pub const WEIGHT_SUM_TOLERANCE: f32 = 0.01;
 
 /// One broken invariant (an error) or legal but suspicious value (a warning): how bad, where
 /// in the file, and what.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Problem {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finding {
     /// [`Severity::Error`] for a broken rule of the layout; [`Severity::Warning`] for weights
     /// that do not sum to 1 and bone rotations that are not unit quaternions.
     pub severity: Severity,
@@ -33,13 +35,13 @@ pub struct Problem {
     pub message: String,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "byte {} ({:#x}): {}", self.offset, self.offset, self.message)
     }
 }
 
-impl Diagnostic for Problem {
+impl Diagnostic for Finding {
     fn severity(&self) -> Severity {
         self.severity
     }
@@ -56,7 +58,9 @@ impl Diagnostic for Problem {
 }
 
 /// Reports every broken invariant of a model that reads (errors), and what is legal but
-/// suspicious (warnings), one [`Problem`] per kind and place.
+/// suspicious (warnings), one [`Problem`] per kind and place, each at the byte offset of the
+/// offending field ([`Location::Offset`]; the first one, when a message covers several).
+/// SEModel has no offsets of its own, so every place is recomputed from the flags and counts.
 ///
 /// Errors:
 /// - no data block at all; reserved flag bits or reserved bytes set;
@@ -82,14 +86,14 @@ pub fn validate(model: &SeModel) -> Vec<Problem> {
         SeModel::Deployed(m) => deployed_problems(m, &spans, &mut out),
         SeModel::Draft(m) => draft_problems(m, &spans, &mut out),
     }
-    out.0
+    out.0.iter().map(Problem::from_diagnostic).collect()
 }
 
-struct Problems(Vec<Problem>);
+struct Problems(Vec<Finding>);
 
 impl Problems {
     fn push(&mut self, offset: u64, message: impl Into<String>) {
-        self.0.push(Problem {
+        self.0.push(Finding {
             severity: Severity::Error,
             offset,
             message: message.into(),
@@ -97,7 +101,7 @@ impl Problems {
     }
 
     fn warn(&mut self, offset: u64, message: impl Into<String>) {
-        self.0.push(Problem {
+        self.0.push(Finding {
             severity: Severity::Warning,
             offset,
             message: message.into(),

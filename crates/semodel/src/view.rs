@@ -10,6 +10,7 @@
 //! has no per-attribute slices to lend; [`View::parse`] refuses it (read it with
 //! [`crate::read`]).
 
+use animbin_core::index::IndexSlice;
 use animbin_core::io::ViewCursor;
 use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
 use animbin_core::{Error, ErrorKind, IndexWidth, Result};
@@ -23,7 +24,7 @@ use crate::layout::block::Block;
 use crate::layout::bone::{Bone, Pose};
 use crate::layout::deployed::{self, MaterialMaps};
 use crate::layout::flags::{BoneFlags, DataFlags, MeshFlags};
-use crate::layout::records::{FaceRecord, Influence, InfluenceRecord};
+use crate::layout::records::{Face8, Face16, Face32, Influence8, Influence16, Influence32};
 use crate::{FORMAT, Layout, sniff};
 
 /// The deployed header as it lies at the start of the file (29 bytes).
@@ -131,75 +132,14 @@ impl BoneView<'_> {
     }
 }
 
-/// Declares a run of records borrowed at one of the three index widths, with the same
-/// accessors for every width.
-macro_rules! width_slice {
-    ($(#[$meta:meta])* $name:ident($record:ident -> $item:ty), $indices:literal, $count:literal) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy)]
-        pub enum $name<'a> {
-            #[doc = concat!("u8 ", $indices, ".")]
-            U8(&'a [$record<u8>]),
-            #[doc = concat!("u16 ", $indices, ".")]
-            U16(&'a [$record<U16>]),
-            #[doc = concat!("u32 ", $indices, ".")]
-            U32(&'a [$record<U32>]),
-        }
+/// A mesh's influences, borrowed at the width the bone count gives: core's [`IndexSlice`]
+/// of [`InfluenceRecord`](crate::InfluenceRecord)s, each read as an
+/// [`Influence`](crate::Influence) (`vertexCount x maxInfluence` of them).
+pub type WeightSlice<'a> = IndexSlice<'a, Influence8, Influence16, Influence32>;
 
-        impl $name<'_> {
-            #[doc = concat!("The number of ", $count, ".")]
-            pub fn len(&self) -> usize {
-                match self {
-                    Self::U8(s) => s.len(),
-                    Self::U16(s) => s.len(),
-                    Self::U32(s) => s.len(),
-                }
-            }
-
-            /// Whether there are none.
-            pub fn is_empty(&self) -> bool {
-                self.len() == 0
-            }
-
-            /// The record at `i`, widened.
-            pub fn get(&self, i: usize) -> Option<$item> {
-                match self {
-                    Self::U8(s) => s.get(i).map($record::get),
-                    Self::U16(s) => s.get(i).map($record::get),
-                    Self::U32(s) => s.get(i).map($record::get),
-                }
-            }
-
-            /// Every record, widened, in file order.
-            pub fn iter(&self) -> impl Iterator<Item = $item> + '_ {
-                (0..self.len()).filter_map(|i| self.get(i))
-            }
-
-            /// The index width.
-            pub fn width(&self) -> IndexWidth {
-                match self {
-                    Self::U8(_) => IndexWidth::U8,
-                    Self::U16(_) => IndexWidth::U16,
-                    Self::U32(_) => IndexWidth::U32,
-                }
-            }
-        }
-    };
-}
-
-width_slice!(
-    /// A mesh's influences, borrowed at the width the bone count gives.
-    WeightSlice(InfluenceRecord -> Influence),
-    "bone indices",
-    "influences (vertexCount x maxInfluence)"
-);
-
-width_slice!(
-    /// A mesh's triangles, borrowed at the width its vertex count gives.
-    FaceSlice(FaceRecord -> [u32; 3]),
-    "indices",
-    "triangles"
-);
+/// A mesh's triangles, borrowed at the width its vertex count gives: core's [`IndexSlice`]
+/// of [`FaceRecord`](crate::FaceRecord)s, each read as its three indices.
+pub type FaceSlice<'a> = IndexSlice<'a, Face8, Face16, Face32>;
 
 /// One mesh, borrowed: its header and a slice per array.
 #[derive(Debug, Clone, Copy)]
@@ -437,17 +377,9 @@ impl<'a> View<'a> {
                 } else {
                     0
                 };
-                let weights = match bone_index {
-                    IndexWidth::U8 => WeightSlice::U8(c.slice(influences, "weight")?),
-                    IndexWidth::U16 => WeightSlice::U16(c.slice(influences, "weight")?),
-                    IndexWidth::U32 => WeightSlice::U32(c.slice(influences, "weight")?),
-                };
+                let weights = WeightSlice::take(&mut c, bone_index, influences, "weight")?;
                 let f = u64::from(h.face_count.get());
-                let faces = match IndexWidth::for_count(v) {
-                    IndexWidth::U8 => FaceSlice::U8(c.slice(f, "face")?),
-                    IndexWidth::U16 => FaceSlice::U16(c.slice(f, "face")?),
-                    IndexWidth::U32 => FaceSlice::U32(c.slice(f, "face")?),
-                };
+                let faces = FaceSlice::take(&mut c, IndexWidth::for_count(v), f, "face")?;
                 let material_indices = c.slice(layers, "material index")?;
                 meshes.push(MeshView {
                     offset,

@@ -7,8 +7,8 @@ use animbin_core::{Error, ErrorKind};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft;
 use animbin_semodel::{
-    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Diagnostic, Influence, Location, MeshBlend, MeshFlags,
-    Pose, Problem, SeModel, Severity, Trailer, VertexBlend, View, read, to_bytes, validate,
+    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Influence, Location, MeshBlend, MeshFlags, Pose,
+    Problem, SeModel, Severity, Trailer, VertexBlend, View, read, to_bytes, validate,
 };
 use animbin_testing::hex;
 
@@ -101,11 +101,20 @@ fn problems(bytes: &[u8]) -> Vec<Problem> {
     validate(&model)
 }
 
-fn only_problem(bytes: &[u8], offset: usize, text: &str) {
-    let found = problems(bytes);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(found[0].offset, offset as u64, "{}", found[0]);
-    assert!(found[0].message.contains(text), "{}", found[0]);
+/// An error `validate` reports at byte `offset`.
+fn error(offset: usize, message: &str) -> Problem {
+    Problem::new(Severity::Error, Location::Offset(offset as u64), message)
+}
+
+/// A warning `validate` reports at byte `offset`.
+fn warning(offset: usize, message: &str) -> Problem {
+    Problem::new(Severity::Warning, Location::Offset(offset as u64), message)
+}
+
+/// Checks that `bytes` read, are rewritten as they were and break exactly one rule: an
+/// error at `offset` saying `message`.
+fn only_problem(bytes: &[u8], offset: usize, message: &str) {
+    assert_eq!(problems(bytes), [error(offset, message)]);
 }
 
 #[test]
@@ -209,7 +218,7 @@ fn names_need_their_nul_and_utf8() {
 fn face_indices_out_of_range_are_reported_with_their_offset() {
     let mut bytes = skinned_bytes();
     bytes[FACES + 2] = 7; // face 0 = (0, 1, 7) in a mesh of 3 vertices
-    only_problem(&bytes, FACES, "past vertexCount 3");
+    only_problem(&bytes, FACES, "mesh 0: face 0 has index 7, past vertexCount 3");
 }
 
 #[test]
@@ -219,7 +228,11 @@ fn a_max_influence_without_the_weights_flag_reads_and_is_reported() {
     model.meshes.items_mut()[0].weights.clear();
     let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
     // No weights follow: the 2 in maxInfluence is kept, reported, and written back.
-    only_problem(&bytes, MESH + 2, "maxInfluence is 2 while the WEIGHTS flag is clear");
+    only_problem(
+        &bytes,
+        MESH + 2,
+        "mesh 0: maxInfluence is 2 while the WEIGHTS flag is clear",
+    );
 }
 
 #[test]
@@ -228,7 +241,11 @@ fn a_layer_count_without_the_uv_flag_keeps_its_material_indices_and_is_reported(
     model.mesh_flags = MeshFlags::NORMALS | MeshFlags::WEIGHTS;
     model.meshes.items_mut()[0].uvs.clear();
     let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
-    only_problem(&bytes, MESH + 1, "layerCount is 1 while the UV_SET flag is clear");
+    only_problem(
+        &bytes,
+        MESH + 1,
+        "mesh 0: layerCount is 1 while the UV_SET flag is clear",
+    );
     let SeModel::Deployed(m) = read(&bytes).unwrap() else {
         unreachable!()
     };
@@ -243,15 +260,8 @@ fn a_count_with_its_flag_clear_is_kept_and_reported() {
     let SeModel::Deployed(m) = &model else { unreachable!() };
     assert_eq!(m.materials, Block::Absent { count: 1 });
     assert!(matches!(m.trailer, Trailer::Unknown(_)));
-    let found = problems(&bytes);
-    assert!(
-        found
-            .iter()
-            .any(|p| p.offset == 22 && p.message.contains("matCount is 1")),
-        "{found:?}"
-    );
     // Its material index now points past matCount... which is still 1: no other problem.
-    assert_eq!(found.len(), 1, "{found:?}");
+    only_problem(&bytes, 22, "matCount is 1 while the MATERIALS data flag is clear");
 }
 
 #[test]
@@ -259,14 +269,18 @@ fn bad_parents_are_reported_at_the_parent_field() {
     let parent = |bone: usize| 29 + 9 + 33 * bone + 1;
     let mut bytes = skinned_bytes();
     put_u32(&mut bytes, parent(1), 2);
-    only_problem(&bytes, parent(1), "past the bone count 2");
+    only_problem(
+        &bytes,
+        parent(1),
+        "bone 1 (\"arm\") has parent 2, past the bone count 2",
+    );
     put_u32(&mut bytes, parent(1), 1);
-    only_problem(&bytes, parent(1), "its own parent");
+    only_problem(&bytes, parent(1), "bone 1 (\"arm\") is its own parent");
     put_u32(&mut bytes, parent(1), (-5_i32) as u32);
-    only_problem(&bytes, parent(1), "roots use -1");
+    only_problem(&bytes, parent(1), "bone 1 (\"arm\") has parent -5; roots use -1");
     put_u32(&mut bytes, parent(1), 0);
     put_u32(&mut bytes, parent(0), 1);
-    only_problem(&bytes, parent(0), "parent cycle");
+    only_problem(&bytes, parent(0), "bones 0 -> 1 form a parent cycle");
 }
 
 #[test]
@@ -275,17 +289,12 @@ fn weights_that_do_not_sum_to_one_and_unknown_bones_are_reported() {
     model.meshes.items_mut()[0].weights[3].weight = 0.25; // vertex 1: 0.5 + 0.25
     model.meshes.items_mut()[0].weights[4].bone = 9; // vertex 2's first influence
     let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
-    let found = problems(&bytes);
-    assert_eq!(found.len(), 2, "{found:?}");
-    assert!(
-        found
-            .iter()
-            .any(|p| p.offset == (WEIGHTS + 4 * 5) as u64 && p.message.contains("bone 9"))
-    );
-    assert!(
-        found
-            .iter()
-            .any(|p| p.offset == (WEIGHTS + 2 * 5) as u64 && p.message.contains("sum to 0.75"))
+    assert_eq!(
+        problems(&bytes),
+        [
+            error(WEIGHTS + 4 * 5, "mesh 0: weight 4 names bone 9, past boneCount 2"),
+            warning(WEIGHTS + 2 * 5, "mesh 0: vertex 1's weights sum to 0.75, not 1"),
+        ]
     );
 }
 
@@ -293,24 +302,39 @@ fn weights_that_do_not_sum_to_one_and_unknown_bones_are_reported() {
 fn material_indices_past_the_material_count_are_reported() {
     let mut bytes = skinned_bytes();
     put_u32(&mut bytes, MATERIAL_INDICES, 1);
-    only_problem(&bytes, MATERIAL_INDICES, "below matCount 1");
+    only_problem(
+        &bytes,
+        MATERIAL_INDICES,
+        "mesh 0: UV layer 0's material index 1 is neither -1 nor below matCount 1",
+    );
     put_u32(&mut bytes, MATERIAL_INDICES, (-2_i32) as u32);
-    only_problem(&bytes, MATERIAL_INDICES, "neither -1");
+    only_problem(
+        &bytes,
+        MATERIAL_INDICES,
+        "mesh 0: UV layer 0's material index -2 is neither -1 nor below matCount 1",
+    );
 }
 
 #[test]
 fn reserved_bits_and_a_file_with_no_block_are_reported() {
     let mut bytes = skinned_bytes();
     bytes[12] |= 0x80;
-    only_problem(&bytes, 12, "boneFlags has reserved bits");
+    only_problem(&bytes, 12, "boneFlags has reserved bits or bytes set (0x80)");
     let mut bytes = skinned_bytes();
     bytes[27] = 1;
-    only_problem(&bytes, 26, "reserved");
+    only_problem(
+        &bytes,
+        26,
+        "the header's reserved[3] has reserved bits or bytes set (0x100)",
+    );
     let empty = SeModel::Deployed(deployed::Model::default());
-    let found = validate(&empty);
-    assert_eq!(found.len(), 1);
-    assert_eq!(found[0].offset, 11);
-    assert!(found[0].message.contains("no data block"));
+    assert_eq!(
+        validate(&empty),
+        [error(
+            11,
+            "no data block: dataFlags has none of BONE, MESH and MATERIALS"
+        )]
+    );
 }
 
 #[test]
@@ -328,7 +352,11 @@ fn a_blend_trailer_that_does_not_fit_is_kept_as_bytes_and_a_bad_shape_index_is_r
     let bytes = to_bytes(&SeModel::Deployed(model)).unwrap();
     let trailer = MATERIALS + 6;
     // magic 8, count 8, "a\0" 2, vertices 0 and 1: 4 each, vertex 2's count 4.
-    only_problem(&bytes, trailer + 18 + 12, "shape 1, past the 1 shape names");
+    only_problem(
+        &bytes,
+        trailer + 18 + 12,
+        "SEBlend: mesh 0 vertex 2 moves shape 1, past the 1 shape names",
+    );
     // A shape count no file could hold: not an error, the bytes are kept.
     let mut bad = bytes.clone();
     bad[trailer + 8..trailer + 16].copy_from_slice(&u64::MAX.to_le_bytes());
@@ -358,18 +386,13 @@ fn draft_counts_past_the_end_and_problems_name_their_bytes() {
         ..Default::default()
     });
     let bytes = to_bytes(&model).unwrap();
-    let found = problems(&bytes);
-    assert_eq!(found.len(), 2, "{found:?}");
-    assert!(
-        found
-            .iter()
-            .any(|p| p.offset == 35 && p.message.contains("maxSkinInfluence is 3"))
-    );
     // Header 39, mesh header 10, two 18-byte records: the face is at 85.
-    assert!(
-        found
-            .iter()
-            .any(|p| p.offset == 39 + 10 + 36 && p.message.contains("index 2"))
+    assert_eq!(
+        problems(&bytes),
+        [
+            error(35, "maxSkinInfluence is 3 while the WEIGHTS flag is clear"),
+            error(39 + 10 + 36, "mesh 0: face 0 has index 2, past vertexCount 2"),
+        ]
     );
     let mut huge = bytes.clone();
     put_u32(&mut huge, 39 + 2, u32::MAX); // vertexCount
@@ -557,14 +580,14 @@ fn reserved_flag_bits_survive_a_round_trip_and_dump_as_numbers() {
     assert_eq!(dump["model"]["other_data_flags"], 0xf0);
     let undumped: SeModel = serde_json::from_value(dump).unwrap();
     assert_eq!(to_bytes(&undumped).unwrap(), bytes);
-    let found = validate(&model);
-    let places: Vec<Location> = found.iter().map(Diagnostic::location).collect();
     assert_eq!(
-        places,
-        [Location::Offset(11), Location::Offset(12), Location::Offset(13)]
+        validate(&model),
+        [
+            error(11, "dataFlags has reserved bits or bytes set (0xf0)"),
+            error(12, "boneFlags has reserved bits or bytes set (0xf8)"),
+            error(13, "meshFlags has reserved bits or bytes set (0xf0)"),
+        ]
     );
-    assert!(found.iter().all(|p| p.severity() == Severity::Error));
-    assert_eq!(found[1].message(), "boneFlags has reserved bits or bytes set (0xf8)");
 }
 
 #[test]
@@ -575,15 +598,15 @@ fn rotations_that_are_not_unit_and_weights_that_do_not_sum_to_one_are_warnings()
         ..Pose::default()
     });
     model.meshes.items_mut()[0].weights[3].weight = 0.25; // vertex 1: 0.5 + 0.25
-    let found = problems(&to_bytes(&SeModel::Deployed(model)).unwrap());
-    assert_eq!(found.len(), 2, "{found:?}");
     // Bone 1's record, past its flags byte, its parent and the local position.
-    assert_eq!(found[0].offset, (29 + 9 + 33 + 5 + 12) as u64);
     assert_eq!(
-        found[0].message,
-        "bone 1 (\"arm\"): the local rotation has length 2.000000, not 1, so it is no rotation"
+        problems(&to_bytes(&SeModel::Deployed(model)).unwrap()),
+        [
+            warning(
+                29 + 9 + 33 + 5 + 12,
+                "bone 1 (\"arm\"): the local rotation has length 2.000000, not 1, so it is no rotation"
+            ),
+            warning(WEIGHTS + 2 * 5, "mesh 0: vertex 1's weights sum to 0.75, not 1"),
+        ]
     );
-    assert_eq!(found[1].offset, (WEIGHTS + 2 * 5) as u64);
-    assert!(found[1].message.contains("sum to 0.75"), "{}", found[1]);
-    assert!(found.iter().all(|p| p.severity() == Severity::Warning));
 }

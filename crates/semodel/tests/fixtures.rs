@@ -5,8 +5,8 @@ use animbin_core::math::{Quat, Rgba8, Vec2, Vec3};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::draft::{self, Vertices};
 use animbin_semodel::{
-    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Influence, MeshBlend, MeshFlags, Pose, SeModel,
-    Trailer, VertexBlend, View, read, to_bytes, validate,
+    BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, FileFormat, Influence, Location, MeshBlend, MeshFlags,
+    Pose, Problem, SeModel, Severity, Trailer, VertexBlend, View, read, to_bytes, validate,
 };
 use animbin_testing::{assert_every_truncation_fails, hex};
 use half::f16;
@@ -19,10 +19,12 @@ const IDENTITY: Pose = Pose {
 /// Reads `bytes`, compares with `expected`, writes it back, and truncates it everywhere:
 /// inside the blocks (the first `blocks_end` bytes) every truncation is an error; inside a
 /// trailer, which is optional, a truncated file reads with the rest kept as unknown bytes.
+/// The summary through the view (or, for a draft, the reader) is the model's throughout.
 fn check_fixture(bytes: &[u8], blocks_end: usize, expected: &SeModel) {
     let model = read(bytes).expect("the fixture reads");
     assert_eq!(&model, expected);
     assert_eq!(to_bytes(expected).expect("the model writes"), bytes);
+    assert_eq!(SeModel::summary_of(bytes).unwrap(), model.summary());
     assert_every_truncation_fails(&bytes[..blocks_end], read);
     for len in blocks_end..bytes.len() {
         let cut = read(&bytes[..len]).expect("a cut trailer still reads");
@@ -34,10 +36,16 @@ fn check_fixture(bytes: &[u8], blocks_end: usize, expected: &SeModel) {
         };
         assert_eq!(cut.trailer(), &expected, "cut at {len}");
         assert_eq!(to_bytes(&cut).unwrap(), &bytes[..len]);
+        assert_eq!(
+            SeModel::summary_of(&bytes[..len]).unwrap(),
+            cut.summary(),
+            "cut at {len}"
+        );
     }
     if let SeModel::Deployed(m) = expected {
         let view = View::parse(bytes).expect("the view opens");
         assert_eq!(&view.to_model(), m);
+        assert_eq!(view.summary(), model.summary());
         assert_every_truncation_fails(&bytes[..blocks_end], |b| View::parse(b).map(|v| v.to_model()));
     }
 }
@@ -290,12 +298,16 @@ fn draft_layout_with_interleaved_half_float_records() {
         ..Default::default()
     });
     check_fixture(&bytes, bytes.len(), &expected);
-    let problems = validate(&expected);
-    assert_eq!(problems.len(), 1, "{problems:?}");
     // Header 39, name 2, one 33-byte bone record, mesh header 10, vertex 0's 34-byte record;
     // vertex 1's weight lies 32 bytes into its record.
-    assert_eq!(problems[0].offset, 39 + 2 + 33 + 10 + 34 + 32);
-    assert!(problems[0].message.contains("sum to 0.5"), "{}", problems[0]);
+    assert_eq!(
+        validate(&expected),
+        [Problem::new(
+            Severity::Warning,
+            Location::Offset(39 + 2 + 33 + 10 + 34 + 32),
+            "mesh 0: vertex 1's weights sum to 0.5, not 1"
+        )]
+    );
     assert!(View::parse(&bytes).is_err(), "a view covers the deployed layout only");
 }
 

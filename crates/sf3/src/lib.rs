@@ -46,7 +46,8 @@
 //! other than the terminator, a slot table with no terminator or a truncated file are
 //! errors that give the byte offset. [`Summary::parse`] makes the same checks and keeps only
 //! the counts (no key is read: a file has no header, so its slot tables are walked to find
-//! the segments). [`parse_slot_table`] reads a slot table inside any
+//! the segments): the [`Summary`] `animbin info` shows, the same as the model's
+//! ([`FileFormat::summary`]) and the view's ([`View::summary`]). [`parse_slot_table`] reads a slot table inside any
 //! slice, such as the identically laid out animation chunks of x8pc model files.
 //!
 //! [`to_bytes`] writes the canonical layout (slot after slot from offset 4:
@@ -55,7 +56,11 @@
 //! rewritten byte for byte. Files with another placement read, and are rewritten canonically.
 //! [`validate`] lists what a readable file can still get wrong (key times going backwards
 //! within a channel, an error) and what is legal but suspicious (rotations that are not unit
-//! length, bytes after the end marker: warnings).
+//! length, bytes after the end marker: warnings), each a [`Problem`] placed at its slot.
+//!
+//! [`Sf3File`] implements [`FileFormat`], the contract every animbin format crate implements
+//! the same way: one form, no [`MAGIC`] (files are known by their name, [`is_x8an_name`]),
+//! the count-only [`Summary`], [`Problem`]s, the model's serde form as its dump, the scene.
 //!
 //! ## Decisions where no description says
 //! - A file holds at least one segment: an empty file, or one of padding and an end marker
@@ -97,27 +102,35 @@
 //! # Ok::<(), animbin_sf3::Error>(())
 //! ```
 
+mod format;
 mod layout;
 mod model;
 mod scene;
+mod summary;
 mod validate;
 mod view;
 mod write;
 
 pub use animbin_core::scene::Scene;
 pub use animbin_core::{
-    ConversionReport, Diagnostic, Error, ErrorKind, Fixed16, Location, Quat, Result, Rot14, SceneOptions, Severity,
-    UNIT_QUATERNION_TOLERANCE, Vec3,
+    ConversionReport, Diagnostic, Error, ErrorKind, FileFormat, Fixed16, Location, Problem, Quat, Result, Rot14,
+    SceneOptions, Severity, UNIT_QUATERNION_TOLERANCE, Vec3,
 };
+pub use format::is_x8an_name;
 pub use layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
 pub use model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
 pub use scene::DEFAULT_FRAMERATE;
-pub use validate::{Problem, ROTATION_LENGTH_TOLERANCE, validate};
-pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, Summary, View, parse_slot_table};
+pub use summary::Summary;
+pub use validate::{ROTATION_LENGTH_TOLERANCE, validate};
+pub use view::{PlacedSegment, SegmentView, SlotTable, SlotView, View, parse_slot_table};
 pub use write::{to_bytes, write};
 
 /// The format's short name in errors and on the command line.
 pub const FORMAT: &str = "sf3";
+
+/// The bytes every x8an file starts with: none. "x8an" is only the start of the file name
+/// ([`is_x8an_name`]).
+pub const MAGIC: &[u8] = b"";
 
 /// Reads a whole x8an file.
 pub fn read(bytes: &[u8]) -> Result<Sf3File> {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use animbin_core::{Diagnostic, Location, Rot14, Severity, non_unit_length};
+use animbin_core::{Diagnostic, Location, Problem, Rot14, Severity, non_unit_length};
 
 use crate::layout::Channel;
 use crate::model::{Ending, Sf3File};
@@ -14,10 +14,10 @@ use crate::model::{Ending, Sf3File};
 /// zero quaternion are far outside.
 pub const ROTATION_LENGTH_TOLERANCE: f64 = animbin_core::UNIT_QUATERNION_TOLERANCE;
 
-/// One broken invariant.
+/// One broken invariant, or a legal but suspicious value; [`validate`] gives it out as a
+/// [`Problem`] in its words ([`Problem::from_diagnostic`]).
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Problem {
+pub(crate) enum Finding {
     /// A key time smaller than the one before it in the same channel.
     TimeGoesBackwards {
         /// The segment index.
@@ -53,7 +53,7 @@ pub enum Problem {
     },
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     /// The whole line: the place (when it is a slot), then the message.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.location() {
@@ -66,7 +66,7 @@ impl fmt::Display for Problem {
 /// Key times that go backwards are the one error; rotations that are not unit length and
 /// bytes after the end marker are legal, and warnings. The place is the slot (`segment 0
 /// slot 2`), or the file for the bytes after the end marker (the model keeps no offsets).
-impl Diagnostic for Problem {
+impl Diagnostic for Finding {
     fn severity(&self) -> Severity {
         match self {
             Self::TimeGoesBackwards { .. } => Severity::Error,
@@ -102,8 +102,15 @@ impl Diagnostic for Problem {
 
 /// Every broken invariant of `file` (key times that go backwards: errors) and what is legal
 /// but suspicious (rotations that are not unit length, bytes after the end marker:
-/// warnings), in file order; empty when it is valid.
+/// warnings), in file order; empty when it is valid. Each is placed at its slot
+/// (`segment 0 slot 2`), or at the file for the bytes after the end marker (the model keeps
+/// no offsets).
 pub fn validate(file: &Sf3File) -> Vec<Problem> {
+    findings(file).iter().map(Problem::from_diagnostic).collect()
+}
+
+/// The findings of [`validate`], in file order.
+fn findings(file: &Sf3File) -> Vec<Finding> {
     let mut problems = Vec::new();
     for (segment_index, segment) in file.segments.iter().enumerate() {
         for (slot_index, slot) in segment.slots.iter().enumerate() {
@@ -111,7 +118,7 @@ pub fn validate(file: &Sf3File) -> Vec<Problem> {
                 let times = slot.times(channel);
                 for (key, pair) in times.windows(2).enumerate() {
                     if pair[1] < pair[0] {
-                        problems.push(Problem::TimeGoesBackwards {
+                        problems.push(Finding::TimeGoesBackwards {
                             segment: segment_index,
                             slot: slot_index,
                             channel,
@@ -124,7 +131,7 @@ pub fn validate(file: &Sf3File) -> Vec<Problem> {
             }
             for (key, k) in slot.rotation.iter().enumerate() {
                 if let Some(length) = non_unit_length(k.value.map(Rot14::to_f64)) {
-                    problems.push(Problem::RotationNotUnit {
+                    problems.push(Finding::RotationNotUnit {
                         segment: segment_index,
                         slot: slot_index,
                         key,
@@ -136,7 +143,7 @@ pub fn validate(file: &Sf3File) -> Vec<Problem> {
     }
     if let Ending::EndMarker { trailing } = &file.ending {
         if !trailing.is_empty() {
-            problems.push(Problem::BytesAfterEndMarker { count: trailing.len() });
+            problems.push(Finding::BytesAfterEndMarker { count: trailing.len() });
         }
     }
     problems

@@ -12,6 +12,7 @@ use zerocopy::byteorder::big_endian::{I16, I32, U16};
 use crate::FORMAT;
 use crate::layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
 use crate::model::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot};
+use crate::summary::{Counts, Summary};
 
 /// One slot's entry and the 13 arrays it points at, borrowed from the input.
 #[derive(Debug, Clone)]
@@ -306,34 +307,40 @@ fn decode_slot(base: &[u8], entry: &SlotEntry, ranges: &Ranges) -> Slot {
     }
 }
 
-/// Borrows the arrays of an entry whose ranges [`check_entry`] gave.
+/// Borrows the arrays of an entry whose ranges [`check_entry`] gave (each holds its
+/// channel's count of elements, so no cast fails).
 fn slot_view<'a>(base: &'a [u8], entry: SlotEntry, ranges: &Ranges) -> Result<SlotView<'a>> {
-    let u16s = |a: ArrayKind| -> Result<&'a [U16]> { cast(base, ranges[a.index()], a) };
-    let i16s = |a: ArrayKind| -> Result<&'a [I16]> { cast(base, ranges[a.index()], a) };
-    let i32s = |a: ArrayKind| -> Result<&'a [I32]> { cast(base, ranges[a.index()], a) };
     use ArrayKind as A;
+    // One array: its elements' type is the field's.
+    macro_rules! array {
+        ($array:expr) => {
+            slice_at(
+                FORMAT,
+                base,
+                ranges[$array.index()].0,
+                u64::from(entry.keys($array.channel())),
+                $array.name(),
+            )?
+        };
+    }
     Ok(SlotView {
-        entry,
-        translation_times: u16s(A::TranslationTimes)?,
-        rotation_times: u16s(A::RotationTimes)?,
-        scale_times: u16s(A::ScaleTimes)?,
-        translation: [i32s(A::TranslationX)?, i32s(A::TranslationY)?, i32s(A::TranslationZ)?],
-        rotation: [
-            i16s(A::RotationX)?,
-            i16s(A::RotationY)?,
-            i16s(A::RotationZ)?,
-            i16s(A::RotationW)?,
+        translation_times: array!(A::TranslationTimes),
+        rotation_times: array!(A::RotationTimes),
+        scale_times: array!(A::ScaleTimes),
+        translation: [
+            array!(A::TranslationX),
+            array!(A::TranslationY),
+            array!(A::TranslationZ),
         ],
-        scale: [i32s(A::ScaleX)?, i32s(A::ScaleY)?, i32s(A::ScaleZ)?],
+        rotation: [
+            array!(A::RotationX),
+            array!(A::RotationY),
+            array!(A::RotationZ),
+            array!(A::RotationW),
+        ],
+        scale: [array!(A::ScaleX), array!(A::ScaleY), array!(A::ScaleZ)],
+        entry,
     })
-}
-
-fn cast<T>(base: &[u8], (start, end): (u64, u64), array: ArrayKind) -> Result<&[T]>
-where
-    T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
-{
-    let count = (end - start) / size_of::<T>() as u64;
-    slice_at(FORMAT, base, start, count, array.name())
 }
 
 /// Refuses arrays that share bytes; the error names both and sits at the later one's offset field.
@@ -599,65 +606,62 @@ pub(crate) fn read_file(bytes: &[u8]) -> Result<Sf3File> {
     })
 }
 
-/// The counts of a whole file, found by the checks of [`View::parse`] without keeping
-/// anything per slot: what a summary needs, at the cost of reading the slot tables only.
-///
-/// x8an files have no header: how many segments there are, and where each one starts, is
-/// known only by reading each segment's slot table up to its terminator (the next segment
-/// follows it), and the key counts are in the table entries. So the cost grows with the
-/// number of slots (64 bytes of table each), not with the number of keys; the key data
-/// between the tables is never read.
-///
-/// ```
-/// use animbin_sf3::{Summary, to_bytes};
-///
-/// let bytes = to_bytes(&animbin_sf3::Sf3File {
-///     segments: vec![Default::default()],
-///     ..Default::default()
-/// })?;
-/// let summary = Summary::parse(&bytes)?;
-/// assert_eq!((summary.segments, summary.slots), (1, 0));
-/// # Ok::<(), animbin_sf3::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub struct Summary {
-    /// The number of segments.
-    pub segments: u64,
-    /// The number of slots over all segments.
-    pub slots: u64,
-    /// The number of keys of each channel (translation, rotation, scale) over all slots.
-    pub keys: [u64; 3],
-    /// Zero words before the segments and after the last one.
-    pub padding_words: u64,
-    /// Whether the file ends with a `0xFFFFFFFF` end marker.
-    pub end_marker: bool,
-    /// The number of bytes after the end marker.
-    pub trailing_bytes: u64,
-}
-
+/// The count-only walk: [`Summary::parse`].
 impl Summary {
-    /// Checks `bytes` as [`View::parse`] does (the same inputs are accepted, with the same
-    /// errors) and counts what they hold.
+    /// The summary of `bytes`, found by the checks of [`View::parse`] (the same inputs are
+    /// accepted, with the same errors) without keeping anything per slot.
+    ///
+    /// x8an files have no header: how many segments there are, and where each one starts,
+    /// is known only by reading each segment's slot table up to its terminator (the next
+    /// segment follows it), and the key counts are in the table entries. So the cost grows
+    /// with the number of slots (64 bytes of table each), not with the number of keys; the
+    /// key data between the tables is never read.
+    ///
+    /// ```
+    /// use animbin_sf3::{Summary, to_bytes};
+    ///
+    /// let bytes = to_bytes(&animbin_sf3::Sf3File {
+    ///     segments: vec![Default::default()],
+    ///     ..Default::default()
+    /// })?;
+    /// let summary = Summary::parse(&bytes)?;
+    /// assert_eq!((summary.segment_count, summary.slot_count), (1, 0));
+    /// # Ok::<(), animbin_sf3::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<Self> {
-        let mut summary = Self::default();
+        let mut counts = Counts::default();
         let mut placed = Vec::new();
         let end = walk_file(bytes, |padding_words, _, base| {
-            summary.segments += 1;
-            summary.padding_words += u64::from(padding_words);
+            counts.segments += 1;
+            counts.padding_words += u64::from(padding_words);
             let (_, len) = walk_segment(base, &mut placed, |entry, _| {
-                summary.slots += 1;
-                summary.keys[0] += u64::from(entry.translation_keys);
-                summary.keys[1] += u64::from(entry.rotation_keys);
-                summary.keys[2] += u64::from(entry.scale_keys);
+                counts.slots += 1;
+                counts.add_keys(&entry);
                 Ok(())
             })?;
             Ok(len)
         })?;
-        summary.padding_words += u64::from(end.padding_words);
-        summary.end_marker = end.after_end_marker.is_some();
-        summary.trailing_bytes = end.after_end_marker.map_or(0, |t| t.len() as u64);
-        Ok(summary)
+        counts.padding_words += u64::from(end.padding_words);
+        Ok(counts.summary(end.after_end_marker.is_some()))
+    }
+}
+
+impl View<'_> {
+    /// The summary of the viewed file: its counts, from the slot entries (no key is read).
+    pub fn summary(&self) -> Summary {
+        let mut counts = Counts {
+            segments: self.segments.len(),
+            padding_words: u64::from(self.padding_words),
+            ..Counts::default()
+        };
+        for placed in &self.segments {
+            counts.padding_words += u64::from(placed.padding_words);
+            for slot in &placed.segment.slots {
+                counts.slots += 1;
+                counts.add_keys(&slot.entry);
+            }
+        }
+        counts.summary(self.after_end_marker.is_some())
     }
 }
 

@@ -3,7 +3,7 @@
 
 use animbin_core::scene::{Animation, BoneTrack, Key as SceneKey, Scene};
 use animbin_core::{ConversionReport, Fixed16, Quat, Rot14, Vec3};
-use animbin_sf3::{Ending, Key, SceneOptions, Segment, Sf3File, Slot, read, to_bytes};
+use animbin_sf3::{Ending, FileFormat, Key, SceneOptions, Segment, Sf3File, Slot, read, to_bytes};
 use proptest::prelude::*;
 
 fn fixed3() -> impl Strategy<Value = Vec3<Fixed16>> {
@@ -104,7 +104,7 @@ proptest! {
         let summary = animbin_sf3::Summary::parse(&bytes);
         prop_assert_eq!(summary.is_ok(), read(&bytes).is_ok());
         if let Ok(f) = read(&bytes) {
-            prop_assert_eq!(summary.unwrap().slots, f.slot_count() as u64);
+            prop_assert_eq!(summary.unwrap(), f.summary());
             let canonical = to_bytes(&f).unwrap();
             prop_assert_eq!(read(&canonical).unwrap(), f);
         }

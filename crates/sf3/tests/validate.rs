@@ -3,8 +3,17 @@
 mod common;
 
 use animbin_core::Rot14;
-use animbin_sf3::{Channel, Ending, Problem, read, to_bytes, validate};
+use animbin_sf3::{Ending, Location, Problem, Severity, read, to_bytes, validate};
 use common::*;
+
+/// A problem placed at slot `slot` of segment `segment`.
+fn at_slot(severity: Severity, segment: usize, slot: usize, message: &str) -> Problem {
+    Problem::new(
+        severity,
+        Location::Item(format!("segment {segment} slot {slot}")),
+        message,
+    )
+}
 
 #[test]
 fn the_seed_example_is_valid() {
@@ -20,14 +29,12 @@ fn key_times_going_backwards_are_reported_per_channel() {
     let problems = validate(&file);
     assert_eq!(
         problems,
-        [Problem::TimeGoesBackwards {
-            segment: 0,
-            slot: 1,
-            channel: Channel::Rotation,
-            key: 2,
-            previous: 0x14b,
-            time: 0x100,
-        }]
+        [at_slot(
+            Severity::Error,
+            0,
+            1,
+            "rotation key 2 at time 256 comes after time 331"
+        )]
     );
     assert_eq!(
         problems[0].to_string(),
@@ -46,9 +53,15 @@ fn repeated_times_are_not_backwards() {
 fn rotations_that_are_not_unit_length_are_reported() {
     let mut file = seed_file();
     file.segments[0].slots[0].rotation[3].value.w = Rot14(0x2000);
-    let problems = validate(&file);
-    assert_eq!(problems.len(), 1);
-    assert!(matches!(problems[0], Problem::RotationNotUnit { segment: 0, slot: 0, key: 3, length } if length == 0.5));
+    assert_eq!(
+        validate(&file),
+        [at_slot(
+            Severity::Warning,
+            0,
+            0,
+            "rotation key 3 has length 0.500000, not 1, so it is no rotation"
+        )]
+    );
 }
 
 #[test]
@@ -56,7 +69,14 @@ fn bytes_after_the_end_marker_are_reported() {
     let mut file = seed_file();
     file.ending = Ending::EndMarker { trailing: vec![0; 3] };
     let file = read(&to_bytes(&file).unwrap()).unwrap();
-    assert_eq!(validate(&file), [Problem::BytesAfterEndMarker { count: 3 }]);
+    assert_eq!(
+        validate(&file),
+        [Problem::new(
+            Severity::Warning,
+            Location::File,
+            "3 bytes after the end marker"
+        )]
+    );
 }
 
 #[test]
@@ -67,27 +87,27 @@ fn an_end_marker_with_nothing_after_it_is_valid() {
 }
 
 #[test]
-fn problems_are_diagnostics_placed_at_their_slot() {
-    use animbin_sf3::{Diagnostic, Location, Severity};
+fn problems_are_placed_at_their_slot_or_at_the_file() {
     let mut file = seed_file();
     file.segments[0].slots[1].rotation[2].time = 0x100;
     file.ending = Ending::EndMarker { trailing: vec![0; 2] };
     let problems = validate(&file);
-    assert_eq!(problems.len(), 2);
-    let time = &problems[0];
-    assert_eq!(time.severity(), Severity::Error);
-    assert_eq!(time.location(), Location::Item("segment 0 slot 1".into()));
-    assert_eq!(time.message(), "rotation key 2 at time 256 comes after time 331");
-    assert_eq!(time.to_string(), format!("segment 0 slot 1: {}", time.message()));
-    let trailing = &problems[1];
-    assert_eq!(trailing.location(), Location::File);
-    assert_eq!(trailing.message(), "2 bytes after the end marker");
-    assert_eq!(trailing.to_string(), trailing.message());
+    assert_eq!(
+        problems,
+        [
+            at_slot(Severity::Error, 0, 1, "rotation key 2 at time 256 comes after time 331"),
+            Problem::new(Severity::Warning, Location::File, "2 bytes after the end marker"),
+        ]
+    );
+    assert_eq!(
+        problems[0].to_string(),
+        "segment 0 slot 1: rotation key 2 at time 256 comes after time 331"
+    );
+    assert_eq!(problems[1].to_string(), "warning: 2 bytes after the end marker");
 }
 
 #[test]
 fn fixed_point_extremes_and_off_unit_rotations_are_warnings_and_rounding_is_not() {
-    use animbin_sf3::{Diagnostic, Severity};
     let q = |x: i16, y: i16, z: i16, w: i16| animbin_core::Quat::new(Rot14(x), Rot14(y), Rot14(z), Rot14(w));
     let mut file = seed_file();
     let slot = &mut file.segments[0].slots[0];
@@ -107,23 +127,27 @@ fn fixed_point_extremes_and_off_unit_rotations_are_warnings_and_rounding_is_not(
         .map(|(&t, &v)| animbin_sf3::Key::new(t, v))
         .collect();
     file.ending = Ending::EndMarker { trailing: vec![0; 2] };
-    let problems = validate(&file);
-    let rotations: Vec<(usize, f64)> = problems
-        .iter()
-        .filter_map(|p| match p {
-            Problem::RotationNotUnit { key, length, .. } => Some((*key, *length)),
-            _ => None,
+    // i16::MAX / 16384 is 1.99994 (2 - 2^-14), so four of them make a length of 3.99988.
+    let lengths = ["2.000000", "3.999878", "0.000000"];
+    let mut expected: Vec<Problem> = (0..times.len())
+        .filter(|k| k % 4 != 3)
+        .map(|k| {
+            let message = format!(
+                "rotation key {k} has length {}, not 1, so it is no rotation",
+                lengths[k % 4]
+            );
+            at_slot(Severity::Warning, 0, 0, &message)
         })
         .collect();
-    let bad_keys: Vec<usize> = (0..times.len()).filter(|k| k % 4 != 3).collect();
-    assert_eq!(rotations.iter().map(|r| r.0).collect::<Vec<_>>(), bad_keys);
-    assert_eq!(rotations[0].1, 2.0);
-    assert!(
-        problems.iter().all(|p| p.severity() == Severity::Warning),
-        "{problems:?}"
-    );
+    expected.push(Problem::new(
+        Severity::Warning,
+        Location::File,
+        "2 bytes after the end marker",
+    ));
+    let problems = validate(&file);
+    assert_eq!(problems, expected);
     assert_eq!(
         problems[0].to_string(),
-        "segment 0 slot 0: rotation key 0 has length 2.000000, not 1, so it is no rotation"
+        "warning: segment 0 slot 0: rotation key 0 has length 2.000000, not 1, so it is no rotation"
     );
 }

@@ -104,7 +104,7 @@ pub fn value_type() -> impl Strategy<Value = ValueType> {
 }
 
 pub fn interpolation() -> impl Strategy<Value = Interpolation> {
-    (0u8..4).prop_map(|id| Interpolation::from_id(id).expect("ids 0..4 exist"))
+    (0u8..4).prop_map(|id| Interpolation::from_repr(id).expect("ids 0..4 exist"))
 }
 
 /// Times that the seed's curve order reads back without the fallback: sorted in [0, duration].

@@ -12,16 +12,25 @@ animations, the Dash Model Format 1.5 and glTF 2.0, through one entry point::
 
 Every error the library reports is a ``FormatError`` (a ``ValueError``) with ``format``
 and ``offset``; what a conversion cannot carry over is a ``LossWarning``.
+
+``animbin.pose`` holds animbin's rules for what an animation's kind means for a key
+(``apply_translation``, ``remove_rotation``, ``effective_kinds`` ...), over NumPy arrays.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ._errors import FormatError, LossWarning
 from ._scene import Animation, BoneTrack, Material, Mesh, PropertyTrack, Scene, Skeleton, Texture
-from ._animbin import FORMATS, TARGETS, Document, __version__, undump
+from ._animbin import FORMATS, TARGETS, Document, __version__, file_name, find_texture, formats, undump
 from ._animbin import _from_scene, _open
+from ._animbin import pose
+
+# The native submodule, importable as ``import animbin.pose`` / ``from animbin.pose import ...``
+# (a submodule, so not in ``__all__``).
+sys.modules[__name__ + ".pose"] = pose
 
 __all__ = [
     "FORMATS",
@@ -38,6 +47,9 @@ __all__ = [
     "Skeleton",
     "Texture",
     "__version__",
+    "file_name",
+    "find_texture",
+    "formats",
     "from_scene",
     "open",
     "undump",

@@ -23,6 +23,8 @@ from typing import Any, Iterable, Literal, Sequence, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import pose as pose
+
 __version__: str
 
 FORMATS: tuple[str, ...]
@@ -71,6 +73,24 @@ def open(source: PathLike | bytes | bytearray | memoryview, format: str | None =
     ``FORMATS``; an unknown name is a ``ValueError`` listing the valid ones.
     Raises ``FormatError`` for input that does not read.
     """
+
+def formats() -> list[dict[str, Any]]:
+    """Every format the library reads, in detection order (as ``FORMATS``), each a dict:
+    ``name``, ``label``, ``extensions`` (without the dot, the usual one first),
+    ``has_magic``, ``holds`` (``"bones"``, ``"meshes"``, ``"materials"``, ``"textures"``,
+    ``"animations"``), ``stores_framerate``, ``animation_kinds``, ``names_animations``,
+    ``several_animations``, ``length_ends_on_last_key``, ``chooses_precision`` and
+    ``targets`` (names for ``convert`` and ``from_scene``). Front ends build their menus
+    from it."""
+
+def file_name(name: str) -> str:
+    """``name`` (an animation's, say) as a file name: characters file systems refuse become
+    ``_``, leading dots and surrounding spaces go; ``"animation"`` when nothing is left."""
+
+def find_texture(folder: PathLike, name: str) -> "os.PathLike[str] | None":
+    """The texture file a material's map ``name`` refers to, looked for as conversions to
+    glTF do: relative to ``folder``, by its file name, then in ``folder``'s ``_images`` and
+    ``textures`` folders; ``None`` when there is none. A name never leads out of ``folder``."""
 
 def undump(dump: str | bytes | dict[str, Any]) -> Document:
     """Reads an animbin dump (``Document.dump()``, as text, bytes or the parsed dict)."""

@@ -87,9 +87,15 @@ pub struct Model {
         count: mesh_count,
         min_size: MESH_HEADER_SIZE,
         what: "mesh",
-        inner: (mesh_flags, IndexWidth::for_count(u64::from(bone_count))),
+        inner: MeshBinReadArgs {
+            presence: mesh_flags,
+            bone_index: IndexWidth::for_count(u64::from(bone_count)),
+        },
     })]
-    #[bw(write_with = write_block, args_raw = (*mesh_flags, IndexWidth::for_count(u64::from(bone_count))))]
+    #[bw(write_with = write_block, args_raw = MeshBinWriteArgs {
+        presence: *mesh_flags,
+        bone_index: IndexWidth::for_count(u64::from(bone_count)),
+    })]
     pub meshes: Block<Mesh>,
     /// The materials, present when `dataFlags` has MATERIALS.
     #[br(parse_with = read_block, args_raw = BlockArgs {
@@ -108,8 +114,11 @@ pub struct Model {
 }
 
 /// One mesh: its header, then struct-of-arrays vertex data, faces and material indices.
+///
+/// Read and written with the header's `meshFlags` (`presence`) and the width of `bone_t`
+/// (`bone_index`, from `boneCount`) as named arguments.
 #[binrw]
-#[brw(little, import(presence: MeshFlags, bone_index: IndexWidth))]
+#[brw(little, import { presence: MeshFlags, bone_index: IndexWidth })]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Mesh {
     /// `flags`: 0 in every file the known tools write (no bit is defined).

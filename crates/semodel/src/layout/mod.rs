@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use flags::DataFlags;
 
-/// The seven magic bytes that open every SEModel file.
-pub const MAGIC: [u8; 7] = *b"SEModel";
+/// The seven magic bytes that open every SEModel file, `"SEModel"`.
+pub const MAGIC: &[u8] = b"SEModel";
 
 /// The only version there is.
 pub const VERSION: u16 = 1;

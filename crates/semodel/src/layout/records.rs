@@ -6,6 +6,7 @@
 
 use std::io::{Read, Seek, Write};
 
+use animbin_core::index::IndexRecord;
 use animbin_core::io::{Pod, check_count, read_pod_vec, write_pod_slice};
 use animbin_core::math::Vec3;
 use animbin_core::{ErrorKind, IndexWidth};
@@ -106,6 +107,24 @@ impl<I: RecordIndex> InfluenceRecord<I> {
             bone: self.bone.get(),
             weight: self.weight.get(),
         }
+    }
+}
+
+/// A triangle in place reads as its three indices, widened ([`FaceRecord::get`]).
+impl<I: RecordIndex> IndexRecord for FaceRecord<I> {
+    type Item = [u32; 3];
+    #[inline]
+    fn value(&self) -> [u32; 3] {
+        self.get()
+    }
+}
+
+/// An influence in place reads as the [`Influence`] it holds ([`InfluenceRecord::get`]).
+impl<I: RecordIndex> IndexRecord for InfluenceRecord<I> {
+    type Item = Influence;
+    #[inline]
+    fn value(&self) -> Influence {
+        self.get()
     }
 }
 

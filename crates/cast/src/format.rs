@@ -1,0 +1,123 @@
+//! Cast's side of the contract every format crate implements: [`FileFormat`] for
+//! [`CastFile`].
+
+use std::io::Write;
+
+use animbin_core::format::{FileFormat, Holds};
+use animbin_core::images::ImageFiles;
+use animbin_core::scene::{AnimKind, ConversionReport, Scene};
+use animbin_core::{Error, Problem, SceneOptions};
+
+use crate::model::CastFile;
+use crate::summary::Summary;
+use crate::view::View;
+
+/// Cast: one form (`.cast`), read and written back byte for byte; the summary is read
+/// through the [`View`]; the dump is the model's serde form.
+impl FileFormat for CastFile {
+    const NAME: &'static str = crate::FORMAT;
+    const LABEL: &'static str = "Cast";
+    const EXTENSIONS: &'static [&'static str] = &["cast"];
+    const MAGIC: &'static [u8] = crate::MAGIC;
+    const HOLDS: Holds = Holds::BONES
+        .union(Holds::MESHES)
+        .union(Holds::MATERIALS)
+        .union(Holds::ANIMATIONS);
+    const STORES_FRAMERATE: bool = true;
+    /// A curve's mode (`m`) is `absolute`, `relative` or `additive`; delta keys are written
+    /// as relative (reported).
+    const ANIMATION_KINDS: &'static [AnimKind] = &[AnimKind::Absolute, AnimKind::Relative, AnimKind::Additive];
+    const NAMES_ANIMATIONS: bool = true;
+    const SEVERAL_ANIMATIONS: bool = true;
+    const LENGTH_ENDS_ON_LAST_KEY: bool = false;
+    const CHOOSES_PRECISION: bool = false;
+
+    type Form = ();
+    type Summary = Summary;
+    type Error = Error;
+    type Dump<'a> = &'a CastFile;
+    type Undump = CastFile;
+
+    /// Whether `bytes` start with [`crate::MAGIC`] (as [`crate::has_magic`]).
+    fn probe(bytes: &[u8]) -> bool {
+        crate::has_magic(bytes)
+    }
+
+    fn read(bytes: &[u8]) -> Result<Self, Error> {
+        crate::read(bytes)
+    }
+
+    fn form(&self) {}
+
+    fn write_as(&self, (): (), writer: &mut dyn Write, _: &mut ConversionReport) -> Result<(), Error> {
+        crate::write(self, writer)
+    }
+
+    fn summary(&self) -> Summary {
+        Summary::of_file(self)
+    }
+
+    /// Through the [`View`], which accepts exactly the files [`crate::read`] does (reading
+    /// is its walk and a copy of each payload); only node headers are counted.
+    fn summary_of(bytes: &[u8]) -> Result<Summary, Error> {
+        View::parse(bytes).map(|view| view.summary())
+    }
+
+    fn validate(&self) -> Vec<Problem> {
+        crate::validate(self)
+    }
+
+    fn dump(&self) -> Result<&CastFile, Error> {
+        Ok(self)
+    }
+
+    fn undump(data: CastFile) -> Result<Self, Error> {
+        Ok(data)
+    }
+
+    /// [`CastFile::to_scene`].
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        CastFile::to_scene(self, options, report)
+    }
+
+    /// [`CastFile::from_scene`]: Cast names texture files, so `images` are not used.
+    fn from_scene(
+        scene: &Scene,
+        (): (),
+        options: &SceneOptions,
+        _images: &ImageFiles,
+        report: &mut ConversionReport,
+    ) -> Result<Self, Error> {
+        CastFile::from_scene(scene, options, report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scene_with_nothing_cast_holds_is_refused_in_the_facade_s_words() {
+        assert_eq!(
+            CastFile::holds_nothing(&Scene::default()).as_deref(),
+            Some("the input holds no bones, meshes, materials or animations")
+        );
+        let mut scene = Scene::default();
+        scene.materials.push(Default::default());
+        assert_eq!(CastFile::holds_nothing(&scene), None);
+        scene.materials.clear();
+        scene.textures.push(Default::default());
+        assert_eq!(
+            CastFile::holds_nothing(&scene).as_deref(),
+            Some("the input holds no bones, meshes, materials or animations"),
+            "Cast names texture files and embeds no texture"
+        );
+    }
+
+    #[test]
+    fn the_magic_is_probed() {
+        assert!(CastFile::probe(b"cast\x01\0\0\0"));
+        assert!(!CastFile::probe(b"cas"));
+        assert_eq!(CastFile::MAGIC, b"cast");
+    }
+}

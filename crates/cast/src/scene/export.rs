@@ -1,0 +1,597 @@
+//! Scene -> Cast: [`CastFile::from_scene`] and the [`NodeHashes`] it builds nodes with.
+
+use std::collections::HashMap;
+
+use animbin_core::math::{Quat, Vec3, Vec4};
+use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene};
+use animbin_core::{Error, ErrorKind, Result, SceneOptions};
+
+use super::{PROPERTY_FORMAT, refuse};
+use crate::FORMAT;
+use crate::layout::NodeKind;
+use crate::model::{CastFile, Node, Property, Value};
+use crate::validate::in_cycles;
+
+/// The first hash the reference writer hands out; it counts up from there.
+pub const FIRST_HASH: u64 = 0x534E_4957_5254_5250;
+
+fn unencodable(message: String) -> Error {
+    Error::new(FORMAT, 0, ErrorKind::Unencodable(message))
+}
+/// Hands out node hashes as the reference writer does: counting up from [`FIRST_HASH`], one
+/// per node in the order the nodes are made.
+///
+/// ```
+/// use animbin_cast::{FIRST_HASH, NodeHashes, NodeKind, Value};
+///
+/// let mut hashes = NodeHashes::new();
+/// assert_eq!(hashes.node(NodeKind::Root).hash, FIRST_HASH);
+/// let curve = hashes.curve("tag_origin", "tx", &[0, 10], Value::Float(vec![0.0, 1.0]), "absolute");
+/// assert_eq!(curve.hash, FIRST_HASH + 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct NodeHashes(u64);
+
+impl Default for NodeHashes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NodeHashes {
+    /// Hashes from [`FIRST_HASH`] on.
+    pub fn new() -> Self {
+        Self(FIRST_HASH)
+    }
+
+    /// A new node of `kind` with the next hash.
+    pub fn node(&mut self, kind: NodeKind) -> Node {
+        let node = Node::new(kind, self.0);
+        self.0 = self.0.wrapping_add(1);
+        node
+    }
+
+    /// A curve node for channel `kp` of `bone`: the key frames (`kb`, in the narrowest
+    /// integer width), the values (`kv`) and the mode (`m`).
+    pub fn curve(&mut self, bone: &str, kp: &str, frames: &[u32], values: Value, mode: &str) -> Node {
+        let mut curve = self.node(NodeKind::Curve);
+        curve.push(Property::string("nn", bone));
+        curve.push(Property::string("kp", kp));
+        curve.push(Property::new("kb", Value::narrowest(frames)));
+        curve.push(Property::new("kv", values));
+        curve.push(Property::string("m", mode));
+        curve
+    }
+}
+
+/// An `f64` as the `f32` the file stores, noting when digits are lost.
+fn narrow(x: f64, lost: &mut bool) -> f32 {
+    let y = x as f32;
+    if f64::from(y).to_bits() != x.to_bits() && !(x.is_nan() && y.is_nan()) {
+        *lost = true;
+    }
+    y
+}
+
+fn narrow3(v: Vec3<f64>, lost: &mut bool) -> Vec3<f32> {
+    v.map(|x| narrow(x, lost))
+}
+
+fn narrow4(q: Quat<f64>, lost: &mut bool) -> Vec4<f32> {
+    Vec4::new(
+        narrow(q.x, lost),
+        narrow(q.y, lost),
+        narrow(q.z, lost),
+        narrow(q.w, lost),
+    )
+}
+
+/// A scene frame as a key frame: rounded (reported) when fractional, refused when negative,
+/// not finite or past u32.
+fn key_frame(frame: f64, what: &dyn Fn() -> String, report: &mut ConversionReport) -> Result<u32> {
+    let rounded = frame.round();
+    if !(0.0..=f64::from(u32::MAX)).contains(&rounded) {
+        return Err(unencodable(format!(
+            "{} is at frame {frame}, which no Cast key frame (a u32) holds",
+            what()
+        )));
+    }
+    if rounded != frame {
+        report.lose("fractional frames (rounded to whole frames)");
+    }
+    Ok(rounded as u32)
+}
+
+/// A key value as the file's `f32`: refused when a finite value overflows it.
+fn key_value(x: f64, lost: &mut bool, what: &dyn Fn() -> String) -> Result<f32> {
+    let y = narrow(x, lost);
+    if x.is_finite() && y.is_infinite() {
+        return Err(unencodable(format!("{}: value {x} is past f32's range", what())));
+    }
+    Ok(y)
+}
+
+fn mode_name(kind: AnimKind, report: &mut ConversionReport) -> &'static str {
+    match kind {
+        AnimKind::Absolute => "absolute",
+        AnimKind::Additive => "additive",
+        AnimKind::Relative => "relative",
+        AnimKind::Delta => {
+            report.lose("the delta animation kind (Cast has none; written as relative)");
+            "relative"
+        }
+    }
+}
+
+impl CastFile {
+    /// A file holding `scene`, recording in `report` what Cast cannot hold.
+    ///
+    /// One Root; a Model (no name) holding the skeleton (bones with `n`, `p`, `lp`, `lr`,
+    /// `wp`, `wr`, and `s` when the scale is not 1), the materials (`n`, `t` "pbr", the
+    /// base colour as a linear Color in `albedo`, the diffuse, normal and specular maps as
+    /// Files in their slots) and the meshes (`n` when named, `vp`, `vn`, `u0`... and `ul`,
+    /// colours packed in `c0` with `cl` 1, `wb`/`wv`/`mi`, `f`, `m`) when the scene has any;
+    /// an Animation per scene animation (`n`, `fr`, `lo`; per bone a CurveModeOverride of all
+    /// three channels for a `kind_override`, then `rq`, `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
+    /// curves in the animation's mode; Cast property tracks as their curves; notes as one
+    /// notification track per name). Properties follow the reference writer's order, index
+    /// buffers take the narrowest width, hashes count up from [`FIRST_HASH`].
+    ///
+    /// Key values and bind poses are `f32` in Cast: values that lose digits are reported, as
+    /// are fractional frames (rounded), the `delta` kind (written as `relative`), the kind of
+    /// an animation without keys, step interpolation, a frame count other than the last
+    /// key's plus one, note orders that a frame sort cannot give back, cosmetic marks, bone
+    /// tracks without keys, embedded textures, mesh materials after the first and property
+    /// tracks of other formats. No option changes the result.
+    ///
+    /// Fails on frames that are negative or past u32, key values past `f32`'s range, bone
+    /// parents out of range or in a cycle, and meshes whose arrays disagree with their
+    /// vertex count or whose indices point past their arrays.
+    pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        let mut hashes = NodeHashes::new();
+        let mut root = hashes.node(NodeKind::Root);
+        let has_model = !scene.skeleton.bones.is_empty() || !scene.meshes.is_empty() || !scene.materials.is_empty();
+        if has_model {
+            let mut model = hashes.node(NodeKind::Model);
+            if !scene.skeleton.bones.is_empty() {
+                model
+                    .children
+                    .push(skeleton_node(&scene.skeleton, &mut hashes, report)?);
+            }
+            let mut material_hashes = Vec::with_capacity(scene.materials.len());
+            for material in &scene.materials {
+                let node = material_node(material, &mut hashes, report);
+                material_hashes.push(node.hash);
+                model.children.push(node);
+            }
+            for (i, mesh) in scene.meshes.iter().enumerate() {
+                model
+                    .children
+                    .push(mesh_node(i, mesh, scene, &material_hashes, &mut hashes, report)?);
+            }
+            root.children.push(model);
+        }
+        if !scene.textures.is_empty() {
+            report.lose(format!(
+                "{} embedded textures (Cast names texture files)",
+                scene.textures.len()
+            ));
+        }
+        for anim in &scene.animations {
+            root.children.push(animation_node(anim, &mut hashes, report)?);
+        }
+        Ok(Self {
+            flags: 0,
+            roots: vec![root],
+        })
+    }
+}
+
+fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut NodeHashes, report: &mut ConversionReport) -> Result<Node> {
+    let n = skeleton.bones.len();
+    let mut parents = Vec::with_capacity(n);
+    for (i, bone) in skeleton.bones.iter().enumerate() {
+        match bone.parent {
+            Some(p) if p >= n || p == i => {
+                return Err(refuse(format!(
+                    "bone {i} ({:?}) has parent {p} among {n} bones",
+                    bone.name
+                )));
+            }
+            parent => parents.push(parent),
+        }
+    }
+    if let Some(&i) = in_cycles(&parents).first() {
+        return Err(refuse(format!("bone {i} is its own ancestor (a parent cycle)")));
+    }
+    let mut node = hashes.node(NodeKind::Skeleton);
+    let mut lost = false;
+    for bone in &skeleton.bones {
+        let mut b = hashes.node(NodeKind::Bone);
+        b.push(Property::string("n", bone.name.clone()));
+        let parent = match bone.parent {
+            None => u32::MAX,
+            Some(p) => u32::try_from(p)
+                .ok()
+                .filter(|&p| p < i32::MAX as u32)
+                .ok_or_else(|| unencodable(format!("bone parent index {p} does not fit the i32 p")))?,
+        };
+        b.push(Property::new("p", Value::Integer(vec![parent])));
+        b.push(Property::new(
+            "lp",
+            Value::Vec3(vec![narrow3(bone.local.translation, &mut lost)]),
+        ));
+        b.push(Property::new(
+            "lr",
+            Value::Vec4(vec![narrow4(bone.local.rotation, &mut lost)]),
+        ));
+        b.push(Property::new(
+            "wp",
+            Value::Vec3(vec![narrow3(bone.global.translation, &mut lost)]),
+        ));
+        b.push(Property::new(
+            "wr",
+            Value::Vec4(vec![narrow4(bone.global.rotation, &mut lost)]),
+        ));
+        if bone.local.scale != Vec3::ONE {
+            b.push(Property::new(
+                "s",
+                Value::Vec3(vec![narrow3(bone.local.scale, &mut lost)]),
+            ));
+        }
+        node.children.push(b);
+    }
+    if lost {
+        report.lose("bind pose digits beyond f32");
+    }
+    if skeleton.bones.iter().any(|b| b.cosmetic) {
+        report.lose("cosmetic bone marks");
+    }
+    Ok(node)
+}
+
+fn material_node(material: &scene::Material, hashes: &mut NodeHashes, report: &mut ConversionReport) -> Node {
+    let mut node = hashes.node(NodeKind::Material);
+    node.push(Property::string("n", material.name.clone()));
+    node.push(Property::string("t", "pbr"));
+    if let Some(color) = material.base_color {
+        let mut c = hashes.node(NodeKind::Color);
+        c.push(Property::string("cs", "linear"));
+        c.push(Property::new(
+            "rgba",
+            Value::Vec4(vec![Vec4::new(color.r, color.g, color.b, color.a)]),
+        ));
+        node.push(Property::hash("albedo", c.hash));
+        node.children.push(c);
+    }
+    for (slot, path) in [
+        ("diffuse", &material.diffuse_map),
+        ("normal", &material.normal_map),
+        ("specular", &material.specular_map),
+    ] {
+        if let Some(path) = path {
+            let mut file = hashes.node(NodeKind::File);
+            file.push(Property::string("p", path.clone()));
+            node.push(Property::hash(slot, file.hash));
+            node.children.push(file);
+        }
+    }
+    if material.texture.is_some() {
+        report.lose("material links to embedded textures");
+    }
+    node
+}
+
+fn mesh_node(
+    i: usize,
+    mesh: &scene::Mesh,
+    scene: &Scene,
+    materials: &[u64],
+    hashes: &mut NodeHashes,
+    report: &mut ConversionReport,
+) -> Result<Node> {
+    let v = mesh.positions.len();
+    let wrong = |what: &str, len: usize| refuse(format!("mesh {i} has {len} {what} for {v} vertices"));
+    if !mesh.normals.is_empty() && mesh.normals.len() != v {
+        return Err(wrong("normals", mesh.normals.len()));
+    }
+    if !mesh.colors.is_empty() && mesh.colors.len() != v {
+        return Err(wrong("colours", mesh.colors.len()));
+    }
+    if let Some((l, layer)) = mesh.uv_layers.iter().enumerate().find(|(_, l)| l.len() != v) {
+        return Err(wrong(&format!("coordinates in UV layer {l}"), layer.len()));
+    }
+    if let Some((k, f)) = mesh
+        .faces
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.iter().any(|&x| x as usize >= v))
+    {
+        return Err(refuse(format!("mesh {i}: face {k} {f:?} points past its {v} vertices")));
+    }
+    let mut node = hashes.node(NodeKind::Mesh);
+    if !mesh.name.is_empty() {
+        node.push(Property::string("n", mesh.name.clone()));
+    }
+    node.push(Property::new("vp", Value::Vec3(mesh.positions.clone())));
+    if !mesh.normals.is_empty() {
+        node.push(Property::new("vn", Value::Vec3(mesh.normals.clone())));
+    }
+    for (l, layer) in mesh.uv_layers.iter().enumerate() {
+        node.push(Property::new(format!("u{l}"), Value::Vec2(layer.clone())));
+    }
+    if !mesh.uv_layers.is_empty() {
+        let count =
+            u32::try_from(mesh.uv_layers.len()).map_err(|_| unencodable(format!("mesh {i}: UV layer count")))?;
+        node.push(Property::new("ul", Value::narrowest(&[count])));
+    }
+    if !mesh.colors.is_empty() {
+        let packed = mesh
+            .colors
+            .iter()
+            .map(|c| u32::from_le_bytes([c.r, c.g, c.b, c.a]))
+            .collect();
+        node.push(Property::new("c0", Value::Integer(packed)));
+        node.push(Property::new("cl", Value::Byte(vec![1])));
+    }
+    if let Some(skin) = mesh.skin.as_ref().filter(|s| s.influences > 0) {
+        let n = skin.influences.saturating_mul(v);
+        if skin.bones.len() != n || skin.weights.len() != n {
+            return Err(refuse(format!(
+                "mesh {i}: {} bone indices and {} weights for {v} vertices of {} influences",
+                skin.bones.len(),
+                skin.weights.len(),
+                skin.influences
+            )));
+        }
+        let bones = scene.skeleton.bones.len();
+        if let Some((k, b)) = skin.bones.iter().enumerate().find(|&(_, &b)| b as usize >= bones) {
+            return Err(refuse(format!("mesh {i}: weight {k} names bone {b} of {bones}")));
+        }
+        let influences = u32::try_from(skin.influences)
+            .map_err(|_| unencodable(format!("mesh {i}: {} influences", skin.influences)))?;
+        node.push(Property::new("wb", Value::narrowest(&skin.bones)));
+        node.push(Property::new("wv", Value::Float(skin.weights.clone())));
+        node.push(Property::new("mi", Value::narrowest(&[influences])));
+    }
+    let flat: Vec<u32> = mesh.faces.iter().flatten().copied().collect();
+    node.push(Property::new("f", Value::narrowest(&flat)));
+    let first = mesh.materials.iter().flatten().next();
+    if mesh.materials.iter().flatten().count() > 1 || (first.is_some() && mesh.materials[0].is_none()) {
+        report.lose("materials of UV layers after the first (a Cast mesh has one material)");
+    }
+    if let Some(&m) = first {
+        let hash = materials
+            .get(m)
+            .ok_or_else(|| refuse(format!("mesh {i}: material {m} of {}", materials.len())))?;
+        node.push(Property::hash("m", *hash));
+    }
+    Ok(node)
+}
+
+fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut ConversionReport) -> Result<Node> {
+    let mut node = hashes.node(NodeKind::Animation);
+    if !anim.name.is_empty() {
+        node.push(Property::string("n", anim.name.clone()));
+    }
+    let mut framerate_lost = false;
+    node.push(Property::new(
+        "fr",
+        Value::Float(vec![narrow(anim.framerate, &mut framerate_lost)]),
+    ));
+    if framerate_lost {
+        report.lose("frame rate digits beyond f32");
+    }
+    node.push(Property::boolean("lo", anim.looping));
+    if anim.interpolation != Interpolation::Linear {
+        report.lose("step interpolation (Cast curves are linear, rotations spherical)");
+    }
+    let mode = mode_name(anim.kind, report);
+    let mut last_frame: Option<u32> = None;
+    let mut values_lost = false;
+    for track in &anim.bones {
+        let bone = track.bone.as_str();
+        if track.cosmetic {
+            report.lose("cosmetic bone marks");
+        }
+        if track.translation.is_empty()
+            && track.rotation.is_empty()
+            && track.scale.is_empty()
+            && track.kind_override.is_none()
+        {
+            report.lose("bone tracks without keys (Cast curves name only animated nodes)");
+        }
+        if let Some(kind) = track.kind_override {
+            let mut cmov = hashes.node(NodeKind::CurveModeOverride);
+            cmov.push(Property::string("nn", bone));
+            cmov.push(Property::string("m", mode_name(kind, report)));
+            for flag in ["ot", "or", "os"] {
+                cmov.push(Property::boolean(flag, true));
+            }
+            node.children.push(cmov);
+        }
+        let frames = |keys: &mut dyn Iterator<Item = f64>, channel: &str, report: &mut ConversionReport| {
+            keys.enumerate()
+                .map(|(k, f)| key_frame(f, &|| format!("bone {bone:?} {channel} key {k}"), report))
+                .collect::<Result<Vec<u32>>>()
+        };
+        if !track.rotation.is_empty() {
+            let kb = frames(&mut track.rotation.iter().map(|k| k.frame), "rotation", report)?;
+            let mut kv = Vec::with_capacity(kb.len());
+            for (k, key) in track.rotation.iter().enumerate() {
+                let what = || format!("bone {bone:?} rotation key {k}");
+                let q = key.value;
+                kv.push(Vec4::new(
+                    key_value(q.x, &mut values_lost, &what)?,
+                    key_value(q.y, &mut values_lost, &what)?,
+                    key_value(q.z, &mut values_lost, &what)?,
+                    key_value(q.w, &mut values_lost, &what)?,
+                ));
+            }
+            last_frame = last_frame.max(kb.iter().copied().max());
+            node.children.push(hashes.curve(bone, "rq", &kb, Value::Vec4(kv), mode));
+        }
+        for (keys, names, channel) in [
+            (&track.translation, ["tx", "ty", "tz"], "translation"),
+            (&track.scale, ["sx", "sy", "sz"], "scale"),
+        ] {
+            if keys.is_empty() {
+                continue;
+            }
+            let kb = frames(&mut keys.iter().map(|k| k.frame), channel, report)?;
+            last_frame = last_frame.max(kb.iter().copied().max());
+            for (axis, kp) in names.into_iter().enumerate() {
+                let mut kv = Vec::with_capacity(kb.len());
+                for (k, key) in keys.iter().enumerate() {
+                    let what = || format!("bone {bone:?} {channel} key {k}");
+                    let x = [key.value.x, key.value.y, key.value.z][axis];
+                    kv.push(key_value(x, &mut values_lost, &what)?);
+                }
+                node.children.push(hashes.curve(bone, kp, &kb, Value::Float(kv), mode));
+            }
+        }
+    }
+    if values_lost {
+        report.lose("key values beyond f32 (Cast curves store f32)");
+    }
+    let has_curves = anim
+        .bones
+        .iter()
+        .any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty());
+    if !has_curves && anim.kind != AnimKind::Absolute {
+        report.lose("the kind of an animation without bone keys (Cast keeps the mode on each curve)");
+    }
+    for p in &anim.properties {
+        match property_curve(p) {
+            // The curve keeps its hash: hashes need only be distinct among a Root's children.
+            Some(curve) => {
+                if let Some(frames) = curve.indices("kb") {
+                    last_frame = last_frame.max(frames.iter().max());
+                }
+                node.children.push(curve);
+            }
+            None => report.lose(format!(
+                "property track {}.{} ({}; Cast keeps its own curves only)",
+                p.node, p.property, p.format
+            )),
+        }
+    }
+    notification_tracks(anim, &mut node, hashes, &mut last_frame, report)?;
+    let derived = last_frame.map_or(0.0, |f| f64::from(f) + 1.0);
+    if anim.frame_count != derived && !(anim.frame_count == 0.0 && last_frame.is_none()) {
+        report.lose(format!(
+            "the frame count {} (Cast derives the length from the last key: {derived})",
+            anim.frame_count
+        ));
+    }
+    Ok(node)
+}
+
+/// The Cast curve a property track carries, if it is one of ours.
+fn property_curve(track: &PropertyTrack) -> Option<Node> {
+    if track.format != PROPERTY_FORMAT {
+        return None;
+    }
+    let mut file = crate::read(&track.data).ok()?;
+    match file.roots.as_slice() {
+        [curve] if curve.is(NodeKind::Curve) => file.roots.pop(),
+        _ => None,
+    }
+}
+
+/// The notes as notification tracks, one per name in order of first appearance.
+fn notification_tracks(
+    anim: &scene::Animation,
+    node: &mut Node,
+    hashes: &mut NodeHashes,
+    last_frame: &mut Option<u32>,
+    report: &mut ConversionReport,
+) -> Result<()> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut frames: Vec<Vec<u32>> = Vec::new();
+    for (i, note) in anim.notes.iter().enumerate() {
+        let frame = key_frame(note.frame, &|| format!("note {i} ({:?})", note.name), report)?;
+        *last_frame = (*last_frame).max(Some(frame));
+        match names.iter().position(|&n| n == note.name) {
+            Some(k) => frames[k].push(frame),
+            None => {
+                names.push(&note.name);
+                frames.push(vec![frame]);
+            }
+        }
+    }
+    // Reading gives the notes back sorted by frame, and by track order within a frame: put
+    // the tracks in an order that keeps the scene's order of notes on one frame.
+    let order = track_order(&names, &anim.notes);
+    let names: Vec<&str> = order.iter().map(|&k| names[k]).collect();
+    let frames: Vec<Vec<u32>> = order.iter().map(|&k| std::mem::take(&mut frames[k])).collect();
+    let mut back: Vec<(u32, &str)> = names
+        .iter()
+        .zip(&frames)
+        .flat_map(|(&name, f)| f.iter().map(move |&f| (f, name)))
+        .collect();
+    back.sort_by_key(|&(f, _)| f);
+    let same = back
+        .iter()
+        .zip(&anim.notes)
+        .all(|(&(f, name), note)| f64::from(f) == note.frame.round() && name == note.name);
+    if !same {
+        report.lose("the order of notes (they come back sorted by frame)");
+    }
+    for (name, kb) in names.into_iter().zip(frames) {
+        let mut track = hashes.node(NodeKind::NotificationTrack);
+        track.push(Property::string("n", name));
+        track.push(Property::new("kb", Value::narrowest(&kb)));
+        node.children.push(track);
+    }
+    Ok(())
+}
+
+/// An order of the note names (indices into `names`, which lists them by first
+/// appearance) in which a name comes before every name that follows it on the same frame;
+/// first appearance decides the rest, and a contradiction (a cycle) keeps that order.
+fn track_order(names: &[&str], notes: &[Note]) -> Vec<usize> {
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let mut after: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+    let mut before_count = vec![0usize; names.len()];
+    for pair in notes.windows(2) {
+        let (a, b) = (index[pair[0].name.as_str()], index[pair[1].name.as_str()]);
+        if a != b && pair[0].frame.round() == pair[1].frame.round() && !after[a].contains(&b) {
+            after[a].push(b);
+            before_count[b] += 1;
+        }
+    }
+    let mut order = Vec::with_capacity(names.len());
+    let mut ready: std::collections::BTreeSet<usize> = (0..names.len()).filter(|&i| before_count[i] == 0).collect();
+    while let Some(next) = ready.pop_first() {
+        order.push(next);
+        for &b in &after[next] {
+            before_count[b] -= 1;
+            if before_count[b] == 0 {
+                ready.insert(b);
+            }
+        }
+    }
+    if order.len() == names.len() {
+        order
+    } else {
+        (0..names.len()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracks_are_ordered_to_keep_notes_on_one_frame_in_order() {
+        let note = |frame: f64, name: &str| Note {
+            frame,
+            name: name.into(),
+        };
+        let notes = [note(1.0, "b"), note(2.0, "a"), note(2.0, "b")];
+        assert_eq!(track_order(&["b", "a"], &notes), [1, 0]);
+        let contradiction = [note(2.0, "a"), note(2.0, "b"), note(2.0, "a")];
+        assert_eq!(track_order(&["a", "b"], &contradiction), [0, 1]);
+    }
+}

@@ -1,0 +1,24 @@
+//! Conversion between a [`CastFile`](crate::CastFile) and the neutral scene model: Cast ->
+//! Scene in `import` ([`CastFile::to_scene`](crate::CastFile::to_scene)), Scene -> Cast in
+//! `export` ([`CastFile::from_scene`](crate::CastFile::from_scene)); what each node becomes is
+//! documented on those two.
+
+use animbin_core::{Error, ErrorKind};
+
+use crate::FORMAT;
+
+mod export;
+mod import;
+
+pub use export::{FIRST_HASH, NodeHashes};
+
+/// The `format` of the scene property tracks that carry whole Cast curves.
+pub const PROPERTY_FORMAT: &str = FORMAT;
+
+fn refuse(message: String) -> Error {
+    Error::new(
+        FORMAT,
+        0,
+        ErrorKind::invalid("indices that point inside the file", message),
+    )
+}
