@@ -2,6 +2,7 @@
 //! every prefix and corruption of them.
 
 use animbin_dmf::{Dmf, FileFormat, MaterialRecord, Summary, TextureRecord, View};
+use animbin_testing::assert_view_summaries;
 
 fn dmf_files() -> Vec<(String, Vec<u8>)> {
     let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
@@ -11,31 +12,10 @@ fn dmf_files() -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// The view's summary and the model's: both present and equal, or both absent.
-fn summaries(bytes: &[u8]) -> (Option<Summary>, Option<Summary>) {
-    let quick = Dmf::summary_of(bytes).ok();
-    let full = animbin_dmf::read(bytes).ok().map(|d| d.summary());
-    (quick, full)
-}
-
 #[test]
 fn the_view_summary_is_the_model_s_for_every_file_prefix_and_flipped_byte() {
     for (name, bytes) in dmf_files() {
-        let (quick, full) = summaries(&bytes);
-        assert!(quick.is_some(), "{name}: a whole file summarises");
-        assert_eq!(quick, full, "{name}");
-        for len in 0..bytes.len() {
-            let (quick, full) = summaries(&bytes[..len]);
-            assert_eq!(quick, full, "{name} cut to {len} bytes");
-        }
-        for at in 0..bytes.len() {
-            for flip in [0x55, 0x80] {
-                let mut flipped = bytes.clone();
-                flipped[at] ^= flip;
-                let (quick, full) = summaries(&flipped);
-                assert_eq!(quick, full, "{name}: byte {at} ^ {flip:#04x}");
-            }
-        }
+        assert_view_summaries::<Dmf>(&name, &bytes, &[0x55, 0x80]);
     }
 }
 

@@ -2,78 +2,24 @@
 //! in `testdata/` and in the shared corpus, and on every prefix and every flipped byte of
 //! the small ones, `summary_of` accepts exactly what `read` does and gives the same summary.
 
-use std::path::{Path, PathBuf};
-
-use animbin_seanim::{FileFormat, SeAnim, Summary, View, read};
-use animbin_testing::{corpus_files, shared_corpus};
-
-/// The `.seanim` samples of the workspace's `testdata/` and of the shared corpus.
-fn samples() -> Vec<PathBuf> {
-    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let mut files = corpus_files(&testdata, "seanim");
-    assert!(!files.is_empty(), "no .seanim files in {}", testdata.display());
-    if let Some(corpus) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "seanim") {
-        files.extend(corpus_files(&corpus, "seanim"));
-    }
-    files
-}
-
-/// The samples small enough to cut and flip at every byte (the 300-bone corpus files add
-/// little but time).
-fn small_samples() -> Vec<(PathBuf, Vec<u8>)> {
-    samples()
-        .into_iter()
-        .map(|path| {
-            let bytes = std::fs::read(&path).unwrap();
-            (path, bytes)
-        })
-        .filter(|(_, bytes)| bytes.len() <= 4096)
-        .collect()
-}
-
-/// The summary through the view and through the model: both present and equal, or both absent.
-fn both(bytes: &[u8]) -> (Option<Summary>, Option<Summary>) {
-    let quick = SeAnim::summary_of(bytes).ok();
-    let full = read(bytes).ok().map(|anim| anim.summary());
-    (quick, full)
-}
+use animbin_seanim::{FileFormat, SeAnim, View, read};
+use animbin_testing::{assert_view_summaries, samples};
 
 #[test]
 fn the_view_summarises_every_sample_as_the_model_does() {
-    for path in samples() {
-        let bytes = std::fs::read(&path).unwrap();
-        let anim = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let view = View::parse(&bytes).unwrap();
-        assert_eq!(view.summary(), anim.summary(), "{}", path.display());
-        assert_eq!(
-            SeAnim::summary_of(&bytes).unwrap(),
-            anim.summary(),
-            "{}",
-            path.display()
-        );
+    for (name, bytes) in samples(env!("CARGO_MANIFEST_DIR"), "seanim") {
+        let anim = read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(View::parse(&bytes).unwrap().summary(), anim.summary(), "{name}");
+        assert_eq!(SeAnim::summary_of(&bytes).unwrap(), anim.summary(), "{name}");
     }
 }
 
 #[test]
-fn every_prefix_summarises_both_ways_or_neither() {
-    for (path, bytes) in small_samples() {
-        for len in 0..bytes.len() {
-            let (quick, full) = both(&bytes[..len]);
-            assert_eq!(quick, full, "{} cut to {len} bytes", path.display());
-        }
-    }
-}
-
-#[test]
-fn every_flipped_byte_summarises_both_ways_or_neither() {
-    for (path, bytes) in small_samples() {
-        for at in 0..bytes.len() {
-            for flip in [0x01, 0x80, 0xff] {
-                let mut changed = bytes.clone();
-                changed[at] ^= flip;
-                let (quick, full) = both(&changed);
-                assert_eq!(quick, full, "{} with byte {at} ^ {flip:#04x}", path.display());
-            }
+fn every_prefix_and_flipped_byte_summarises_both_ways_or_neither() {
+    // The 300-bone corpus files add little but time.
+    for (name, bytes) in samples(env!("CARGO_MANIFEST_DIR"), "seanim") {
+        if bytes.len() <= 4096 {
+            assert_view_summaries::<SeAnim>(&name, &bytes, &[0x01, 0x80, 0xff]);
         }
     }
 }

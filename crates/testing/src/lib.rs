@@ -10,6 +10,7 @@
 
 pub mod gltf;
 
+use animbin_core::FileFormat;
 use std::path::{Path, PathBuf};
 
 /// Asserts that reading every proper prefix of `bytes` fails (and, by returning, that none
@@ -98,5 +99,47 @@ mod tests {
     #[test]
     fn hex_ignores_spaces_and_comments() {
         assert_eq!(hex("01 02 # two bytes\n ff"), vec![1, 2, 255]);
+    }
+}
+
+/// The files of `extension` in the workspace's `testdata/` and in the shared corpus (when it
+/// is there), each with its name and bytes; at least one from `testdata/`.
+pub fn samples(manifest_dir: &str, extension: &str) -> Vec<(String, Vec<u8>)> {
+    let testdata = Path::new(manifest_dir).join("../../testdata");
+    let mut paths = corpus_files(&testdata, extension);
+    assert!(!paths.is_empty(), "no .{extension} files in {}", testdata.display());
+    if let Some(corpus) = shared_corpus(manifest_dir, extension) {
+        paths.extend(corpus_files(&corpus, extension));
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (path.display().to_string(), bytes)
+        })
+        .collect()
+}
+
+/// Asserts that a format's summary through its view ([`FileFormat::summary_of`]) is the
+/// model's ([`FileFormat::read`], then [`FileFormat::summary`]) for `bytes` (which must
+/// summarise), for every prefix of it and, for each mask of `flips`, for every byte flipped
+/// by it: both give the same summary, or both refuse the bytes.
+pub fn assert_view_summaries<F: FileFormat>(name: &str, bytes: &[u8], flips: &[u8]) {
+    let both = |bytes: &[u8]| (F::summary_of(bytes).ok(), F::read(bytes).ok().map(|f| f.summary()));
+    let (quick, full) = both(bytes);
+    assert!(quick.is_some(), "{name}: a whole file summarises");
+    assert_eq!(quick, full, "{name}");
+    for len in 0..bytes.len() {
+        let (quick, full) = both(&bytes[..len]);
+        assert_eq!(quick, full, "{name} cut to {len} bytes");
+    }
+    let mut flipped = bytes.to_vec();
+    for at in 0..bytes.len() {
+        for &flip in flips {
+            flipped[at] ^= flip;
+            let (quick, full) = both(&flipped);
+            assert_eq!(quick, full, "{name}: byte {at} ^ {flip:#04x}");
+            flipped[at] ^= flip;
+        }
     }
 }
