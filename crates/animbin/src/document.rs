@@ -117,10 +117,10 @@ impl Document {
         if leading_dump_format(bytes).is_some_and(|f| Format::from_name(&f).is_some()) {
             return dump::read(bytes);
         }
-        let probe: JsonProbe = serde_json::from_slice(bytes).map_err(|e| dump::json_error("the JSON input", &e))?;
         if let Some(format) = forced.or_else(|| Format::detect_json(bytes)) {
             return Self::read_as(format, bytes);
         }
+        let probe: JsonProbe = serde_json::from_slice(bytes).map_err(|e| dump::json_error("the JSON input", &e))?;
         if probe.data.is_some() && probe.format.is_some() {
             // A dump in another member order, or of a format animbin does not know: its
             // reader says which.
