@@ -2,19 +2,32 @@
 //!
 //! Counts, `frame_t` / `bone_t` widths and `headerSize` are not stored in the model: they are
 //! derived from the data when writing (`#[bw(try_calc)]`), so they cannot disagree with it.
+//!
+//! The header, its flags and the whole file ([`SeAnim`]) are here; the bone block (modifiers,
+//! bones and their key runs) and the notes are in `records`, and the SEBlend trailer that may
+//! follow the last block in `trailer`.
 
-use std::fmt;
 use std::io::{Read, Seek, Write};
 
-use animbin_core::io::{BoundedArgs, bounded_vec, check_count, read_pod_field, read_whole};
-use animbin_core::seblend::{SeBlendHeader, Trailer};
-use animbin_core::strings::{NulString, read_cstring_field, write_cstring_field};
-use animbin_core::{ErrorKind, IndexWidth, Quat, Vec3};
+use animbin_core::io::{BoundedArgs, bounded_vec, read_pod_field};
+use animbin_core::seblend::Trailer;
+use animbin_core::strings::NulString;
+use animbin_core::{ErrorKind, IndexWidth};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use bitflags::bitflags;
 use serde::{Deserialize, Serialize};
 
-use crate::keys::{KeyValue, Keys, Precision, read_run, write_run};
+use crate::keys::Precision;
+
+mod records;
+mod trailer;
+
+pub use records::{Bone, Channel, Modifier, Note};
+pub(crate) use trailer::parse_trailer;
+pub use trailer::{BlendKey, BlendShape, SeBlend};
+
+use records::{read_bones, write_bones, write_modifiers, write_notes};
+use trailer::{read_trailer, write_trailer};
 
 /// Byte offsets of the header fields (the header starts after the 6-byte magic and the
 /// 2-byte version, and spans offsets 8..36).
@@ -206,39 +219,6 @@ impl StrayCounts {
     /// Whether every count is zero.
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
-    }
-}
-
-/// The three key channels of a bone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Channel {
-    /// Location keys (`SEANIM_BONE_LOC`).
-    Location,
-    /// Rotation keys (`SEANIM_BONE_ROT`).
-    Rotation,
-    /// Scale keys (`SEANIM_BONE_SCALE`).
-    Scale,
-}
-
-impl Channel {
-    /// The presence flag of the channel.
-    pub const fn flag(self) -> PresenceFlags {
-        match self {
-            Self::Location => PresenceFlags::LOC,
-            Self::Rotation => PresenceFlags::ROT,
-            Self::Scale => PresenceFlags::SCALE,
-        }
-    }
-}
-
-impl fmt::Display for Channel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Location => "location",
-            Self::Rotation => "rotation",
-            Self::Scale => "scale",
-        })
     }
 }
 
@@ -579,151 +559,6 @@ impl SeAnim {
     }
 }
 
-/// `SEAnim_BoneAnimModifier`: a bone whose anim type (and its children's) overrides the file's.
-#[binrw]
-#[brw(little, import_raw(bone_width: IndexWidth))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Modifier {
-    /// `bone_t index`: the bone's index in [`SeAnim::bones`].
-    #[br(parse_with = read_width, args(bone_width))]
-    #[bw(write_with = write_width, args(bone_width))]
-    pub bone: u32,
-    /// `uint8_t animTypeOverride`.
-    pub anim_type: AnimType,
-}
-
-/// One bone: its name (from the name list) and `SEAnim_BoneData`.
-#[binrw]
-#[brw(little)]
-#[br(import(name: String, index: usize, presence: PresenceFlags, frame: IndexWidth, precision: Precision))]
-#[bw(import(index: usize, presence: PresenceFlags, frame: IndexWidth, precision: Precision))]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Bone {
-    /// The bone's name, `string_t bone[i]` in the name list before the modifiers.
-    #[br(calc = name)]
-    #[bw(ignore)]
-    pub name: String,
-
-    /// `uint8_t flags`: 0 = default, 1 = cosmetic; other values kept (and reported by `validate`).
-    pub flags: u8,
-
-    /// `frame_t locKeyCount; BoneLocData loc[locKeyCount]`, present with `SEANIM_BONE_LOC`.
-    #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Location, presence, frame, precision }))]
-    #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Location, presence, frame, precision }))]
-    pub location: Keys<Vec3<f64>>,
-
-    /// `frame_t rotKeyCount; BoneRotData quats[rotKeyCount]` (x, y, z, w), present with `SEANIM_BONE_ROT`.
-    #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Rotation, presence, frame, precision }))]
-    #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Rotation, presence, frame, precision }))]
-    pub rotation: Keys<Quat<f64>>,
-
-    /// `frame_t scaleKeyCount; BoneScaleData scale[scaleKeyCount]`, present with `SEANIM_BONE_SCALE`.
-    #[br(parse_with = read_keys, args(KeyArgs { bone: index, channel: Channel::Scale, presence, frame, precision }))]
-    #[bw(write_with = write_keys, args(KeyArgs { bone: index, channel: Channel::Scale, presence, frame, precision }))]
-    pub scale: Keys<Vec3<f64>>,
-}
-
-impl Bone {
-    /// `flags` value 1: a cosmetic bone.
-    pub const COSMETIC: u8 = 1;
-
-    /// A bone called `name` with no keys.
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            ..Self::default()
-        }
-    }
-
-    /// Holds each channel's values at `precision` where they survive it bit for bit (every
-    /// channel can widen; a channel with a value no `f32` equals stays `f64`, which the
-    /// writer narrows to the nearest `f32`).
-    pub fn hold_at(&mut self, precision: Precision) {
-        fn hold<V: KeyValue>(keys: &mut Keys<V>, precision: Precision) {
-            if let Some(held) = keys.to_precision(precision) {
-                *keys = held;
-            }
-        }
-        hold(&mut self.location, precision);
-        hold(&mut self.rotation, precision);
-        hold(&mut self.scale, precision);
-    }
-
-    /// Whether `flags` is [`Bone::COSMETIC`].
-    pub fn is_cosmetic(&self) -> bool {
-        self.flags == Self::COSMETIC
-    }
-}
-
-/// `SEAnim_Note`: a named event at a frame.
-#[binrw]
-#[brw(little, import_raw(frame_width: IndexWidth))]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Note {
-    /// `frame_t frame`.
-    #[br(parse_with = read_width, args(frame_width))]
-    #[bw(write_with = write_width, args(frame_width))]
-    pub frame: u32,
-    /// `string_t name`.
-    #[br(parse_with = read_cstring_field)]
-    #[bw(write_with = write_cstring_field)]
-    pub name: String,
-}
-
-/// Greyhound's unflagged blend-shape trailer, the body of [`Trailer::SeBlend`]: the SEBlend
-/// header (`u64` magic `"SEBlend\n"`, `u64` shape count, the shape names), then each shape's
-/// weight keys.
-///
-/// The per-key layout is not confirmed by any public writer; a trailer that does not parse
-/// exactly to the end of the file is kept as [`Trailer::Unknown`] instead.
-#[binrw]
-#[brw(little)]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct SeBlend {
-    /// The magic, `u64 count` and `string_t name[count]`; each name moves into its shape. A
-    /// shape takes at least its name's NUL and its `u32` key count.
-    #[br(temp, args(5))]
-    #[bw(calc = SeBlendHeader { names: shapes.iter().map(|s| NulString(s.name.clone())).collect() })]
-    header: SeBlendHeader,
-
-    /// Each shape with its keys.
-    #[br(parse_with = read_shapes, args(&header.names))]
-    pub shapes: Vec<BlendShape>,
-}
-
-/// One blend shape of an SEBlend trailer: its name and `u32 k; (u32 frame, f32 value[3])[k]`.
-#[binrw]
-#[brw(little)]
-#[br(import(name: String))]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct BlendShape {
-    /// The shape's name, from the trailer's name list.
-    #[br(calc = name)]
-    #[bw(ignore)]
-    pub name: String,
-
-    /// `u32 k`: the number of keys.
-    #[br(temp)]
-    #[bw(try_calc = u32::try_from(keys.len()))]
-    key_count: u32,
-
-    /// The keys.
-    #[br(parse_with = bounded_vec, args_raw = BoundedArgs { count: u64::from(key_count), min_size: 16, what: "blend key", inner: () })]
-    pub keys: Vec<BlendKey>,
-}
-
-/// One key of a blend shape.
-#[binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct BlendKey {
-    /// `u32 frame`.
-    pub frame: u32,
-    /// `f32 value[3]`.
-    #[serde(with = "animbin_core::float::dump")]
-    pub value: [f32; 3],
-}
-
 // ---------------------------------------------------------------------------------------
 // The custom parse and write functions the derives above name.
 
@@ -760,61 +595,6 @@ fn read_header_size<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> B
     Ok(size)
 }
 
-fn read_width<R: Read + Seek>(reader: &mut R, endian: Endian, (width,): (IndexWidth,)) -> BinResult<u32> {
-    width.read(reader, endian)
-}
-
-fn write_width<W: Write + Seek>(value: &u32, writer: &mut W, endian: Endian, (width,): (IndexWidth,)) -> BinResult<()> {
-    width.write(*value, writer, endian)
-}
-
-#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Modifier>`.
-fn write_modifiers<W: Write + Seek>(
-    modifiers: &Vec<Modifier>,
-    writer: &mut W,
-    endian: Endian,
-    (width,): (IndexWidth,),
-) -> BinResult<()> {
-    for (i, m) in modifiers.iter().enumerate() {
-        if m.bone > width.max() {
-            let pos = writer.stream_position()?;
-            return Err(ErrorKind::Unencodable(format!(
-                "bone modifier {i} names bone {}, past the {}-byte bone_t of this file",
-                m.bone,
-                width.size()
-            ))
-            .at(pos));
-        }
-        m.write_options(writer, endian, width)?;
-    }
-    Ok(())
-}
-
-#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Note>`.
-fn write_notes<W: Write + Seek>(
-    notes: &Vec<Note>,
-    writer: &mut W,
-    endian: Endian,
-    (width,): (IndexWidth,),
-) -> BinResult<()> {
-    for (i, note) in notes.iter().enumerate() {
-        let pos = writer.stream_position()?;
-        if note.frame > width.max() {
-            return Err(ErrorKind::Unencodable(format!(
-                "note {i} is at frame {}, past the {}-byte frame_t of this file",
-                note.frame,
-                width.size()
-            ))
-            .at(pos));
-        }
-        if note.name.contains('\0') {
-            return Err(ErrorKind::Unencodable(format!("note {i} name: contains a NUL byte")).at(pos + width.size()));
-        }
-        note.write_options(writer, endian, width)?;
-    }
-    Ok(())
-}
-
 #[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<u8>`.
 fn write_custom<W: Write + Seek>(
     bytes: &Vec<u8>,
@@ -841,143 +621,4 @@ fn write_custom<W: Write + Seek>(
         .at(pos));
     }
     Ok(())
-}
-
-fn read_bones<R: Read + Seek>(
-    reader: &mut R,
-    endian: Endian,
-    (names, presence, frame, precision): (&Vec<NulString>, PresenceFlags, IndexWidth, Precision),
-) -> BinResult<Vec<Bone>> {
-    // Each bone holds at least its flags byte and one frame_t count per present channel.
-    let channels = u64::from(presence.intersection(PresenceFlags::BONE).bits().count_ones());
-    check_count(reader, "bone data", names.len() as u64, 1 + channels * frame.size())?;
-    let mut bones = Vec::with_capacity(names.len());
-    for (index, name) in names.iter().enumerate() {
-        bones.push(Bone::read_options(
-            reader,
-            endian,
-            (name.0.clone(), index, presence, frame, precision),
-        )?);
-    }
-    Ok(bones)
-}
-
-#[allow(clippy::ptr_arg)] // binrw's `write_with` passes `&Vec<Bone>`.
-fn write_bones<W: Write + Seek>(
-    bones: &Vec<Bone>,
-    writer: &mut W,
-    endian: Endian,
-    (presence, frame, precision): (PresenceFlags, IndexWidth, Precision),
-) -> BinResult<()> {
-    for (index, bone) in bones.iter().enumerate() {
-        bone.write_options(writer, endian, (index, presence, frame, precision))?;
-    }
-    Ok(())
-}
-
-/// Arguments of one key run: which bone and channel (for messages), the presence flags, and
-/// the file's `frame_t` width and precision.
-#[derive(Debug, Clone, Copy)]
-struct KeyArgs {
-    bone: usize,
-    channel: Channel,
-    presence: PresenceFlags,
-    frame: IndexWidth,
-    precision: Precision,
-}
-
-fn read_keys<V: KeyValue, R: Read + Seek>(reader: &mut R, endian: Endian, (args,): (KeyArgs,)) -> BinResult<Keys<V>> {
-    if !args.presence.contains(args.channel.flag()) {
-        return Ok(Keys::default());
-    }
-    let count = args.frame.read(reader, endian)?;
-    let what = format!("bone {} {} key", args.bone, args.channel);
-    read_run(reader, count, args.frame, args.precision, &what)
-}
-
-fn write_keys<V: KeyValue, W: Write + Seek>(
-    keys: &Keys<V>,
-    writer: &mut W,
-    endian: Endian,
-    (args,): (KeyArgs,),
-) -> BinResult<()> {
-    let pos = writer.stream_position()?;
-    if !args.presence.contains(args.channel.flag()) {
-        if keys.is_empty() {
-            return Ok(());
-        }
-        return Err(ErrorKind::Unencodable(format!(
-            "bone {} has {} {} keys, but the {} presence flag is clear",
-            args.bone,
-            keys.len(),
-            args.channel,
-            args.channel
-        ))
-        .at(pos));
-    }
-    let count = u32::try_from(keys.len()).ok().filter(|&n| n <= args.frame.max());
-    let Some(count) = count else {
-        return Err(ErrorKind::Unencodable(format!(
-            "bone {} has {} {} keys, more than its {}-byte frame_t count holds",
-            args.bone,
-            keys.len(),
-            args.channel,
-            args.frame.size()
-        ))
-        .at(pos));
-    };
-    args.frame.write(count, writer, endian)?;
-    let what = format!("bone {} {} key", args.bone, args.channel);
-    write_run(writer, keys, args.frame, args.precision, &what)
-}
-
-fn read_shapes<R: Read + Seek>(
-    reader: &mut R,
-    endian: Endian,
-    (names,): (&Vec<NulString>,),
-) -> BinResult<Vec<BlendShape>> {
-    let mut shapes = Vec::with_capacity(names.len());
-    for name in names {
-        shapes.push(BlendShape::read_options(reader, endian, (name.0.clone(),))?);
-    }
-    Ok(shapes)
-}
-
-/// Reads everything after the last block: an SEBlend trailer if one parses exactly to the
-/// end, otherwise the bytes themselves.
-fn read_trailer<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<Trailer<SeBlend>> {
-    let mut rest = Vec::new();
-    reader.read_to_end(&mut rest)?;
-    Ok(parse_trailer(rest))
-}
-
-/// Writes the trailer back as it was read (or made).
-fn write_trailer<W: Write + Seek>(trailer: &Trailer<SeBlend>, writer: &mut W, endian: Endian, (): ()) -> BinResult<()> {
-    match trailer {
-        Trailer::None => Ok(()),
-        Trailer::SeBlend(blend) => {
-            // The names follow the 8-byte magic and the u64 count.
-            let mut at = writer.stream_position()? + 16;
-            for (i, shape) in blend.shapes.iter().enumerate() {
-                if shape.name.contains('\0') {
-                    let message = format!("SEBlend shape {i} name: contains a NUL byte");
-                    return Err(ErrorKind::Unencodable(message).at(at));
-                }
-                at += shape.name.len() as u64 + 1;
-            }
-            blend.write_options(writer, endian, ())
-        }
-        Trailer::Unknown(bytes) => Ok(writer.write_all(bytes)?),
-    }
-}
-
-/// Classifies the bytes after the last block.
-pub(crate) fn parse_trailer(rest: Vec<u8>) -> Trailer<SeBlend> {
-    if rest.is_empty() {
-        return Trailer::None;
-    }
-    match read_whole::<SeBlend>(&rest, Endian::Little, ()) {
-        Some(blend) => Trailer::SeBlend(blend),
-        None => Trailer::Unknown(rest),
-    }
 }

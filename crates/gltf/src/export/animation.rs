@@ -1,0 +1,261 @@
+//! Animations: one glTF animation per scene animation, its channels' keys applied against
+//! the rest pose as the animation's kind says, and what glTF cannot say kept in its extras.
+
+use std::collections::{HashMap, HashSet};
+
+use animbin_core::math::{Transform, Vec3};
+use animbin_core::pose;
+use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
+
+use super::builder::{Builder, finite3, unit_quat};
+use super::name_list;
+use crate::error::{Error, Result};
+use crate::extras::{self, AnimationExtras, KindOverride};
+use crate::json;
+
+/// Keys sorted by time with the values `apply` makes, times in seconds as f32 and strictly
+/// increasing (keys whose time repeats are dropped and counted).
+fn channel_keys<T: Copy, const N: usize>(
+    keys: &[animbin_core::scene::Key<T>],
+    framerate: f64,
+    apply: &dyn Fn(T) -> Result<[f32; N]>,
+    what: &dyn Fn() -> String,
+    dropped: &mut usize,
+) -> Result<(Vec<f32>, Vec<f32>)> {
+    let mut sorted: Vec<_> = keys.iter().collect();
+    if let Some(k) = sorted.iter().find(|k| !(k.frame.is_finite() && k.frame >= 0.0)) {
+        return Err(Error::Unencodable(format!(
+            "{}: a key at frame {} (glTF times are finite and not negative)",
+            what(),
+            k.frame
+        )));
+    }
+    sorted.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+    let mut times = Vec::with_capacity(sorted.len());
+    let mut values = Vec::with_capacity(sorted.len() * N);
+    for key in sorted {
+        let t = (key.frame / framerate) as f32;
+        if !t.is_finite() {
+            return Err(Error::Unencodable(format!("{}: a key at frame {}", what(), key.frame)));
+        }
+        if times.last().is_some_and(|&last| t <= last) {
+            *dropped += 1;
+            continue;
+        }
+        times.push(t);
+        values.extend_from_slice(&apply(key.value)?);
+    }
+    Ok((times, values))
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn export_animation(
+    b: &mut Builder,
+    scene: &Scene,
+    index: usize,
+    anim: &Animation,
+    precision: Precision,
+    by_name: &HashMap<&str, usize>,
+    extra_by_name: &mut HashMap<String, usize>,
+    extra_nodes: &mut Vec<usize>,
+    report: &mut ConversionReport,
+) -> Result<()> {
+    let label = || format!("animation {index} ({:?})", anim.name);
+    if !(anim.framerate.is_finite() && anim.framerate > 0.0) {
+        return Err(Error::Unencodable(format!(
+            "{}: a framerate of {} (times in seconds need a positive one)",
+            label(),
+            anim.framerate
+        )));
+    }
+    let has_keys = anim
+        .bones
+        .iter()
+        .any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty());
+    if !has_keys {
+        report.lose(format!(
+            "{}: no bone keys (a glTF animation needs at least one channel): not exported",
+            label()
+        ));
+        return Ok(());
+    }
+    let skeleton = &scene.skeleton;
+    let kinds = pose::effective_kinds(anim, skeleton);
+    if skeleton.bones.is_empty() && kinds.iter().any(|&k| k != AnimKind::Absolute) {
+        report.lose(format!(
+            "{}: {} keys with no skeleton to apply them to: played over an identity rest pose",
+            label(),
+            kind_name(anim.kind)
+        ));
+    }
+    let interpolation = match anim.interpolation {
+        Interpolation::Linear => "LINEAR",
+        Interpolation::Step => "STEP",
+    };
+    let mut out = json::Animation {
+        name: Some(anim.name.clone()),
+        channels: Vec::new(),
+        samplers: Vec::new(),
+        extras: None,
+    };
+    let mut seen: HashSet<(usize, &'static str)> = HashSet::new();
+    let mut missing = Vec::new();
+    let (mut duplicates, mut dropped) = (0usize, 0usize);
+    for (t, track) in anim.bones.iter().enumerate() {
+        let track_keys = !track.translation.is_empty() || !track.rotation.is_empty() || !track.scale.is_empty();
+        if !track_keys {
+            continue;
+        }
+        let bone = by_name.get(track.bone.as_str()).copied();
+        let node = match bone {
+            Some(i) => i,
+            None => {
+                if !skeleton.bones.is_empty() && !missing.contains(&track.bone) {
+                    missing.push(track.bone.clone());
+                }
+                match extra_by_name.get(&track.bone) {
+                    Some(&node) => node,
+                    None => {
+                        let node = b.node(json::Node {
+                            name: Some(track.bone.clone()),
+                            ..json::Node::default()
+                        });
+                        extra_by_name.insert(track.bone.clone(), node);
+                        extra_nodes.push(node);
+                        node
+                    }
+                }
+            }
+        };
+        let rest = bone.map_or(Transform::IDENTITY, |i| skeleton.bones[i].local);
+        let kind = kinds[t];
+        let what = |path: &str| format!("{} track {t} ({:?}) {path}", label(), track.bone);
+        let mut channel =
+            |b: &mut Builder, path: &'static str, times: Vec<f32>, values: Vec<f32>, kind: &'static str, dims| {
+                let sampler_input = b.times(&times, &|| what(path))?;
+                let output = b.floats(&values, kind, dims, None, false, &|| what(path))?;
+                out.samplers.push(json::Sampler {
+                    input: sampler_input,
+                    interpolation,
+                    output,
+                });
+                out.channels.push(json::Channel {
+                    sampler: out.samplers.len() - 1,
+                    target: json::ChannelTarget { node, path },
+                });
+                Ok::<(), Error>(())
+            };
+        if !track.translation.is_empty() {
+            if seen.insert((node, "translation")) {
+                let w = || what("translation");
+                let (times, values) = channel_keys(
+                    &track.translation,
+                    anim.framerate,
+                    &|v| finite3(pose::apply_translation(kind, &rest, v), &w),
+                    &w,
+                    &mut dropped,
+                )?;
+                channel(b, "translation", times, values, "VEC3", 3)?;
+            } else {
+                duplicates += 1;
+            }
+        }
+        if !track.rotation.is_empty() {
+            if seen.insert((node, "rotation")) {
+                let w = || what("rotation");
+                let (times, values) = channel_keys(
+                    &track.rotation,
+                    anim.framerate,
+                    &|q| unit_quat(pose::apply_rotation(kind, &rest, q), &w),
+                    &w,
+                    &mut dropped,
+                )?;
+                channel(b, "rotation", times, values, "VEC4", 4)?;
+            } else {
+                duplicates += 1;
+            }
+        }
+        if !track.scale.is_empty() {
+            if seen.insert((node, "scale")) {
+                let w = || what("scale");
+                let (times, values) =
+                    channel_keys(&track.scale, anim.framerate, &|v| finite3(v, &w), &w, &mut dropped)?;
+                channel(b, "scale", times, values, "VEC3", 3)?;
+            } else {
+                duplicates += 1;
+            }
+        }
+    }
+    if !missing.is_empty() {
+        report.lose(format!(
+            "{}: {} track(s) name bones that are not in the skeleton ({}): exported as extra nodes that move no vertices",
+            label(),
+            missing.len(),
+            name_list(&missing)
+        ));
+    }
+    if duplicates > 0 {
+        report.lose(format!(
+            "{}: {duplicates} channel(s) on a bone that an earlier track already animates: dropped",
+            label()
+        ));
+    }
+    if dropped > 0 {
+        report.lose(format!(
+            "{}: {dropped} key(s) at a time an earlier key of the same channel has: dropped",
+            label()
+        ));
+    }
+    out.extras = extras::wrap(&AnimationExtras {
+        framerate: anim.framerate,
+        frame_count: anim.frame_count,
+        looping: anim.looping,
+        kind: anim.kind,
+        interpolation: anim.interpolation,
+        tracks: anim.bones.iter().map(|t| t.bone.clone()).collect(),
+        kind_overrides: anim
+            .bones
+            .iter()
+            .filter_map(|t| {
+                t.kind_override.map(|kind| KindOverride {
+                    bone: t.bone.clone(),
+                    kind,
+                })
+            })
+            .collect(),
+        cosmetic: anim
+            .bones
+            .iter()
+            .filter(|t| t.cosmetic)
+            .map(|t| t.bone.clone())
+            .collect(),
+        notes: anim.notes.iter().map(Into::into).collect(),
+        properties: anim.properties.iter().map(Into::into).collect(),
+        precision: Some(precision),
+    });
+    b.root.animations.push(out);
+    Ok(())
+}
+
+/// `Single` when every key value of `anim` is exactly an `f32`, else `Double`.
+pub(super) fn key_precision(anim: &Animation) -> Precision {
+    let exact = |c: f64| f64::from(c as f32) == c || c.is_nan();
+    let exact3 = |v: Vec3<f64>| exact(v.x) && exact(v.y) && exact(v.z);
+    let single = anim.bones.iter().all(|t| {
+        t.translation.iter().all(|k| exact3(k.value))
+            && t.scale.iter().all(|k| exact3(k.value))
+            && t.rotation
+                .iter()
+                .all(|k| exact(k.value.x) && exact(k.value.y) && exact(k.value.z) && exact(k.value.w))
+    });
+    if single { Precision::Single } else { Precision::Double }
+}
+
+fn kind_name(kind: AnimKind) -> &'static str {
+    match kind {
+        AnimKind::Absolute => "absolute",
+        AnimKind::Additive => "additive",
+        AnimKind::Relative => "relative",
+        AnimKind::Delta => "delta",
+    }
+}

@@ -1,0 +1,155 @@
+//! The accessor builder of the export: [`Builder`] gathers buffer views, accessors and the
+//! one binary buffer as the other parts add data, and the checks that turn scene transforms
+//! into the finite `f32` values glTF nodes and channels hold.
+
+use std::collections::HashMap;
+
+use animbin_core::math::{Quat, Transform, Vec3};
+
+use crate::error::{Error, Result};
+use crate::json::{self, component, short};
+
+/// Accessors, buffer views and the one binary buffer, built up together.
+#[derive(Default)]
+pub(super) struct Builder {
+    pub(super) root: json::Root,
+    pub(super) bin: Vec<u8>,
+    /// Animation input accessors by the bits of their f32 times, shared between channels.
+    times: HashMap<Vec<u32>, usize>,
+}
+
+impl Builder {
+    pub(super) fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        self.bin.resize(self.bin.len().div_ceil(4) * 4, 0);
+        let byte_offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        self.root.buffer_views.push(json::BufferView {
+            buffer: 0,
+            byte_offset,
+            byte_length: bytes.len(),
+            target,
+        });
+        self.root.buffer_views.len() - 1
+    }
+
+    /// A float accessor of `dims`-component elements; `bounds` adds min and max.
+    pub(super) fn floats(
+        &mut self,
+        values: &[f32],
+        kind: &'static str,
+        dims: usize,
+        target: Option<u32>,
+        bounds: bool,
+        what: &dyn Fn() -> String,
+    ) -> Result<usize> {
+        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+            return Err(Error::Unencodable(format!(
+                "{} holds a value that is not finite (element {})",
+                what(),
+                i / dims
+            )));
+        }
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let buffer_view = self.view(&bytes, target);
+        let (min, max) = if bounds {
+            let mut min = vec![f32::INFINITY; dims];
+            let mut max = vec![f32::NEG_INFINITY; dims];
+            for chunk in values.chunks_exact(dims) {
+                for (c, &v) in chunk.iter().enumerate() {
+                    min[c] = min[c].min(v);
+                    max[c] = max[c].max(v);
+                }
+            }
+            (
+                Some(min.into_iter().map(short).collect()),
+                Some(max.into_iter().map(short).collect()),
+            )
+        } else {
+            (None, None)
+        };
+        self.root.accessors.push(json::Accessor {
+            buffer_view,
+            component_type: component::F32,
+            normalized: false,
+            count: values.len() / dims,
+            kind,
+            min,
+            max,
+        });
+        Ok(self.root.accessors.len() - 1)
+    }
+
+    /// An unsigned integer accessor; `component` picks the width.
+    pub(super) fn uints(
+        &mut self,
+        values: &[u32],
+        component: u32,
+        kind: &'static str,
+        dims: usize,
+        target: Option<u32>,
+        normalized: bool,
+    ) -> usize {
+        let bytes: Vec<u8> = match component {
+            component::U8 => values.iter().map(|&v| v as u8).collect(),
+            component::U16 => values.iter().flat_map(|&v| (v as u16).to_le_bytes()).collect(),
+            _ => values.iter().flat_map(|&v| v.to_le_bytes()).collect(),
+        };
+        let buffer_view = self.view(&bytes, target);
+        self.root.accessors.push(json::Accessor {
+            buffer_view,
+            component_type: component,
+            normalized,
+            count: values.len() / dims,
+            kind,
+            min: None,
+            max: None,
+        });
+        self.root.accessors.len() - 1
+    }
+
+    /// The input accessor for these times, shared when another channel has the same.
+    pub(super) fn times(&mut self, times: &[f32], what: &dyn Fn() -> String) -> Result<usize> {
+        let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
+        if let Some(&index) = self.times.get(&bits) {
+            return Ok(index);
+        }
+        let index = self.floats(times, "SCALAR", 1, None, true, what)?;
+        self.times.insert(bits, index);
+        Ok(index)
+    }
+
+    pub(super) fn node(&mut self, node: json::Node) -> usize {
+        self.root.nodes.push(node);
+        self.root.nodes.len() - 1
+    }
+}
+
+pub(super) fn finite3(v: Vec3<f64>, what: &dyn Fn() -> String) -> Result<[f32; 3]> {
+    let out = [v.x as f32, v.y as f32, v.z as f32];
+    if out.iter().all(|c| c.is_finite()) {
+        Ok(out)
+    } else {
+        Err(Error::Unencodable(format!("{} is not finite: {v:?}", what())))
+    }
+}
+
+/// A unit quaternion in f32; a zero or non-finite one is an error.
+pub(super) fn unit_quat(q: Quat<f64>, what: &dyn Fn() -> String) -> Result<[f32; 4]> {
+    let n = q.norm();
+    if !(n.is_finite() && n > 0.0) {
+        return Err(Error::Unencodable(format!("{} is not a rotation: {q:?}", what())));
+    }
+    let q = q.map(|c| c / n);
+    Ok([q.x as f32, q.y as f32, q.z as f32, q.w as f32])
+}
+
+/// The node TRS of a local transform, leaving out identity parts.
+pub(super) fn node_trs(node: &mut json::Node, t: &Transform, what: &dyn Fn() -> String) -> Result<()> {
+    let tr = finite3(t.translation, what)?;
+    let rot = unit_quat(t.rotation, what)?;
+    let sc = finite3(t.scale, what)?;
+    node.translation = (tr != [0.0; 3]).then(|| tr.map(short));
+    node.rotation = (rot != [0.0, 0.0, 0.0, 1.0]).then(|| rot.map(short));
+    node.scale = (sc != [1.0; 3]).then(|| sc.map(short));
+    Ok(())
+}

@@ -1,0 +1,292 @@
+//! Scene -> glTF 2.0: [`build`] makes the document and its binary buffer from a scene. It
+//! runs the parts in file order, each in its own module: bone nodes and the skin in `skin`,
+//! images, textures and materials in `material`, mesh primitives in `mesh`, animations in
+//! `animation`, all written through the accessor and buffer builder of `builder`; the roots,
+//! the unit scale and the URIs of external texture files are here.
+
+use std::collections::HashMap;
+
+use animbin_core::SceneOptions;
+use animbin_core::images::ImageFiles;
+use animbin_core::math::Vec3;
+use animbin_core::scene::{ConversionReport, Precision, Scene};
+
+use crate::error::{Error, Result};
+use crate::extras::{self, MeshExtras, SceneExtras, WrapperExtras};
+use crate::json::{self, short};
+use crate::xform;
+
+mod animation;
+mod builder;
+mod material;
+mod mesh;
+mod skin;
+
+use animation::{export_animation, key_precision};
+use builder::{Builder, node_trs};
+use material::materials;
+use mesh::mesh_primitive;
+use skin::{build_skin, tree_parents};
+
+/// A built glTF document and its binary buffer.
+pub(crate) struct Output {
+    pub root: json::Root,
+    pub bin: Vec<u8>,
+}
+
+/// The names in a report line: the first few, then how many more.
+fn name_list(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut s = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        s.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    s
+}
+
+/// Builds the glTF document for `scene`, embedding the texture files of `images`.
+///
+/// Of the options, `unit_scale` multiplies every length of the data (mesh positions, bone
+/// and key translations, and so the inverse bind matrices), and is recorded in the scene's
+/// extras so that a reader divides by it again; `z_up` goes on one extra root node (marked
+/// in its extras) that turns the whole scene Y-up without touching a value, which a reader
+/// that drops that node (animbin does) undoes exactly. `framerate` and the other options do
+/// not apply (each animation carries its own framerate and kind).
+pub(crate) fn build(
+    scene: &Scene,
+    options: &SceneOptions,
+    images: &ImageFiles,
+    report: &mut ConversionReport,
+) -> Result<Output> {
+    // A negative scale mirrors the scene (a point reflection, surfaces kept facing out);
+    // zero would collapse it.
+    if !(options.unit_scale.is_finite() && options.unit_scale != 0.0) {
+        return Err(Error::Unencodable(format!(
+            "a unit scale of {} (it must be finite and not zero)",
+            options.unit_scale
+        )));
+    }
+    // Judged before the scale, which makes most values inexact.
+    let precisions: Vec<Precision> = scene.animations.iter().map(key_precision).collect();
+    let scaled;
+    let scene = if options.unit_scale == 1.0 {
+        scene
+    } else {
+        scaled = scaled_scene(scene, options.unit_scale, report);
+        &scaled
+    };
+    let mut b = Builder::default();
+    let bones = &scene.skeleton.bones;
+
+    // Bones: node i is bone i.
+    let parents = tree_parents(scene, report);
+    for (i, bone) in bones.iter().enumerate() {
+        let mut node = json::Node {
+            name: Some(bone.name.clone()),
+            ..json::Node::default()
+        };
+        node_trs(&mut node, &bone.local, &|| {
+            format!("bone {i} ({:?}) bind pose", bone.name)
+        })?;
+        b.node(node);
+    }
+    let mut bone_roots = Vec::new();
+    for (i, parent) in parents.iter().enumerate() {
+        match parent {
+            Some(p) => b.root.nodes[*p].children.push(i),
+            None => bone_roots.push(i),
+        }
+    }
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    for (i, bone) in bones.iter().enumerate() {
+        by_name.entry(bone.name.as_str()).or_insert(i);
+    }
+
+    // Images, textures and materials.
+    materials(&mut b, scene, images, report);
+
+    // Meshes. The one skin (index 0) is built once the animations have added their nodes.
+    let mut mesh_nodes = Vec::new();
+    let mut skinned_mesh_nodes = Vec::new();
+    for (index, mesh) in scene.meshes.iter().enumerate() {
+        let Some(primitive) = mesh_primitive(&mut b, scene, index, mesh, report)? else {
+            continue;
+        };
+        let skinned = primitive.attributes.contains_key("JOINTS_0");
+        let materials_extra = match mesh.materials.as_slice() {
+            [Some(m)] if *m < scene.materials.len() => None,
+            [] => None,
+            other => Some(other.to_vec()),
+        };
+        let extras = MeshExtras {
+            influences: mesh.skin.as_ref().filter(|_| skinned).map(|s| s.influences),
+            materials: materials_extra,
+        };
+        let has_extras = extras != MeshExtras::default();
+        b.root.meshes.push(json::Mesh {
+            name: Some(mesh.name.clone()),
+            primitives: vec![primitive],
+            extras: if has_extras { extras::wrap(&extras) } else { None },
+        });
+        let mesh_index = b.root.meshes.len() - 1;
+        let node = b.node(json::Node {
+            name: Some(mesh.name.clone()),
+            mesh: Some(mesh_index),
+            skin: skinned.then_some(0),
+            ..json::Node::default()
+        });
+        if skinned {
+            skinned_mesh_nodes.push(node);
+        } else {
+            mesh_nodes.push(node);
+        }
+    }
+
+    // Animations.
+    let mut extra_nodes: Vec<usize> = Vec::new();
+    let mut extra_by_name: HashMap<String, usize> = HashMap::new();
+    for (index, anim) in scene.animations.iter().enumerate() {
+        export_animation(
+            &mut b,
+            scene,
+            index,
+            anim,
+            precisions[index],
+            &by_name,
+            &mut extra_by_name,
+            &mut extra_nodes,
+            report,
+        )?;
+    }
+    // One line for all of them: a file of thousands of animations (x8an segments) would
+    // otherwise report thousands.
+    let rounded: Vec<String> = scene
+        .animations
+        .iter()
+        .zip(&precisions)
+        .filter(|(_, p)| **p == Precision::Double)
+        .map(|(a, _)| a.name.clone())
+        .collect();
+    if !rounded.is_empty() {
+        report.lose(format!(
+            "key values beyond single precision in {} animation(s) ({}): rounded to f32 (glTF holds f32)",
+            rounded.len(),
+            name_list(&rounded)
+        ));
+    }
+
+    // The skin: every bone and every node an animation added, so that a skeleton arrives
+    // in Blender (and other tools) as an armature even when no mesh is bound to it.
+    let skin = if bones.is_empty() && extra_nodes.is_empty() {
+        None
+    } else {
+        Some(build_skin(&mut b, scene, &extra_nodes)?)
+    };
+
+    // The scene's roots, under a wrapper node when the axes or a skin with several roots
+    // (glTF wants one common root for the joints) call for one.
+    let mut roots: Vec<usize> = bone_roots.clone();
+    roots.extend(&extra_nodes);
+    let joint_roots = roots.len();
+    roots.extend(&mesh_nodes);
+    let needs_wrapper = options.z_up || (skin.is_some() && joint_roots > 1);
+    let scene_nodes = if needs_wrapper {
+        let mut wrapper = json::Node {
+            name: Some("animbin_root".into()),
+            children: roots,
+            extras: extras::wrap(&WrapperExtras { wrapper: true }),
+            ..json::Node::default()
+        };
+        if options.z_up {
+            let q = xform::Z_UP_TO_Y_UP;
+            wrapper.rotation = Some([q.x as f32, q.y as f32, q.z as f32, q.w as f32].map(short));
+        }
+        let w = b.node(wrapper);
+        if let Some(s) = skin {
+            b.root.skins[s].skeleton = Some(w);
+        }
+        let mut nodes = vec![w];
+        nodes.extend(&skinned_mesh_nodes);
+        nodes
+    } else {
+        if let (Some(s), [root]) = (skin, &roots[..joint_roots]) {
+            b.root.skins[s].skeleton = Some(*root);
+        }
+        roots.extend(&skinned_mesh_nodes);
+        roots
+    };
+    if !scene_nodes.is_empty() {
+        let extras = (options.unit_scale != 1.0).then(|| {
+            extras::wrap(&SceneExtras {
+                unit_scale: options.unit_scale,
+            })
+        });
+        b.root.scenes.push(json::Scene {
+            nodes: scene_nodes,
+            extras: extras.flatten(),
+        });
+        b.root.scene = Some(0);
+    }
+    Ok(Output {
+        root: b.root,
+        bin: b.bin,
+    })
+}
+
+/// A copy of `scene` with every length multiplied by `s` (see [`xform::scale_lengths`]),
+/// reporting the lengths that would not read back bit for bit: glTF holds `f32`, and
+/// dividing a rounded product by `s` again gives the same `f32` only for most values unless
+/// `s` is a power of two.
+fn scaled_scene(scene: &Scene, s: f64, report: &mut ConversionReport) -> Scene {
+    let mut scaled = scene.clone();
+    xform::scale_lengths(&mut scaled, s);
+    let back = |original: f64, scaled: f64| ((f64::from(scaled as f32) / s) as f32) == original as f32;
+    let mut changed = 0usize;
+    let mut count3 = |a: Vec3<f64>, b: Vec3<f64>| {
+        changed += usize::from(!(back(a.x, b.x) && back(a.y, b.y) && back(a.z, b.z)));
+    };
+    for (a, b) in scene.skeleton.bones.iter().zip(&scaled.skeleton.bones) {
+        count3(a.local.translation, b.local.translation);
+    }
+    for (a, b) in scene.animations.iter().zip(&scaled.animations) {
+        for (ta, tb) in a.bones.iter().zip(&b.bones) {
+            for (ka, kb) in ta.translation.iter().zip(&tb.translation) {
+                count3(ka.value, kb.value);
+            }
+        }
+    }
+    for (a, b) in scene.meshes.iter().zip(&scaled.meshes) {
+        for (pa, pb) in a.positions.iter().zip(&b.positions) {
+            count3(pa.map(f64::from), pb.map(f64::from));
+        }
+    }
+    if changed > 0 {
+        report.lose(format!(
+            "{changed} position(s) or translation(s) that do not read back bit for bit once scaled by {s} in f32 (a power of two scales exactly)"
+        ));
+    }
+    scaled
+}
+
+/// A URI reference for an external file name: backslashes become slashes and every byte
+/// outside the unreserved set (and `/`) is percent-encoded. `None` for an empty name.
+pub fn uri_from_name(name: &str) -> Option<String> {
+    let name = name.replace('\\', "/");
+    if name.is_empty() {
+        return None;
+    }
+    let mut uri = String::with_capacity(name.len());
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    Some(uri)
+}

@@ -1,0 +1,163 @@
+//! The container and the document: [`parse`] reads a `.glb` or `.gltf` into a validated
+//! [`gltf::Document`], checking first what the `gltf` crate would otherwise unwrap, and
+//! [`load_buffers`] resolves its buffers (the GLB BIN chunk or base64 `data:` URIs).
+
+use std::borrow::Cow;
+
+use base64::Engine;
+
+use crate::accessor::Buffers;
+use crate::error::{Error, Path, Result};
+use crate::glb::Glb;
+
+/// Parses the container and the JSON, and validates the document.
+pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
+    let (json, bin) = if bytes.starts_with(crate::MAGIC) {
+        let glb = Glb::parse(bytes)?;
+        (glb.json, glb.bin)
+    } else {
+        (bytes, None)
+    };
+    let root = gltf::json::Root::from_slice(json).map_err(|e| Error::Json {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    if !root.asset.version.starts_with("2.") {
+        return Err(Error::invalid(
+            "/asset/version",
+            "glTF 2.x",
+            format!("{:?}", root.asset.version),
+        ));
+    }
+    if let Some(min) = &root.asset.min_version {
+        if min != "2.0" {
+            return Err(Error::invalid("/asset/minVersion", "2.0", format!("{min:?}")));
+        }
+    }
+    // gltf-json's validation of an animation checks its samplers but not its channels'
+    // targets (node and path), which `gltf` then unwraps: check them here.
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            if channel.target.path == gltf::json::validation::Checked::Invalid {
+                return Err(Error::invalid(
+                    Path::item("animations", a)
+                        .field("channels")
+                        .index(c)
+                        .field("target")
+                        .field("path"),
+                    "translation, rotation, scale or weights",
+                    "another path",
+                ));
+            }
+            if channel.target.node.value() >= root.nodes.len() {
+                return Err(Error::invalid(
+                    Path::item("animations", a)
+                        .field("channels")
+                        .index(c)
+                        .field("target")
+                        .field("node"),
+                    format!("a node index below the node count {}", root.nodes.len()),
+                    channel.target.node.value(),
+                ));
+            }
+        }
+    }
+    // `gltf` unwraps an image's MIME type when it has a buffer view, and its URI otherwise.
+    for (i, image) in root.images.iter().enumerate() {
+        let missing = match (&image.buffer_view, &image.uri) {
+            (Some(_), _) if image.mime_type.is_none() => Some(("mimeType", "a MIME type with a bufferView")),
+            (None, None) => Some(("uri", "a uri or a bufferView")),
+            _ => None,
+        };
+        if let Some((member, expected)) = missing {
+            return Err(Error::invalid(Path::item("images", i).field(member), expected, "none"));
+        }
+    }
+    // Its primitive hook indexes the POSITION accessor before the index is checked.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for (semantic, accessor) in &primitive.attributes {
+                if accessor.value() >= root.accessors.len() {
+                    let name = match semantic {
+                        gltf::json::validation::Checked::Valid(s) => s.to_string(),
+                        gltf::json::validation::Checked::Invalid => "?".into(),
+                    };
+                    return Err(Error::invalid(
+                        Path::item("meshes", m)
+                            .field("primitives")
+                            .index(p)
+                            .field("attributes")
+                            .field(&name),
+                        format!("an accessor index below the accessor count {}", root.accessors.len()),
+                        accessor.value(),
+                    ));
+                }
+            }
+        }
+    }
+    let document = gltf::Document::from_json(root).map_err(|e| match e {
+        gltf::Error::Validation(list) => {
+            let (path, first) = list
+                .first()
+                .map(|(p, e)| (p.to_string(), e.to_string()))
+                .unwrap_or_default();
+            let more = if list.len() > 1 {
+                format!(" (and {} more problems)", list.len() - 1)
+            } else {
+                String::new()
+            };
+            let path = if path.starts_with('/') {
+                path
+            } else {
+                format!("/{}", path.replace('.', "/"))
+            };
+            Error::invalid(path, "a valid glTF 2.0 value", format!("{first}{more}"))
+        }
+        other => Error::invalid("/", "a valid glTF 2.0 document", other),
+    })?;
+    Ok((document, bin))
+}
+
+/// Decodes a `data:` URI's base64 payload.
+pub(crate) fn decode_data_uri(uri: &str) -> Option<Vec<u8>> {
+    let rest = uri.strip_prefix("data:")?;
+    let (meta, payload) = rest.split_once(',')?;
+    if !meta.ends_with(";base64") {
+        return None;
+    }
+    base64::engine::general_purpose::STANDARD.decode(payload.trim()).ok()
+}
+
+pub(crate) fn load_buffers<'a>(document: &gltf::Document, bin: Option<&'a [u8]>) -> Result<Buffers<'a>> {
+    let mut data = Vec::new();
+    for buffer in document.buffers() {
+        let path = Path::item("buffers", buffer.index());
+        let bytes: Cow<'a, [u8]> =
+            match buffer.source() {
+                gltf::buffer::Source::Bin => Cow::Borrowed(bin.ok_or_else(|| {
+                    Error::invalid(path.clone(), "a GLB BIN chunk for a buffer without a uri", "none")
+                })?),
+                gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => Cow::Owned(
+                    decode_data_uri(uri)
+                        .ok_or_else(|| Error::invalid(path.field("uri"), "a base64 data URI", "a malformed one"))?,
+                ),
+                gltf::buffer::Source::Uri(uri) => {
+                    return Err(Error::invalid(
+                        path.field("uri"),
+                        "an embedded buffer (a .glb, or a .gltf with data: URIs)",
+                        format!("the external file {uri:?}"),
+                    ));
+                }
+            };
+        if bytes.len() < buffer.length() {
+            return Err(Error::invalid(
+                path.field("byteLength"),
+                format!("at most the {} bytes the buffer holds", bytes.len()),
+                buffer.length(),
+            ));
+        }
+        data.push(bytes);
+    }
+    Ok(Buffers { data })
+}

@@ -1,0 +1,423 @@
+//! glTF 2.0 -> Scene: [`import`] reads a document into a scene. The parts live in their own
+//! modules: the container, the JSON and the buffers in `document`, images and materials in
+//! `material`, mesh primitives in `mesh`, animations in `animation`; the node tree, the
+//! skeleton, the axes and the order the parts run in are here.
+
+use std::collections::{HashMap, HashSet};
+
+use animbin_core::SceneOptions;
+use animbin_core::math::{Mat4, Quat, Transform, Vec3};
+use animbin_core::scene::{Bone, ConversionReport, Precision, Scene, Skeleton};
+use gltf::animation::Property;
+
+use crate::accessor;
+use crate::error::{Error, Path, Result};
+use crate::extras::{self, MeshExtras, SceneExtras, WrapperExtras};
+use crate::xform;
+
+mod animation;
+mod document;
+mod material;
+mod mesh;
+
+pub use animation::DEFAULT_FRAMERATE;
+pub(crate) use document::{decode_data_uri, load_buffers, parse};
+pub use material::percent_decode;
+
+use animation::import_animation;
+use material::images_and_materials;
+use mesh::import_primitive;
+
+/// Each node's parent, refusing a node with two parents and cycles.
+fn node_parents(document: &gltf::Document) -> Result<Vec<Option<usize>>> {
+    let n = document.nodes().len();
+    let mut parent = vec![None; n];
+    for node in document.nodes() {
+        for child in node.children() {
+            let c = child.index();
+            if c == node.index() || parent[c].is_some() {
+                return Err(Error::invalid(
+                    Path::item("nodes", node.index()).field("children"),
+                    "a tree: each node the child of at most one node",
+                    format!("node {c} listed again"),
+                ));
+            }
+            parent[c] = Some(node.index());
+        }
+    }
+    for start in 0..n {
+        let mut at = parent[start];
+        for _ in 0..n {
+            match at {
+                Some(p) if p == start => {
+                    return Err(Error::invalid(
+                        Path::item("nodes", start),
+                        "a node hierarchy without cycles",
+                        "a cycle",
+                    ));
+                }
+                Some(p) => at = parent[p],
+                None => break,
+            }
+        }
+    }
+    Ok(parent)
+}
+
+fn trs(node: &gltf::Node) -> Transform {
+    let (t, r, s) = node.transform().decomposed();
+    let t = Vec3::new(f64::from(t[0]), f64::from(t[1]), f64::from(t[2]));
+    let r = Quat::new(f64::from(r[0]), f64::from(r[1]), f64::from(r[2]), f64::from(r[3])).normalized();
+    let s = Vec3::new(f64::from(s[0]), f64::from(s[1]), f64::from(s[2]));
+    let finite = |v: Vec3<f64>, fallback| {
+        if [v.x, v.y, v.z].iter().all(|c| c.is_finite()) {
+            v
+        } else {
+            fallback
+        }
+    };
+    Transform {
+        translation: finite(t, Vec3::ZERO),
+        rotation: r,
+        scale: finite(s, Vec3::ONE),
+    }
+}
+
+fn is_identity(t: &Transform) -> bool {
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    close(t.translation.x, 0.0)
+        && close(t.translation.y, 0.0)
+        && close(t.translation.z, 0.0)
+        && close(t.rotation.w.abs(), 1.0)
+        && close(t.scale.x, 1.0)
+        && close(t.scale.y, 1.0)
+        && close(t.scale.z, 1.0)
+}
+
+/// Reads a document into a scene.
+///
+/// The options apply only to files that animbin did not write: a file with animbin's root
+/// node already holds the source's values under that node, which the reader drops, so it is
+/// read back unchanged whatever they say. `z_up` turns glTF's Y-up into Z-up (+90 degrees
+/// about X on root bones, their root-level keys, and mesh vertices); `unit_scale` says what
+/// glTF metres a scene length is, so lengths are divided by it (0.01 turns metres into
+/// centimetres); `framerate` replaces the guess for animations without animbin's extras.
+pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+    if !(options.unit_scale.is_finite() && options.unit_scale != 0.0) {
+        return Err(Error::invalid("/", "a finite, non-zero unit scale", options.unit_scale));
+    }
+    if let Some(rate) = options.framerate.filter(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(Error::invalid("/", "a finite, positive framerate", rate));
+    }
+    let (document, bin) = parse(bytes)?;
+    let buffers = load_buffers(&document, bin)?;
+    let parents = node_parents(&document)?;
+    let nodes: Vec<gltf::Node> = document.nodes().collect();
+    let wrapper: Vec<bool> = nodes
+        .iter()
+        .map(|n| extras::unwrap::<WrapperExtras>(n.extras()).is_some_and(|w| w.wrapper))
+        .collect();
+    // The unit scale animbin multiplied the lengths by, when it wrote the file.
+    let recorded_scale = document
+        .scenes()
+        .find_map(|s| extras::unwrap::<SceneExtras>(s.extras()))
+        .map(|e| e.unit_scale)
+        .filter(|s| s.is_finite() && *s != 0.0);
+    let ours = wrapper.iter().any(|&w| w) || recorded_scale.is_some();
+
+    // Skins must have joints.
+    for skin in document.skins() {
+        if skin.joints().len() == 0 {
+            return Err(Error::invalid(
+                Path::item("skins", skin.index()).field("joints"),
+                "at least one joint",
+                "none",
+            ));
+        }
+    }
+
+    // Which nodes are bones: skin joints and animated nodes; without skins, every node that
+    // holds no mesh or camera.
+    let mut is_bone = vec![false; nodes.len()];
+    let mut candidates = Vec::new();
+    for skin in document.skins() {
+        for joint in skin.joints() {
+            candidates.push(joint.index());
+        }
+    }
+    let has_skins = !candidates.is_empty();
+    for animation in document.animations() {
+        for channel in animation.channels() {
+            if channel.target().property() != Property::MorphTargetWeights {
+                candidates.push(channel.target().node().index());
+            }
+        }
+    }
+    if !has_skins {
+        candidates.extend(
+            nodes
+                .iter()
+                .filter(|n| n.mesh().is_none() && n.camera().is_none())
+                .map(gltf::Node::index),
+        );
+    }
+    let mut order = Vec::new();
+    for c in candidates {
+        if !wrapper[c] && !is_bone[c] {
+            is_bone[c] = true;
+            order.push(c);
+        }
+    }
+
+    // The bone hierarchy: each bone's parent is its nearest bone ancestor.
+    let mut skeleton = Skeleton::default();
+    let mut bone_of_node: HashMap<usize, usize> = HashMap::new();
+    for (b, &node) in order.iter().enumerate() {
+        bone_of_node.insert(node, b);
+    }
+    let mut skipped_between = Vec::new();
+    for &node in &order {
+        let mut at = parents[node];
+        let mut passed = Vec::new();
+        while let Some(p) = at {
+            if is_bone[p] {
+                break;
+            }
+            passed.push(p);
+            at = parents[p];
+        }
+        let parent = at.and_then(|p| bone_of_node.get(&p).copied());
+        if parent.is_some() {
+            for p in passed {
+                if !wrapper[p] && !is_identity(&trs(&nodes[p])) {
+                    skipped_between.push(nodes[p].name().unwrap_or("").to_string());
+                }
+            }
+        }
+        skeleton.bones.push(Bone {
+            name: nodes[node].name().map_or_else(|| format!("node{node}"), str::to_string),
+            parent,
+            local: trs(&nodes[node]),
+            global: Transform::IDENTITY,
+            cosmetic: false,
+        });
+    }
+    if !skipped_between.is_empty() {
+        report.lose(format!(
+            "{} transform(s) of nodes between bones that are not bones themselves: not kept",
+            skipped_between.len()
+        ));
+    }
+    // Parents before children.
+    let resolve = skeleton.resolve_order();
+    let mut new_index = vec![0; resolve.len()];
+    for (new, &old) in resolve.iter().enumerate() {
+        new_index[old] = new;
+    }
+    let mut bones: Vec<Bone> = resolve.iter().map(|&old| skeleton.bones[old].clone()).collect();
+    for bone in &mut bones {
+        bone.parent = bone.parent.map(|p| new_index[p]);
+    }
+    let mut bone_nodes = vec![0; order.len()];
+    for (old, &node) in order.iter().enumerate() {
+        bone_nodes[new_index[old]] = node;
+        bone_of_node.insert(node, new_index[old]);
+    }
+    let mut skeleton = Skeleton { bones };
+    skeleton.update_globals();
+    // The bind pose of joints comes from the inverse bind matrices.
+    let mut bound = HashSet::new();
+    for skin in document.skins() {
+        let Some(ibm) = skin.inverse_bind_matrices() else {
+            continue;
+        };
+        let (values, _) = accessor::floats(&ibm, &buffers, &[16], "inverse bind matrices")?;
+        let joints: Vec<usize> = skin.joints().map(|j| j.index()).collect();
+        if values.len() < joints.len() * 16 {
+            return Err(Error::invalid(
+                Path::item("skins", skin.index()).field("inverseBindMatrices"),
+                format!("{} matrices, one per joint", joints.len()),
+                values.len() / 16,
+            ));
+        }
+        for (j, node) in joints.iter().enumerate() {
+            let Some(&b) = bone_of_node.get(node) else { continue };
+            if !bound.insert(b) {
+                continue;
+            }
+            let m = &values[j * 16..j * 16 + 16];
+            let mut rows = [[0.0; 4]; 4];
+            for (c, column) in m.chunks_exact(4).enumerate() {
+                for (r, &v) in column.iter().enumerate() {
+                    rows[r][c] = f64::from(v);
+                }
+            }
+            if let Some(global) = xform::inverse_affine(&Mat4 { rows }).and_then(|m| Transform::from_matrix(&m)) {
+                skeleton.bones[b].global = global;
+            }
+        }
+    }
+
+    let mut scene = Scene {
+        skeleton,
+        ..Scene::default()
+    };
+
+    // Images and materials.
+    images_and_materials(&document, &buffers, &mut scene, report)?;
+
+    // Meshes: each primitive of each mesh, skinned by the first node that shows the mesh.
+    let mut first_node_of_mesh: HashMap<usize, usize> = HashMap::new();
+    for node in &nodes {
+        if let Some(mesh) = node.mesh() {
+            first_node_of_mesh.entry(mesh.index()).or_insert(node.index());
+        }
+    }
+    let mut moved_meshes = Vec::new();
+    for mesh in document.meshes() {
+        let node = first_node_of_mesh.get(&mesh.index()).map(|&n| &nodes[n]);
+        let skin = node.and_then(gltf::Node::skin);
+        if let (Some(node), None) = (node, &skin) {
+            // The node's transform up to (not including) a top-level or animbin root node.
+            let mut at = Some(node.index());
+            let mut moved = false;
+            while let Some(i) = at {
+                if wrapper[i] || (parents[i].is_none() && i != node.index()) {
+                    break;
+                }
+                moved |= !is_identity(&trs(&nodes[i]));
+                at = parents[i];
+            }
+            if moved {
+                moved_meshes.push(mesh.name().unwrap_or("").to_string());
+            }
+        }
+        let extras: Option<MeshExtras> = extras::unwrap(mesh.extras());
+        let primitives = mesh.primitives().len();
+        for primitive in mesh.primitives() {
+            let name = match (mesh.name(), primitives) {
+                (Some(n), 1) => n.to_string(),
+                (Some(n), _) => format!("{n}.{}", primitive.index()),
+                (None, _) => format!("mesh{}.{}", mesh.index(), primitive.index()),
+            };
+            let path = Path::item("meshes", mesh.index())
+                .field("primitives")
+                .index(primitive.index());
+            if let Some(m) = import_primitive(
+                &primitive,
+                name,
+                &path,
+                &buffers,
+                skin.as_ref(),
+                &bone_of_node,
+                extras.as_ref(),
+                report,
+            )? {
+                scene.meshes.push(m);
+            }
+        }
+    }
+    if !moved_meshes.is_empty() {
+        report.lose(format!(
+            "{} unskinned mesh(es) placed by a node transform that the scene cannot hold (vertices kept in mesh space)",
+            moved_meshes.len()
+        ));
+    }
+
+    // Animations.
+    let mut single = Vec::new();
+    for animation in document.animations() {
+        let (anim, precision) = import_animation(
+            &animation,
+            &buffers,
+            &scene.skeleton,
+            &bone_of_node,
+            &wrapper,
+            options.framerate,
+            report,
+        )?;
+        scene.animations.push(anim);
+        // glTF holds f32: without animbin's word that the source was double, the keys are
+        // single precision.
+        single.push(precision != Some(Precision::Double));
+    }
+
+    if let Some(s) = recorded_scale {
+        xform::scale_lengths(&mut scene, 1.0 / s);
+    }
+    if !ours {
+        if options.z_up {
+            y_up_to_z_up(&mut scene);
+        }
+        if options.unit_scale != 1.0 {
+            // Scene lengths times unit_scale are glTF metres.
+            xform::scale_lengths(&mut scene, 1.0 / options.unit_scale);
+        }
+    }
+    // Keys that were single precision before the rest pose and the scale went on (and keys
+    // of files from other tools, which are f32) come back single: the nearest f32 of each
+    // value, so that rounding in the steps above does not make them look double.
+    for (anim, _) in scene.animations.iter_mut().zip(&single).filter(|(_, s)| **s) {
+        for track in &mut anim.bones {
+            let round = |v: f64| f64::from(v as f32);
+            for key in &mut track.translation {
+                key.value = key.value.map(round);
+            }
+            for key in &mut track.rotation {
+                key.value = key.value.map(round);
+            }
+            for key in &mut track.scale {
+                key.value = key.value.map(round);
+            }
+        }
+    }
+    Ok(scene)
+}
+
+/// The rotation that turns a Y-up scene Z-up: +90 degrees about X (y becomes z).
+const Y_UP_TO_Z_UP: Quat<f64> = Quat::new(
+    std::f64::consts::FRAC_1_SQRT_2,
+    0.0,
+    0.0,
+    std::f64::consts::FRAC_1_SQRT_2,
+);
+
+/// Rotates a Y-up scene to Z-up: root bones (their bind pose and keys), every global bind
+/// pose, and mesh vertices and normals.
+fn y_up_to_z_up(scene: &mut Scene) {
+    let c = Transform {
+        rotation: Y_UP_TO_Z_UP,
+        ..Transform::IDENTITY
+    };
+    let roots: HashSet<String> = scene
+        .skeleton
+        .bones
+        .iter()
+        .filter(|b| b.parent.is_none())
+        .map(|b| b.name.clone())
+        .collect();
+    for bone in &mut scene.skeleton.bones {
+        if bone.parent.is_none() {
+            bone.local = c.then(bone.local);
+        }
+        bone.global = c.then(bone.global);
+    }
+    for anim in &mut scene.animations {
+        for track in anim.bones.iter_mut().filter(|t| roots.contains(&t.bone)) {
+            for key in &mut track.translation {
+                key.value = Y_UP_TO_Z_UP.rotate(key.value);
+            }
+            for key in &mut track.rotation {
+                key.value = (Y_UP_TO_Z_UP * key.value).normalized();
+            }
+        }
+    }
+    let turn = |v: Vec3<f32>| {
+        let r = Y_UP_TO_Z_UP.rotate(v.map(f64::from));
+        Vec3::new(r.x as f32, r.y as f32, r.z as f32)
+    };
+    for mesh in &mut scene.meshes {
+        mesh.positions.iter_mut().for_each(|p| *p = turn(*p));
+        mesh.normals.iter_mut().for_each(|p| *p = turn(*p));
+    }
+}
