@@ -40,14 +40,16 @@ UP_AXES = (
     ("Y", "Y Up", "The file is Y-up: its root object is turned +90 degrees about X to stand up in Blender"),
 )
 
-# What each animation kind means for an export, in the order the table lists a format's.
+# What each animation kind means for an export (a kind the table adds later is offered by
+# its name).
 KINDS = {
     "absolute": ("Absolute", "Keys are the bones' local transforms"),
     "relative": ("Relative", "Translations are offsets from the rest translation"),
     "delta": ("Delta", "Translations are offsets along the bone's rest axes"),
     "additive": ("Additive", "Translations and rotations are applied over the rest pose"),
 }
-# What the parts of a scene become in Blender, for the entries' descriptions.
+# What the parts of a scene become in Blender, for the entries' descriptions (a part the
+# table adds later is named as it names it).
 PARTS = {
     "bones": "armature",
     "meshes": "meshes",
@@ -75,6 +77,18 @@ def _menu_text(fmt, what: str = "") -> str:
     """``SEAnim Animation (.seanim)``: the label, what the entry writes when the format
     has two export entries, and the usual extension."""
     return f"{fmt['label']}{what} ({table.extension(fmt['name'])})"
+
+
+# (Option descriptions from the table, as names: Blender evaluates the annotations below
+# from their text.)
+_ARMATURE_DESCRIPTION = (
+    f"What the animations of a file without a skeleton animate ({table.labels_holding_no('bones')} files have none)"
+)
+_ALL_DESCRIPTION = (
+    "Every action that animates the armature's bones, in the chosen file (formats that hold several animations: "
+    + _phrase(f["label"] for f in table.FORMATS.values() if f["several_animations"] and f["name"] not in BLENDER_OWN)
+    + ")"
+)
 
 
 class _Import(ImportHelper):
@@ -116,8 +130,7 @@ class _Import(ImportHelper):
     )
     armature: EnumProperty(
         name="Armature",
-        description="What the animations of a file without a skeleton animate (" + table.labels_holding_no("bones")
-        + " files have none)",
+        description=_ARMATURE_DESCRIPTION,
         items=(
             (
                 "AUTO",
@@ -174,7 +187,7 @@ def _import_description(fmt) -> str:
     if fmt["holds"] == ["animations"]:
         each = "each animation" if fmt["several_animations"] else "each file"
         return f"Import {fmt['label']} animations ({each} becomes an action on the active armature)"
-    return f"Import a {fmt['label']} file: " + _phrase(PARTS[part] for part in fmt["holds"])
+    return f"Import {fmt['label']} files: " + _phrase(PARTS.get(part, part) for part in fmt["holds"])
 
 
 def _import_operator(fmt):
@@ -240,9 +253,7 @@ class _ExportActions(ExportHelper):
             (
                 "ALL",
                 "All in One File",
-                "Every action that animates the armature's bones, in the chosen file (formats that hold several "
-                "animations: " + _phrase(f["label"] for f in table.FORMATS.values() if f["several_animations"]
-                                         and f["name"] not in BLENDER_OWN) + ")",
+                _ALL_DESCRIPTION,
             ),
         ),
         default="ACTIVE",
@@ -293,7 +304,6 @@ def _export_actions_operator(fmt):
     """The action export entry of one format of the table that holds animations."""
     name = fmt["name"]
     two_entries = "meshes" in fmt["holds"]
-    kinds = [kind for kind in fmt["animation_kinds"] if kind in KINDS]
     annotations = {
         "filter_glob": StringProperty(default=_glob(fmt), options={"HIDDEN"}),
         "kind": EnumProperty(
@@ -306,7 +316,7 @@ def _export_actions_operator(fmt):
                     "The kind the action was imported with (absolute for actions made in Blender, and where the "
                     "format cannot state it)",
                 ),
-                *((kind, *KINDS[kind]) for kind in kinds),
+                *((kind, *KINDS.get(kind, (kind.capitalize(), ""))) for kind in fmt["animation_kinds"]),
             ),
             default="ACTION",
         ),
@@ -384,8 +394,7 @@ def _export_model_operator(fmt):
     """The mesh export entry of one format of the table that holds meshes."""
     name = fmt["name"]
     two_entries = "animations" in fmt["holds"]
-    written = [PARTS[part] for part in ("materials", "textures") if part in fmt["holds"]]
-    description = f"Export the selected meshes (and their armature{', ' if written else ''}{_phrase(written) if written else ''}) as {fmt['label']}"
+    description = f"Export the selected meshes (and their armature) as {fmt['label']}"
     return type(
         f"ANIMBIN_OT_export_mesh_{name}",
         (_ExportModel, bpy.types.Operator),
@@ -420,12 +429,15 @@ def _file_handler(operator, fmt):
 # The table's formats in the menus' order (by label), less the ones Blender handles itself.
 _OFFERED = sorted((f for f in table.FORMATS.values() if f["name"] not in BLENDER_OWN), key=lambda f: f["label"].lower())
 
-# (operator, menu text) of each entry.
+# (operator, menu text) of each entry; a format's two export entries side by side.
 IMPORTS = tuple((_import_operator(fmt), _menu_text(fmt)) for fmt in _OFFERED)
 EXPORTS = tuple(
     (op, op.menu_text)
-    for op in [_export_actions_operator(f) for f in _OFFERED if "animations" in f["holds"]]
-    + [_export_model_operator(f) for f in _OFFERED if "meshes" in f["holds"]]
+    for fmt in _OFFERED
+    for op in (
+        *([_export_actions_operator(fmt)] if "animations" in fmt["holds"] else []),
+        *([_export_model_operator(fmt)] if "meshes" in fmt["holds"] else []),
+    )
 )
 # A drop is matched by extension alone: only formats whose files the library recognises by
 # their bytes get one (a format without magic, x8an, has the generic extension .bin, and

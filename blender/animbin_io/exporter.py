@@ -12,6 +12,10 @@ keyframes (or every frame) and converted from pose-bone space to the file's
 (``pose.basis_to_keys_*``); pose markers become notes; the frame rate, looping, kind and
 per-bone kinds are the ones the action was imported with, else the scene's rate and
 absolute keys.
+
+What a format can take (its animation kinds, names, length rule, several animations per
+file, a skeleton with the actions, material colours, embedded textures, precision) is read
+from the library's table (``table``), never from the format's name.
 """
 
 from __future__ import annotations
@@ -32,19 +36,8 @@ from mathutils import Euler, Matrix, Quaternion
 
 import animbin
 
-from . import blend, pose
+from . import blend, pose, table
 
-# The animation kinds each format can state; others are written as absolute keys.
-FORMAT_KINDS = {
-    "seanim": ("absolute", "relative", "delta", "additive"),
-    "cast": ("absolute", "relative", "additive"),
-    "animx": ("absolute",),
-}
-# How a format counts an animation's length from its last frame: SEAnim, Cast and x8an
-# hold frames 0 to n - 1 in n frames; AnimX and DMF state a duration that ends on the last
-# key.
-LENGTH_PAST_LAST_FRAME = {"animx": 0.0, "dmf": 0.0}
-EXTENSIONS = {"seanim": ".seanim", "cast": ".cast", "animx": ".animx", "semodel": ".semodel"}
 Y_UP_FROM_Z_UP = Matrix.Rotation(-math.pi / 2, 4, "X")
 
 _PATH = re.compile(r'^pose\.bones\["((?:[^"\\]|\\.)*)"\]\.(\w+)$')
@@ -64,7 +57,8 @@ class ActionSettings:
     kind: str = "ACTION"
     keys: str = "KEYFRAMES"
     scale: float = 1.0
-    # SEAnim's key precision: "ACTION" (as imported, else single), "single" or "double".
+    # The key precision of a format that chooses one: "ACTION" (as imported, else single),
+    # "single" or "double".
     precision: str = "ACTION"
 
 
@@ -221,11 +215,14 @@ def _all_constant(channels: dict) -> bool:
 def animation_of(context, action, armature_object, format_name: str, settings: ActionSettings, result: Result):
     """The action as an ``animbin.Animation`` of keys in the file's space."""
     stored = blend.action_settings(action)
-    supported = FORMAT_KINDS.get(format_name, ("absolute",))
+    fmt = table.info(format_name)
+    supported = fmt["animation_kinds"]
     kind = stored.get("kind", "absolute") if settings.kind == "ACTION" else settings.kind
     overrides = dict(stored.get("overrides", {})) if settings.kind == "ACTION" else {}
     if kind not in supported or any(k not in supported for k in overrides.values()):
-        result.warnings.append(f"action {action.name}: {format_name} cannot state {kind} keys; written as absolute")
+        result.warnings.append(
+            f"action {action.name}: {fmt['label'] or format_name} cannot state {kind} keys; written as absolute"
+        )
         kind, overrides = "absolute", {}
     cosmetic = set(stored.get("cosmetic", ()))
 
@@ -238,14 +235,14 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
         result.warnings.append(
             f"action {action.name}: channels for bones the armature lacks skipped: {', '.join(skipped[:10])}"
         )
-    names = [b.name for b in bones if b.name in channels]
+    # Tracks without keys (kept on the imported action) in their bones' place: a format
+    # may number its tracks by position (x8an's slots).
+    empty = {n for n in stored.get("empty_tracks", ()) if n in bones and n not in channels}
+    names = [b.name for b in bones if b.name in channels or b.name in empty]
     kinds = animbin.pose.effective_kinds(kind, names, overrides, parents_of)
     start, end = action.frame_range
     frames = np.arange(math.floor(start), math.floor(end) + 1, dtype=np.float64) if settings.keys == "FRAMES" else None
 
-    empty = [n for n in stored.get("empty_tracks", ()) if n in bones and n not in channels]
-    names += empty
-    kinds += animbin.pose.effective_kinds(kind, empty, overrides, parents_of)
     tracks = []
     for name, bone_kind in zip(names, kinds):
         props = channels.get(name, {})
@@ -273,12 +270,13 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
         )
 
     framerate = float(stored.get("framerate", 0.0)) or blend.scene_framerate(context.scene)
-    past_last = LENGTH_PAST_LAST_FRAME.get(format_name, 1.0)
-    frame_count = float(end) + past_last
+    # A length that ends on the last key, or one frame past it (frames 0 to n - 1 in n).
+    ends_on_last = fmt["length_ends_on_last_key"]
+    frame_count = float(end) + (0.0 if ends_on_last else 1.0)
     if (
         "frame_count" in stored
         and stored.get("frame_end") == float(end)
-        and LENGTH_PAST_LAST_FRAME.get(stored.get("format"), 1.0) == past_last
+        and table.info(stored.get("format"))["length_ends_on_last_key"] == ends_on_last
     ):
         # The range is the imported one: the file's own length (which may fall short of
         # the range Blender needs, as for an animation without keys).
@@ -289,9 +287,15 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
         for p in stored.get("properties", ())
     ]
     interpolation = "step" if _all_constant(channels) else "linear"
+    if fmt["names_animations"] or fmt["several_animations"]:
+        # A format that numbers its several animations (x8an's segments) takes the name to
+        # tell whether it is the one the position gives, and reports it lost otherwise.
+        name = action.name
+    else:
+        # A format with one unnamed animation per file is named by its file (SEAnim).
+        name = ""
     return animbin.Animation(
-        # An SEAnim is named by its file.
-        "" if format_name == "seanim" else action.name,
+        name,
         tracks,
         framerate=framerate,
         frame_count=frame_count,
@@ -303,15 +307,10 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
     )
 
 
-def _file_name(name: str) -> str:
-    cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]', "_", name).strip(" .")
-    return cleaned or "action"
-
-
 def save_actions(context, armature_object, path: str, format_name: str, which: str, settings: ActionSettings) -> Result:
     """Writes the armature's active action (``which="ACTIVE"``) to ``path``, every action
-    that animates it one file each beside ``path`` (``"EACH"``), or all of them in
-    ``path`` (``"ALL"``, Cast)."""
+    that animates it one file each beside ``path`` (``"EACH"``, named as the library names
+    files), or all of them in ``path`` (``"ALL"``, for a format that holds several)."""
     result = Result()
     if which == "ACTIVE":
         data = armature_object.animation_data
@@ -322,13 +321,24 @@ def save_actions(context, armature_object, path: str, format_name: str, which: s
         actions = armature_actions(armature_object)
         if not actions:
             raise ValueError(f"no action animates the bones of {armature_object.name}")
-    skeleton = skeleton_of(armature_object, settings.scale) if format_name == "cast" else None
+        if which == "ALL":
+            # In the order they had in their file (actions made in Blender after them).
+            actions.sort(key=lambda a: blend.action_settings(a).get("position", math.inf))
+    fmt = table.info(format_name)
+    # A format that holds bones is written with the skeleton its actions animate.
+    skeleton = skeleton_of(armature_object, settings.scale) if "bones" in fmt["holds"] else None
     animations = [animation_of(context, action, armature_object, format_name, settings, result) for action in actions]
     options = {}
-    if format_name == "seanim":
+    first = blend.action_settings(actions[0])
+    read_without_rate = not table.info(first.get("format"))["stores_framerate"]
+    if not fmt["stores_framerate"] and read_without_rate and first.get("framerate"):
+        # Keys read from a file that stores no frame rate were read at the import's rate:
+        # written back at it, they keep their times in the file's own units.
+        options["framerate"] = float(first["framerate"])
+    if fmt["chooses_precision"]:
         precision = settings.precision
         if precision == "ACTION":
-            precision = blend.action_settings(actions[0]).get("precision") or "single"
+            precision = first.get("precision") or "single"
         options["precision"] = precision
         if precision == "single":
             # Rounded here, as asked, rather than reported as a loss by the writer.
@@ -339,9 +349,9 @@ def save_actions(context, armature_object, path: str, format_name: str, which: s
                     track.scales = np.asarray(track.scales, dtype=np.float32)
     if which == "EACH":
         folder = os.path.dirname(path)
-        extension = EXTENSIONS[format_name]
+        extension = table.extension(format_name)
         for action, animation in zip(actions, animations):
-            target = os.path.join(folder, _file_name(action.name) + extension)
+            target = os.path.join(folder, animbin.file_name(action.name) + extension)
             _write(animbin.Scene(skeleton, animations=[animation]), target, format_name, result, **options)
     else:
         _write(animbin.Scene(skeleton, animations=animations), path, format_name, result, **options)
@@ -404,23 +414,87 @@ def _linked_image(socket):
     return None
 
 
-def material_of(material, folder: str, format_name: str):
-    """A Blender material as an ``animbin.Material``: the images that feed the Principled
-    BSDF's Base Color, Normal and Specular Tint, and its base colour (for formats that
-    hold one: Cast)."""
-    textures = {}
-    base_color = None
-    if material.use_nodes and material.node_tree is not None:
-        bsdf = next((n for n in material.node_tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
-        if bsdf is not None:
-            for slot, socket in (("diffuse", "Base Color"), ("normal", "Normal"), ("specular", "Specular Tint")):
-                if socket in bsdf.inputs:
-                    image = _linked_image(bsdf.inputs[socket])
-                    if image is not None:
-                        textures[slot] = _image_path(image, folder)
-            if format_name == "cast" and not bsdf.inputs["Base Color"].links:
-                base_color = tuple(bsdf.inputs["Base Color"].default_value)
-    return animbin.Material(material.name, textures, base_color=base_color)
+# The first bytes of a PNG file, the one image format an ``animbin.Texture`` carries.
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_bytes(image):
+    """The image's PNG file: its packed data, else the file it was loaded from; None when
+    it is not a PNG."""
+    data = None
+    if image.packed_file is not None:
+        data = bytes(image.packed_file.data)
+    elif image.filepath:
+        path = bpy.path.abspath(image.filepath, library=image.library)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                data = f.read()
+    return data if data is not None and data.startswith(_PNG_SIGNATURE) else None
+
+
+class Materials:
+    """The materials (and embedded textures) a model export writes, each once, in the
+    order the meshes first use them."""
+
+    def __init__(self, folder: str, format_name: str, result: Result):
+        self.folder = folder
+        self.format = table.info(format_name)
+        self.result = result
+        self.by_name = {}
+        self.textures = []
+        self.texture_of = {}
+
+    def index(self, material):
+        """The index of a Blender material (None: no material)."""
+        if material is None:
+            return None
+        if material.name not in self.by_name:
+            self.by_name[material.name] = (len(self.by_name), self.material_of(material))
+        return self.by_name[material.name][0]
+
+    def ordered(self) -> list:
+        return [m for _i, m in sorted(self.by_name.values(), key=lambda pair: pair[0])]
+
+    def embedded(self, image):
+        """The index of ``image`` among the embedded textures, added once; None when it is
+        no PNG (reported)."""
+        if image.name not in self.texture_of:
+            png = _png_bytes(image)
+            if png is None:
+                self.result.warnings.append(f"image {image.name}: not embedded (no PNG file or packed PNG data)")
+            else:
+                self.textures.append(animbin.Texture(image.name, png))
+            self.texture_of[image.name] = None if png is None else len(self.textures) - 1
+        return self.texture_of[image.name]
+
+    def material_of(self, material):
+        """A Blender material as an ``animbin.Material``: the images that feed the
+        Principled BSDF's Base Color, Normal and Specular Tint (by file name; the Base
+        Color's embedded, for a format that holds textures), and its base colour (for a
+        format that holds materials)."""
+        textures = {}
+        texture = None
+        base_color = None
+        if material.use_nodes and material.node_tree is not None:
+            bsdf = next((n for n in material.node_tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
+            if bsdf is not None:
+                for slot, socket in (("diffuse", "Base Color"), ("normal", "Normal"), ("specular", "Specular Tint")):
+                    if socket in bsdf.inputs:
+                        image = _linked_image(bsdf.inputs[socket])
+                        if image is None:
+                            continue
+                        if slot == "diffuse" and "textures" in self.format["holds"]:
+                            texture = self.embedded(image)
+                            if texture is not None:
+                                continue
+                        textures[slot] = _image_path(image, self.folder)
+                # A format that holds materials holds their colour (the table lists none for
+                # SEModel, whose materials are texture names only). The socket's own value is
+                # the colour only while no texture feeds it: Blender ignores a linked
+                # socket's value.
+                if "materials" in self.format["holds"] and not bsdf.inputs["Base Color"].links:
+                    base_color = tuple(bsdf.inputs["Base Color"].default_value)
+        return animbin.Material(material.name, textures, texture=texture, base_color=base_color)
 
 
 def _mesh_data(context, obj, settings: ModelSettings):
@@ -448,10 +522,8 @@ def meshes_of(
     obj,
     space: Matrix,
     bone_index: dict,
-    materials: dict,
+    materials: Materials,
     settings: ModelSettings,
-    folder: str,
-    format_name: str,
     result: Result,
 ) -> list:
     """One ``animbin.Mesh`` per material the object's faces use (one for all when every
@@ -529,15 +601,18 @@ def meshes_of(
             chosen = used[first]
             vertices = corner_vertex[chosen]
             if layered:
-                mesh_materials = [_material_index(s, materials, folder, format_name) for s in slots]
+                mesh_materials = [materials.index(s) for s in slots]
             elif slots:
-                mesh_materials = [
-                    _material_index(slots[group] if group < len(slots) else None, materials, folder, format_name)
-                ]
+                mesh_materials = [materials.index(slots[group] if group < len(slots) else None)]
             else:
                 mesh_materials = []
-            # SEModel has no mesh names.
-            name = "" if format_name == "semodel" else obj.name if len(groups) == 1 else f"{obj.name}_{group}"
+            # SEModel stores no mesh names, and the table has no field that says so: the one
+            # format named here, so that every SEModel export does not report the names lost.
+            name = (
+                ""
+                if materials.format["name"] == "semodel"
+                else obj.name if len(groups) == 1 else f"{obj.name}_{group}"
+            )
             made.append(
                 animbin.Mesh(
                     positions[vertices],
@@ -612,14 +687,6 @@ def _skin(obj, mesh, bone_index: dict):
     return bones, weights
 
 
-def _material_index(material, materials: dict, folder: str, format_name: str):
-    if material is None:
-        return None
-    if material.name not in materials:
-        materials[material.name] = (len(materials), material_of(material, folder, format_name))
-    return materials[material.name][0]
-
-
 def save_model(context, path: str, format_name: str, settings: ModelSettings) -> Result:
     """Writes the selected meshes and their armature (its bones in rest pose) to ``path``."""
     result = Result()
@@ -631,8 +698,7 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
         armature = next((a for a in map(_armature_for, objects) if a is not None), None)
     skeleton = skeleton_of(armature, settings.scale) if armature is not None else None
     bone_index = {name: i for i, name in enumerate(skeleton.names)} if skeleton is not None else {}
-    folder = os.path.dirname(os.path.abspath(path))
-    materials = {}
+    materials = Materials(os.path.dirname(os.path.abspath(path)), format_name, result)
     meshes = []
     for obj in objects:
         if armature is not None:
@@ -648,10 +714,8 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
             bone_index if _armature_for(obj) is armature else {},
             materials,
             settings,
-            folder,
-            format_name,
             result,
         )
-    ordered = [m for _i, m in sorted(materials.values(), key=lambda pair: pair[0])]
-    _write(animbin.Scene(skeleton, meshes, ordered), path, format_name, result)
+    scene = animbin.Scene(skeleton, meshes, materials.ordered(), textures=materials.textures)
+    _write(scene, path, format_name, result)
     return result

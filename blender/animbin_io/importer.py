@@ -9,16 +9,18 @@ What a file becomes:
   vertex groups from the skin weights, custom split normals, UV layers (V flipped: the
   scene's UVs have their origin at the top left, Blender's at the bottom left) and colour
   attributes;
-- materials: a Principled BSDF with the textures the file names, looked for beside the
-  file (and in its ``_images`` and ``textures`` folders), or the file's embedded images;
-- animations: one action each, named after the animation (or the file's stem), with keys
-  converted to pose-bone space (``pose.keys_to_basis_*``), notes as pose markers, the
-  scene's frame rate set from the first and its frame range to cover them all.
+- materials: a Principled BSDF with the textures the file names, found by the library's
+  texture search (``animbin.find_texture``), or the file's embedded images;
+- animations: one action each, named as the library names the animation (its own name, else
+  the file's stem), with keys converted to pose-bone space (``pose.keys_to_basis_*``), notes
+  as pose markers, the scene's frame rate set from the first and its frame range to cover
+  them all.
 
-An animation-only file (SEAnim, AnimX, x8an) animates the active armature, or the armature
-of the active mesh (bones matched by name, then ignoring case); without one, or when asked,
-it builds a bare armature: one bone per animated bone, parentless and at the origin, since
-those formats store no hierarchy or bind pose.
+A file with animations and no skeleton (every file of a format that holds no bones:
+``table``) animates the active armature, or the armature of the active mesh (bones matched
+by name, then ignoring case); without one, or when asked, it builds a bare armature: one
+bone per animated bone, parentless and at the origin, since the file stores no hierarchy or
+bind pose.
 """
 
 from __future__ import annotations
@@ -38,12 +40,7 @@ from mathutils import Matrix
 
 import animbin
 
-from . import blend, pose
-
-# Formats that store no frame rate: their keys are read at the import's rate.
-NO_FRAMERATE = ("sf3", "animx")
-# Folders beside a model where games and tools keep its textures.
-TEXTURE_FOLDERS = ("", "_images", "textures")
+from . import blend, pose, table
 
 
 @dataclass
@@ -58,8 +55,8 @@ class Settings:
     # "AUTO": animation-only files animate the active armature, else a new bare one;
     # "NEW": always a new armature.
     armature: str = "AUTO"
-    # Frames per second for formats that store none; None keeps animbin's defaults
-    # (x8an: 30, AnimX: 60).
+    # Frames per second for formats that store none (the table's ``stores_framerate``); None
+    # keeps animbin's default for the format.
     framerate: float | None = None
     set_scene: bool = True
 
@@ -76,18 +73,24 @@ class Result:
 
 def load(context, path: str, format_name: str | None, settings: Settings) -> Result:
     """Imports the file at ``path`` into ``context``'s scene. ``format_name`` forces a
-    format (x8an files are only recognised by their name otherwise)."""
+    format (for one without magic, whose files are otherwise recognised by their name);
+    ``None`` lets the library detect it."""
     result = Result()
     document = animbin.open(path, format_name)
+    fmt = table.info(document.format)
     options = {}
-    if document.format in NO_FRAMERATE and settings.framerate:
+    if not fmt["stores_framerate"] and settings.framerate:
         options["framerate"] = settings.framerate
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", animbin.LossWarning)
-        scene = document.scene(**options)
+        # Actions are named as conversions name animations (after the file, where its
+        # format stores no name).
+        scene = document.scene(name_animations=True, **options)
     result.warnings += [str(w.message) for w in caught]
     result.warnings += [f"not imported: {line}" for line in scene.lost]
-    stem = _stem(path)
+    # As the library's stem (the name without its last extension), which names unnamed
+    # animations.
+    stem = os.path.splitext(os.path.basename(path))[0]
 
     armature_object = None
     bone_names = []
@@ -114,7 +117,9 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         result.meshes.append(obj)
 
     if armature_object is not None and scene.animations:
-        info = document.info()
+        # A format whose writer chooses its key width says in its summary which one the file
+        # has (``high_precision``), for an export to keep.
+        info = document.info() if fmt["chooses_precision"] else {}
         precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
         build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
 
@@ -128,14 +133,6 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     elif result.meshes:
         context.view_layer.objects.active = result.meshes[0]
     return result
-
-
-def _stem(path: str) -> str:
-    name = os.path.basename(path)
-    for suffix in (".dmf.json",):
-        if name.lower().endswith(suffix):
-            return name[: -len(suffix)]
-    return os.path.splitext(name)[0]
 
 
 def _orient(obj, settings: Settings) -> None:
@@ -254,23 +251,6 @@ def build_bare_armature(context, name: str, animations, settings: Settings):
     return obj
 
 
-def _find_texture(folder: str, name: str) -> str | None:
-    """The file a material names: as given when absolute, else beside the model or in its
-    texture folders, by its relative path and then by its base name."""
-    if not name:
-        return None
-    name = name.replace("\\", "/")
-    if os.path.isabs(name) and os.path.isfile(name):
-        return name
-    candidates = [name, os.path.basename(name)]
-    for sub in TEXTURE_FOLDERS:
-        for candidate in candidates:
-            path = os.path.normpath(os.path.join(folder, sub, candidate))
-            if os.path.isfile(path):
-                return path
-    return None
-
-
 def _embedded_image(texture):
     """A Blender image packed from an embedded PNG."""
     handle, temp = tempfile.mkstemp(suffix=".png")
@@ -331,9 +311,9 @@ def build_materials(scene, path: str, stem: str, result: Result) -> list:
             node = image_node(images[material.texture], "diffuse")
             links.new(node.outputs["Color"], bsdf.inputs["Base Color"])
         for slot, name in material.textures.items():
-            found = _find_texture(folder, name)
+            found = animbin.find_texture(folder, name) if name else None
             if found is not None:
-                image = bpy.data.images.load(found, check_existing=True)
+                image = bpy.data.images.load(os.fspath(found), check_existing=True)
             else:
                 # A missing image keeps the name for export and for File > External Data >
                 # Find Missing Files.
@@ -466,21 +446,17 @@ def _match_bones(armature_object, names) -> dict:
     return found
 
 
-def _action_name(animation, stem: str, index: int, count: int) -> str:
-    if animation.name:
-        return animation.name
-    return stem if count == 1 else f"{stem}_{index}"
-
-
 def build_actions(context, armature_object, animations, stem, format_name, precision, settings, result) -> None:
     """One action per animation on ``armature_object``; the first becomes its active one.
-    ``precision`` is the file's key precision where it states one (SEAnim)."""
+    ``precision`` is the file's key precision where its format chooses one."""
     rests = blend.rest_poses(armature_object.data)
     parents_of = {b.name: (b.parent.name if b.parent else None) for b in armature_object.data.bones}
     writers = []
     ranges = []
-    for index, animation in enumerate(animations):
-        action = bpy.data.actions.new(_action_name(animation, stem, index, len(animations)))
+    for position, animation in enumerate(animations):
+        # The library names every animation of a file read from a path (its own name, else
+        # the file's stem); the stem stands in only for a name it left empty.
+        action = bpy.data.actions.new(animation.name or stem)
         action.use_fake_user = True
         writer = blend.ChannelWriter(action, armature_object)
         interpolation = (
@@ -537,6 +513,9 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
         action.use_cyclic = bool(animation.looping)
         action[blend.ACTION_PROPERTY] = {
             "format": format_name,
+            # Its place in the file, which an export of all actions in one file keeps (a
+            # format may number its animations by it: x8an's segments).
+            "position": position,
             "armature": armature_object.name,
             "kind": animation.kind,
             "overrides": {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind},

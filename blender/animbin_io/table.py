@@ -37,12 +37,6 @@ def info(name: str | None) -> dict:
     return FORMATS.get(name or "", _UNKNOWN)
 
 
-def holds(name: str | None, part: str) -> bool:
-    """Whether format ``name`` holds ``part``: ``"bones"``, ``"meshes"``, ``"materials"``,
-    ``"textures"`` or ``"animations"``."""
-    return part in info(name)["holds"]
-
-
 def extension(name: str) -> str:
     """The usual file extension of format ``name``, with its dot (``".seanim"``)."""
     extensions = info(name)["extensions"]

@@ -14,7 +14,12 @@ empty scene, and what Blender then holds is checked against ``animbin.open(path)
   to the value past 1), kinds, per-bone kinds, cosmetic flags, notes, rate, length and
   looping;
 - the models exported again (SEModel, Cast) read back with the original's bones, vertices,
-  normals, UVs, colours, faces, skin weights and materials.
+  normals, UVs, colours, faces, skin weights and materials;
+- the entries themselves against the library's table (``animbin.formats()``): ids, labels,
+  file filters, options and drag-and-drop handlers;
+- x8an files written again as x8an (slots in place, ticks kept, at any import frame rate),
+  and a DMF's actions (with the skeleton) and model (with its embedded texture) written
+  again as DMF.
 
 Beyond the samples: an SEAnim on a model (bones matched by name, no new armature), what a
 delta, relative and additive key plays as on a bone turned at rest (animbin's rules), a
@@ -671,6 +676,170 @@ def check_blender_action(checks, out_dir):
     checks.equal("SEAnim refuses all actions in one file", result, {"CANCELLED"})
 
 
+# The labels of the import entries as published (users' scripts and presets see them).
+PUBLISHED_IMPORT_LABELS = {
+    "animbin_seanim": "Import SEAnim",
+    "animbin_semodel": "Import SEModel",
+    "animbin_cast": "Import Cast",
+    "animbin_animx": "Import AnimX",
+    "animbin_x8an": "Import x8an",
+    "animbin_dmf": "Import DMF",
+}
+
+
+def check_entries(checks):
+    """The entries, filters, options and drag-and-drop handlers are the library's table
+    (``animbin.formats()``): an import entry per format but glTF (Blender's own), under its
+    published id; an action export per format that holds animations, a mesh export per
+    format that holds meshes."""
+    import animbin_io
+
+    table = [f for f in animbin.formats() if f["name"] != "gltf"]
+    imports = {op.bl_idname: op for op, _text in animbin_io.IMPORTS}
+    exports = {op.bl_idname: op for op, _text in animbin_io.EXPORTS}
+    handlers = {fh.bl_import_operator: fh for fh in animbin_io.FILE_HANDLERS}
+    ids = {f["name"]: "animbin_x8an" if f["name"] == "sf3" else f"animbin_{f['name']}" for f in table}
+    checks.equal("entries: import ids", sorted(imports), sorted(f"import_scene.{i}" for i in ids.values()))
+    checks.equal(
+        "entries: action export ids",
+        sorted(i for i in exports if i.startswith("export_anim.")),
+        sorted(f"export_anim.animbin_{f['name']}" for f in table if "animations" in f["holds"]),
+    )
+    checks.equal(
+        "entries: mesh export ids",
+        sorted(i for i in exports if i.startswith("export_mesh.")),
+        sorted(f"export_mesh.animbin_{f['name']}" for f in table if "meshes" in f["holds"]),
+    )
+    for fmt in table:
+        name = fmt["name"]
+        glob_ = ";".join(f"*.{e}" for e in fmt["extensions"])
+        operator = getattr(bpy.ops.import_scene, ids[name])
+        properties = operator.get_rna_type().properties
+        checks.equal(f"entries: {name} import label", operator.get_rna_type().name, PUBLISHED_IMPORT_LABELS[ids[name]])
+        checks.equal(f"entries: {name} import filter", properties["filter_glob"].default, glob_)
+        checks.equal(
+            f"entries: {name} import asks for a frame rate", "framerate" in properties, not fmt["stores_framerate"]
+        )
+        handler = handlers.get(f"import_scene.{ids[name]}")
+        checks.equal(
+            f"entries: {name} drag and drop",
+            handler.bl_file_extensions if handler else None,
+            ";".join(f".{e}" for e in fmt["extensions"]) if fmt["has_magic"] else None,
+        )
+        if "animations" in fmt["holds"]:
+            properties = getattr(bpy.ops.export_anim, f"animbin_{name}").get_rna_type().properties
+            checks.equal(f"entries: {name} action export filter", properties["filter_glob"].default, glob_)
+            checks.equal(
+                f"entries: {name} action export kinds",
+                [item.identifier for item in properties["kind"].enum_items],
+                ["ACTION", *fmt["animation_kinds"]],
+            )
+            checks.equal(
+                f"entries: {name} action export precision", "precision" in properties, fmt["chooses_precision"]
+            )
+        if "meshes" in fmt["holds"]:
+            properties = getattr(bpy.ops.export_mesh, f"animbin_{name}").get_rna_type().properties
+            checks.equal(f"entries: {name} mesh export filter", properties["filter_glob"].default, glob_)
+
+
+def check_x8an_export(checks, testdata, out_dir):
+    """x8an files imported and written again as x8an (all segments in one file): the same
+    segments in their order, slots in their places, ticks and keys; one read at 60 fps is
+    written back at its own ticks."""
+    for name, framerate in (("x8an00.bin", 60.0), ("x8an01.bin", 0.0), ("x8an02.bin", 0.0)):
+        path = os.path.join(testdata, name)
+        expected = animbin.open(path, "sf3").scene()
+        empty_scene()
+        bpy.ops.import_scene.animbin_x8an(filepath=path, framerate=framerate)
+        armature = armatures()[0]
+        bpy.context.view_layer.objects.active = armature
+        armature.select_set(True)
+        # The last segment active: all segments are still written in their file's order.
+        last = bpy.data.actions[expected.animations[-1].name]
+        armature.animation_data.action = last
+        if hasattr(last, "slots") and len(last.slots):
+            armature.animation_data.action_slot = last.slots[0]
+        out = os.path.join(out_dir, f"back_{name}")
+        result = bpy.ops.export_anim.animbin_sf3(filepath=out, which="ALL")
+        if not checks.equal(f"{name} -> x8an: export", result, {"FINISHED"}):
+            continue
+        back = animbin.open(out, "sf3")
+        checks.equal(f"{name} -> x8an: segments", back.info()["segment_count"], len(expected.animations))
+        seen = back.scene()
+        checks.equal(
+            f"{name} -> x8an: the active segment is {last.name}",
+            armature.animation_data.action.name,
+            expected.animations[-1].name,
+        )
+        for segment, original in zip(seen.animations, expected.animations):
+            checks.equal(
+                f"{name} -> x8an {original.name}: slots in order",
+                [t.bone for t in segment.tracks],
+                [t.bone for t in original.tracks],
+            )
+            compare_animations(checks, f"{name} -> x8an {original.name}", segment, original, fmt="sf3")
+
+
+def check_dmf_export(checks, testdata, out_dir):
+    """A DMF imported and written again as DMF: its actions with the skeleton, and its
+    model with the embedded texture; a material's colour goes to formats that hold materials."""
+    path = os.path.join(testdata, "sample.dmf")
+    expected = animbin.open(path).scene()
+    empty_scene()
+    bpy.ops.import_scene.animbin_dmf(filepath=path)
+    armature = armatures()[0]
+    bpy.context.view_layer.objects.active = armature
+    armature.select_set(True)
+    out = os.path.join(out_dir, "actions_back.dmf")
+    result = bpy.ops.export_anim.animbin_dmf(filepath=out, which="ALL")
+    if checks.equal("sample.dmf -> dmf actions: export", result, {"FINISHED"}):
+        back = animbin.open(out).scene()
+        checks.equal("sample.dmf -> dmf actions: bones", back.skeleton.names, expected.skeleton.names)
+        checks.close(
+            "sample.dmf -> dmf actions: bind translations",
+            back.skeleton.translations,
+            expected.skeleton.translations,
+        )
+        checks.equal("sample.dmf -> dmf actions: no meshes", len(back.meshes), 0)
+        checks.equal("sample.dmf -> dmf actions: animations", len(back.animations), len(expected.animations))
+        for seen, original in zip(back.animations, expected.animations):
+            compare_animations(checks, f"sample.dmf -> dmf {original.name}", seen, original, fmt="dmf")
+
+    check_model_export(checks, path, "dmf", out_dir)
+    back = animbin.open(os.path.join(out_dir, "sample_dmf.dmf")).scene()
+    checks.equal(
+        "sample.dmf -> dmf model: embedded textures",
+        [(t.name, t.png) for t in back.textures],
+        [(t.name, t.png) for t in expected.textures],
+    )
+    checks.equal(
+        "sample.dmf -> dmf model: materials' textures and colours",
+        [(m.name, m.texture, m.base_color) for m in back.materials],
+        [(m.name, m.texture, m.base_color) for m in expected.materials],
+    )
+
+    # A material made in Blender: its colour is written where the format holds materials.
+    from animbin_io import exporter
+
+    empty_scene()
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    cube = bpy.context.active_object
+    material = bpy.data.materials.new("red")
+    material.use_nodes = True
+    bsdf = next(n for n in material.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
+    bsdf.inputs["Base Color"].default_value = (0.8, 0.1, 0.1, 1.0)
+    cube.data.materials.append(material)
+    out = os.path.join(out_dir, "red.dmf")
+    result = bpy.ops.export_mesh.animbin_dmf(filepath=out)
+    if checks.equal("Blender material -> dmf: export", result, {"FINISHED"}):
+        color = animbin.open(out).scene().materials[0].base_color
+        checks.close("Blender material -> dmf: base colour", color, (0.8, 0.1, 0.1, 1.0), 1e-6)
+    written = exporter.save_model(
+        bpy.context, os.path.join(out_dir, "red.semodel"), "semodel", exporter.ModelSettings()
+    )
+    checks.equal("Blender material -> semodel: nothing reported lost", written.warnings, [])
+
+
 def check_installed_zip(checks, zip_path, testdata):
     """The built extension installs through Blender's extension installer, and its bundled
     wheel (not this environment's animbin) provides the module (in a child process)."""
@@ -789,6 +958,9 @@ def main():
                 lambda: check_axis_and_scale(checks, args.testdata, out_dir),
                 lambda: check_blender_mesh(checks, out_dir),
                 lambda: check_blender_action(checks, out_dir),
+                lambda: check_entries(checks),
+                lambda: check_x8an_export(checks, args.testdata, out_dir),
+                lambda: check_dmf_export(checks, args.testdata, out_dir),
             ):
                 try:
                     check()

@@ -193,17 +193,27 @@ impl Document {
 
     /// The document as a scene: skeleton, meshes, materials, textures and animations as
     /// NumPy arrays (copied once; they outlive the document). ``anims`` appends other
-    /// files' animations; ``z_up`` and ``scale`` concern a glTF document only (the other
-    /// formats are read as they are); ``strict`` makes anything the scene cannot hold a
-    /// ``FormatError`` (else it is listed in ``Scene.lost``).
-    #[pyo3(signature = (**options))]
-    fn scene<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    /// files' animations (tracks naming bones the document lacks are a ``LossWarning``);
+    /// ``z_up`` and ``scale`` concern a glTF document only (the other formats are read as
+    /// they are); ``strict`` makes anything the scene cannot hold a ``FormatError`` (else it
+    /// is listed in ``Scene.lost``). With ``name_animations=True`` an animation whose format
+    /// stores no name is named as conversions name it: after its file's stem (``_1``,
+    /// ``_2``... for several), as an importer names its actions.
+    #[pyo3(signature = (name_animations = false, **options))]
+    fn scene<'py>(
+        &self,
+        py: Python<'py>,
+        name_animations: bool,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let options = self.options("scene", options, options::SCENE)?;
         let mut built = py
             .detach(|| self.inner.scene_with(&options))
             .map_err(|e| format_error(py, e))?;
-        for (animation, name) in built.scene.animations.iter_mut().zip(&built.names) {
-            animation.name.clone_from(name);
+        if name_animations {
+            for (animation, name) in built.scene.animations.iter_mut().zip(&built.names) {
+                animation.name.clone_from(name);
+            }
         }
         warn_losses(py, built.unmatched.iter().map(ToString::to_string), 1)?;
         scene::to_python(py, built.scene, &built.report)

@@ -209,6 +209,7 @@ class Document:
         ``.json`` for a dump...)."""
     def scene(
         self,
+        name_animations: bool = False,
         *,
         framerate: float | None = None,
         z_up: bool = False,
@@ -219,9 +220,11 @@ class Document:
     ) -> Scene:
         """The document as a scene: skeleton, meshes, materials, textures and animations as
         NumPy arrays (copied once, owned by NumPy: they outlive the document). ``anims``
-        appends other files' animations (names as their files store them); ``z_up`` and
-        ``scale`` concern a glTF document only; ``strict`` makes anything the scene model
-        cannot hold a ``FormatError`` (else it is listed in ``Scene.lost``)."""
+        appends other files' animations (names as their files store them; tracks naming bones
+        the document lacks are a ``LossWarning``); with ``name_animations=True`` animations
+        whose format stores no name are named after their file's stem, as conversions do;
+        ``z_up`` and ``scale`` concern a glTF document only; ``strict`` makes anything the
+        scene model cannot hold a ``FormatError`` (else it is listed in ``Scene.lost``)."""
 
 class Skeleton:
     """A bone hierarchy with its bind pose: N bones, parents before children where the
