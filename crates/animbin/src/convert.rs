@@ -81,7 +81,7 @@ pub fn file_name(name: &str) -> String {
             }
         })
         .collect();
-    let trimmed = cleaned.trim_start_matches('.').trim();
+    let trimmed = cleaned.trim().trim_start_matches('.').trim();
     if trimmed.is_empty() {
         "animation".to_string()
     } else {
