@@ -20,22 +20,13 @@ const INFLUENCES: u32 = 4;
 const ANIM_BONES: u32 = 300;
 const FRAMES: u32 = 2000;
 
-fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
-    Node {
-        id: kind.id(),
-        hash,
-        properties,
-        children,
-    }
-}
-
 /// About 80 MB: per vertex 12 (position) + 12 (normal) + 8 (one UV layer) + 4 (packed colour)
 /// + 4 x 5 (weights) bytes, and a u32 triangle per vertex.
 fn model() -> CastFile {
     let v = VERTICES as usize;
     let bones = (0..BONES)
         .map(|b| {
-            node(
+            Node::with(
                 NodeKind::Bone,
                 100 + u64::from(b),
                 vec![
@@ -48,7 +39,7 @@ fn model() -> CastFile {
             )
         })
         .collect();
-    let mesh = node(
+    let mesh = Node::with(
         NodeKind::Mesh,
         3,
         vec![
@@ -86,11 +77,11 @@ fn model() -> CastFile {
         ],
         vec![],
     );
-    let skeleton = node(NodeKind::Skeleton, 2, vec![], bones);
-    let model = node(NodeKind::Model, 1, vec![], vec![skeleton, mesh]);
+    let skeleton = Node::with(NodeKind::Skeleton, 2, vec![], bones);
+    let model = Node::with(NodeKind::Model, 1, vec![], vec![skeleton, mesh]);
     CastFile {
         flags: 0,
-        roots: vec![node(NodeKind::Root, 0, vec![], vec![model])],
+        roots: vec![Node::with(NodeKind::Root, 0, vec![], vec![model])],
     }
 }
 
@@ -102,7 +93,7 @@ fn animation() -> CastFile {
         let name = format!("bone_{b:03}");
         let phase = b as f32 * 0.01;
         let curve = |kp: &str, kv: Value| {
-            node(
+            Node::with(
                 NodeKind::Curve,
                 0,
                 vec![
@@ -129,7 +120,7 @@ fn animation() -> CastFile {
             ));
         }
     }
-    let anim = node(
+    let anim = Node::with(
         NodeKind::Animation,
         1,
         vec![Property::new("fr", Value::Float(vec![30.0]))],
@@ -137,7 +128,7 @@ fn animation() -> CastFile {
     );
     CastFile {
         flags: 0,
-        roots: vec![node(NodeKind::Root, 0, vec![], vec![anim])],
+        roots: vec![Node::with(NodeKind::Root, 0, vec![], vec![anim])],
     }
 }
 

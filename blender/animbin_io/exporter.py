@@ -606,11 +606,11 @@ def meshes_of(
                 mesh_materials = [materials.index(slots[group] if group < len(slots) else None)]
             else:
                 mesh_materials = []
-            # SEModel stores no mesh names, and the table has no field that says so: the one
-            # format named here, so that every SEModel export does not report the names lost.
+            # A format that stores no mesh names gets none, so that its export does not
+            # report the names lost.
             name = (
                 ""
-                if materials.format["name"] == "semodel"
+                if not materials.format["names_meshes"]
                 else obj.name if len(groups) == 1 else f"{obj.name}_{group}"
             )
             made.append(

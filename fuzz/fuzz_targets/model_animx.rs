@@ -11,6 +11,7 @@ use animbin_animx::{
     Animation, CurveTrack, DiscreteTrack, Encoding, FloatText, Interpolation, Interpolations, Keyframes, RawTrack,
     Tangents, Track, TrackData, ValueType, Values, animj, read, to_bytes,
 };
+use animbin_fuzz::{list, name};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
@@ -19,15 +20,6 @@ fn values(u: &mut Unstructured, value_type: ValueType, count: u32) -> Result<Val
     let size = value_type.fixed_size().unwrap_or(8) * count as usize;
     let bytes = u.bytes(size.min(u.len()))?;
     Ok(Values::read_run(&mut Cursor::new(bytes), value_type, count).unwrap_or_else(|_| value_type.empty_values()))
-}
-
-fn name(u: &mut Unstructured) -> Result<String> {
-    if u.ratio(1, 8)? {
-        u.arbitrary()
-    } else {
-        let n = u.int_in_range(0..=6usize)?;
-        (0..n).map(|_| Ok(char::from(u.int_in_range(b'a'..=b'z')?))).collect()
-    }
 }
 
 fn interpolation(u: &mut Unstructured) -> Result<Interpolation> {
@@ -105,9 +97,7 @@ fn animation(u: &mut Unstructured) -> Result<Animation> {
     } else {
         f32::from(u.int_in_range(0..=16u8)?) / 4.0
     };
-    let tracks = (0..u.int_in_range(0..=4usize)?)
-        .map(|_| track(u, global_duration))
-        .collect::<Result<Vec<_>>>()?;
+    let tracks = list(u, 4, |u| track(u, global_duration))?;
     Ok(Animation {
         version: *u.choose(&[1, 1, 1, 0, -1, 2])?,
         name: name(u)?,
@@ -136,13 +126,9 @@ fn times_are_ambiguous(animation: &Animation) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(animation) = animation(&mut Unstructured::new(data)) else {
+    let Some((animation, bytes, back)) = animbin_fuzz::written_and_read(data, animation, to_bytes, read) else {
         return;
     };
-    let Some(bytes) = animbin_fuzz::written_or_refused(to_bytes(&animation)) else {
-        return;
-    };
-    let back = read(&bytes).expect("what the writer writes reads");
     if exact(&back) != exact(&animation) {
         // Read in the other key order, by design; the writer then writes the seed's order
         // of what it read, so neither the model nor the bytes come back.

@@ -9,6 +9,7 @@ use animbin_core::zerocopy::{FromBytes, IntoBytes};
 use animbin_dmf::{
     Animation, Bone, Dmf, Face, Material, MaterialRecord, Name, Texture, TextureRecord, Track, Vertex, read, to_bytes,
 };
+use animbin_fuzz::list;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
@@ -28,11 +29,6 @@ fn name(u: &mut Unstructured) -> Result<Name> {
         .map(|_| Ok(char::from(u.int_in_range(b'a'..=b'z')?)))
         .collect::<Result<_>>()?;
     Ok(Name::new(&text).unwrap_or_default())
-}
-
-fn list<T>(u: &mut Unstructured, max: usize, mut item: impl FnMut(&mut Unstructured) -> Result<T>) -> Result<Vec<T>> {
-    let n = u.int_in_range(0..=max)?;
-    (0..n).map(|_| item(u)).collect()
 }
 
 fn model(u: &mut Unstructured) -> Result<Dmf> {
@@ -103,13 +99,9 @@ fn exact(dmf: &Dmf) -> Vec<u8> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(dmf) = model(&mut Unstructured::new(data)) else {
+    let Some((dmf, bytes, back)) = animbin_fuzz::written_and_read(data, model, to_bytes, read) else {
         return;
     };
-    let Some(bytes) = animbin_fuzz::written_or_refused(to_bytes(&dmf)) else {
-        return;
-    };
-    let back = read(&bytes).expect("what the writer writes reads");
     assert_eq!(to_bytes(&back).expect("and writes again"), bytes);
     assert!(exact(&back) == exact(&dmf), "the model read back differs");
 });

@@ -7,6 +7,7 @@
 #![no_main]
 
 use animbin_core::{Quat, Vec3};
+use animbin_fuzz::{exact, list, name};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, FrameWidthRule, Key, KeyValue, Keys, Modifier, Note, Precision,
     PresenceFlags, PropertyFlags, SeAnim, SeBlend, StrayCounts, Trailer, read, to_bytes, widen,
@@ -40,24 +41,26 @@ fn keys<V: KeyValue>(
     double: bool,
     mut value: impl FnMut(&mut Unstructured) -> Result<V>,
 ) -> Result<Keys<V>> {
-    let n = u.int_in_range(0..=4usize)?;
-    let keys = Keys::Double(
-        (0..n)
-            .map(|_| Ok(Key::new(frame(u)?, value(u)?)))
-            .collect::<Result<Vec<_>>>()?,
-    );
+    let keys = Keys::Double(list(u, 4, |u| Ok(Key::new(frame(u)?, value(u)?)))?);
     let precision = if double { Precision::Double } else { Precision::Single };
     Ok(keys.to_precision(precision).unwrap_or(keys))
 }
 
-fn name(u: &mut Unstructured) -> Result<String> {
-    // Mostly plain names; sometimes anything, a NUL included (which the writer refuses).
-    if u.ratio(1, 8)? {
-        u.arbitrary()
-    } else {
-        let n = u.int_in_range(0..=6usize)?;
-        (0..n).map(|_| Ok(char::from(u.int_in_range(b'a'..=b'z')?))).collect()
-    }
+fn vec3(u: &mut Unstructured, double: bool) -> Result<Vec3<f64>> {
+    Ok(Vec3::new(
+        component(u, double)?,
+        component(u, double)?,
+        component(u, double)?,
+    ))
+}
+
+fn quat(u: &mut Unstructured, double: bool) -> Result<Quat<f64>> {
+    Ok(Quat::new(
+        component(u, double)?,
+        component(u, double)?,
+        component(u, double)?,
+        component(u, double)?,
+    ))
 }
 
 fn anim(u: &mut Unstructured) -> Result<SeAnim> {
@@ -76,62 +79,37 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
         let mut bone = Bone::new(name(u)?);
         bone.flags = if u.ratio(1, 8)? { u.arbitrary()? } else { 0 };
         if wants(u, PresenceFlags::LOC)? {
-            bone.location = keys(u, double, |u| {
-                Ok(Vec3::new(
-                    component(u, double)?,
-                    component(u, double)?,
-                    component(u, double)?,
-                ))
-            })?;
+            bone.location = keys(u, double, |u| vec3(u, double))?;
         }
         if wants(u, PresenceFlags::ROT)? {
-            bone.rotation = keys(u, double, |u| {
-                Ok(Quat::new(
-                    component(u, double)?,
-                    component(u, double)?,
-                    component(u, double)?,
-                    component(u, double)?,
-                ))
-            })?;
+            bone.rotation = keys(u, double, |u| quat(u, double))?;
         }
         if wants(u, PresenceFlags::SCALE)? {
-            bone.scale = keys(u, double, |u| {
-                Ok(Vec3::new(
-                    component(u, double)?,
-                    component(u, double)?,
-                    component(u, double)?,
-                ))
-            })?;
+            bone.scale = keys(u, double, |u| vec3(u, double))?;
         }
         bones.push(bone);
     }
     let modifiers = if presence.has_bones() || u.ratio(1, 16)? {
-        let n = u.int_in_range(0..=3usize)?;
-        (0..n)
-            .map(|_| {
-                Ok(Modifier {
-                    bone: if u.ratio(1, 8)? {
-                        u.arbitrary()?
-                    } else {
-                        u.int_in_range(0..=4)?
-                    },
-                    anim_type: AnimType::from_repr(u.int_in_range(0..=3)?).unwrap_or_default(),
-                })
+        list(u, 3, |u| {
+            Ok(Modifier {
+                bone: if u.ratio(1, 8)? {
+                    u.arbitrary()?
+                } else {
+                    u.int_in_range(0..=4)?
+                },
+                anim_type: AnimType::from_repr(u.int_in_range(0..=3)?).unwrap_or_default(),
             })
-            .collect::<Result<Vec<_>>>()?
+        })?
     } else {
         Vec::new()
     };
     let notes = if wants(u, PresenceFlags::NOTE)? {
-        let n = u.int_in_range(0..=3usize)?;
-        (0..n)
-            .map(|_| {
-                Ok(Note {
-                    frame: frame(u)?,
-                    name: name(u)?,
-                })
+        list(u, 3, |u| {
+            Ok(Note {
+                frame: frame(u)?,
+                name: name(u)?,
             })
-            .collect::<Result<Vec<_>>>()?
+        })?
     } else {
         Vec::new()
     };
@@ -142,29 +120,18 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
     };
     let trailer = match u.int_in_range(0..=3u8)? {
         0 => Trailer::SeBlend(SeBlend {
-            shapes: (0..u.int_in_range(0..=2usize)?)
-                .map(|_| {
-                    let keys = (0..u.int_in_range(0..=2usize)?)
-                        .map(|_| {
-                            Ok(BlendKey {
-                                frame: u.arbitrary()?,
-                                value: [0; 3].map(|_| f32::from_bits(u.arbitrary().unwrap_or(0))),
-                            })
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    Ok(BlendShape { name: name(u)?, keys })
-                })
-                .collect::<Result<Vec<_>>>()?,
+            shapes: list(u, 2, |u| {
+                let keys = list(u, 2, |u| {
+                    Ok(BlendKey {
+                        frame: u.arbitrary()?,
+                        value: [0; 3].map(|_| f32::from_bits(u.arbitrary().unwrap_or(0))),
+                    })
+                })?;
+                Ok(BlendShape { name: name(u)?, keys })
+            })?,
         }),
-        // Unknown bytes that cannot start an SEBlend trailer (its magic starts with 'S'),
-        // and are not empty: other trailing bytes read back as what they are.
-        1 => {
-            let mut bytes: Vec<u8> = u.arbitrary()?;
-            if bytes.first().is_none_or(|&b| b == b'S') {
-                bytes.insert(0, 0);
-            }
-            Trailer::Unknown(bytes)
-        }
+        // Unknown bytes that cannot start an SEBlend trailer.
+        1 => Trailer::Unknown(animbin_fuzz::unknown_trailer(u)?),
         _ => Trailer::None,
     };
     let stray_counts = if u.ratio(1, 8)? {
@@ -201,28 +168,12 @@ fn anim(u: &mut Unstructured) -> Result<SeAnim> {
     })
 }
 
-/// The model as the dump writes it: every float bit for bit.
-fn exact(anim: &SeAnim) -> String {
-    serde_json::to_string(anim).expect("every model dumps")
-}
-
 fuzz_target!(|data: &[u8]| {
-    let Ok(anim) = anim(&mut Unstructured::new(data)) else {
+    let Some((anim, bytes, back)) = animbin_fuzz::written_and_read(data, anim, to_bytes, read) else {
         return;
     };
-    let Some(bytes) = animbin_fuzz::written_or_refused(to_bytes(&anim)) else {
-        return;
-    };
-    let back = read(&bytes).expect("what the writer writes reads");
-    assert!(to_bytes(&back).expect("and writes again") == bytes);
-    // Into Cast and back, field by field: the same bytes.
-    let cast = animbin_cast::to_bytes(&animbin::se_cast::seanim_to_cast(&back)).expect("the Cast form writes");
-    let cast = animbin_cast::read(&cast).expect("and reads");
-    let again = animbin::se_cast::cast_to_seanim(&cast).expect("the mapping reads back its own Cast file");
-    assert!(
-        to_bytes(&again).expect("and writes") == bytes,
-        "SEAnim -> Cast -> SEAnim gives other bytes"
-    );
+    // Again, and into Cast and back, field by field: the same bytes.
+    animbin_fuzz::assert_rewrites_through_cast(&back, &bytes);
     // What reading gives back by design: the current rule, and no fixed frameCount where it
     // is the derived one. Trailing bytes after a file at frameCount 256 or 65536 may also
     // make it read under the old rule (the fallback cannot tell); the bytes agree above.

@@ -9,6 +9,7 @@
 use animbin_core::Rgba8;
 use animbin_core::half::f16;
 use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
+use animbin_fuzz::{exact, name};
 use animbin_semodel::deployed::{self, Material, MaterialMaps};
 use animbin_semodel::{
     BlendDelta, BlendShapes, Block, Bone, BoneFlags, DataFlags, Influence, MeshBlend, MeshFlags, Pose, SeModel,
@@ -36,15 +37,6 @@ fn rgba(u: &mut Unstructured) -> Result<Rgba8> {
         u.arbitrary()?,
         u.arbitrary()?,
     ))
-}
-
-fn name(u: &mut Unstructured) -> Result<String> {
-    if u.ratio(1, 8)? {
-        u.arbitrary()
-    } else {
-        let n = u.int_in_range(0..=6usize)?;
-        (0..n).map(|_| Ok(char::from(u.int_in_range(b'a'..=b'z')?))).collect()
-    }
 }
 
 /// `n` items, or (rarely) a count that does not match.
@@ -137,13 +129,8 @@ fn trailer(u: &mut Unstructured, vertex_counts: &[usize]) -> Result<Trailer<Blen
                 .collect::<Result<Vec<_>>>()?;
             Trailer::SeBlend(BlendShapes { names, meshes })
         }
-        1 => {
-            let mut bytes: Vec<u8> = u.arbitrary()?;
-            if bytes.first().is_none_or(|&b| b == b'S') {
-                bytes.insert(0, 0);
-            }
-            Trailer::Unknown(bytes)
-        }
+        // Unknown bytes that cannot start an SEBlend trailer.
+        1 => Trailer::Unknown(animbin_fuzz::unknown_trailer(u)?),
         _ => Trailer::None,
     })
 }
@@ -272,33 +259,21 @@ fn draft_model(u: &mut Unstructured) -> Result<SeModel> {
     }))
 }
 
-/// The model as the dump writes it: every float bit for bit.
-fn exact(model: &SeModel) -> String {
-    serde_json::to_string(model).expect("every model dumps")
+/// A draft model one time in four, else a deployed one.
+fn model(u: &mut Unstructured) -> Result<SeModel> {
+    if u.ratio(1, 4).unwrap_or(false) {
+        draft_model(u)
+    } else {
+        deployed_model(u)
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut u = Unstructured::new(data);
-    let Ok(model) = (if u.ratio(1, 4).unwrap_or(false) {
-        draft_model(&mut u)
-    } else {
-        deployed_model(&mut u)
-    }) else {
+    let Some((model, bytes, back)) = animbin_fuzz::written_and_read(data, model, to_bytes, read) else {
         return;
     };
-    let Some(bytes) = animbin_fuzz::written_or_refused(to_bytes(&model)) else {
-        return;
-    };
-    let back = read(&bytes).expect("what the writer writes reads");
-    assert!(to_bytes(&back).expect("and writes again") == bytes);
-    // Into Cast and back, field by field: the same bytes.
-    let cast = animbin_cast::to_bytes(&animbin::se_cast::semodel_to_cast(&back)).expect("the Cast form writes");
-    let cast = animbin_cast::read(&cast).expect("and reads");
-    let again = animbin::se_cast::cast_to_semodel(&cast).expect("the mapping reads back its own Cast file");
-    assert!(
-        to_bytes(&again).expect("and writes") == bytes,
-        "SEModel -> Cast -> SEModel gives other bytes"
-    );
+    // Again, and into Cast and back, field by field: the same bytes.
+    animbin_fuzz::assert_rewrites_through_cast(&back, &bytes);
     if exact(&back) != exact(&model) {
         // By design: an SEBlend trailer that does not match the meshes is kept as bytes.
         let trailer = |m: &SeModel| match m {

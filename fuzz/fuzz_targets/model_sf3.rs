@@ -5,6 +5,7 @@
 #![no_main]
 
 use animbin_core::{Fixed16, Quat, Rot14, Vec3};
+use animbin_fuzz::list;
 use animbin_sf3::{Ending, Key, MAX_PADDING_WORDS, Segment, Sf3File, Slot, read, to_bytes};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -21,8 +22,7 @@ fn padding(u: &mut Unstructured) -> Result<u32> {
 }
 
 fn keys<T>(u: &mut Unstructured, mut value: impl FnMut(&mut Unstructured) -> Result<T>) -> Result<Vec<Key<T>>> {
-    let n = u.int_in_range(0..=4usize)?;
-    (0..n).map(|_| Ok(Key::new(u.arbitrary()?, value(u)?))).collect()
+    list(u, 4, |u| Ok(Key::new(u.arbitrary()?, value(u)?)))
 }
 
 fn fixed3(u: &mut Unstructured) -> Result<Vec3<Fixed16>> {
@@ -34,30 +34,26 @@ fn fixed3(u: &mut Unstructured) -> Result<Vec3<Fixed16>> {
 }
 
 fn file(u: &mut Unstructured) -> Result<Sf3File> {
-    let segments = (0..u.int_in_range(0..=3usize)?)
-        .map(|_| {
-            let slots = (0..u.int_in_range(0..=4usize)?)
-                .map(|_| {
-                    Ok(Slot {
-                        translation: keys(u, fixed3)?,
-                        rotation: keys(u, |u| {
-                            Ok(Quat::new(
-                                Rot14(u.arbitrary()?),
-                                Rot14(u.arbitrary()?),
-                                Rot14(u.arbitrary()?),
-                                Rot14(u.arbitrary()?),
-                            ))
-                        })?,
-                        scale: keys(u, fixed3)?,
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            Ok(Segment {
-                padding_words: padding(u)?,
-                slots,
+    let segments = list(u, 3, |u| {
+        let slots = list(u, 4, |u| {
+            Ok(Slot {
+                translation: keys(u, fixed3)?,
+                rotation: keys(u, |u| {
+                    Ok(Quat::new(
+                        Rot14(u.arbitrary()?),
+                        Rot14(u.arbitrary()?),
+                        Rot14(u.arbitrary()?),
+                        Rot14(u.arbitrary()?),
+                    ))
+                })?,
+                scale: keys(u, fixed3)?,
             })
+        })?;
+        Ok(Segment {
+            padding_words: padding(u)?,
+            slots,
         })
-        .collect::<Result<Vec<_>>>()?;
+    })?;
     Ok(Sf3File {
         segments,
         padding_words: padding(u)?,
@@ -72,13 +68,9 @@ fn file(u: &mut Unstructured) -> Result<Sf3File> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(file) = file(&mut Unstructured::new(data)) else {
+    let Some((file, bytes, back)) = animbin_fuzz::written_and_read(data, file, to_bytes, read) else {
         return;
     };
-    let Some(bytes) = animbin_fuzz::written_or_refused(to_bytes(&file)) else {
-        return;
-    };
-    let back = read(&bytes).expect("what the writer writes reads");
     assert_eq!(back, file, "the model read back differs");
     assert_eq!(to_bytes(&back).expect("and writes again"), bytes);
 });

@@ -3,17 +3,11 @@
 //! and refuse the others at the same offset, and summarise the files they read alike.
 #![no_main]
 
-use animbin_cast::{ConversionReport, FileFormat, SceneOptions, Values, View, read, validate};
+use animbin_cast::{FileFormat, Values, View, read};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let owned = read(data);
-    let view = View::parse(data);
-    assert_eq!(
-        owned.is_ok(),
-        view.is_ok(),
-        "the reader and the view disagree on whether the file reads"
-    );
+    let (owned, view) = animbin_fuzz::read_and_view(data, read, View::parse);
     if let (Err(a), Err(b)) = (&owned, &view) {
         assert_eq!(a.offset, b.offset);
         assert!(a.offset <= data.len() as u64);
@@ -26,8 +20,7 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     if let Ok(file) = owned {
-        let _ = validate(&file);
-        let _ = file.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
+        animbin_fuzz::validate_and_convert(&file);
     }
     if let Ok(view) = view {
         // Every payload lies inside the file; walking every element stays bounded by it.

@@ -2,7 +2,6 @@
 //! of it, validate and the scene conversion must return, never panic, hang or over-allocate.
 #![no_main]
 
-use animbin_core::ConversionReport;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let view = animbin_dmf::View::parse(data);
     if animbin_dmf::has_magic(data) {
         // One check decides for both readers.
-        assert_eq!(view.is_ok(), read.is_ok());
+        animbin_fuzz::assert_reader_and_view_agree(&read, &view);
     }
     if let Ok(view) = view {
         for i in 0..view.textures().len() {
@@ -28,7 +27,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = view.faces().iter().map(|f| u64::from(f.indices[0].get())).sum::<u64>();
     }
     if let Ok(dmf) = read {
-        let _ = animbin_dmf::validate(&dmf);
-        let _ = dmf.to_scene(&Default::default(), &mut ConversionReport::default());
+        animbin_fuzz::validate_and_convert(&dmf);
     }
 });

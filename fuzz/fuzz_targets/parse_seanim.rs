@@ -3,18 +3,11 @@
 //! and summarise them alike.
 #![no_main]
 
-use animbin_core::{ConversionReport, SceneOptions};
-use animbin_seanim::{FileFormat, SeAnim, View, read, validate};
+use animbin_seanim::{FileFormat, SeAnim, View, read};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let owned = read(data);
-    let view = View::parse(data);
-    assert_eq!(
-        owned.is_ok(),
-        view.is_ok(),
-        "the reader and the view disagree on whether the file reads"
-    );
+    let (owned, view) = animbin_fuzz::read_and_view(data, read, View::parse);
     if let (Err(a), Err(b)) = (&owned, &view) {
         assert!(a.offset <= data.len() as u64 && b.offset <= data.len() as u64);
     }
@@ -24,8 +17,7 @@ fuzz_target!(|data: &[u8]| {
         "the view's summary and the reader's disagree"
     );
     if let Ok(anim) = owned {
-        let _ = validate(&anim);
-        let _ = anim.to_scene(&SceneOptions::default(), &mut ConversionReport::default());
+        animbin_fuzz::validate_and_convert(&anim);
     }
     if let Ok(view) = view {
         let mut keys = 0usize;

@@ -5,18 +5,12 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let view = animbin_sf3::View::parse(data);
-    let file = animbin_sf3::read(data);
-    assert_eq!(view.is_ok(), file.is_ok());
+    let (file, _view) = animbin_fuzz::read_and_view(data, animbin_sf3::read, animbin_sf3::View::parse);
     if let Err(e) = &file {
         assert!(e.offset <= data.len() as u64, "error offset past the input: {e}");
     }
     if let Ok(file) = file {
-        let _ = animbin_sf3::validate(&file);
-        let _ = file.to_scene(
-            &animbin_sf3::SceneOptions::default(),
-            &mut animbin_sf3::ConversionReport::default(),
-        );
+        animbin_fuzz::validate_and_convert(&file);
     }
     // The slot table parser on an arbitrary base slice, as for x8pc chunks.
     if data.len() >= 4 {

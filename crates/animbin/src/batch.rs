@@ -34,6 +34,9 @@
 //!   that is not whitespace is `{`) named `*.json`, `*.animj` or `*.gltf`; any other file
 //!   (a texture, a text file, an empty file, a pipe) is skipped and counted in [`Plan::skipped`].
 //!   With a forced format (`--format`) every file found is converted as that format.
+//! - A symbolic link found in a folder that leads nowhere (to a file that does not exist, or
+//!   round a loop of links) is skipped and counted too, and listed in [`Plan::broken_links`]
+//!   for the caller to report: it is not a file that failed.
 //! - An output is named after its input's stem with the target's extension
 //!   ([`Target::output_extension`]): `walk.seanim` becomes `walk.glb`. A file named as an input is
 //!   written straight into the output folder; a file found in a folder keeps its place
@@ -42,15 +45,21 @@
 //! - Two inputs that would be written to the same output are a [`PlanError::SameOutput`]
 //!   (the same file reached twice is converted once). An output that already exists and is
 //!   one of the files the inputs name or the walk found (the same path, a symbolic link or
-//!   a hard link) is a [`PlanError::OutputIsInput`]. An output folder inside an input folder
-//!   is not walked, so a second run does not convert the first run's outputs.
+//!   a hard link) is a [`PlanError::OutputIsInput`].
+//! - An output folder inside an input folder is walked as any folder, but the files in it
+//!   that this run writes are its outputs, not inputs: they are neither converted nor
+//!   counted (and are replaced). Every other file there is an input. So
+//!   `convert --to cast --out in/deep in` converts `in/a.seanim` to `in/deep/a.cast` and
+//!   `in/deep/b.semodel` to `in/deep/deep/b.cast`, and the same command run again converts
+//!   the same two files and leaves those outputs out. A run to another target takes the
+//!   first run's outputs for inputs: give each target its own output folder.
 //! - Every output is written through [`crate::save`]: whole or not at all, so a job that
 //!   fails leaves no output. An output that exists (and is no input) is replaced, as a
 //!   single conversion replaces its output.
 //! - Each job reads its input on its own, under the same limits as [`crate::Document::open`]
 //!   (an AnimX file's decompressed size among them): a file over a limit fails alone.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
 use std::io::{self, Read};
@@ -78,11 +87,38 @@ pub struct Plan {
     /// One job per file to convert, in the order of the inputs (a folder's files in name
     /// order).
     pub jobs: Vec<Job>,
-    /// Files found in folders that no format reads (see the module's rules).
+    /// Files found in folders that no format reads, and symbolic links that lead nowhere
+    /// (see the module's rules).
     pub skipped: Vec<PathBuf>,
+    /// The symbolic links among [`Plan::skipped`] that lead nowhere (to a file that does not
+    /// exist, or round a loop), with the reason, for the caller to report.
+    pub broken_links: Vec<BrokenLink>,
     /// Inputs that do not exist or cannot be read, and folders that cannot be listed: each
     /// counts as a failed file (an [`Error::Io`] naming the path).
     pub unreadable: Vec<Error>,
+}
+
+/// A symbolic link found in a folder that leads nowhere: skipped, and worth a line.
+#[derive(Debug)]
+pub struct BrokenLink {
+    /// The link.
+    pub path: PathBuf,
+    /// Where it points (empty when that cannot be read either).
+    pub target: PathBuf,
+    /// What following it gave: not found, or too many levels of links (a loop).
+    pub source: io::Error,
+}
+
+impl fmt::Display for BrokenLink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: skipped: a symbolic link to {} that cannot be followed: {}",
+            self.path.display(),
+            self.target.display(),
+            self.source
+        )
+    }
 }
 
 /// A request that [`plan`] refuses before anything is read or written.
@@ -116,6 +152,52 @@ pub enum PlanError {
 struct Found {
     input: PathBuf,
     output: PathBuf,
+    /// The file's size, for the output-is-an-input check.
+    size: u64,
+    /// Whether it is converted (a file named as an input, or one that a format reads);
+    /// else it is skipped.
+    convert: bool,
+    /// For a file below the output folder, found in an input folder that holds it: the
+    /// file's path as this run names its outputs (the output folder joined with the file's
+    /// place below it).
+    in_output: Option<PathBuf>,
+}
+
+/// `found` without the files below the output folder that this run writes: they are its
+/// outputs (the last run's, when the same command runs again), not inputs, and are neither
+/// converted nor counted. Every other file there is an input like any other.
+///
+/// An output is written at the place of its input below the input folder, and the output
+/// folder lies below that input folder, so an output of a file below the output folder
+/// lies deeper below it than that file: taking those files shallowest first, every output
+/// that could land at a file's place is known when that file is decided.
+fn without_this_runs_outputs(found: Vec<Found>) -> Vec<Found> {
+    let mut outputs: HashSet<PathBuf> = found
+        .iter()
+        .filter(|f| f.convert && f.in_output.is_none())
+        .map(|f| output_key(&f.output))
+        .collect();
+    let mut below: Vec<(usize, &Found)> = found
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.in_output.is_some())
+        .collect();
+    below.sort_by_key(|(_, f)| f.in_output.as_ref().map_or(0, |p| p.components().count()));
+    let mut outputs_of_this_run = HashSet::new();
+    for (index, file) in below {
+        let place = file.in_output.as_deref().map(output_key).unwrap_or_default();
+        if outputs.contains(&place) {
+            outputs_of_this_run.insert(index);
+        } else if file.convert {
+            outputs.insert(output_key(&file.output));
+        }
+    }
+    found
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| !outputs_of_this_run.contains(index))
+        .map(|(_, file)| file)
+        .collect()
 }
 
 /// Plans the conversion of `inputs` (files and folders) into the folder `out`, as `target`,
@@ -136,12 +218,6 @@ pub fn plan(
     let extension = target.output_extension();
     let mut plan = Plan::default();
     let mut found = Vec::new();
-    // Every file the inputs reach (converted or skipped), by size: an existing output is
-    // compared only with the inputs of its own size.
-    let mut by_size: HashMap<u64, Vec<PathBuf>> = HashMap::new();
-    let mut seen = |path: &Path, metadata: &fs::Metadata| {
-        by_size.entry(metadata.len()).or_default().push(path.to_path_buf());
-    };
     for input in inputs {
         let input = input.as_ref();
         let metadata = match fs::metadata(input) {
@@ -152,17 +228,20 @@ pub fn plan(
             }
         };
         if !metadata.is_dir() {
-            seen(input, &metadata);
             found.push(Found {
                 input: input.to_path_buf(),
                 output: out.join(output_name(input, extension)),
+                size: metadata.len(),
+                convert: true,
+                in_output: None,
             });
             continue;
         }
-        // The folders still to list, each with its place below `input`; a stack, not
+        // The folders still to list, each with its place below `input` and, for the output
+        // folder and the folders below it, its place below the output folder; a stack, not
         // recursion, so a deep tree costs memory rather than the call stack.
-        let mut folders = vec![(input.to_path_buf(), PathBuf::new())];
-        while let Some((folder, relative)) = folders.pop() {
+        let mut folders = vec![(input.to_path_buf(), PathBuf::new(), None::<PathBuf>)];
+        while let Some((folder, relative, in_output)) = folders.pop() {
             let mut entries = match fs::read_dir(&folder).and_then(|entries| entries.collect::<io::Result<Vec<_>>>()) {
                 Ok(entries) => entries,
                 Err(source) => {
@@ -179,6 +258,17 @@ pub fn plan(
                 let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
                 let metadata = match fs::metadata(&path) {
                     Ok(metadata) => metadata,
+                    // A link to nothing, or to a loop of links: nothing to convert, and no
+                    // reason to fail the run.
+                    Err(source) if is_link => {
+                        plan.broken_links.push(BrokenLink {
+                            target: fs::read_link(&path).unwrap_or_default(),
+                            path: path.clone(),
+                            source,
+                        });
+                        plan.skipped.push(path);
+                        continue;
+                    }
                     Err(source) => {
                         plan.unreadable.push(io_error(&path, source));
                         continue;
@@ -187,27 +277,45 @@ pub fn plan(
                 if metadata.is_dir() {
                     if is_link {
                         plan.skipped.push(path);
-                    } else if !crate::is_same_file(&path, out) {
-                        subfolders.push((path, relative.join(&name)));
+                    } else {
+                        let below = match &in_output {
+                            Some(place) => Some(place.join(&name)),
+                            None => crate::is_same_file(&path, out).then(PathBuf::new),
+                        };
+                        subfolders.push((path, relative.join(&name), below));
                     }
                     continue;
                 }
-                seen(&path, &metadata);
-                // Pipes, sockets and devices are skipped: reading one could wait forever.
-                match metadata.is_file() && (format.is_some() || is_input(&path)) {
-                    true => found.push(Found {
-                        output: out.join(&relative).join(output_name(&path, extension)),
-                        input: path,
-                    }),
-                    false => plan.skipped.push(path),
-                }
+                // Pipes, sockets and devices are skipped: reading one could wait forever. So
+                // are the temporary files of saves (`.NAME.XXXXXX.partial`).
+                let convert = metadata.is_file()
+                    && !animbin_core::format::is_partial_name(&name)
+                    && (format.is_some() || is_input(&path));
+                found.push(Found {
+                    output: out.join(&relative).join(output_name(&path, extension)),
+                    input: path,
+                    size: metadata.len(),
+                    convert,
+                    in_output: in_output.as_ref().map(|place| out.join(place).join(&name)),
+                });
             }
             // Popped in name order, so the jobs follow the tree's order.
             folders.extend(subfolders.into_iter().rev());
         }
     }
+    let found = without_this_runs_outputs(found);
+    // Every file the inputs reach (converted or skipped), by size: an existing output is
+    // compared only with the inputs of its own size.
+    let mut by_size: HashMap<u64, Vec<PathBuf>> = HashMap::new();
+    for file in &found {
+        by_size.entry(file.size).or_default().push(file.input.clone());
+    }
     let mut outputs: HashMap<PathBuf, usize> = HashMap::new();
     for file in found {
+        if !file.convert {
+            plan.skipped.push(file.input);
+            continue;
+        }
         if let Some(&earlier) = outputs.get(&output_key(&file.output)) {
             let first: &Job = &plan.jobs[earlier];
             if first.input == file.input || crate::is_same_file(&first.input, &file.input) {
@@ -335,7 +443,7 @@ pub struct Summary {
     pub converted: usize,
     /// Jobs that failed, and [`Plan::unreadable`] inputs.
     pub failed: usize,
-    /// [`Plan::skipped`] files.
+    /// [`Plan::skipped`] files (the [`Plan::broken_links`] among them).
     pub skipped: usize,
 }
 

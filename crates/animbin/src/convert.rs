@@ -39,6 +39,11 @@ pub struct ConvertOptions {
     /// Write a glTF even when it would hold nothing (no node and no animation); without
     /// this, such a conversion is [`Error::NothingToWrite`].
     pub allow_empty: bool,
+    /// Texture files given by the caller, as `(file name, bytes)`, for a caller with no
+    /// folder to look in (a browser): when any are given, a target that embeds textures
+    /// takes them instead of looking beside [`ConvertOptions::input`], matching each map
+    /// name to a file by its file name ([`crate::given_textures`]).
+    pub textures: Vec<(String, Vec<u8>)>,
 }
 
 impl ConvertOptions {
@@ -132,7 +137,8 @@ impl Document {
 }
 
 /// A document for `target` built from `scene` (a scene a caller made, such as Python's
-/// `animbin.from_scene`): texture files are looked for beside [`ConvertOptions::input`] for
+/// `animbin.from_scene`), which must pass [`Scene::check`] (an [`Error::Scene`] names the
+/// field that does not): texture files are looked for beside [`ConvertOptions::input`] for
 /// a target that embeds them, what the target cannot hold is reported, and under
 /// [`ConvertOptions::strict`] is an error. Unlike [`convert`] it writes a target that holds
 /// nothing of the scene: the caller built it.
@@ -143,6 +149,7 @@ pub fn convert_scene(scene: &Scene, target: Target, options: &ConvertOptions) ->
             target,
         });
     }
+    scene.check()?;
     let options = ConvertOptions {
         allow_empty: true,
         ..options.clone()
@@ -242,6 +249,7 @@ impl Conversion<'_> {
         self.document.to_bytes(self.target)
     }
 
+    #[cfg(feature = "fs")]
     /// Writes the result to `path` whole or not at all (see [`crate::save`]).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         crate::save(path, |writer| self.write(writer))
@@ -402,6 +410,25 @@ fn prepare(document: &Document, options: &ConvertOptions) -> Result<Prepared> {
     })
 }
 
+/// The targets `document` can be written as, in the order of [`Target::ALL`]: its own
+/// format's, each other whose format can hold part of it (not a model into SEAnim, nor an
+/// animation into SEModel), and a dump. A document whose scene cannot be made (with
+/// `options`) is offered its own format's targets and a dump.
+pub fn writable_targets(document: &Document, options: &SceneOptions) -> Vec<Target> {
+    let own = document.format().targets();
+    let scene = document.to_scene(options, &mut ConversionReport::default()).ok();
+    Target::ALL
+        .into_iter()
+        .filter(|target| {
+            *target == Target::Dump
+                || own.contains(target)
+                || scene
+                    .as_ref()
+                    .is_some_and(|scene| target.holds_nothing(scene).is_none())
+        })
+        .collect()
+}
+
 /// The target's document built from `scene`, checked against `options.strict`.
 fn build(
     format: Format,
@@ -420,6 +447,10 @@ fn build(
         });
     }
     let images = match &options.input {
+        // Texture files the caller gave are embedded.
+        _ if target.embeds_image_files() && !options.textures.is_empty() => {
+            textures::given_textures(scene, &options.textures)
+        }
         // Texture files beside the input are embedded.
         Some(input) if target.embeds_image_files() => {
             let folder = folder_of(input);

@@ -12,7 +12,9 @@ use serde::de::IgnoredAny;
 
 use animbin_core::images::ImageFiles;
 
-use crate::{Document, Error, Format, Info, Result, Target, dump, files};
+#[cfg(feature = "fs")]
+use crate::files;
+use crate::{Document, Error, Format, Info, Result, Target, dump};
 
 /// The members of a JSON input that tell a dump from a format's own JSON form, read
 /// without keeping values (each format tells its own form: [`FileFormat::probe_json`]).
@@ -76,23 +78,29 @@ impl Document {
         Self::read_as(format, bytes)
     }
 
-    /// Opens the file at `path` (through a memory map) and reads it as [`Document::parse`].
+    #[cfg(feature = "fs")]
+    /// Reads the file at `path` into memory and parses it as [`Document::parse`]. The file
+    /// is read, never memory-mapped, so a file that another program truncates or rewrites
+    /// meanwhile gives an error (or some version of its bytes), never a crash; inputs that
+    /// are not regular files (pipes, devices) are read up to [`crate::MAX_INPUT_SIZE`], as is
+    /// every input.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::open_as(path, None)
     }
 
+    #[cfg(feature = "fs")]
     /// Opens the file at `path` as `format`, or detects its format as [`Document::parse`].
     pub fn open_as(path: impl AsRef<Path>, format: Option<Format>) -> Result<Self> {
         let path = path.as_ref();
-        let bytes = files::Input::open(path)?;
+        let bytes = files::read(path)?;
+        let bytes = crate::resources::with_external_files(&bytes, path, format)?;
         Self::parse_as(&bytes, Some(path), format)
     }
 
     /// The summary of a file, as [`Document::parse_as`] then [`Document::info`] give it, but
     /// read through the format's zero-copy view where it has one (SEAnim, deployed SEModel,
-    /// Cast, x8an, AnimX: compressed files once decompressed), so that it costs the same for a file of any size: only the bytes it needs are
-    /// touched, which for a file opened through a memory map ([`Document::info_of_file`])
-    /// means only those pages are read from disk.
+    /// Cast, x8an, AnimX: compressed files once decompressed), so that its cost does not
+    /// grow with the keys or vertices: only the bytes it needs are looked at.
     pub fn info_of(bytes: &[u8], name: Option<&Path>, format: Option<Format>) -> Result<Info> {
         if !bytes.is_empty() && !looks_like_json(bytes) {
             if let Some(format) = format.or_else(|| Format::detect(bytes, name)) {
@@ -102,10 +110,16 @@ impl Document {
         Ok(Self::parse_as(bytes, name, format)?.info())
     }
 
-    /// [`Document::info_of`] the file at `path`, opened through a memory map.
+    #[cfg(feature = "fs")]
+    /// [`Document::info_of`] the file at `path`, read into memory as [`Document::open`]
+    /// reads it. The whole file is read, though the summary looks at a few of its bytes: a
+    /// memory map would read only those pages, but ends the process with SIGBUS when another
+    /// program truncates the file meanwhile (reading costs about 0.6 ms per MiB from the page
+    /// cache; see the README's Performance section).
     pub fn info_of_file(path: impl AsRef<Path>, format: Option<Format>) -> Result<Info> {
         let path = path.as_ref();
-        let bytes = files::Input::open(path)?;
+        let bytes = files::read(path)?;
+        let bytes = crate::resources::with_external_files(&bytes, path, format)?;
         Self::info_of(&bytes, Some(path), format)
     }
 
@@ -120,7 +134,8 @@ impl Document {
         if let Some(format) = forced.or_else(|| Format::detect_json(bytes)) {
             return Self::read_as(format, bytes);
         }
-        let probe: JsonProbe = serde_json::from_slice(bytes).map_err(|e| dump::json_error("the JSON input", &e))?;
+        let probe: JsonProbe =
+            serde_json::from_slice(bytes).map_err(|e| dump::json_error_as::<JsonProbe>("the JSON input", bytes, &e))?;
         if probe.data.is_some() && probe.format.is_some() {
             // A dump in another member order, or of a format animbin does not know: its
             // reader says which.
@@ -136,13 +151,15 @@ impl Document {
     }
 
     /// Builds a document for `target` from a scene, recording in `report` what the target
-    /// cannot hold. A dump is not a target here: dump the document instead.
+    /// cannot hold. The scene must pass [`Scene::check`] ([`Error::Scene`] names the field
+    /// that does not). A dump is not a target here: dump the document instead.
     pub fn from_scene(
         scene: &Scene,
         target: Target,
         options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> Result<Self> {
+        scene.check()?;
         Self::build(scene, target, options, &ImageFiles::default(), report)
     }
 

@@ -48,25 +48,56 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Document> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let dump = match DumpOwned::deserialize(&mut de).and_then(|dump| de.end().map(|()| dump)) {
         Ok(dump) => dump,
-        Err(untracked) => {
-            let mut de = serde_json::Deserializer::from_slice(bytes);
-            serde_path_to_error::deserialize::<_, DumpOwned>(&mut de).map_err(|e| Error::json("the dump", e))?;
-            de.end().map_err(|e| json_error("the dump", &e))?;
-            return Err(json_error("the dump", &untracked));
-        }
+        Err(untracked) => return Err(json_error_as::<DumpOwned>("the dump", bytes, &untracked)),
     };
     Document::from_dump(dump)
 }
 
-/// A serde_json error without a path (a syntax error) as [`Error::Json`].
-pub(crate) fn json_error(what: &str, e: &serde_json::Error) -> Error {
+/// Where a JSON error is when it is at no member or element: serde_path_to_error's `.`.
+const TOP_LEVEL: &str = "the top level";
+
+/// The error `e` that reading `bytes` as a `T` gave, as [`Error::Json`] with the JSON path
+/// of its place: `bytes` are read again as a `T` with the path tracked (only for the
+/// message, so a text that parses never pays for the tracking). The path is as deep as `T`
+/// looks (a member `T` ignores is named, not what is inside it), and is
+/// [`the top level`](TOP_LEVEL) for an error at no member: a value of the wrong type at the
+/// top, or characters after it.
+pub(crate) fn json_error_as<T: serde::de::DeserializeOwned>(what: &str, bytes: &[u8], e: &serde_json::Error) -> Error {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let tracked = serde_path_to_error::deserialize::<_, T>(&mut de).map(|_| de.end());
+    match tracked {
+        Err(tracked) => in_words(Error::json(what, bytes, tracked)),
+        Ok(Err(trailing)) => at_path(what, TOP_LEVEL, bytes, &trailing),
+        // The same text and type fail the same way; were it not so, the first error is
+        // still the one to show, at no known path.
+        Ok(Ok(())) => at_path(what, ".", bytes, e),
+    }
+}
+
+/// `e`, from reading `bytes`, as [`Error::Json`] at `path`, serde_json's own " at line L
+/// column C" left off (the error says where once).
+fn at_path(what: &str, path: &str, bytes: &[u8], e: &serde_json::Error) -> Error {
     Error::Json {
         what: what.to_string(),
-        path: ".".to_string(),
+        path: path.to_string(),
         line: e.line(),
         column: e.column(),
+        offset: Some(animbin_core::io::line_column_offset(bytes, e.line(), e.column())),
         message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
     }
+}
+
+/// [`Error::Json`] with serde_path_to_error's root path `.` said in words, and without its
+/// `?` for a member name that was not read (the error is in the object that holds it).
+fn in_words(mut error: Error) -> Error {
+    if let Error::Json { path, .. } = &mut error {
+        let known = path.trim_end_matches(".?").trim_end_matches('?');
+        *path = match known {
+            "" | "." => TOP_LEVEL.to_string(),
+            known => known.to_string(),
+        };
+    }
+    error
 }
 
 fn lossy(format: Format, reason: impl std::fmt::Display) -> Error {

@@ -54,6 +54,9 @@ pub enum Error {
         line: usize,
         /// The column, counted from 1.
         column: usize,
+        /// The byte offset of that line and column in the input; `None` for a member of a
+        /// glTF dump that holds the wrong thing (a dump's content, not a place in its text).
+        offset: Option<u64>,
         /// What serde said.
         message: String,
     },
@@ -65,6 +68,10 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A scene a caller built that no file can be written from (see
+    /// [`animbin_core::scene::Scene::check`]): the field and what is wrong with it.
+    #[error("the scene cannot be written: {0}")]
+    Scene(#[from] animbin_core::SceneError),
     /// A target that cannot hold anything of the input;
     /// [`crate::ConvertOptions::allow_empty`] writes it anyway.
     #[error("{target} cannot hold anything of this {format} file: {reason}; nothing was written")]
@@ -114,7 +121,8 @@ impl Error {
     pub fn offset(&self) -> Option<u64> {
         match self {
             Self::Format(e) => Some(e.offset),
-            Self::Gltf(animbin_gltf::Error::Glb { offset, .. }) => Some(*offset),
+            Self::Gltf(e) => e.offset(),
+            Self::Json { offset, .. } => *offset,
             Self::Empty | Self::UnknownFormat { .. } => Some(0),
             _ => None,
         }
@@ -134,8 +142,13 @@ impl Error {
         }
     }
 
-    /// Turns a path-tracking serde_json error into [`Error::Json`].
-    pub(crate) fn json(what: impl Into<String>, err: serde_path_to_error::Error<serde_json::Error>) -> Self {
+    /// Turns a path-tracking serde_json error reading the JSON text `bytes` into
+    /// [`Error::Json`].
+    pub(crate) fn json(
+        what: impl Into<String>,
+        bytes: &[u8],
+        err: serde_path_to_error::Error<serde_json::Error>,
+    ) -> Self {
         let path = err.path().to_string();
         let inner = err.into_inner();
         Self::Json {
@@ -143,6 +156,11 @@ impl Error {
             path,
             line: inner.line(),
             column: inner.column(),
+            offset: Some(animbin_core::io::line_column_offset(
+                bytes,
+                inner.line(),
+                inner.column(),
+            )),
             message: strip_position(&inner.to_string()),
         }
     }
@@ -157,6 +175,7 @@ impl From<animbin_gltf::Error> for Error {
                 path: format!("data.{member}"),
                 line: 0,
                 column: 0,
+                offset: None,
                 message: format!("expected {expected}"),
             },
             // The writer's I/O is the output's, not the glTF's.

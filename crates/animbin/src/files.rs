@@ -1,58 +1,27 @@
-//! Files on disk: inputs read through a memory map, outputs written whole or not at all.
+//! Files on disk: inputs read into memory (never mapped), outputs written whole or not at
+//! all.
 
-use std::fs::File;
-use std::io::{self, Read, Write};
-use std::ops::Deref;
+use std::io::Write;
 use std::path::Path;
 
-use animbin_core::format::save_atomically;
-use memmap2::Mmap;
+pub use animbin_core::format::{MAX_INPUT_SIZE, SaveOptions};
+use animbin_core::format::{SaveError, read_file, save_atomically_with};
 
 use crate::{Error, Result};
 
-/// The bytes of an input file: mapped when it is a regular file, read otherwise (pipes,
-/// devices, empty files, which cannot be mapped).
-pub(crate) enum Input {
-    Mapped(Mmap),
-    Read(Vec<u8>),
-}
-
-impl Input {
-    /// Opens `path` for reading.
-    pub(crate) fn open(path: &Path) -> Result<Self> {
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut file = File::open(path).map_err(io)?;
-        let metadata = file.metadata().map_err(io)?;
-        if metadata.is_file() && metadata.len() > 0 {
-            // The one `unsafe` of animbin. Safety: the map is read-only and lives only while
-            // a document is parsed (every document owns its data, so nothing borrows the map
-            // afterwards), and animbin never writes a file it reads: an output that is an
-            // input is refused, and outputs replace their target by renaming a new file over
-            // it, which leaves the mapped pages of the old file intact. What no process can
-            // rule out is another program truncating the file during that parse, which ends
-            // the process with SIGBUS, as it would for any mapped reader.
-            #[allow(unsafe_code)]
-            let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-            return Ok(Self::Mapped(map));
-        }
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
-        Ok(Self::Read(bytes))
-    }
-}
-
-impl Deref for Input {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            Self::Mapped(map) => map,
-            Self::Read(bytes) => bytes,
-        }
-    }
+/// The bytes of the input at `path`, read into memory: at most [`MAX_INPUT_SIZE`] of them (a
+/// larger regular file is refused before it is read, a pipe or a device as soon as it passes
+/// the limit), as an [`Error::Io`] naming the file whose source is of kind
+/// [`std::io::ErrorKind::FileTooLarge`].
+///
+/// Never mapped: a map ends the process with SIGBUS when another program truncates the file
+/// while it is parsed, and nothing here can prove that a file keeps its size. A read of a
+/// file that changes gives some version of its bytes, which parse or fail as any input does.
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
+    read_file(path, MAX_INPUT_SIZE).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Whether two paths name the same file (the same device and inode, so a symlink or a hard
@@ -61,29 +30,36 @@ pub fn is_same_file(a: impl AsRef<Path>, b: impl AsRef<Path>) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
 }
 
-/// Writes a file whole or not at all: `write` fills a new temporary file in `path`'s folder,
-/// which is flushed to disk and renamed over `path` only when `write` succeeded (see
-/// [`animbin_core::format::save_atomically`]). On any error the temporary file is removed
-/// and whatever was at `path` is untouched.
+/// [`save_with`] the default [`SaveOptions`]: a read-only destination is refused.
 pub fn save(path: impl AsRef<Path>, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    save_with(path, SaveOptions::default(), write)
+}
+
+/// Writes a file whole or not at all: `write` fills a new temporary file beside the file
+/// `path` names, which is flushed to disk and put in its place only when `write` succeeded
+/// (see [`animbin_core::format::save_atomically_with`]). On any error the temporary file is
+/// removed and whatever was at `path` is untouched.
+///
+/// A symbolic link is written through: its target is replaced and the link kept. A read-only
+/// destination is refused, as an [`Error::Io`] of kind
+/// [`std::io::ErrorKind::PermissionDenied`] whose source is
+/// [`animbin_core::format::ReadOnly`], unless `options` say [`SaveOptions::force`]. A
+/// failure of the output (a full disk, `ulimit -f`, a folder that cannot be written) is an
+/// [`Error::Io`] naming `path`, with the operating system's reason, never a format's error or
+/// an offset, whatever `write` made of it; an error of `write` itself (a model that its
+/// format cannot encode) is returned as it is.
+pub fn save_with(
+    path: impl AsRef<Path>,
+    options: SaveOptions,
+    write: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
     let path = path.as_ref();
-    // The error of `write` itself is kept as it is; only I/O on the file names the path.
-    let mut failure = None;
-    let saved = save_atomically(path, |writer| {
-        write(writer).map_err(|e| match e {
-            Error::Write(source) => source,
-            other => {
-                failure = Some(other);
-                io::Error::other("the output could not be encoded")
-            }
-        })
-    });
-    match (saved, failure) {
-        (_, Some(error)) => Err(error),
-        (Err(source), None) => Err(Error::Io {
-            path: path.to_path_buf(),
-            source,
-        }),
-        (Ok(()), None) => Ok(()),
-    }
+    let output_error = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    save_atomically_with(path, options, write).map_err(|error| match error {
+        SaveError::Io(source) | SaveError::Encode(Error::Write(source)) => output_error(source),
+        SaveError::Encode(other) => other,
+    })
 }

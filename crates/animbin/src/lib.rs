@@ -93,13 +93,16 @@
 //! [`sf3`], [`dmf`], [`gltf`]) for the callers who need every field of one format, its zero-copy
 //! view, or its writer's options.
 
+#[cfg(feature = "fs")]
 pub mod batch;
 mod convert;
 mod document;
 mod dump;
 mod error;
+#[cfg(feature = "fs")]
 mod files;
 mod format;
+mod resources;
 pub mod se_cast;
 pub mod table;
 mod textures;
@@ -111,13 +114,14 @@ pub use animbin_gltf::GltfFile;
 pub use animbin_sf3::is_x8an_name;
 pub use convert::{
     AnimationSource, Conversion, ConvertOptions, SceneWith, UnmatchedTracks, convert, convert_scene, convert_split,
-    file_name, loss_line,
+    file_name, loss_line, writable_targets,
 };
 pub use error::{Error, Result};
-pub use files::{is_same_file, save};
+#[cfg(feature = "fs")]
+pub use files::{MAX_INPUT_SIZE, SaveOptions, is_same_file, save, save_with};
 pub use format::UnknownName;
 pub use table::{Document, Format, FormatInfo, Info, Target, formats};
-pub use textures::{find_texture, find_textures};
+pub use textures::{find_texture, find_textures, given_textures};
 
 /// The format crates, for every field of one format.
 pub use {

@@ -476,6 +476,8 @@ pub struct FormatInfo {
     pub animation_kinds: Vec<&'static str>,
     /// Whether it stores animations' names (an SEAnim is named by its file).
     pub names_animations: bool,
+    /// Whether it stores meshes' names.
+    pub names_meshes: bool,
     /// Whether one file holds several animations.
     pub several_animations: bool,
     /// Whether an animation's length ends on its last key rather than a frame past it.
@@ -497,6 +499,7 @@ impl FormatInfo {
             stores_framerate: F::STORES_FRAMERATE,
             animation_kinds: F::ANIMATION_KINDS.iter().map(|kind| kind.name()).collect(),
             names_animations: F::NAMES_ANIMATIONS,
+            names_meshes: F::NAMES_MESHES,
             several_animations: F::SEVERAL_ANIMATIONS,
             length_ends_on_last_key: F::LENGTH_ENDS_ON_LAST_KEY,
             chooses_precision: F::CHOOSES_PRECISION,

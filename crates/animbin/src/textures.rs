@@ -47,6 +47,33 @@ pub fn find_textures(scene: &Scene, folder: &Path, output_folder: &Path) -> Imag
     images
 }
 
+/// The texture files of `given` (`(file name, bytes)`, as a browser has them) for the map
+/// names of `scene`: a map name takes the file whose name is its file name (the last part of
+/// the name, after either slash), compared exactly, else ignoring ASCII case (names written
+/// on Windows). Files glTF cannot embed (neither PNG nor JPEG) are referred to by their
+/// name. What finds no file is reported as not found, as for [`find_textures`].
+pub fn given_textures(scene: &Scene, given: &[(String, Vec<u8>)]) -> ImageFiles {
+    let mut images = ImageFiles {
+        searched: true,
+        ..ImageFiles::default()
+    };
+    let file_name = |name: &str| name.rsplit(['/', '\\']).next().unwrap_or(name).to_string();
+    for name in animbin_core::images::texture_names(scene) {
+        let wanted = file_name(&name);
+        let found = given
+            .iter()
+            .find(|(n, _)| file_name(n) == wanted)
+            .or_else(|| given.iter().find(|(n, _)| file_name(n).eq_ignore_ascii_case(&wanted)));
+        let Some((given_name, bytes)) = found else {
+            continue;
+        };
+        let bytes = animbin_core::images::image_mime_type(bytes).map(|_| bytes.clone());
+        let uri = animbin_gltf::uri_from_name(&file_name(given_name)).unwrap_or_else(|| file_name(given_name));
+        images.found.insert(name, ImageFile { bytes, uri });
+    }
+    images
+}
+
 /// The first bytes of a file, enough to tell its image format.
 fn read_start(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;

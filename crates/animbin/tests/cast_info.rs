@@ -1,8 +1,12 @@
 //! The summary of a Cast file through its zero-copy view: the document's own, for every
 //! corpus file, the SE files' Cast forms, and every prefix and corruption of them.
 
+mod common;
+
 use animbin::{Document, Format, Info};
 use animbin_testing::{corpus_files, shared_corpus};
+
+use common::summaries;
 
 fn cast_files() -> Vec<Vec<u8>> {
     let mut files: Vec<Vec<u8>> = shared_corpus(env!("CARGO_MANIFEST_DIR"), "cast")
@@ -20,21 +24,12 @@ fn cast_files() -> Vec<Vec<u8>> {
     files
 }
 
-/// The view's summary and the document's: both present and equal, or both absent.
-fn summaries(bytes: &[u8]) -> (Option<Info>, Option<Info>) {
-    let quick = Document::info_of(bytes, None, Some(Format::Cast)).ok();
-    let full = Document::parse_as(bytes, None, Some(Format::Cast))
-        .ok()
-        .map(|d| d.info());
-    (quick, full)
-}
-
 #[test]
 fn the_view_summary_is_the_documents_for_every_file_prefix_and_flipped_byte() {
     let files = cast_files();
     assert!(files.len() >= 12);
     for bytes in &files {
-        let (quick, full) = summaries(bytes);
+        let (quick, full) = summaries(bytes, Format::Cast);
         assert!(quick.is_some(), "a whole file summarises");
         assert_eq!(quick, full);
         let Some(Info::Cast(info)) = quick else {
@@ -44,7 +39,7 @@ fn the_view_summary_is_the_documents_for_every_file_prefix_and_flipped_byte() {
         assert_eq!(info.node_count, file.node_count());
         assert_eq!(info.curve_count, file.count(animbin::cast::NodeKind::Curve));
         for len in 0..bytes.len() {
-            let (quick, full) = summaries(&bytes[..len]);
+            let (quick, full) = summaries(&bytes[..len], Format::Cast);
             assert_eq!(quick, full, "cut to {len} bytes");
         }
         // Header fields and ids: a flipped node id moves a node between counts, a flipped
@@ -52,7 +47,7 @@ fn the_view_summary_is_the_documents_for_every_file_prefix_and_flipped_byte() {
         for at in (0..bytes.len()).step_by(7) {
             let mut flipped = bytes.clone();
             flipped[at] ^= 0x55;
-            let (quick, full) = summaries(&flipped);
+            let (quick, full) = summaries(&flipped, Format::Cast);
             assert_eq!(quick, full, "byte {at} flipped");
         }
     }

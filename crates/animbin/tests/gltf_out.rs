@@ -6,19 +6,13 @@ use std::path::{Path, PathBuf};
 
 use animbin::core::scene::{AnimKind, Precision};
 use animbin::{AnimationSource, ConvertOptions, Document, Error, SceneOptions, Target};
+use animbin_testing::gltf::PNG_1X1 as PNG;
+use animbin_testing::gltf::{animation_names, image_named, strip_extras};
 use serde_json::Value;
 
 fn testdata(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
 }
-
-/// A 1x1 RGBA PNG.
-const PNG: [u8; 70] = [
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
-    0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49,
-    0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xdf, 0xc0, 0xf0, 0x1f, 0x00, 0x06, 0x80, 0x02, 0x7f, 0x10, 0x4c, 0x1b,
-    0xe1, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
-];
 
 /// The glTF JSON of a converted document.
 fn json_of(doc: &Document) -> Value {
@@ -45,12 +39,10 @@ fn textures_beside_the_input_are_embedded_and_missing_ones_reported() {
 
     let glb = animbin::convert(&doc, Target::Glb, &ConvertOptions::for_input(&input)).unwrap();
     let json = json_of(glb.document());
-    let images = json["images"].as_array().unwrap();
-    let diffuse = images.iter().find(|i| i["name"] == "body_c.png").unwrap();
+    let diffuse = image_named(&json, "body_c.png");
     assert!(diffuse["bufferView"].is_u64(), "{diffuse}");
     assert_eq!(diffuse["mimeType"], "image/png");
-    let normal = images.iter().find(|i| i["name"] == "body_n.png").unwrap();
-    assert_eq!(normal["uri"], "body_n.png");
+    assert_eq!(image_named(&json, "body_n.png")["uri"], "body_n.png");
     // (The mesh's second material, one per UV layer, is the sample's other loss.)
     assert_eq!(
         glb.report.lost[0],
@@ -80,13 +72,7 @@ fn textures_beside_the_input_are_embedded_and_missing_ones_reported() {
     };
     let gltf = animbin::convert(&doc, Target::Gltf, &options).unwrap();
     let json = json_of(gltf.document());
-    let normal = json["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["name"] == "body_n.png")
-        .unwrap();
-    assert_eq!(normal["uri"], "../in/textures/body_n.png");
+    assert_eq!(image_named(&json, "body_n.png")["uri"], "../in/textures/body_n.png");
     assert!(
         gltf.report.lost[0].contains("neither PNG nor JPEG (\"body_n.png\")"),
         "{:?}",
@@ -107,10 +93,10 @@ fn textures_beside_the_input_are_embedded_and_missing_ones_reported() {
     );
 }
 
-#[test]
-fn animations_are_named_after_their_files_where_the_format_stores_no_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let (walk, run) = (dir.path().join("walk.seanim"), dir.path().join("run.seanim"));
+/// The sample model and two SEAnim files in `dir`, `walk.seanim` and `run.seanim` (copies
+/// of the samples), with the options that join them to the model (named by their paths).
+fn model_with_walk_and_run(dir: &Path) -> (Document, ConvertOptions, [PathBuf; 2]) {
+    let (walk, run) = (dir.join("walk.seanim"), dir.join("run.seanim"));
     std::fs::copy(testdata("sample.seanim"), &walk).unwrap();
     std::fs::copy(testdata("sample_every_block.seanim"), &run).unwrap();
     let model = Document::open(testdata("sample.semodel")).unwrap();
@@ -123,15 +109,16 @@ fn animations_are_named_after_their_files_where_the_format_stores_no_name() {
             .to_vec(),
         ..ConvertOptions::for_input(testdata("sample.semodel"))
     };
+    (model, options, [walk, run])
+}
+
+#[test]
+fn animations_are_named_after_their_files_where_the_format_stores_no_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (model, options, [walk, _]) = model_with_walk_and_run(dir.path());
     let glb = animbin::convert(&model, Target::Glb, &options).unwrap();
     let json = json_of(glb.document());
-    let names: Vec<&str> = json["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["walk", "run"]);
+    assert_eq!(animation_names(&json), ["walk", "run"]);
     // An SEAnim alone takes its own file's stem; a format's own names stay.
     let alone = Document::open(&walk).unwrap();
     let glb = animbin::convert(&alone, Target::Glb, &ConvertOptions::for_input(&walk)).unwrap();
@@ -151,19 +138,7 @@ fn animations_are_named_after_their_files_where_the_format_stores_no_name() {
 #[test]
 fn one_animation_is_picked_by_name_or_each_converted_on_its_own() {
     let dir = tempfile::tempdir().unwrap();
-    let (walk, run) = (dir.path().join("walk.seanim"), dir.path().join("run.seanim"));
-    std::fs::copy(testdata("sample.seanim"), &walk).unwrap();
-    std::fs::copy(testdata("sample_every_block.seanim"), &run).unwrap();
-    let model = Document::open(testdata("sample.semodel")).unwrap();
-    let mut options = ConvertOptions {
-        anims: [&walk, &run]
-            .map(|path| AnimationSource {
-                name: path.display().to_string(),
-                document: Document::open(path).unwrap(),
-            })
-            .to_vec(),
-        ..ConvertOptions::for_input(testdata("sample.semodel"))
-    };
+    let (model, mut options, [walk, run]) = model_with_walk_and_run(dir.path());
     let glb = animbin::convert(&model, Target::Glb, &options).unwrap();
 
     // From the glTF (two animations) to SEAnim (one): by name, the file's own header back.
@@ -342,16 +317,4 @@ fn header_options_rewrite_an_seanim_into_an_seanim() {
     assert_eq!(file.precision(), animbin::seanim::Precision::Double);
     assert!(!file.looped());
     assert_eq!(file.bones, seanim_of(&anim).bones);
-}
-
-/// Removes every `extras` member, as Blender's glTF export does.
-fn strip_extras(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.remove("extras");
-            map.values_mut().for_each(strip_extras);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_extras),
-        _ => {}
-    }
 }

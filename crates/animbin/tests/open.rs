@@ -315,19 +315,8 @@ fn a_glb_with_more_than_two_chunks_dumps_as_its_bytes() {
 
 #[test]
 fn a_dmf_summary_refuses_the_enum_values_the_reader_refuses() {
-    use animbin::dmf::{MaterialRecord, TextureRecord, View};
     let bytes = std::fs::read(testdata().join("sample.dmf")).unwrap();
-    let view = View::parse(&bytes).unwrap();
-    assert!(!view.textures().is_empty() && !view.materials().is_empty());
-    let fields = [
-        (0, std::mem::offset_of!(TextureRecord, wrap_t)),
-        (1, std::mem::offset_of!(MaterialRecord, blend_equation)),
-        (1, std::mem::offset_of!(MaterialRecord, shadow_side)),
-    ];
-    for (section, field) in fields {
-        let mut broken = bytes.clone();
-        let at = view.attributes()[section].offset.get() as usize + field;
-        broken[at..at + 2].copy_from_slice(&0x7777u16.to_le_bytes());
+    for (at, broken) in animbin_testing::dmf::enum_corruptions(&bytes) {
         let full = Document::parse(&broken, None).unwrap_err();
         let quick = Document::info_of(&broken, None, None).unwrap_err();
         assert_eq!(quick.to_string(), full.to_string());

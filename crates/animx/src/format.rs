@@ -49,8 +49,6 @@ impl FileFormat for AnimXDocument {
     type Form = Form;
     type Summary = Summary;
     type Error = Error;
-    type Dump<'a> = &'a AnimXDocument;
-    type Undump = AnimXDocument;
 
     /// AnimJ: JSON whose `tracks` are AnimJ tracks ([`animj::is_animj`]).
     fn probe_json(bytes: &[u8]) -> bool {
@@ -97,13 +95,7 @@ impl FileFormat for AnimXDocument {
         crate::validate(&self.animation)
     }
 
-    fn dump(&self) -> Result<&AnimXDocument, Error> {
-        Ok(self)
-    }
-
-    fn undump(data: AnimXDocument) -> Result<Self, Error> {
-        Ok(data)
-    }
+    animbin_core::dump_the_model!();
 
     /// [`Animation::to_scene`].
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {

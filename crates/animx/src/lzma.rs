@@ -13,15 +13,19 @@
 //! sizes and the data, which liblzma ends with an end marker (xz2 exposes no LZMA1 encoder
 //! that omits it; readers stop at decompressedSize either way).
 //!
-//! The data is decoded with xz2's `.lzma` ("LZMA_Alone") decoder behind a synthetic 13-byte
-//! header that declares an unknown size, so the end marker is optional, and whose dictionary
-//! size is capped at the output size (no match can reach further back than the output), so
-//! a header claiming a 4 GiB dictionary allocates nothing large.
+//! The dictionary size given to the decoder is capped at the output size (no match can reach
+//! further back than the output), so a header claiming a 4 GiB dictionary allocates nothing
+//! large.
+//!
+//! Two codecs do the LZMA1 work: liblzma through xz2 (the feature `xz2`, on by default,
+//! [`liblzma`]) and the pure-Rust lzma-rust2 (the feature `lzma-rust2`, used only when `xz2`
+//! is off, as in the WebAssembly build, where liblzma's C does not build; [`pure`]). The
+//! tests below read every LZMA file of the fixtures and corpus with both, and check that
+//! each reads what the other writes.
 
 use animbin_core::io::read_from_slice;
 use animbin_core::{Endian, Error, ErrorKind};
 use binrw::binrw;
-use xz2::stream::{Action, LzmaOptions, Status, Stream};
 
 use crate::FORMAT;
 
@@ -46,6 +50,11 @@ pub const ELEMENTS_PROPERTIES: [u8; 5] = [0x5D, 0x00, 0x00, 0x20, 0x00];
 
 /// Decodes a container starting at file offset `base`, refusing a decompressedSize over `limit`.
 pub fn decompress_container(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> {
+    decompress_container_with::<Native>(data, base, limit)
+}
+
+/// [`decompress_container`] through the codec `C`.
+fn decompress_container_with<C: Codec>(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> {
     let at = |offset: u64, kind: ErrorKind| Error::new(FORMAT, base + offset, kind);
     let header: ContainerHeader = read_from_slice(FORMAT, data, Endian::Little).map_err(|mut e| {
         e.offset += base;
@@ -102,80 +111,83 @@ pub fn decompress_container(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8
     ])
     .min(u32::try_from(size.max(4096)).unwrap_or(u32::MAX))
     .max(4096);
-    let mut alone = [0xFFu8; 13];
-    alone[0] = props;
-    alone[1..5].copy_from_slice(&dict.to_le_bytes());
-
     let lzma_err = |offset: u64, what: String| at(offset, ErrorKind::invalid("valid LZMA1 data", what));
-    let mut stream = Stream::new_lzma_decoder(u64::from(dict) + (64 << 20))
-        .map_err(|e| lzma_err(0, format!("decoder setup failed: {e}")))?;
-    let mut out = Vec::with_capacity(size);
-    stream
-        .process_vec(&alone, &mut out, Action::Run)
-        .map_err(|e| lzma_err(0, e.to_string()))?;
-    let mut input = body;
-    while out.len() < size {
-        let before_in = stream.total_in();
-        let before_out = out.len();
-        let status = stream.process_vec(input, &mut out, Action::Run);
-        let consumed = (stream.total_in() - before_in) as usize;
-        let data_pos = (stream.total_in() - 13).min(body.len() as u64);
-        let status = status.map_err(|e| lzma_err(HEADER_SIZE as u64 + data_pos, e.to_string()))?;
-        input = &input[consumed.min(input.len())..];
-        if out.len() >= size {
-            break;
+    match C::decode(props, dict, body, size) {
+        Ok(mut out) => {
+            out.truncate(size);
+            Ok(out)
         }
-        if status == Status::StreamEnd {
-            return Err(lzma_err(
-                HEADER_SIZE as u64 + data_pos,
-                format!("an end marker after {} of {size} bytes", out.len()),
-            ));
-        }
-        if consumed == 0 && out.len() == before_out {
-            return Err(at(
-                data.len() as u64,
-                ErrorKind::UnexpectedEof {
-                    expected: format!("more LZMA data: {} of {size} bytes decoded", out.len()),
-                },
-            ));
-        }
+        Err(Failure::Invalid { at: pos, what }) => Err(lzma_err(HEADER_SIZE as u64 + pos, what)),
+        Err(Failure::EndMarker { at: pos, decoded }) => Err(lzma_err(
+            HEADER_SIZE as u64 + pos,
+            format!("an end marker after {decoded} of {size} bytes"),
+        )),
+        Err(Failure::Eof { decoded }) => Err(at(
+            data.len() as u64,
+            ErrorKind::UnexpectedEof {
+                expected: format!("more LZMA data: {decoded} of {size} bytes decoded"),
+            },
+        )),
     }
-    out.truncate(size);
-    Ok(out)
 }
 
 /// Wraps `plain` in an LZMAHelper container (properties, both sizes, raw LZMA1 data).
 pub fn compress_container(plain: &[u8]) -> Result<Vec<u8>, Error> {
-    let fail = |e: xz2::stream::Error| Error::new(FORMAT, 0, ErrorKind::Unencodable(format!("LZMA encoder: {e}")));
-    let mut options = LzmaOptions::new_preset(6).map_err(fail)?;
-    options
-        .dict_size(2 << 20)
-        .literal_context_bits(3)
-        .literal_position_bits(0)
-        .position_bits(2);
-    let mut stream = Stream::new_lzma_encoder(&options).map_err(fail)?;
-    let mut alone = Vec::with_capacity(plain.len() / 3 + 64);
-    let mut input = plain;
-    loop {
-        if alone.capacity() - alone.len() < 4096 {
-            alone.reserve(alone.capacity().max(4096));
-        }
-        let before = stream.total_in();
-        let status = stream.process_vec(input, &mut alone, Action::Finish).map_err(fail)?;
-        input = &input[(stream.total_in() - before) as usize..];
-        if status == Status::StreamEnd {
-            break;
-        }
-    }
-    // The .lzma header: 5 property bytes, then the size (unknown, all ones); then the data.
-    let raw = alone.get(13..).unwrap_or_default();
+    compress_container_with::<Native>(plain)
+}
+
+/// [`compress_container`] through the codec `C`.
+fn compress_container_with<C: Codec>(plain: &[u8]) -> Result<Vec<u8>, Error> {
+    let raw =
+        C::encode(plain).map_err(|e| Error::new(FORMAT, 0, ErrorKind::Unencodable(format!("LZMA encoder: {e}"))))?;
     let mut out = Vec::with_capacity(HEADER_SIZE + raw.len());
-    out.extend_from_slice(alone.get(..5).unwrap_or(&ELEMENTS_PROPERTIES));
+    out.extend_from_slice(&ELEMENTS_PROPERTIES);
     out.extend_from_slice(&(plain.len() as u64).to_le_bytes());
     out.extend_from_slice(&(raw.len() as u64).to_le_bytes());
-    out.extend_from_slice(raw);
+    out.extend_from_slice(&raw);
     Ok(out)
 }
+
+/// Why an LZMA1 codec could not decode a container's data.
+#[derive(Debug)]
+enum Failure {
+    /// The data is not valid LZMA1 at about byte `at` of the data.
+    Invalid { at: u64, what: String },
+    /// The data ends with an end marker at about byte `at` before `decoded` reached the
+    /// declared size.
+    EndMarker { at: u64, decoded: usize },
+    /// The data ran out after `decoded` bytes.
+    Eof { decoded: usize },
+}
+
+/// An LZMA1 codec over raw data (no header): liblzma through xz2 natively, lzma-rust2 where
+/// liblzma does not build (WebAssembly). Both write [`ELEMENTS_PROPERTIES`] (lc 3, lp 0,
+/// pb 2, 2 MiB dictionary, preset 6) with an end marker, and read data with or without one,
+/// stopping at the declared size.
+trait Codec {
+    /// Decodes `body` (raw LZMA1 data with the properties byte `props` and dictionary `dict`)
+    /// until `size` bytes are out.
+    fn decode(props: u8, dict: u32, body: &[u8], size: usize) -> Result<Vec<u8>, Failure>;
+    /// Encodes `plain` as raw LZMA1 data with [`ELEMENTS_PROPERTIES`] and an end marker.
+    fn encode(plain: &[u8]) -> Result<Vec<u8>, String>;
+}
+
+#[cfg(feature = "xz2")]
+mod liblzma;
+#[cfg(any(feature = "lzma-rust2", test))]
+// With both codecs on (the workspace builds the WebAssembly crate natively too), liblzma is
+// the one used and the pure codec is compiled for nothing but its tests.
+#[cfg_attr(all(feature = "xz2", not(test)), allow(dead_code))]
+mod pure;
+
+/// The codec of this build: liblzma where the `xz2` feature is on (the default), else the
+/// pure-Rust one.
+#[cfg(feature = "xz2")]
+type Native = liblzma::Liblzma;
+#[cfg(all(not(feature = "xz2"), feature = "lzma-rust2"))]
+type Native = pure::LzmaRust2;
+#[cfg(not(any(feature = "xz2", feature = "lzma-rust2")))]
+compile_error!("animbin-animx needs an LZMA codec: the feature `xz2` (native) or `lzma-rust2` (pure Rust)");
 
 #[cfg(test)]
 mod tests {
@@ -219,5 +231,106 @@ mod tests {
             matches!(err.kind, ErrorKind::LimitExceeded { requested: 111_579, .. }),
             "{err}"
         );
+    }
+
+    /// Every LZMA container of the fixtures (`testdata/`) and the shared corpus, with the
+    /// offset it starts at in its file.
+    fn lzma_containers() -> Vec<(std::path::PathBuf, Vec<u8>, usize)> {
+        let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut found = Vec::new();
+        let mut paths: Vec<_> = std::fs::read_dir(&testdata)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let bytes = std::fs::read(&path).unwrap();
+            if let Ok((header, at)) = crate::layout::read_header(&bytes) {
+                if header.encoding == crate::Encoding::Lzma {
+                    found.push((path, bytes, at));
+                }
+            }
+        }
+        assert!(!found.is_empty(), "testdata/ holds no LZMA AnimX file");
+        if let Some(dir) = shared_corpus(env!("CARGO_MANIFEST_DIR"), "animx") {
+            let path = dir.join("redx-neos-lzmahelper-container.7zbson");
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            found.push((path, bytes, 0));
+        }
+        found
+    }
+
+    #[test]
+    fn both_codecs_read_and_write_every_lzma_fixture_and_corpus_file_alike() {
+        use super::liblzma::Liblzma;
+        use super::pure::LzmaRust2;
+        use super::{compress_container_with, decompress_container_with};
+
+        for (path, bytes, at) in lzma_containers() {
+            let name = path.display();
+            let container = &bytes[at..];
+            let native = decompress_container_with::<Liblzma>(container, at as u64, 1 << 30).unwrap();
+            let pure = decompress_container_with::<LzmaRust2>(container, at as u64, 1 << 30)
+                .unwrap_or_else(|e| panic!("{name}: lzma-rust2: {e}"));
+            assert_eq!(native, pure, "{name}: the codecs read different bytes");
+            // An unchanged file is written back with its stored container, which both
+            // codecs read as the same plain bytes: the same file in either build.
+            if at > 0 {
+                let document = crate::AnimXDocument::read(&bytes).unwrap();
+                assert_eq!(document.to_bytes().unwrap(), bytes, "{name}: not rewritten exactly");
+            }
+            // What each codec writes, both read back as the plain bytes.
+            let by_native = compress_container_with::<Liblzma>(&native).unwrap();
+            let by_pure = compress_container_with::<LzmaRust2>(&native).unwrap();
+            assert_eq!(by_native[..21 - 8], by_pure[..21 - 8], "{name}: the headers differ");
+            for written in [&by_native, &by_pure] {
+                assert_eq!(
+                    decompress_container_with::<Liblzma>(written, 0, 1 << 30).unwrap(),
+                    native,
+                    "{name}"
+                );
+                assert_eq!(
+                    decompress_container_with::<LzmaRust2>(written, 0, 1 << 30).unwrap(),
+                    native,
+                    "{name}"
+                );
+            }
+            // Every truncation of the container is an error with either codec, never a panic.
+            let step = (container.len() / 200).max(1);
+            for end in (0..container.len()).step_by(step) {
+                assert!(decompress_container_with::<Liblzma>(&container[..end], 0, 1 << 30).is_err());
+                assert!(decompress_container_with::<LzmaRust2>(&container[..end], 0, 1 << 30).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn the_pure_codec_reports_what_liblzma_reports() {
+        use super::pure::LzmaRust2;
+        use super::{compress_container_with, decompress_container_with};
+
+        let plain: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 13) as u8).collect();
+        let container = compress_container_with::<LzmaRust2>(&plain).unwrap();
+        let mut shorter = container.clone();
+        shorter[5..13].copy_from_slice(&4000u64.to_le_bytes());
+        assert_eq!(
+            decompress_container_with::<LzmaRust2>(&shorter, 0, 1 << 20).unwrap(),
+            &plain[..4000]
+        );
+        let mut longer = container.clone();
+        longer[5..13].copy_from_slice(&6000u64.to_le_bytes());
+        let err = decompress_container_with::<LzmaRust2>(&longer, 0, 1 << 20).unwrap_err();
+        assert!(err.to_string().contains("end marker"), "{err}");
+        // Garbage data is invalid LZMA1 data, and a cut container runs out.
+        let mut garbage = container.clone();
+        for b in &mut garbage[21..] {
+            *b = 0xFF;
+        }
+        assert!(decompress_container_with::<LzmaRust2>(&garbage, 0, 1 << 20).is_err());
+        let mut cut = container[..container.len() - 10].to_vec();
+        let data_size = cut.len() as u64 - 21;
+        cut[13..21].copy_from_slice(&data_size.to_le_bytes());
+        let err = decompress_container_with::<LzmaRust2>(&cut, 0, 1 << 20).unwrap_err();
+        assert!(err.to_string().contains("more LZMA data"), "{err}");
     }
 }

@@ -1,43 +1,9 @@
 //! AnimXDocument: an animation with the file it came from, its lossless dump, and AnimJ
 //! detection.
 
-use animbin_animx::{
-    AnimXDocument, AnimXFile, Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, ReadOptions, Track,
-    TrackData, Values, Vec3, animj,
-};
-use animbin_core::math::Quat;
+use animbin_animx::{AnimXDocument, AnimXFile, Animation, Encoding, ReadOptions, animj};
+use animbin_testing::animx::sample;
 use serde_json::{Value, json};
-
-fn sample(encoding: Encoding) -> Animation {
-    Animation {
-        name: "walk".into(),
-        global_duration: 1.0,
-        encoding,
-        tracks: vec![
-            Track {
-                node: "Hips".into(),
-                property: "rotation".into(),
-                data: TrackData::Curve(CurveTrack::new(
-                    Keyframes {
-                        times: vec![0.0, 0.5, 1.0],
-                        values: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0); 3]),
-                    },
-                    vec![Interpolation::Linear; 3],
-                    None,
-                )),
-            },
-            Track {
-                node: "Light".into(),
-                property: "Color".into(),
-                data: TrackData::Raw(RawTrack {
-                    interval: 0.5,
-                    values: Values::Float3(vec![Vec3::new(1.0, 0.5, 0.25), Vec3::new(0.0, 0.0, 0.0)]),
-                }),
-            },
-        ],
-        ..Animation::default()
-    }
-}
 
 /// The dump as the `animbin` command wrote it before the document moved into this crate.
 fn old_dump(animation: &Animation, stored: Option<&AnimXFile>) -> Value {

@@ -4,9 +4,8 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::images::ImageFiles;
-use animbin_core::scene::{AnimKind, ConversionReport, Scene};
-use animbin_core::{Error, Problem, SceneOptions};
+use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::{Error, Problem};
 
 use crate::model::CastFile;
 use crate::summary::Summary;
@@ -35,8 +34,6 @@ impl FileFormat for CastFile {
     type Form = ();
     type Summary = Summary;
     type Error = Error;
-    type Dump<'a> = &'a CastFile;
-    type Undump = CastFile;
 
     /// Whether `bytes` start with [`crate::MAGIC`] (as [`crate::has_magic`]).
     fn probe(bytes: &[u8]) -> bool {
@@ -67,33 +64,16 @@ impl FileFormat for CastFile {
         crate::validate(self)
     }
 
-    fn dump(&self) -> Result<&CastFile, Error> {
-        Ok(self)
-    }
+    animbin_core::dump_the_model!();
 
-    fn undump(data: CastFile) -> Result<Self, Error> {
-        Ok(data)
-    }
-
-    /// [`CastFile::to_scene`].
-    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
-        CastFile::to_scene(self, options, report)
-    }
-
-    /// [`CastFile::from_scene`]: Cast names texture files, so `images` are not used.
-    fn from_scene(
-        scene: &Scene,
-        (): (),
-        options: &SceneOptions,
-        _images: &ImageFiles,
-        report: &mut ConversionReport,
-    ) -> Result<Self, Error> {
-        CastFile::from_scene(scene, options, report)
-    }
+    // Cast names its texture files and embeds none.
+    animbin_core::scene_through_the_model!();
 }
 
 #[cfg(test)]
 mod tests {
+    use animbin_core::scene::Scene;
+
     use super::*;
 
     #[test]

@@ -205,6 +205,16 @@ impl Node {
         }
     }
 
+    /// A node of type `kind` with `hash`, its properties and its children, built whole.
+    pub fn with(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Self {
+        Self {
+            id: kind.id(),
+            hash,
+            properties,
+            children,
+        }
+    }
+
     /// The known node type, if the id is one.
     pub fn kind(&self) -> Option<NodeKind> {
         self.id.kind()

@@ -8,19 +8,10 @@ use animbin_cast::{
 use animbin_core::math::{Quat, Rgba8, Transform};
 use animbin_core::scene::{self, Animation, BoneTrack, Interpolation, Key, Note, PropertyTrack, Scene};
 
-fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
-    Node {
-        id: kind.id(),
-        hash,
-        properties,
-        children,
-    }
-}
-
 fn file(children: Vec<Node>) -> CastFile {
     CastFile {
         flags: 0,
-        roots: vec![node(NodeKind::Root, 1, vec![], children)],
+        roots: vec![Node::with(NodeKind::Root, 1, vec![], children)],
     }
 }
 
@@ -37,7 +28,7 @@ fn from_scene(scene: &Scene) -> (CastFile, Vec<String>) {
 }
 
 fn curve(bone: &str, kp: &str, frames: Value, values: Value, mode: &str) -> Node {
-    node(
+    Node::with(
         NodeKind::Curve,
         0,
         vec![
@@ -52,7 +43,7 @@ fn curve(bone: &str, kp: &str, frames: Value, values: Value, mode: &str) -> Node
 }
 
 fn bone(name: &str, parent: i32, lp: Vec3<f32>) -> Node {
-    node(
+    Node::with(
         NodeKind::Bone,
         0,
         vec![
@@ -65,7 +56,7 @@ fn bone(name: &str, parent: i32, lp: Vec3<f32>) -> Node {
 }
 
 fn anim(fr: f32, children: Vec<Node>) -> Node {
-    node(
+    Node::with(
         NodeKind::Animation,
         2,
         vec![Property::new("fr", Value::Float(vec![fr]))],
@@ -75,13 +66,13 @@ fn anim(fr: f32, children: Vec<Node>) -> Node {
 
 #[test]
 fn translation_axes_on_different_frames_are_joined_and_a_missing_axis_takes_the_bind_pose() {
-    let skeleton = node(
+    let skeleton = Node::with(
         NodeKind::Skeleton,
         3,
         vec![],
         vec![bone("hip", -1, Vec3::new(7.0, 8.0, 9.0))],
     );
-    let model = node(NodeKind::Model, 4, vec![], vec![skeleton]);
+    let model = Node::with(NodeKind::Model, 4, vec![], vec![skeleton]);
     let animation = anim(
         30.0,
         vec![
@@ -149,7 +140,7 @@ fn relative_translation_fills_a_missing_axis_with_zero() {
 
 #[test]
 fn overrides_become_kind_overrides_and_modifiers_become_overrides_of_every_channel() {
-    let cmov = node(
+    let cmov = Node::with(
         NodeKind::CurveModeOverride,
         5,
         vec![
@@ -351,7 +342,7 @@ fn blend_shape_and_visibility_curves_travel_whole_through_the_scene() {
 #[test]
 fn models_join_one_skeleton_and_meshes_keep_every_uv_layer_and_their_weights() {
     let mesh = |bone_count: u8| {
-        node(
+        Node::with(
             NodeKind::Mesh,
             10,
             vec![
@@ -372,7 +363,7 @@ fn models_join_one_skeleton_and_meshes_keep_every_uv_layer_and_their_weights() {
             vec![],
         )
     };
-    let material = node(
+    let material = Node::with(
         NodeKind::Material,
         20,
         vec![
@@ -383,18 +374,18 @@ fn models_join_one_skeleton_and_meshes_keep_every_uv_layer_and_their_weights() {
             Property::hash("gloss", 23),
         ],
         vec![
-            node(
+            Node::with(
                 NodeKind::Color,
                 21,
                 vec![Property::new("rgba", Value::Vec4(vec![Vec4::new(1.0, 1.0, 1.0, 1.0)]))],
                 vec![],
             ),
-            node(NodeKind::File, 22, vec![Property::string("p", "n.png")], vec![]),
-            node(NodeKind::File, 23, vec![Property::string("p", "g.png")], vec![]),
+            Node::with(NodeKind::File, 22, vec![Property::string("p", "n.png")], vec![]),
+            Node::with(NodeKind::File, 23, vec![Property::string("p", "g.png")], vec![]),
         ],
     );
     let skeleton = |names: &[&str]| {
-        node(
+        Node::with(
             NodeKind::Skeleton,
             30,
             vec![],
@@ -405,13 +396,13 @@ fn models_join_one_skeleton_and_meshes_keep_every_uv_layer_and_their_weights() {
                 .collect(),
         )
     };
-    let first = node(
+    let first = Node::with(
         NodeKind::Model,
         3,
         vec![],
         vec![skeleton(&["a", "b"]), material.clone(), mesh(2)],
     );
-    let second = node(
+    let second = Node::with(
         NodeKind::Model,
         4,
         vec![],
@@ -456,11 +447,11 @@ fn wrong_lengths_are_skipped_and_indices_past_their_arrays_are_refused() {
             Property::new("f", Value::Byte(vec![0, 1, 2])),
         ];
         properties.extend(extra);
-        file(vec![node(
+        file(vec![Node::with(
             NodeKind::Model,
             3,
             vec![],
-            vec![node(NodeKind::Mesh, 4, properties, vec![])],
+            vec![Node::with(NodeKind::Mesh, 4, properties, vec![])],
         )])
     };
     let (scene, lost) = to_scene(&mesh(vec![Property::new(

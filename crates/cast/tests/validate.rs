@@ -5,15 +5,6 @@ use animbin_cast::{
     CastFile, Location, Node, NodeId, NodeKind, Problem, Property, Severity, Value, Vec2, Vec3, Vec4, validate,
 };
 
-fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
-    Node {
-        id: kind.id(),
-        hash,
-        properties,
-        children,
-    }
-}
-
 fn s(name: &str, value: &str) -> Property {
     Property::string(name, value)
 }
@@ -30,7 +21,7 @@ const BONES: [u64; 3] = [11, 12, 13];
 /// A valid file with every node type: the model in root 0, the rest beside it.
 fn every_node() -> CastFile {
     let bone = |i: usize, parent: i32| {
-        node(
+        Node::with(
             NodeKind::Bone,
             BONES[i],
             vec![
@@ -44,7 +35,7 @@ fn every_node() -> CastFile {
             vec![],
         )
     };
-    let ik = node(
+    let ik = Node::with(
         NodeKind::IkHandle,
         14,
         vec![
@@ -55,7 +46,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let constraint = node(
+    let constraint = Node::with(
         NodeKind::Constraint,
         15,
         vec![
@@ -67,14 +58,14 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let skeleton = node(
+    let skeleton = Node::with(
         NodeKind::Skeleton,
         10,
         vec![],
         vec![bone(0, -1), bone(1, 0), bone(2, 1), ik, constraint],
     );
-    let texture = node(NodeKind::File, TEXTURE, vec![s("p", "body.png")], vec![]);
-    let tint = node(
+    let texture = Node::with(NodeKind::File, TEXTURE, vec![s("p", "body.png")], vec![]);
+    let tint = Node::with(
         NodeKind::Color,
         22,
         vec![
@@ -83,7 +74,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let material = node(
+    let material = Node::with(
         NodeKind::Material,
         MATERIAL,
         vec![
@@ -94,7 +85,7 @@ fn every_node() -> CastFile {
         ],
         vec![texture, tint],
     );
-    let mesh = node(
+    let mesh = Node::with(
         NodeKind::Mesh,
         MESH,
         vec![
@@ -114,7 +105,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let shape = node(
+    let shape = Node::with(
         NodeKind::BlendShape,
         31,
         vec![
@@ -126,7 +117,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let hair = node(
+    let hair = Node::with(
         NodeKind::Hair,
         32,
         vec![
@@ -136,13 +127,13 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let model = node(
+    let model = Node::with(
         NodeKind::Model,
         2,
         vec![s("n", "body"), v("p", Value::Vec3(vec![Vec3::new(0.0, 0.0, 0.0)]))],
         vec![skeleton, material, mesh, shape, hair],
     );
-    let curve = node(
+    let curve = Node::with(
         NodeKind::Curve,
         41,
         vec![
@@ -154,7 +145,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let visibility = node(
+    let visibility = Node::with(
         NodeKind::Curve,
         42,
         vec![
@@ -166,26 +157,26 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let cmov = node(
+    let cmov = Node::with(
         NodeKind::CurveModeOverride,
         43,
         vec![s("nn", "b1"), s("m", "additive"), Property::boolean("or", true)],
         vec![],
     );
-    let notes = node(
+    let notes = Node::with(
         NodeKind::NotificationTrack,
         44,
         vec![s("n", "step"), v("kb", Value::Byte(vec![1]))],
         vec![],
     );
-    let anim = node(
+    let anim = Node::with(
         NodeKind::Animation,
         3,
         vec![v("fr", Value::Float(vec![30.0])), Property::boolean("lo", true)],
         vec![curve, visibility, cmov, notes],
     );
-    let file = node(NodeKind::File, 51, vec![s("p", "crate.cast")], vec![]);
-    let instance = node(
+    let file = Node::with(NodeKind::File, 51, vec![s("p", "crate.cast")], vec![]);
+    let instance = Node::with(
         NodeKind::Instance,
         4,
         vec![
@@ -196,10 +187,10 @@ fn every_node() -> CastFile {
         ],
         vec![file],
     );
-    let meta = node(NodeKind::Metadata, 5, vec![s("up", "z")], vec![]);
+    let meta = Node::with(NodeKind::Metadata, 5, vec![s("up", "z")], vec![]);
     CastFile {
         flags: 0,
-        roots: vec![node(NodeKind::Root, 1, vec![], vec![model, anim, instance, meta])],
+        roots: vec![Node::with(NodeKind::Root, 1, vec![], vec![model, anim, instance, meta])],
     }
 }
 

@@ -12,7 +12,9 @@ use std::sync::Mutex;
 
 use animbin::batch::Summary;
 use animbin::core::scene::{AnimKind, Precision};
-use animbin::{AnimationSource, Conversion, ConvertOptions, Document, Error, Format, SceneOptions, Severity, Target};
+use animbin::{
+    AnimationSource, Conversion, ConvertOptions, Document, Error, Format, SaveOptions, SceneOptions, Severity, Target,
+};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
@@ -101,6 +103,10 @@ enum Command {
         /// node or an animation, an animation format from a model).
         #[arg(long)]
         allow_empty: bool,
+        /// Replace an output that is read-only (it keeps its permissions); without it such an
+        /// output is refused and left as it is.
+        #[arg(long, conflicts_with = "out")]
+        force: bool,
         /// IN OUT: the file to read and the file to write (a folder with --split), replaced
         /// only when the whole output is ready. With --out: any number of files and folders
         /// (walked recursively for the files a format reads) to convert.
@@ -154,10 +160,71 @@ type CliResult<T> = Result<T, Failure>;
 /// Library errors about `path` become input failures naming the file.
 fn input_error(path: &Path) -> impl Fn(Error) -> Failure + '_ {
     move |e| match e {
-        Error::Write(io) if io.kind() == io::ErrorKind::BrokenPipe => Failure::BrokenPipe,
+        // What the command writes to a writer of its own goes to stdout.
+        Error::Write(io) => stdout_error(io),
         Error::Io { .. } => Failure::Input(e.to_string()),
         e => Failure::Input(format!("{}: {e}", path.display())),
     }
+}
+
+/// The failure of saving an output made from `input`: an output that cannot be written is
+/// named with the operating system's reason (the library's `Error::Io`, whatever the format's
+/// writer made of it), and a read-only one with the way past it; what the format cannot
+/// encode is the input's.
+fn output_error(input: &Path) -> impl Fn(Error) -> Failure + '_ {
+    move |e| match e {
+        Error::Io { path, source } if is_read_only_refusal(&source) => {
+            Failure::Input(format!("{}: {source}; --force replaces it", path.display()))
+        }
+        e => input_error(input)(e),
+    }
+}
+
+/// Whether a save was refused because its destination is read-only.
+fn is_read_only_refusal(source: &io::Error) -> bool {
+    source
+        .get_ref()
+        .is_some_and(|inner| inner.is::<animbin::core::format::ReadOnly>())
+}
+
+/// The command reads regular files only: a pipe or a device (`/dev/zero`, a FIFO no one
+/// writes to) is refused before it is opened, so that nothing waits forever or fills memory.
+/// (The library reads them up to `animbin::MAX_INPUT_SIZE`.) A path that names nothing, or a
+/// folder, is left to the open, which says why.
+fn refuse_special(path: &Path) -> CliResult<()> {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    if metadata.is_file() || metadata.is_dir() {
+        return Ok(());
+    }
+    let kind = special_kind(&metadata.file_type());
+    Err(Failure::Input(format!(
+        "{}: not a regular file but {kind}; animbin reads regular files only (save the data to a file first)",
+        path.display()
+    )))
+}
+
+/// What a file that is neither a regular file nor a folder is, for a message.
+fn special_kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a pipe (FIFO)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = file_type;
+    "a special file"
 }
 
 fn stdout_error(e: io::Error) -> Failure {
@@ -187,6 +254,7 @@ fn main() -> ExitCode {
         // a write; with one, the write fails with EFBIG and the partial output is removed.
         let reached = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, reached);
+        end_cleanly_on_signals();
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -207,6 +275,44 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// SIGINT, SIGTERM and SIGHUP end the command as they would without a handler, with the exit
+/// code 128 + the signal, after removing the temporary files of the outputs being written.
+/// On Linux these have no name while they are written (`O_TMPFILE`), so that even SIGKILL
+/// leaves nothing behind; on file systems without unnamed files (and other systems) they are
+/// named `.NAME.XXXXXX.partial` until complete, and this removes them. A signal the command
+/// was started ignoring (`nohup`, a background job) stays ignored.
+#[cfg(unix)]
+fn end_cleanly_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let signals: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|&signal| !ignored_at_start(signal))
+        .collect();
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(signals) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            animbin::core::format::remove_partial_files();
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Whether the process was started with `signal` ignored, from the `SigIgn` mask of
+/// `/proc/self/status` (Linux); elsewhere taken as not ignored.
+#[cfg(unix)]
+fn ignored_at_start(signal: i32) -> bool {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| signal > 0 && mask & (1 << (signal - 1)) != 0)
 }
 
 fn run(cli: Cli) -> CliResult<ExitCode> {
@@ -230,6 +336,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
             animation,
             split,
             allow_empty,
+            force,
             paths,
             out,
             jobs,
@@ -283,6 +390,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                 output,
                 anims: &anims,
                 split,
+                save: SaveOptions { force },
             };
             convert(&request, options)?;
         }
@@ -292,10 +400,12 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
 }
 
 fn open(path: &Path, format: Option<Format>) -> CliResult<Document> {
+    refuse_special(path)?;
     Document::open_as(path, format).map_err(input_error(path))
 }
 
 fn info(file: &Path, format: Option<Format>, json: bool) -> CliResult<()> {
+    refuse_special(file)?;
     let info = Document::info_of_file(file, format).map_err(input_error(file))?;
     let value = serde_json::to_value(&info).map_err(|e| Failure::Input(e.to_string()))?;
     if json {
@@ -324,6 +434,8 @@ struct Request<'a> {
     output: &'a Path,
     anims: &'a [PathBuf],
     split: bool,
+    /// How outputs are saved (--force).
+    save: SaveOptions,
 }
 
 fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> {
@@ -334,6 +446,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         output,
         anims,
         split,
+        save,
     } = *request;
     // Everything the request alone decides is checked before any file is read.
     let target = match to.or_else(|| if split { None } else { Target::from_path(output) }) {
@@ -359,6 +472,10 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
     let inputs: Vec<&Path> = std::iter::once(input)
         .chain(anims.iter().map(PathBuf::as_path))
         .collect();
+    // Before the comparison with the output, which opens the inputs (a FIFO's open waits).
+    for input in &inputs {
+        refuse_special(input)?;
+    }
     if !split {
         refuse_overwriting_inputs(&inputs, output)?;
     }
@@ -380,7 +497,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
     if !split {
         let conversion = animbin::convert(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
         report(&conversion);
-        return conversion.save(output).map_err(input_error(input));
+        return animbin::save_with(output, save, |writer| conversion.write(writer)).map_err(output_error(input));
     }
     let conversions = animbin::convert_split(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
     let extension = target.output_extension();
@@ -394,7 +511,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
     std::fs::create_dir_all(output).map_err(|e| Failure::Input(format!("{}: {e}", output.display())))?;
     for ((_, conversion), path) in conversions.iter().zip(&outputs) {
         report(conversion);
-        conversion.save(path).map_err(input_error(input))?;
+        animbin::save_with(path, save, |writer| conversion.write(writer)).map_err(output_error(input))?;
     }
     Ok(())
 }
@@ -435,8 +552,12 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
             "--anim joins animations to one input (IN OUT); it does not combine with --out".into(),
         ));
     }
-    let plan = animbin::batch::plan(batch.inputs, batch.out, target, batch.format)
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    // Pipes and devices named on the command line fail alone, before the plan opens them (the
+    // open of a FIFO waits for a writer).
+    let (special, inputs): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        batch.inputs.iter().partition(|path| refuse_special(path).is_err());
+    let plan =
+        animbin::batch::plan(&inputs, batch.out, target, batch.format).map_err(|e| Failure::Usage(e.to_string()))?;
     let threads = batch
         .jobs
         .or_else(|| std::thread::available_parallelism().ok())
@@ -459,7 +580,17 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
     for error in &plan.unreadable {
         say(error.to_string());
     }
-    let summary = Mutex::new(Summary::of_plan(&plan));
+    for link in &plan.broken_links {
+        say(link.to_string());
+    }
+    for path in &special {
+        if let Err(Failure::Input(message)) = refuse_special(path) {
+            say(message);
+        }
+    }
+    let mut summary = Summary::of_plan(&plan);
+    summary.failed += special.len();
+    let summary = Mutex::new(summary);
     pool.install(|| {
         plan.jobs.par_iter().for_each(|job| {
             let result = animbin::batch::convert_one(job, target, batch.format, options);
@@ -540,6 +671,11 @@ fn report(conversion: &Conversion<'_>) {
 fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResult<ExitCode> {
     let mut failed = false;
     for file in files {
+        if let Err(Failure::Input(message)) = refuse_special(file) {
+            failed = true;
+            warn(format_args!("{message}"));
+            continue;
+        }
         match Document::open_as(file, format) {
             Ok(doc) => {
                 for problem in doc.validate() {

@@ -6,43 +6,13 @@ use animbin_animx::{
     Animation, CurveTrack, Encoding, Interpolation, Keyframes, RawTrack, Tangents, Track, TrackData, Values,
 };
 use animbin_core::math::{Quat, Vec3};
+use animbin_testing::animx::sample;
 use serde_json::Value;
 
 use common::{
     animbin, assert_converts_to_itself, assert_dump_keeps_special_floats, assert_dump_rebuilds, code, info_json, read,
     s, stderr, stdout, tempdir, write,
 };
-
-fn sample(encoding: Encoding) -> Animation {
-    Animation {
-        name: "walk".into(),
-        global_duration: 1.0,
-        encoding,
-        tracks: vec![
-            Track {
-                node: "Hips".into(),
-                property: "rotation".into(),
-                data: TrackData::Curve(CurveTrack::new(
-                    Keyframes {
-                        times: vec![0.0, 0.5, 1.0],
-                        values: Values::FloatQ(vec![Quat::new(0.0, 0.0, 0.0, 1.0); 3]),
-                    },
-                    vec![Interpolation::Linear; 3],
-                    None,
-                )),
-            },
-            Track {
-                node: "Light".into(),
-                property: "Color".into(),
-                data: TrackData::Raw(RawTrack {
-                    interval: 0.5,
-                    values: Values::Float3(vec![Vec3::new(1.0, 0.5, 0.25), Vec3::new(0.0, 0.0, 0.0)]),
-                }),
-            },
-        ],
-        ..Animation::default()
-    }
-}
 
 #[test]
 fn info_json_reports_the_header_and_counts_for_every_encoding() {

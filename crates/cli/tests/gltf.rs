@@ -9,7 +9,7 @@ use std::process::Output;
 
 use animbin_core::scene::{ConversionReport, Scene};
 use animbin_gltf::SceneOptions;
-use animbin_testing::gltf::{error_lines, khronos_validate, provide_external_images};
+use animbin_testing::gltf::{animation_names, error_lines, khronos_validate, provide_external_images, strip_extras};
 use serde_json::Value;
 
 use common::{
@@ -496,13 +496,7 @@ fn anim_files_become_actions_named_after_them_and_split_writes_one_file_each() {
     let dir = tempdir();
     let glb = walk_and_run(dir.path());
     let (json, _) = animbin_gltf::split(&read(&glb)).unwrap();
-    let names: Vec<&str> = json["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["walk", "run"]);
+    assert_eq!(animation_names(&json), ["walk", "run"]);
 
     // One of them by name; a name the file lacks is bad input that lists the names.
     let one = dir.path().join("one.seanim");
@@ -546,17 +540,7 @@ fn a_gltf_without_extras_takes_the_seanim_header_from_the_flags() {
     assert_eq!(code(&animbin(&["convert", s(&testdata("sample.seanim")), s(&gltf)])), 0);
     // Blender's export keeps no extras.
     let mut json: Value = serde_json::from_slice(&read(&gltf)).unwrap();
-    fn strip(value: &mut Value) {
-        match value {
-            Value::Object(map) => {
-                map.remove("extras");
-                map.values_mut().for_each(strip);
-            }
-            Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut json);
+    strip_extras(&mut json);
     let foreign = write(dir.path(), "blender.gltf", &serde_json::to_vec(&json).unwrap());
     let out = dir.path().join("out.seanim");
     let run = animbin(&[

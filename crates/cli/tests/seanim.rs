@@ -10,6 +10,7 @@ use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, Key, Modifier, Note, PresenceFlags, PropertyFlags, SeAnim,
     SeBlend, Trailer, to_bytes, widen,
 };
+use animbin_testing::seanim::OLD_RULE_256;
 use animbin_testing::{corpus_files, shared_corpus};
 use serde_json::Value;
 
@@ -24,11 +25,7 @@ fn sample() -> SeAnim {
     SeAnim {
         anim_type: AnimType::Additive,
         anim_flags: AnimFlags::LOOPED,
-        data_presence_flags: PresenceFlags::LOC
-            | PresenceFlags::ROT
-            | PresenceFlags::SCALE
-            | PresenceFlags::NOTE
-            | PresenceFlags::CUSTOM,
+        data_presence_flags: PresenceFlags::all(),
         data_property_flags: PropertyFlags::PRECISION_HIGH,
         framerate: 29.97,
         header_extra: vec![7, 7],
@@ -216,19 +213,6 @@ fn validate_lists_problems_and_exits_1() {
     );
     assert_eq!(code(&animbin(&["validate", s(&good)])), 0);
 }
-
-/// A file that only the pre-2017 `frame_t` rule reads: frameCount 256 with u8 frames.
-const OLD_RULE_256: &str = "
-    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
-    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
-    00 00 f0 41                     # framerate 30.0
-    00 01 00 00                     # frameCount 256, written with the old rule: u8 frame_t
-    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
-    61 00 00                        # bone name a, flags
-    02                              # locKeyCount (u8)
-    00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
-    ff 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
-";
 
 #[test]
 fn warnings_print_warning_and_exit_0_unless_strict() {

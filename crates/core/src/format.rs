@@ -38,9 +38,12 @@
 //! # }
 //! ```
 
+use std::ffi::OsStr;
 use std::fmt::Debug;
-use std::io::{self, BufWriter, Write};
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -133,6 +136,8 @@ pub trait FileFormat: Sized + Clone + Debug {
     const ANIMATION_KINDS: &'static [AnimKind];
     /// Whether the format stores an animation's name (an SEAnim is named by its file).
     const NAMES_ANIMATIONS: bool;
+    /// Whether the format stores a mesh's name (an SEModel's meshes have none).
+    const NAMES_MESHES: bool = true;
     /// Whether one file can hold several animations.
     const SEVERAL_ANIMATIONS: bool;
     /// Whether an animation's length ends on its last key (AnimX and DMF state a
@@ -199,35 +204,30 @@ pub trait FileFormat: Sized + Clone + Debug {
         self.write(&mut bytes)?;
         Ok(bytes)
     }
-    /// Reads the file at `path` (read into memory, never mapped, so a file that changes
-    /// while it is read cannot crash the reader).
+    /// Reads the file at `path` into memory, up to [`MAX_INPUT_SIZE`] bytes (see
+    /// [`read_file`]: never mapped, so a file that changes while it is read cannot crash the
+    /// reader).
     fn from_file(path: impl AsRef<Path>) -> Result<Self, FileError<Self::Error>> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| FileError::io(path, source))?;
+        let bytes = read_file(path, MAX_INPUT_SIZE).map_err(|source| FileError::io(path, source))?;
         Self::read(&bytes).map_err(|error| FileError::Format {
             path: path.to_path_buf(),
             error,
         })
     }
-    /// Writes the file to `path` in the form it was read in, whole or not at all (see
-    /// [`save_atomically`]).
+    /// Writes the file to `path` in the form it was read in, whole or not at all, through a
+    /// symbolic link to its target, refusing a read-only destination (see
+    /// [`save_atomically_with`]). A failure of the output itself (a full disk) is
+    /// [`FileError::Io`], never the format's error.
     fn save(&self, path: impl AsRef<Path>) -> Result<(), FileError<Self::Error>> {
         let path = path.as_ref();
-        let mut failure = None;
-        let saved = save_atomically(path, |writer| {
-            self.write(writer).map_err(|error| {
-                failure = Some(error);
-                std::io::Error::other("the file could not be encoded")
-            })
-        });
-        match (saved, failure) {
-            (_, Some(error)) => Err(FileError::Format {
+        save_atomically_with(path, SaveOptions::default(), |writer| self.write(writer)).map_err(|error| match error {
+            SaveError::Io(source) => FileError::io(path, source),
+            SaveError::Encode(error) => FileError::Format {
                 path: path.to_path_buf(),
                 error,
-            }),
-            (Err(source), None) => Err(FileError::io(path, source)),
-            (Ok(()), None) => Ok(()),
-        }
+            },
+        })
     }
 
     /// The summary of the model.
@@ -274,6 +274,92 @@ pub trait FileFormat: Sized + Clone + Debug {
     }
 }
 
+/// The [`FileFormat`] items of a format whose dump is its model itself, as serde writes
+/// it and reads it back (`Dump<'a> = &'a Self`, `Undump = Self`): every field, so that the
+/// dump gives back the same bytes. Used inside the `impl FileFormat for ...` block, in place
+/// of the two types and of `dump` and `undump`:
+///
+/// ```
+/// # use animbin_core::format::{FileFormat, Holds};
+/// #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+/// struct Unit;
+///
+/// impl FileFormat for Unit {
+///     // The constants, `Form`, `Summary`, `Error` and the other methods as usual...
+/// #     const NAME: &'static str = "unit"; const LABEL: &'static str = "Unit";
+/// #     const EXTENSIONS: &'static [&'static str] = &["unit"]; const MAGIC: &'static [u8] = b"";
+/// #     const HOLDS: Holds = Holds::ANIMATIONS; const STORES_FRAMERATE: bool = true;
+/// #     const ANIMATION_KINDS: &'static [animbin_core::scene::AnimKind] = &[animbin_core::scene::AnimKind::Absolute];
+/// #     const NAMES_ANIMATIONS: bool = true; const SEVERAL_ANIMATIONS: bool = false;
+/// #     const LENGTH_ENDS_ON_LAST_KEY: bool = false; const CHOOSES_PRECISION: bool = false;
+/// #     type Form = (); type Summary = (); type Error = animbin_core::Error;
+/// #     fn read(_: &[u8]) -> Result<Self, Self::Error> { Ok(Unit) }
+/// #     fn form(&self) {}
+/// #     fn write_as(&self, _: (), _: &mut dyn std::io::Write, _: &mut animbin_core::ConversionReport) -> Result<(), Self::Error> { Ok(()) }
+/// #     fn summary(&self) {}
+/// #     fn validate(&self) -> Vec<animbin_core::Problem> { Vec::new() }
+/// #     fn to_scene(&self, _: &animbin_core::SceneOptions, _: &mut animbin_core::ConversionReport) -> Result<animbin_core::scene::Scene, Self::Error> { Ok(Default::default()) }
+/// #     fn from_scene(_: &animbin_core::scene::Scene, _: (), _: &animbin_core::SceneOptions, _: &animbin_core::images::ImageFiles, _: &mut animbin_core::ConversionReport) -> Result<Self, Self::Error> { Ok(Unit) }
+///     animbin_core::dump_the_model!();
+/// }
+///
+/// let unit = Unit;
+/// assert!(std::ptr::eq(unit.dump()?, &unit));
+/// # Ok::<(), animbin_core::Error>(())
+/// ```
+#[macro_export]
+macro_rules! dump_the_model {
+    () => {
+        type Dump<'a> = &'a Self;
+        type Undump = Self;
+
+        /// The model as serde writes it: every field, so the dump gives back the same bytes.
+        fn dump(&self) -> ::core::result::Result<&Self, Self::Error> {
+            Ok(self)
+        }
+
+        /// The model as serde read it back.
+        fn undump(data: Self) -> ::core::result::Result<Self, Self::Error> {
+            Ok(data)
+        }
+    };
+}
+
+/// The [`FileFormat`] items `to_scene` and `from_scene` of a format whose root type maps
+/// itself to and from the scene with its own (inherent) methods of the same names,
+/// `to_scene(&self, options, report)` and `from_scene(scene, options, report)`: the same
+/// mapping whatever the [form](FileFormat::Form), and no texture files embedded (the
+/// `images` a caller found are not used). Used inside the `impl FileFormat for ...` block,
+/// in place of the two methods, like [`dump_the_model!`].
+///
+/// The root type must have both inherent methods: without its own `to_scene`, the generated
+/// one would call itself (which rustc reports as unconditional recursion).
+#[macro_export]
+macro_rules! scene_through_the_model {
+    () => {
+        /// The model's own `to_scene`.
+        fn to_scene(
+            &self,
+            options: &$crate::scene::SceneOptions,
+            report: &mut $crate::scene::ConversionReport,
+        ) -> ::core::result::Result<$crate::scene::Scene, Self::Error> {
+            Self::to_scene(self, options, report)
+        }
+
+        /// The model's own `from_scene`, whatever the form; the format embeds no texture
+        /// files, so `images` are not used.
+        fn from_scene(
+            scene: &$crate::scene::Scene,
+            _form: Self::Form,
+            options: &$crate::scene::SceneOptions,
+            _images: &$crate::images::ImageFiles,
+            report: &mut $crate::scene::ConversionReport,
+        ) -> ::core::result::Result<Self, Self::Error> {
+            Self::from_scene(scene, options, report)
+        }
+    };
+}
+
 /// A file on disk that could not be read or written: the operating system's reason, or the
 /// format's error for its content; either way naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -307,37 +393,456 @@ impl<E: std::error::Error + 'static> FileError<E> {
     }
 }
 
-/// Writes a file whole or not at all: `write` fills a new temporary file in `path`'s folder
-/// (named `.NAME.XXXXXX.partial`), which is flushed to disk and renamed over `path` only
-/// when `write` succeeded. On any error the temporary file is removed and whatever was at
-/// `path` is untouched. A file that `path` replaces keeps its permissions; a new one gets
-/// the usual ones (0666 less the umask).
-pub fn save_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    // The temporary file's errors name its path, which is gone once this returns.
-    let plain = |source: io::Error| source.raw_os_error().map_or(source, io::Error::from_raw_os_error);
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
+/// The most bytes animbin reads of one input: 4 GiB, the most a glb (whose header states its
+/// length in 32 bits) can hold and far past any animation or model file in use. A regular
+/// file larger than this is refused before anything is read; a pipe or a device, which states
+/// no size, is read until it ends or passes this (see [`read_file`]).
+pub const MAX_INPUT_SIZE: u64 = 4 << 30;
+
+/// The bytes of the file at `path`, read into memory, at most `limit` of them.
+///
+/// Never through a memory map: a mapped file that another program truncates ends the reading
+/// process with SIGBUS (in Python, the interpreter and Blender with it), where a read simply
+/// sees the shorter file, and no reader can prove that a file it does not own keeps its size.
+/// A regular file larger than `limit` is refused before anything is read; anything else (a
+/// pipe, `/dev/zero`) is read as its bytes arrive, the memory growing with them, and refused
+/// as soon as it passes `limit`. Either refusal is an error of kind
+/// [`io::ErrorKind::FileTooLarge`] whose inner error is [`TooLarge`], naming the limit.
+pub fn read_file(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = File::open(path)?;
+    let metadata = file.metadata()?;
+    let too_large = || io::Error::new(io::ErrorKind::FileTooLarge, TooLarge { limit });
+    if metadata.is_file() && metadata.len() > limit {
+        return Err(too_large());
+    }
+    // A regular file is read in one piece of its size (plus the byte that tells whether it
+    // grew); anything else in pieces that double, so that memory follows what arrives.
+    let mut want = if metadata.is_file() {
+        metadata.len().saturating_add(1)
+    } else {
+        64 << 10
     };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".partial");
+    let mut bytes = Vec::new();
+    loop {
+        let want_now = want.min(limit.saturating_add(1) - bytes.len() as u64);
+        bytes
+            .try_reserve_exact(usize::try_from(want_now).unwrap_or(usize::MAX))
+            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        let got = (&file).take(want_now).read_to_end(&mut bytes)? as u64;
+        if bytes.len() as u64 > limit {
+            return Err(too_large());
+        }
+        if got < want_now {
+            return Ok(bytes);
+        }
+        want = bytes.len() as u64;
+    }
+}
+
+/// Why [`read_file`] refused an input: it holds more bytes than the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("larger than the limit of {limit} bytes{} for one input", in_units(*.limit))]
+pub struct TooLarge {
+    /// The limit in force, in bytes.
+    pub limit: u64,
+}
+
+/// A size in the largest binary unit that divides it, in parentheses: ` (4 GiB)`.
+fn in_units(bytes: u64) -> String {
+    [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        .into_iter()
+        .find(|(_, size)| bytes >= *size && bytes % size == 0)
+        .map_or_else(String::new, |(unit, size)| format!(" ({} {unit})", bytes / size))
+}
+
+/// How [`save_atomically_with`] treats the file it would replace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SaveOptions {
+    /// Replace a destination that is read-only: one without any write permission (as
+    /// `chmod a-w` leaves it) or one the caller may not write. By default such a file is
+    /// refused ([`ReadOnly`]) and left as it is; forced, it is replaced, and the new file
+    /// takes its permissions as any replaced file does.
+    pub force: bool,
+}
+
+/// Why [`save_atomically_with`] failed.
+#[derive(Debug)]
+pub enum SaveError<E> {
+    /// The destination could not be written: the operating system's reason (a full disk, a
+    /// folder that cannot be written), or [`ReadOnly`]. An error of the output during `write`
+    /// is this, whatever `write` made of it, so that a failing disk is never reported as a
+    /// fault of the content.
+    Io(io::Error),
+    /// `write` failed on its own, the output having taken every byte it was given (the content
+    /// cannot be encoded).
+    Encode(E),
+}
+
+/// The error inside the [`io::ErrorKind::PermissionDenied`] error of a save refused because
+/// its destination is read-only (see [`SaveOptions::force`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the file is read-only and was left as it is")]
+pub struct ReadOnly;
+
+/// The named temporary files of the saves under way in this process (where the file system
+/// makes no unnamed ones), and whether [`remove_partial_files`] has run.
+struct PartialFiles {
+    paths: Vec<PathBuf>,
+    ended: bool,
+}
+
+static PARTIAL_FILES: Mutex<PartialFiles> = Mutex::new(PartialFiles {
+    paths: Vec::new(),
+    ended: false,
+});
+
+fn partial_files() -> std::sync::MutexGuard<'static, PartialFiles> {
+    PARTIAL_FILES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The error of a save that [`remove_partial_files`] ended.
+fn ended() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Interrupted,
+        "the process is ending, so the output was not written",
+    )
+}
+
+/// Removes the temporary files of every save under way in this process, and makes each of
+/// those saves (and any later one) fail rather than replace its destination: for a front end
+/// to call when a signal (SIGINT, SIGTERM, SIGHUP) ends the process, so that no
+/// `.NAME.XXXXXX.partial` file outlives it (the `animbin` command does). Where the file system
+/// makes unnamed temporary files (Linux's `O_TMPFILE`) there is nothing to remove: such a file
+/// has no name until it is complete, and vanishes with the process.
+pub fn remove_partial_files() {
+    let mut partial = partial_files();
+    partial.ended = true;
+    for path in partial.paths.drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Whether `name` has the form [`save_atomically`] gives its named temporary files,
+/// `.NAME.XXXXXX.partial`: folder walks skip such files (a save under way, or one that
+/// `SIGKILL` ended on a file system without unnamed files).
+pub fn is_partial_name(name: &OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    name.len() > ".partial".len() + 1 && name.starts_with(b".") && name.ends_with(b".partial")
+}
+
+/// [`save_atomically_with`] with the default [`SaveOptions`], for a `write` whose errors are
+/// I/O errors.
+pub fn save_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    save_atomically_with(path, SaveOptions::default(), write).map_err(|error| match error {
+        SaveError::Io(error) | SaveError::Encode(error) => error,
+    })
+}
+
+/// Writes a file whole or not at all: `write` fills a new temporary file beside the file
+/// `path` names, which is flushed to disk and put in that file's place only when `write`
+/// succeeded. On any error the temporary file is removed and whatever was at `path` is
+/// untouched.
+///
+/// - A symbolic link is followed: its target is replaced (the new file made beside the
+///   target), and the link kept.
+/// - A read-only destination is refused ([`ReadOnly`]) unless [`SaveOptions::force`].
+/// - A destination that is neither a regular file nor a folder (a device, a pipe) is written
+///   straight into: there is nothing there to keep whole.
+/// - A file replaced keeps its permissions, and its owner and group where the caller may set
+///   them (root); a new file gets the usual permissions (0666 less the umask).
+/// - On Linux, where the file system allows it, the temporary file has no name while it is
+///   written (`O_TMPFILE`) and is linked in place when complete (`linkat`), so that a process
+///   killed mid-write, even by `SIGKILL`, leaves nothing behind. (A file that exists is
+///   replaced by a rename, so the complete new file has a temporary name for the instant
+///   between the link and the rename; `linkat` cannot replace a file.) Elsewhere the
+///   temporary file is named `.NAME.XXXXXX.partial` until it is renamed over the
+///   destination, and [`remove_partial_files`] removes it when a signal ends the process.
+///   Setting the environment variable `ANIMBIN_NO_TMPFILE` makes named files everywhere (for
+///   tests of that path).
+/// - An I/O error of the output during `write` is [`SaveError::Io`] even when `write`
+///   returns it as an error of its own.
+pub fn save_atomically_with<E>(
+    path: &Path,
+    options: SaveOptions,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), SaveError<E>> {
+    // The kernel follows the links here (`/dev/stdout` too, whose target has no path).
+    let metadata = std::fs::metadata(path).ok();
+    if metadata.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir()) {
+        return write_special(path, write);
+    }
+    let target = follow_links(path).map_err(SaveError::Io)?;
+    let existing = metadata.filter(std::fs::Metadata::is_file);
+    if let Some(existing) = &existing {
+        if !options.force && is_read_only(&target, existing) {
+            return Err(SaveError::Io(io::Error::new(io::ErrorKind::PermissionDenied, ReadOnly)));
+        }
+    }
+    let temp = Partial::create(&target).map_err(SaveError::Io)?;
+    let Recording { inner, error } = {
+        let mut writer = Recording {
+            inner: BufWriter::new(temp.file()),
+            error: None,
+        };
+        let written = write(&mut writer);
+        if writer.error.is_none() {
+            written.map_err(SaveError::Encode)?;
+        }
+        writer
+    };
+    if let Some(error) = error {
+        return Err(SaveError::Io(error));
+    }
+    inner.into_inner().map_err(|e| SaveError::Io(e.into_error()))?;
+    let file = temp.file();
+    if let Some(existing) = &existing {
+        keep_owner(file, existing);
+        file.set_permissions(existing.permissions()).map_err(SaveError::Io)?;
+    }
+    file.sync_all().map_err(SaveError::Io)?;
+    temp.persist(&target).map_err(SaveError::Io)
+}
+
+/// Writes straight into a destination that is neither a regular file nor a folder (a device
+/// such as `/dev/full` or `/dev/null`, a pipe): there is no file to replace, and renaming a
+/// new file over a device node would replace the device.
+fn write_special<E>(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<(), E>) -> Result<(), SaveError<E>> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(SaveError::Io)?;
+    let mut writer = Recording {
+        inner: BufWriter::new(file),
+        error: None,
+    };
+    let written = write(&mut writer);
+    if let Some(error) = writer.error.take() {
+        return Err(SaveError::Io(error));
+    }
+    written.map_err(SaveError::Encode)?;
+    writer.flush().map_err(SaveError::Io)
+}
+
+/// The file `path` names through any chain of symbolic links (a relative target is taken
+/// from the link's folder): `path` itself when it is no link, or names nothing yet.
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    // As many links as Linux follows in one lookup.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(folder) => folder.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Whether a file has no write permission at all, or none for this process.
+fn is_read_only(path: &Path, metadata: &std::fs::Metadata) -> bool {
+    if metadata.permissions().readonly() {
+        return true;
+    }
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+        rustix::fs::access(path, rustix::fs::Access::WRITE_OK) == Err(rustix::io::Errno::ACCESS)
     }
-    let temp = builder.tempfile_in(folder).map_err(plain)?;
-    let mut writer = BufWriter::new(temp);
-    write(&mut writer).map_err(plain)?;
-    let temp = writer.into_inner().map_err(|e| plain(e.into_error()))?;
-    temp.as_file().sync_all().map_err(plain)?;
-    if let Ok(existing) = std::fs::metadata(path) {
-        temp.as_file().set_permissions(existing.permissions()).map_err(plain)?;
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
     }
-    temp.persist(path).map_err(|e| plain(e.error))?;
-    Ok(())
+}
+
+/// Gives the new file the owner and group of the one it replaces, where the process may
+/// (root may; others keep their own, which is what a rename gives anyway).
+fn keep_owner(file: &File, existing: &std::fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{Gid, Uid};
+        use std::os::unix::fs::MetadataExt;
+        let _ = rustix::fs::fchown(
+            file,
+            Some(Uid::from_raw(existing.uid())),
+            Some(Gid::from_raw(existing.gid())),
+        );
+    }
+    #[cfg(not(unix))]
+    let _ = (file, existing);
+}
+
+/// The output's writer, keeping its first error (but an interruption, which is retried) so
+/// that a failing output is told from content that cannot be encoded, whatever the encoder
+/// makes of the error it is handed (a copy).
+struct Recording<W> {
+    inner: W,
+    error: Option<io::Error>,
+}
+
+impl<W> Recording<W> {
+    fn record<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        result.map_err(|error| {
+            if error.kind() == io::ErrorKind::Interrupted {
+                return error;
+            }
+            let copy = match error.raw_os_error() {
+                Some(code) => io::Error::from_raw_os_error(code),
+                None => io::Error::new(error.kind(), error.to_string()),
+            };
+            self.error.get_or_insert(error);
+            copy
+        })
+    }
+}
+
+impl<W: Write> Write for Recording<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let result = self.inner.write(bytes);
+        self.record(result)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let result = self.inner.write_all(bytes);
+        self.record(result)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let result = self.inner.flush();
+        self.record(result)
+    }
+}
+
+/// The temporary file of a save.
+enum Partial {
+    /// A file without a name (Linux's `O_TMPFILE`), linked in place when complete.
+    #[cfg(target_os = "linux")]
+    Unnamed { file: File, folder: PathBuf },
+    /// A named file, listed for [`remove_partial_files`] while it exists.
+    Named(tempfile::NamedTempFile, Listed),
+}
+
+/// A path in [`PARTIAL_FILES`], taken off the list when dropped.
+struct Listed(PathBuf);
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        partial_files().paths.retain(|path| *path != self.0);
+    }
+}
+
+impl Partial {
+    /// A new temporary file in the folder of `target`.
+    fn create(target: &Path) -> io::Result<Self> {
+        let folder = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        #[cfg(target_os = "linux")]
+        if std::env::var_os("ANIMBIN_NO_TMPFILE").is_none() && Path::new("/proc/self/fd").is_dir() {
+            // File systems without O_TMPFILE (and kernels before 3.11) refuse it: those get a
+            // named file.
+            use rustix::fs::{CWD, Mode, OFlags};
+            let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
+            if let Ok(fd) = rustix::fs::openat(CWD, folder, flags, Mode::from_raw_mode(0o666)) {
+                return Ok(Self::Unnamed {
+                    file: File::from(fd),
+                    folder: folder.to_path_buf(),
+                });
+            }
+        }
+        // Made and listed while the list is held, so that remove_partial_files cannot run
+        // between the two.
+        let mut partial = partial_files();
+        if partial.ended {
+            return Err(ended());
+        }
+        let temp = make_partial(target, folder, |path| {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
+            options.open(path)
+        })?;
+        partial.paths.push(temp.path().to_path_buf());
+        let listed = Listed(temp.path().to_path_buf());
+        Ok(Self::Named(temp, listed))
+    }
+
+    fn file(&self) -> &File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Self::Unnamed { file, .. } => file,
+            Self::Named(temp, _) => temp.as_file(),
+        }
+    }
+
+    /// Puts the complete file in the place of `target`, unless [`remove_partial_files`] has
+    /// run. The list is held meanwhile, so that a signal's cleanup waits for the rename.
+    fn persist(self, target: &Path) -> io::Result<()> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Self::Unnamed { file, folder } => {
+                let partial = partial_files();
+                if partial.ended {
+                    return Err(ended());
+                }
+                if std::fs::symlink_metadata(target).is_err() {
+                    match link(&file, target) {
+                        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+                        linked => return linked,
+                    }
+                }
+                // linkat cannot replace a file: the new one gets a temporary name, then is
+                // renamed over the old one.
+                let named = make_partial(target, &folder, |path| link(&file, path))?;
+                named.persist(target).map_err(|e| e.error)?;
+                drop(partial);
+                Ok(())
+            }
+            Self::Named(temp, listed) => {
+                let persisted = {
+                    let partial = partial_files();
+                    if partial.ended {
+                        Err(ended())
+                    } else {
+                        temp.persist(target).map(drop).map_err(|e| e.error)
+                    }
+                };
+                drop(listed);
+                persisted
+            }
+        }
+    }
+}
+
+/// A new temporary name `.NAME.XXXXXX.partial` (see [`is_partial_name`]) in `folder` for
+/// `target`, whose file `make` makes; a name taken is tried again with other letters.
+fn make_partial<R>(
+    target: &Path,
+    folder: &Path,
+    make: impl FnMut(&Path) -> io::Result<R>,
+) -> io::Result<tempfile::NamedTempFile<R>> {
+    let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("output");
+    let prefix = format!(".{name}.");
+    tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".partial")
+        .make_in(folder, make)
+}
+
+/// Gives the unnamed `file` the name `path` (through `/proc/self/fd`, which needs no
+/// privilege, unlike `AT_EMPTY_PATH`).
+#[cfg(target_os = "linux")]
+fn link(file: &File, path: &Path) -> io::Result<()> {
+    use rustix::fs::{AtFlags, CWD};
+    use std::os::fd::AsRawFd;
+    let name = format!("/proc/self/fd/{}", file.as_raw_fd());
+    rustix::fs::linkat(CWD, name.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW).map_err(io::Error::from)
 }
 
 #[cfg(test)]

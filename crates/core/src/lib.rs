@@ -14,6 +14,7 @@
 //!   *before* allocating, and bulk reads of plain data with one copy;
 //! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
 //! - [`scene`]: the neutral model that conversions between formats go through;
+//! - [`check`]: what a scene a caller built must be before a file is written from it;
 //! - [`pose`]: how an animation's kind (absolute, relative, delta, additive) plays over a
 //!   bone's bind pose, and back;
 //! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
@@ -34,6 +35,7 @@
 //! # Ok::<(), animbin_core::Error>(())
 //! ```
 
+pub mod check;
 mod enums;
 pub mod error;
 pub mod fixed;
@@ -50,6 +52,7 @@ pub mod strings;
 pub mod validate;
 
 pub use binrw::Endian;
+pub use check::SceneError;
 pub use error::{Error, ErrorKind, Result};
 pub use fixed::{Fixed16, Rot14};
 pub use format::{FileError, FileFormat, Holds};

@@ -4,9 +4,8 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::images::ImageFiles;
-use animbin_core::scene::{AnimKind, ConversionReport, Scene};
-use animbin_core::{Error, ErrorKind, Problem, SceneOptions};
+use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::{Error, ErrorKind, Problem};
 use serde::Deserialize;
 
 use crate::json::{self, Dumped, JSON_FORMAT, Undumped};
@@ -116,26 +115,15 @@ impl FileFormat for Dmf {
         data.into_dmf()
     }
 
-    /// [`Dmf::to_scene`].
-    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
-        Dmf::to_scene(self, options, report)
-    }
-
-    /// [`Dmf::from_scene`] (either form holds the same model); DMF embeds its textures' PNG
-    /// bytes from the scene's textures, so `images` are not used.
-    fn from_scene(
-        scene: &Scene,
-        _form: Form,
-        options: &SceneOptions,
-        _images: &ImageFiles,
-        report: &mut ConversionReport,
-    ) -> Result<Self, Error> {
-        Dmf::from_scene(scene, options, report)
-    }
+    // Either form holds the same model; DMF embeds its textures' PNG bytes from the scene's
+    // own textures, not texture files.
+    animbin_core::scene_through_the_model!();
 }
 
 #[cfg(test)]
 mod tests {
+    use animbin_core::scene::Scene;
+
     use super::*;
 
     #[test]

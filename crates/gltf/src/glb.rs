@@ -31,6 +31,10 @@ fn u32_at(bytes: &[u8], offset: usize, what: &str) -> Result<u32> {
 }
 
 impl<'a> Glb<'a> {
+    /// Where the JSON chunk's data starts in a GLB file: after the 12-byte header and the
+    /// chunk's own 8-byte header (the JSON chunk must come first).
+    pub const JSON_START: u64 = 20;
+
     /// Splits a GLB file into its chunks.
     ///
     /// Chunks after the BIN chunk are skipped, as the specification asks of readers

@@ -81,8 +81,13 @@
 //! `normalize_rotations` does not apply (glTF rotations are floats).
 //!
 //! ## Reading ([`to_scene`])
-//! `.glb` or `.gltf` with embedded (`data:`) buffers; external files are refused with their
-//! name. The `gltf` crate parses and validates the JSON; the GLB container and every accessor
+//! `.glb` or `.gltf` with embedded (`data:`) buffers. A `.gltf` exported "separate" (buffers
+//! in `name.bin`, images in `tex.png` beside it) is read once [`embed_external_files`] has
+//! put those files into it, read through a function the caller gives (this crate reads no
+//! files; the `animbin` library gives one that reads the file's folder): URIs that leave the
+//! folder (`..`, absolute paths) or name a scheme other than `data:` are refused with their
+//! name, and so is an external buffer that [`to_scene`] is given without it. The `gltf` crate
+//! parses and validates the JSON; the GLB container and every accessor
 //! are read here with every length checked, so bad input is an [`Error`] naming the JSON
 //! path or byte offset, never a panic.
 //! - **Bones** are the joints of every skin plus every animated node; a file without skins
@@ -180,6 +185,7 @@ mod accessor;
 mod dump;
 mod error;
 mod export;
+mod external;
 mod extras;
 mod file;
 mod format;
@@ -202,6 +208,7 @@ pub use animbin_core::{
 pub use dump::GltfDump;
 pub use error::{Error, Path, Result};
 pub use export::uri_from_name;
+pub use external::{embed_external_files, external_file_name};
 pub use extras::{
     AnimationExtras, ImageExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra,
     PropertyExtra, SceneExtras, WrapperExtras,
@@ -227,7 +234,8 @@ pub fn is_glb(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// Reads a `.glb` or a `.gltf` (with embedded buffers) into a scene, recording in `report`
+/// Reads a `.glb` or a `.gltf` (with embedded buffers: see [`embed_external_files`] for one
+/// whose buffers are files beside it) into a scene, recording in `report`
 /// what the scene cannot hold. A file from another tool is placed by `options` (Y-up to Z-up,
 /// lengths divided by `unit_scale`, `framerate` for animations without animbin's extras); a
 /// file animbin wrote comes back as it was, whatever they say.

@@ -47,17 +47,13 @@ pub(crate) fn data_uri(bytes: &[u8]) -> String {
 /// Splits a `.gltf` or `.glb` file into its JSON value and its BIN chunk (padding included),
 /// for a caller that reads or edits the JSON itself; [`join`] puts them back together.
 pub fn split(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>)> {
-    let (json, bin) = if crate::is_glb(bytes) {
+    let (json, bin, base) = if crate::is_glb(bytes) {
         let glb = Glb::parse(bytes)?;
-        (glb.json, glb.bin)
+        (glb.json, glb.bin, Glb::JSON_START)
     } else {
-        (bytes, None)
+        (bytes, None, 0)
     };
-    let value: Value = serde_json::from_slice(json).map_err(|e| Error::Json {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let value: Value = serde_json::from_slice(json).map_err(|e| Error::json(json, base, &e))?;
     if !value.is_object() {
         return Err(Error::invalid("/", "a JSON object", "another JSON value"));
     }

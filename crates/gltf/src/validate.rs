@@ -249,7 +249,7 @@ mod tests {
             [Problem::new(
                 Severity::Error,
                 Location::Item("/".into()),
-                "gltf JSON at line 1, column 2: missing field `asset` at line 1 column 2"
+                "JSON at line 1, column 2 (byte 1): missing field `asset`"
             )]
         );
     }

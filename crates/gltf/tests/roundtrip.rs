@@ -5,6 +5,7 @@ mod common;
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Key, Scene};
 use animbin_gltf::{Container, SceneOptions};
+use animbin_testing::gltf::image_named;
 use proptest::prelude::*;
 
 fn close(a: f64, b: f64, scale: f64) -> bool {
@@ -539,21 +540,15 @@ fn texture_files_found_are_embedded_and_the_rest_reported() {
         animbin_gltf::to_bytes_with_images(&scene, Container::Gltf, &SceneOptions::default(), &images, &mut report)
             .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-    let by_name = |name: &str| {
-        json["images"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|i| i["name"] == name)
-            .unwrap()
-            .clone()
-    };
-    let normal = by_name("body_n.png");
+    let normal = image_named(&json, "body_n.png");
     assert_eq!(normal["mimeType"], "image/png");
     assert_eq!(normal["extras"]["animbin"]["file"], "body_n.png");
     let png = view_bytes(&bytes, normal["bufferView"].as_u64().unwrap() as usize);
     assert_eq!(png, common::PNG);
-    assert_eq!(by_name("textures\\body col.png")["uri"], "textures/body%20col.png");
+    assert_eq!(
+        image_named(&json, "textures\\body col.png")["uri"],
+        "textures/body%20col.png"
+    );
     assert_eq!(
         report.lost,
         [
@@ -572,13 +567,7 @@ fn texture_files_found_are_embedded_and_the_rest_reported() {
         animbin_gltf::to_bytes_with_images(&scene, Container::Glb, &SceneOptions::default(), &images, &mut report)
             .unwrap();
     let (json, _) = animbin_gltf::split(&bytes).unwrap();
-    let normal = json["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["name"] == "body_n.png")
-        .unwrap();
-    assert_eq!(normal["uri"], "maps/body_n.png");
+    assert_eq!(image_named(&json, "body_n.png")["uri"], "maps/body_n.png");
     assert!(
         report.lost[1].contains("neither PNG nor JPEG (\"body_n.png\")"),
         "{:?}",

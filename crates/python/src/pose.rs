@@ -144,145 +144,111 @@ fn map_rows<'py, const I: usize, const O: usize>(
     out.into_pyarray(py)
 }
 
-/// The translations (N, 3) of `keys` through `rule` over the rest pose.
-fn translations<'py>(
+/// A key as a row of its NumPy array: a translation (x, y, z) or a rotation (x, y, z, w).
+trait Row<const N: usize>: Sized {
+    fn from_row(row: [f64; N]) -> Self;
+    fn to_row(self) -> [f64; N];
+}
+
+impl Row<3> for Vec3<f64> {
+    fn from_row([x, y, z]: [f64; 3]) -> Self {
+        Vec3::new(x, y, z)
+    }
+
+    fn to_row(self) -> [f64; 3] {
+        [self.x, self.y, self.z]
+    }
+}
+
+impl Row<4> for Quat<f64> {
+    fn from_row([x, y, z, w]: [f64; 4]) -> Self {
+        Quat::new(x, y, z, w)
+    }
+
+    fn to_row(self) -> [f64; 4] {
+        [self.x, self.y, self.z, self.w]
+    }
+}
+
+/// The keys (N, 3) or (N, 4) of the Python function `function` through `rule` over the
+/// rest pose, its arguments checked in order (`kind`, the rest pose, `keys`).
+fn keys_through<'py, const N: usize, K: Row<N>>(
     py: Python<'py>,
     function: &str,
     kind: &str,
     rest_translation: &Bound<'py, PyAny>,
     rest_rotation: &Bound<'py, PyAny>,
     keys: &Bound<'py, PyAny>,
-    rule: fn(AnimKind, &Transform, Vec3<f64>) -> Vec3<f64>,
+    rule: fn(AnimKind, &Transform, K) -> K,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let kind = kind_of(function, "kind", kind)?;
     let rest = rest_of(function, rest_translation, rest_rotation)?;
-    let keys = float64(function, "keys", keys, 2, 3)?;
-    Ok(map_rows(py, &keys, move |[x, y, z]: [f64; 3]| {
-        let v = rule(kind, &rest, Vec3::new(x, y, z));
-        [v.x, v.y, v.z]
+    let keys = float64(function, "keys", keys, 2, N)?;
+    Ok(map_rows(py, &keys, move |row: [f64; N]| {
+        rule(kind, &rest, K::from_row(row)).to_row()
     }))
 }
 
-/// The rotations (N, 4) of `keys` through `rule` over the rest pose.
-fn rotations<'py>(
-    py: Python<'py>,
-    function: &str,
-    kind: &str,
-    rest_translation: &Bound<'py, PyAny>,
-    rest_rotation: &Bound<'py, PyAny>,
-    keys: &Bound<'py, PyAny>,
-    rule: fn(AnimKind, &Transform, Quat<f64>) -> Quat<f64>,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let kind = kind_of(function, "kind", kind)?;
-    let rest = rest_of(function, rest_translation, rest_rotation)?;
-    let keys = float64(function, "keys", keys, 2, 4)?;
-    Ok(map_rows(py, &keys, move |[x, y, z, w]: [f64; 4]| {
-        let q = rule(kind, &rest, Quat::new(x, y, z, w));
-        [q.x, q.y, q.z, q.w]
-    }))
+/// The Python function `name(kind, rest_translation, rest_rotation, keys)`, documented by
+/// the attributes given: [`keys_through`] the pose rule `rule`. The four functions take the
+/// same arguments, so that a caller passes a bone's rest pose alike to each.
+macro_rules! pose_function {
+    ($(#[$doc:meta])* $name:ident => $rule:path) => {
+        $(#[$doc])*
+        #[pyfunction]
+        fn $name<'py>(
+            py: Python<'py>,
+            kind: &str,
+            rest_translation: &Bound<'py, PyAny>,
+            rest_rotation: &Bound<'py, PyAny>,
+            keys: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+            keys_through(py, stringify!($name), kind, rest_translation, rest_rotation, keys, $rule)
+        }
+    };
 }
 
-/// The parent-space translations that play for translation keys of ``kind`` over a bone's
-/// rest pose (its local bind transform):
-///
-/// - ``absolute``: the key;
-/// - ``relative``, ``additive``: ``rest_translation + key``;
-/// - ``delta``: ``rest_translation + rest_rotation * key`` (an offset along the bone's
-///   rest axes; the rotation is normalised first).
-///
-/// ``kind`` is one of ``KINDS``; ``rest_translation`` is a (3,) and ``rest_rotation`` a
-/// (4,) x y z w float64 array; ``keys`` is (N, 3) float64 (N may be 0). Returns a new
-/// (N, 3) float64 array. A wrong dtype or shape is a ``ValueError`` naming the argument,
-/// something other than a NumPy array a ``TypeError``.
-#[pyfunction]
-fn apply_translation<'py>(
-    py: Python<'py>,
-    kind: &str,
-    rest_translation: &Bound<'py, PyAny>,
-    rest_rotation: &Bound<'py, PyAny>,
-    keys: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    translations(
-        py,
-        "apply_translation",
-        kind,
-        rest_translation,
-        rest_rotation,
-        keys,
-        pose::apply_translation,
-    )
+pose_function! {
+    /// The parent-space translations that play for translation keys of ``kind`` over a bone's
+    /// rest pose (its local bind transform):
+    ///
+    /// - ``absolute``: the key;
+    /// - ``relative``, ``additive``: ``rest_translation + key``;
+    /// - ``delta``: ``rest_translation + rest_rotation * key`` (an offset along the bone's
+    ///   rest axes; the rotation is normalised first).
+    ///
+    /// ``kind`` is one of ``KINDS``; ``rest_translation`` is a (3,) and ``rest_rotation`` a
+    /// (4,) x y z w float64 array; ``keys`` is (N, 3) float64 (N may be 0). Returns a new
+    /// (N, 3) float64 array. A wrong dtype or shape is a ``ValueError`` naming the argument,
+    /// something other than a NumPy array a ``TypeError``.
+    apply_translation => pose::apply_translation
 }
 
-/// The inverse of ``apply_translation``: translation keys of ``kind`` for the
-/// parent-space translations ``keys`` (N, 3) over the rest pose. Arguments, result and
-/// errors as ``apply_translation``.
-#[pyfunction]
-fn remove_translation<'py>(
-    py: Python<'py>,
-    kind: &str,
-    rest_translation: &Bound<'py, PyAny>,
-    rest_rotation: &Bound<'py, PyAny>,
-    keys: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    translations(
-        py,
-        "remove_translation",
-        kind,
-        rest_translation,
-        rest_rotation,
-        keys,
-        pose::remove_translation,
-    )
+pose_function! {
+    /// The inverse of ``apply_translation``: translation keys of ``kind`` for the
+    /// parent-space translations ``keys`` (N, 3) over the rest pose. Arguments, result and
+    /// errors as ``apply_translation``.
+    remove_translation => pose::remove_translation
 }
 
-/// The parent-space rotations that play for rotation keys of ``kind`` over a bone's rest
-/// pose: the key itself, except for ``additive``: ``rest_rotation * key`` (the key applied
-/// first), normalised.
-///
-/// ``keys`` is (N, 4) x y z w float64 (N may be 0); ``rest_translation`` is not used by
-/// any kind's rotation rule but is checked like the other arguments, so that the four
-/// functions take the same ones. Returns a new (N, 4) float64 array. Errors as
-/// ``apply_translation``.
-#[pyfunction]
-fn apply_rotation<'py>(
-    py: Python<'py>,
-    kind: &str,
-    rest_translation: &Bound<'py, PyAny>,
-    rest_rotation: &Bound<'py, PyAny>,
-    keys: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    rotations(
-        py,
-        "apply_rotation",
-        kind,
-        rest_translation,
-        rest_rotation,
-        keys,
-        pose::apply_rotation,
-    )
+pose_function! {
+    /// The parent-space rotations that play for rotation keys of ``kind`` over a bone's rest
+    /// pose: the key itself, except for ``additive``: ``rest_rotation * key`` (the key applied
+    /// first), normalised.
+    ///
+    /// ``keys`` is (N, 4) x y z w float64 (N may be 0); ``rest_translation`` is not used by
+    /// any kind's rotation rule but is checked like the other arguments, so that the four
+    /// functions take the same ones. Returns a new (N, 4) float64 array. Errors as
+    /// ``apply_translation``.
+    apply_rotation => pose::apply_rotation
 }
 
-/// The inverse of ``apply_rotation``: rotation keys of ``kind`` for the parent-space
-/// rotations ``keys`` (N, 4) x y z w over the rest pose (for ``additive``,
-/// ``rest_rotation^-1 * key``, normalised). Arguments, result and errors as
-/// ``apply_rotation``.
-#[pyfunction]
-fn remove_rotation<'py>(
-    py: Python<'py>,
-    kind: &str,
-    rest_translation: &Bound<'py, PyAny>,
-    rest_rotation: &Bound<'py, PyAny>,
-    keys: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    rotations(
-        py,
-        "remove_rotation",
-        kind,
-        rest_translation,
-        rest_rotation,
-        keys,
-        pose::remove_rotation,
-    )
+pose_function! {
+    /// The inverse of ``apply_rotation``: rotation keys of ``kind`` for the parent-space
+    /// rotations ``keys`` (N, 4) x y z w over the rest pose (for ``additive``,
+    /// ``rest_rotation^-1 * key``, normalised). Arguments, result and errors as
+    /// ``apply_rotation``.
+    remove_rotation => pose::remove_rotation
 }
 
 /// The `(name, value)` pairs of a mapping's `items()`, with `what` describing the values

@@ -91,6 +91,17 @@ where
     }
 }
 
+/// `d[name]`: the list of what `to_python` makes of each of `items`.
+fn set_list<'py, T>(
+    d: &Bound<'py, PyDict>,
+    name: &str,
+    items: impl IntoIterator<Item = T>,
+    to_python: impl FnMut(T) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let list = items.into_iter().map(to_python).collect::<PyResult<Vec<_>>>()?;
+    d.set_item(name, list)
+}
+
 fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, PyAny>> {
     vectors(py, values, 3, |v| vec![v.x, v.y, v.z])
 }
@@ -106,35 +117,19 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionR
         skeleton_to_python(py, classes, &scene.skeleton)?
     };
     fields.set_item("skeleton", skeleton)?;
-    let meshes = scene
-        .meshes
-        .into_iter()
-        .map(|m| mesh_to_python(py, classes, m))
-        .collect::<PyResult<Vec<_>>>()?;
-    fields.set_item("meshes", meshes)?;
-    let materials = scene
-        .materials
-        .iter()
-        .map(|m| material_to_python(py, classes, m))
-        .collect::<PyResult<Vec<_>>>()?;
-    fields.set_item("materials", materials)?;
-    let textures = scene
-        .textures
-        .iter()
-        .map(|t| {
-            let d = PyDict::new(py);
-            d.set_item("name", &t.name)?;
-            d.set_item("png", PyBytes::new(py, &t.png))?;
-            make(&classes.texture, d)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    fields.set_item("textures", textures)?;
-    let animations = scene
-        .animations
-        .into_iter()
-        .map(|a| animation_to_python(py, classes, a))
-        .collect::<PyResult<Vec<_>>>()?;
-    fields.set_item("animations", animations)?;
+    set_list(&fields, "meshes", scene.meshes, |m| mesh_to_python(py, classes, m))?;
+    set_list(&fields, "materials", &scene.materials, |m| {
+        material_to_python(py, classes, m)
+    })?;
+    set_list(&fields, "textures", &scene.textures, |t| {
+        let d = PyDict::new(py);
+        d.set_item("name", &t.name)?;
+        d.set_item("png", PyBytes::new(py, &t.png))?;
+        make(&classes.texture, d)
+    })?;
+    set_list(&fields, "animations", scene.animations, |a| {
+        animation_to_python(py, classes, a)
+    })?;
     fields.set_item("lost", &report.lost)?;
     make(&classes.scene, fields)
 }
@@ -171,14 +166,14 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
         .map(|b| b.parent.and_then(|p| i32::try_from(p).ok()).unwrap_or(-1))
         .collect();
     d.set_item("parents", PyArray1::from_vec(py, parents))?;
-    let [t, r, s] = transforms_to_python(py, bones.iter().map(|b| b.local), n)?;
-    d.set_item("translations", t)?;
-    d.set_item("rotations", r)?;
-    d.set_item("scales", s)?;
-    let [t, r, s] = transforms_to_python(py, bones.iter().map(|b| b.global), n)?;
-    d.set_item("global_translations", t)?;
-    d.set_item("global_rotations", r)?;
-    d.set_item("global_scales", s)?;
+    // The local bind poses, then the global ones, under the names `transforms_from_python` reads.
+    for (prefix, global) in [("", false), ("global_", true)] {
+        let transforms = bones.iter().map(|b| if global { b.global } else { b.local });
+        let arrays = transforms_to_python(py, transforms, n)?;
+        for (name, array) in ["translations", "rotations", "scales"].into_iter().zip(arrays) {
+            d.set_item(format!("{prefix}{name}"), array)?;
+        }
+    }
     let cosmetic: Vec<bool> = bones.iter().map(|b| b.cosmetic).collect();
     d.set_item("cosmetic", PyArray1::from_vec(py, cosmetic))?;
     make(&classes.skeleton, d)
@@ -291,25 +286,15 @@ fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Anima
     )?;
     let notes: Vec<(f64, &str)> = animation.notes.iter().map(|n| (n.frame, n.name.as_str())).collect();
     d.set_item("notes", notes)?;
-    let tracks = animation
-        .bones
-        .into_iter()
-        .map(|t| track_to_python(py, classes, t))
-        .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("tracks", tracks)?;
-    let properties = animation
-        .properties
-        .iter()
-        .map(|p| {
-            let pd = PyDict::new(py);
-            pd.set_item("node", &p.node)?;
-            pd.set_item("property", &p.property)?;
-            pd.set_item("format", &p.format)?;
-            pd.set_item("data", PyBytes::new(py, &p.data))?;
-            make(&classes.property_track, pd)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("properties", properties)?;
+    set_list(&d, "tracks", animation.bones, |t| track_to_python(py, classes, t))?;
+    set_list(&d, "properties", &animation.properties, |p| {
+        let pd = PyDict::new(py);
+        pd.set_item("node", &p.node)?;
+        pd.set_item("property", &p.property)?;
+        pd.set_item("format", &p.format)?;
+        pd.set_item("data", PyBytes::new(py, &p.data))?;
+        make(&classes.property_track, pd)
+    })?;
     make(&classes.animation, d)
 }
 
@@ -359,17 +344,31 @@ fn bytes(d: &Bound<'_, PyDict>, what: &str, name: &str) -> PyResult<Vec<u8>> {
     Ok(bytes.as_bytes().to_vec())
 }
 
+/// A list field.
+fn list<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Bound<'py, PyList>> {
+    field(d, what, name)?
+        .cast_into::<PyList>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list")))
+}
+
 fn dicts<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let list = field(d, what, name)?;
-    let list = list
-        .cast::<PyList>()
-        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list")))?;
-    list.iter()
+    list(d, what, name)?
+        .iter()
         .map(|item| {
             item.cast_into::<PyDict>()
                 .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list of dicts")))
         })
         .collect()
+}
+
+/// What `from_python` makes of each dict of the list field `name`.
+fn list_from<'py, T>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+    from_python: impl FnMut(&Bound<'py, PyDict>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    dicts(d, what, name)?.iter().map(from_python).collect()
 }
 
 /// A C-contiguous (n, cols) array of `T` as its rows, read through `row`.
@@ -412,11 +411,8 @@ fn layers<'py, T: Element + 'static, R>(
     cols: usize,
     row: impl Fn(&[T]) -> R + Copy,
 ) -> PyResult<Vec<Vec<R>>> {
-    let list = field(d, what, name)?;
-    let list = list
-        .cast::<PyList>()
-        .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a list")))?;
-    list.iter()
+    list(d, what, name)?
+        .iter()
         .map(|item| {
             let array: PyReadonlyArray2<'py, T> = item
                 .extract()
@@ -454,27 +450,15 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
                 .map_err(|_| PyValueError::new_err("Scene.skeleton: expected a dict"))?,
         )?,
     };
-    let meshes = dicts(d, "Scene", "meshes")?
-        .iter()
-        .map(mesh_from_python)
-        .collect::<PyResult<_>>()?;
-    let materials = dicts(d, "Scene", "materials")?
-        .iter()
-        .map(material_from_python)
-        .collect::<PyResult<_>>()?;
-    let textures = dicts(d, "Scene", "textures")?
-        .iter()
-        .map(|t| {
-            Ok(Texture {
-                name: get(t, "Texture", "name")?,
-                png: bytes(t, "Texture", "png")?,
-            })
+    let meshes = list_from(d, "Scene", "meshes", mesh_from_python)?;
+    let materials = list_from(d, "Scene", "materials", material_from_python)?;
+    let textures = list_from(d, "Scene", "textures", |t| {
+        Ok(Texture {
+            name: get(t, "Texture", "name")?,
+            png: bytes(t, "Texture", "png")?,
         })
-        .collect::<PyResult<_>>()?;
-    let animations = dicts(d, "Scene", "animations")?
-        .iter()
-        .map(animation_from_python)
-        .collect::<PyResult<_>>()?;
+    })?;
+    let animations = list_from(d, "Scene", "animations", animation_from_python)?;
     Ok(Scene {
         skeleton,
         meshes,
@@ -644,21 +628,15 @@ fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
     let kind: String = get(d, what, "kind")?;
     let interpolation: String = get(d, what, "interpolation")?;
     let notes: Vec<(f64, String)> = get(d, what, "notes")?;
-    let bones = dicts(d, what, "tracks")?
-        .iter()
-        .map(track_from_python)
-        .collect::<PyResult<_>>()?;
-    let properties = dicts(d, what, "properties")?
-        .iter()
-        .map(|p| {
-            Ok(PropertyTrack {
-                node: get(p, "PropertyTrack", "node")?,
-                property: get(p, "PropertyTrack", "property")?,
-                format: get(p, "PropertyTrack", "format")?,
-                data: bytes(p, "PropertyTrack", "data")?,
-            })
+    let bones = list_from(d, what, "tracks", track_from_python)?;
+    let properties = list_from(d, what, "properties", |p| {
+        Ok(PropertyTrack {
+            node: get(p, "PropertyTrack", "node")?,
+            property: get(p, "PropertyTrack", "property")?,
+            format: get(p, "PropertyTrack", "format")?,
+            data: bytes(p, "PropertyTrack", "data")?,
         })
-        .collect::<PyResult<_>>()?;
+    })?;
     Ok(Animation {
         name: get(d, what, "name")?,
         framerate: get(d, what, "framerate")?,

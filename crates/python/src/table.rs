@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 /// Every format the library reads, in detection order, each a dict: ``name``, ``label``,
 /// ``extensions``, ``has_magic``, ``holds`` (``"bones"``, ``"meshes"``, ``"materials"``,
 /// ``"textures"``, ``"animations"``), ``stores_framerate``, ``animation_kinds``,
-/// ``names_animations``, ``several_animations``, ``length_ends_on_last_key``,
+/// ``names_animations``, ``names_meshes``, ``several_animations``, ``length_ends_on_last_key``,
 /// ``chooses_precision`` and ``targets`` (names for ``convert`` and ``from_scene``).
 #[pyfunction]
 pub(crate) fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {

@@ -4,8 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::images::ImageFiles;
-use animbin_core::scene::{AnimKind, ConversionReport, Scene, SceneOptions};
+use animbin_core::scene::{AnimKind, ConversionReport};
 use animbin_core::{Error, Problem};
 
 use crate::layout::SeAnim;
@@ -39,8 +38,6 @@ impl FileFormat for SeAnim {
     type Form = ();
     type Summary = Summary;
     type Error = Error;
-    type Dump<'a> = &'a Self;
-    type Undump = Self;
 
     fn read(bytes: &[u8]) -> Result<Self, Error> {
         crate::read(bytes)
@@ -69,27 +66,7 @@ impl FileFormat for SeAnim {
         crate::validate(self)
     }
 
-    /// The model as serde writes it: every field, so the dump gives back the same bytes.
-    fn dump(&self) -> Result<&Self, Error> {
-        Ok(self)
-    }
+    animbin_core::dump_the_model!();
 
-    fn undump(data: Self) -> Result<Self, Error> {
-        Ok(data)
-    }
-
-    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
-        SeAnim::to_scene(self, options, report)
-    }
-
-    /// [`SeAnim::from_scene`]; an SEAnim embeds no textures, so `images` are not used.
-    fn from_scene(
-        scene: &Scene,
-        (): (),
-        options: &SceneOptions,
-        _images: &ImageFiles,
-        report: &mut ConversionReport,
-    ) -> Result<Self, Error> {
-        SeAnim::from_scene(scene, options, report)
-    }
+    animbin_core::scene_through_the_model!();
 }

@@ -8,6 +8,7 @@ use animbin_seanim::{
     Precision, PresenceFlags, Problem, PropertyFlags, SeAnim, SeBlend, Severity, StrayCounts, Trailer, View, read,
     to_bytes, validate,
 };
+use animbin_testing::seanim::OLD_RULE_256 as LEGACY_256;
 use animbin_testing::{assert_every_truncation_fails, hex};
 
 /// Reads `bytes`, checks that they are written back identically and that the view agrees
@@ -280,18 +281,6 @@ fn bone_width_switches_to_u16_at_bone_count_256() {
     assert_truncations_fail(&bytes);
 }
 
-const LEGACY_256: &str = "
-    53 45 41 6e 69 6d 01 00 1c 00   # magic, version, headerSize
-    00 00 01 00 00 00               # absolute, no flags, LOC, single, reserved1
-    00 00 f0 41                     # framerate 30.0
-    00 01 00 00                     # frameCount 256, written with the old rule: u8 frame_t
-    01 00 00 00 00 00 00 00 00 00 00 00   # boneCount 1, no modifiers, reserved2, noteCount 0
-    61 00 00                        # bone name a, flags
-    02                              # locKeyCount (u8)
-    00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
-    ff 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
-";
-
 #[test]
 fn old_frame_rule_reads_frame_count_256_with_u8_frames_and_rewrites_it_with_the_current_rule() {
     let bytes = hex(LEGACY_256);
@@ -371,11 +360,7 @@ fn every_block_anim() -> SeAnim {
     SeAnim {
         anim_type: AnimType::Delta,
         anim_flags: AnimFlags::LOOPED,
-        data_presence_flags: PresenceFlags::LOC
-            | PresenceFlags::ROT
-            | PresenceFlags::SCALE
-            | PresenceFlags::NOTE
-            | PresenceFlags::CUSTOM,
+        data_presence_flags: PresenceFlags::all(),
         data_property_flags: PropertyFlags::PRECISION_HIGH,
         framerate: 60.0,
         header_extra: vec![0xaa, 0xbb],

@@ -7,7 +7,7 @@ use animbin_core::scene::{
 };
 use animbin_core::{Quat, SceneOptions, Vec3};
 use animbin_seanim::{
-    Bone, Key, Note, Precision, PresenceFlags, SEBLEND_PROPERTY, SeAnim, Trailer, View, read, to_bytes,
+    Bone, FrameWidthRule, Key, Note, Precision, PresenceFlags, SEBLEND_PROPERTY, SeAnim, Trailer, View, read, to_bytes,
 };
 use proptest::prelude::*;
 
@@ -112,6 +112,15 @@ proptest! {
             bytes[i] = value;
         }
         match read(&bytes) {
+            // A corruption can make a file that only the old frame_t rule reads (a frameCount
+            // of 256 or 65536); the writer uses the current rule by design, so the rewrite is
+            // that same model under the current rule.
+            Ok(back) if back.frame_width_rule == FrameWidthRule::Legacy => {
+                let rewrite = to_bytes(&back).unwrap();
+                let again = read(&rewrite).unwrap();
+                prop_assert_eq!(again.frame_width_rule, FrameWidthRule::Current);
+                prop_assert_eq!(SeAnim { frame_width_rule: FrameWidthRule::Legacy, ..again }, back);
+            }
             Ok(back) => {
                 prop_assert_eq!(to_bytes(&back).unwrap(), bytes.clone());
                 assert_view_matches(&bytes, &back);

@@ -27,6 +27,7 @@ impl FileFormat for SeModel {
     const STORES_FRAMERATE: bool = false;
     const ANIMATION_KINDS: &'static [AnimKind] = &[];
     const NAMES_ANIMATIONS: bool = false;
+    const NAMES_MESHES: bool = false;
     const SEVERAL_ANIMATIONS: bool = false;
     const LENGTH_ENDS_ON_LAST_KEY: bool = false;
     const CHOOSES_PRECISION: bool = false;
@@ -37,8 +38,6 @@ impl FileFormat for SeModel {
     type Form = Layout;
     type Summary = Summary;
     type Error = Error;
-    type Dump<'a> = &'a Self;
-    type Undump = Self;
 
     fn read(bytes: &[u8]) -> Result<Self, Error> {
         crate::read(bytes)
@@ -79,15 +78,7 @@ impl FileFormat for SeModel {
         crate::validate(self)
     }
 
-    /// The model as serde writes it: its layout and every field, so the dump gives back the
-    /// same bytes.
-    fn dump(&self) -> Result<&Self, Error> {
-        Ok(self)
-    }
-
-    fn undump(data: Self) -> Result<Self, Error> {
-        Ok(data)
-    }
+    animbin_core::dump_the_model!();
 
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
         SeModel::to_scene(self, options, report)

@@ -157,19 +157,7 @@ fn scene_shaped_model() -> impl Strategy<Value = deployed::Model> {
                     vec([0..v as u32, 0..v as u32, 0..v as u32], 0..4),
                     vec(-1..materials as i32, layers),
                 )
-                    .prop_map(
-                        move |(positions, uvs, normals, colors, weights, faces, material_indices)| deployed::Mesh {
-                            flags: 0,
-                            max_influence: if skinned { influences } else { 0 },
-                            positions,
-                            uvs,
-                            normals,
-                            colors,
-                            weights,
-                            faces,
-                            material_indices,
-                        },
-                    )
+                    .prop_map(move |arrays| mesh_of(0, if skinned { influences } else { 0 }, arrays))
             });
             (vec(mesh, 0..3), vec(material(), materials), Just((bones, bone_flags)))
         })

@@ -5,9 +5,8 @@ use std::io::Write;
 use std::path::Path;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::images::ImageFiles;
-use animbin_core::scene::{AnimKind, ConversionReport, Scene};
-use animbin_core::{Error, Problem, SceneOptions};
+use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::{Error, Problem};
 
 use crate::model::Sf3File;
 use crate::summary::Summary;
@@ -32,7 +31,7 @@ pub fn is_x8an_name(path: &Path) -> bool {
 /// x8an: one form, read and written back byte for byte; no magic, so a file is known by its
 /// name ([`is_x8an_name`]) or by the caller's word; the summary is the count-only walk
 /// ([`Summary::parse`]); the dump is the model's serde form. Key times are ticks with no rate
-/// in the file: a scene's frame rate is the caller's ([`SceneOptions::framerate`], 30 by
+/// in the file: a scene's frame rate is the caller's ([`SceneOptions::framerate`](animbin_core::SceneOptions::framerate), 30 by
 /// default).
 impl FileFormat for Sf3File {
     const NAME: &'static str = FORMAT;
@@ -52,8 +51,6 @@ impl FileFormat for Sf3File {
     type Form = ();
     type Summary = Summary;
     type Error = Error;
-    type Dump<'a> = &'a Sf3File;
-    type Undump = Sf3File;
 
     /// [`is_x8an_name`].
     fn probe_name(path: &Path) -> bool {
@@ -84,33 +81,15 @@ impl FileFormat for Sf3File {
         crate::validate(self)
     }
 
-    fn dump(&self) -> Result<&Sf3File, Error> {
-        Ok(self)
-    }
+    animbin_core::dump_the_model!();
 
-    fn undump(data: Sf3File) -> Result<Self, Error> {
-        Ok(data)
-    }
-
-    /// [`Sf3File::to_scene`].
-    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
-        Sf3File::to_scene(self, options, report)
-    }
-
-    /// [`Sf3File::from_scene`]; x8an embeds no texture, so `images` are not used.
-    fn from_scene(
-        scene: &Scene,
-        (): (),
-        options: &SceneOptions,
-        _images: &ImageFiles,
-        report: &mut ConversionReport,
-    ) -> Result<Self, Error> {
-        Sf3File::from_scene(scene, options, report)
-    }
+    animbin_core::scene_through_the_model!();
 }
 
 #[cfg(test)]
 mod tests {
+    use animbin_core::scene::Scene;
+
     use super::*;
 
     #[test]

@@ -109,3 +109,35 @@ pub fn error_lines(report: &ValidatorReport) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The image called `name` in a glTF's JSON.
+pub fn image_named<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    json["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == name)
+        .unwrap()
+}
+
+/// The names of a glTF's animations (its JSON), in order.
+pub fn animation_names(json: &serde_json::Value) -> Vec<&str> {
+    json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect()
+}
+
+/// Removes every `extras` member of a glTF's JSON, as Blender's glTF export does.
+pub fn strip_extras(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove("extras");
+            map.values_mut().for_each(strip_extras);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip_extras),
+        _ => {}
+    }
+}

@@ -1,5 +1,6 @@
 //! Test helpers shared by the animbin crates' tests: hex fixtures, truncation checks, the
-//! shared corpus of files from independent tools, and the Khronos glTF validator.
+//! shared corpus of files from independent tools, AnimX, DMF and SEAnim samples, and the
+//! Khronos glTF validator.
 //!
 //! This crate is a dev-dependency only and is never published, so none of it is part of
 //! any public API.
@@ -8,7 +9,10 @@
 //! needs from outside the repository (the shared corpus, node and the validator) must be
 //! there: [`require`] fails the test instead of letting it pass by skipping.
 
+pub mod animx;
+pub mod dmf;
 pub mod gltf;
+pub mod seanim;
 
 use animbin_core::FileFormat;
 use std::path::{Path, PathBuf};
@@ -92,16 +96,6 @@ pub fn hex(text: &str) -> Vec<u8> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_ignores_spaces_and_comments() {
-        assert_eq!(hex("01 02 # two bytes\n ff"), vec![1, 2, 255]);
-    }
-}
-
 /// The files of `extension` in the workspace's `testdata/` and in the shared corpus (when it
 /// is there), each with its name and bytes; at least one from `testdata/`.
 pub fn samples(manifest_dir: &str, extension: &str) -> Vec<(String, Vec<u8>)> {
@@ -120,12 +114,42 @@ pub fn samples(manifest_dir: &str, extension: &str) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+/// Asserts that `summary` is written as a JSON object of exactly `members`, in that order
+/// (the order of the fields, as `animbin info --json` prints them), and that it reads back
+/// from that JSON as itself; returns the JSON for further checks.
+pub fn assert_summary_members<S>(summary: &S, members: &[&str]) -> serde_json::Value
+where
+    S: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let text = serde_json::to_string(summary).unwrap();
+    let at = |member: &str| text.find(&format!("\"{member}\":")).unwrap();
+    assert!(members.windows(2).all(|w| at(w[0]) < at(w[1])), "{text}");
+    let json = serde_json::to_value(summary).unwrap();
+    assert_eq!(json.as_object().unwrap().len(), members.len());
+    assert_eq!(&serde_json::from_value::<S>(json.clone()).unwrap(), summary);
+    json
+}
+
 /// Asserts that a format's summary through its view ([`FileFormat::summary_of`]) is the
 /// model's ([`FileFormat::read`], then [`FileFormat::summary`]) for `bytes` (which must
 /// summarise), for every prefix of it and, for each mask of `flips`, for every byte flipped
 /// by it: both give the same summary, or both refuse the bytes.
 pub fn assert_view_summaries<F: FileFormat>(name: &str, bytes: &[u8], flips: &[u8]) {
-    let both = |bytes: &[u8]| (F::summary_of(bytes).ok(), F::read(bytes).ok().map(|f| f.summary()));
+    assert_summaries_agree(name, bytes, flips, |bytes| {
+        (F::summary_of(bytes).ok(), F::read(bytes).ok().map(|f| f.summary()))
+    });
+}
+
+/// Asserts that the two summaries `both` gives of some bytes (the quick one through a view,
+/// and the one from the whole model) agree, as [`assert_view_summaries`] asserts it for a
+/// format: for `bytes` (which must summarise), for every prefix of it and, for each mask of
+/// `flips`, for every byte flipped by it.
+pub fn assert_summaries_agree<S: PartialEq + std::fmt::Debug>(
+    name: &str,
+    bytes: &[u8],
+    flips: &[u8],
+    both: impl Fn(&[u8]) -> (Option<S>, Option<S>),
+) {
     let (quick, full) = both(bytes);
     assert!(quick.is_some(), "{name}: a whole file summarises");
     assert_eq!(quick, full, "{name}");
@@ -141,5 +165,15 @@ pub fn assert_view_summaries<F: FileFormat>(name: &str, bytes: &[u8], flips: &[u
             assert_eq!(quick, full, "{name}: byte {at} ^ {flip:#04x}");
             flipped[at] ^= flip;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_ignores_spaces_and_comments() {
+        assert_eq!(hex("01 02 # two bytes\n ff"), vec![1, 2, 255]);
     }
 }

@@ -161,50 +161,25 @@ pub(crate) fn samples() -> Vec<Sample> {
     v0.version = 0;
     v0.tracks.retain(|t| !matches!(t.data, TrackData::Discrete(_)));
     vec![
-        Sample {
-            name: "sample.animx",
-            bytes: bytes(&plain),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "sample-lz4.animx",
-            bytes: bytes(&lz4),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "sample-lzma.animx",
-            bytes: bytes(&lzma),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "sample-v0.animx",
-            bytes: bytes(&v0),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "sample.animj",
-            bytes: animj::to_string(&plain).expect("AnimJ").into_bytes(),
-            fuzz_targets: &["parse_animx"],
-            testdata: true,
-        },
-        Sample {
-            name: "every-value-type.animx",
-            bytes: bytes(&every_value_type()),
-            fuzz_targets: TARGETS,
-            testdata: false,
-        },
-        Sample {
-            name: "every-value-type-lz4.animx",
-            bytes: bytes(&Animation {
+        Sample::new("sample.animx", bytes(&plain), TARGETS, true),
+        Sample::new("sample-lz4.animx", bytes(&lz4), TARGETS, true),
+        Sample::new("sample-lzma.animx", bytes(&lzma), TARGETS, true),
+        Sample::new("sample-v0.animx", bytes(&v0), TARGETS, true),
+        Sample::new(
+            "sample.animj",
+            animj::to_string(&plain).expect("AnimJ").into_bytes(),
+            &["parse_animx"],
+            true,
+        ),
+        Sample::new("every-value-type.animx", bytes(&every_value_type()), TARGETS, false),
+        Sample::new(
+            "every-value-type-lz4.animx",
+            bytes(&Animation {
                 encoding: Encoding::Lz4,
                 ..every_value_type()
             }),
-            fuzz_targets: TARGETS,
-            testdata: false,
-        },
+            TARGETS,
+            false,
+        ),
     ]
 }

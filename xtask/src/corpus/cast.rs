@@ -124,15 +124,6 @@ fn sample() -> CastFile {
     file
 }
 
-fn node(kind: NodeKind, hash: u64, properties: Vec<Property>, children: Vec<Node>) -> Node {
-    Node {
-        id: kind.id(),
-        hash,
-        properties,
-        children,
-    }
-}
-
 fn p(name: &str, value: Value) -> Property {
     Property::new(name, value)
 }
@@ -153,7 +144,7 @@ fn unit_quat() -> Value {
 fn every_node() -> CastFile {
     let bones = (0..3)
         .map(|i| {
-            node(
+            Node::with(
                 NodeKind::Bone,
                 10 + i,
                 vec![
@@ -170,7 +161,7 @@ fn every_node() -> CastFile {
             )
         })
         .collect::<Vec<_>>();
-    let ik = node(
+    let ik = Node::with(
         NodeKind::IkHandle,
         13,
         vec![
@@ -185,7 +176,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let constraint = node(
+    let constraint = Node::with(
         NodeKind::Constraint,
         14,
         vec![
@@ -204,8 +195,8 @@ fn every_node() -> CastFile {
     );
     let mut skeleton_children = bones;
     skeleton_children.extend([ik, constraint]);
-    let skeleton = node(NodeKind::Skeleton, 9, vec![], skeleton_children);
-    let material = node(
+    let skeleton = Node::with(NodeKind::Skeleton, 9, vec![], skeleton_children);
+    let material = Node::with(
         NodeKind::Material,
         20,
         vec![
@@ -216,8 +207,8 @@ fn every_node() -> CastFile {
             Property::hash("extra0", 22),
         ],
         vec![
-            node(NodeKind::File, 21, vec![s("p", "a.png")], vec![]),
-            node(
+            Node::with(NodeKind::File, 21, vec![s("p", "a.png")], vec![]),
+            Node::with(
                 NodeKind::Color,
                 22,
                 vec![s("n", "tint"), s("cs", "srgb"), p("rgba", unit_quat())],
@@ -225,7 +216,7 @@ fn every_node() -> CastFile {
             ),
         ],
     );
-    let mesh = node(
+    let mesh = Node::with(
         NodeKind::Mesh,
         30,
         vec![
@@ -248,7 +239,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let legacy = node(
+    let legacy = Node::with(
         NodeKind::Mesh,
         31,
         vec![
@@ -258,7 +249,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let hair = node(
+    let hair = Node::with(
         NodeKind::Hair,
         32,
         vec![
@@ -269,7 +260,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let shape = node(
+    let shape = Node::with(
         NodeKind::BlendShape,
         33,
         vec![
@@ -281,7 +272,7 @@ fn every_node() -> CastFile {
         ],
         vec![],
     );
-    let model = node(
+    let model = Node::with(
         NodeKind::Model,
         2,
         vec![
@@ -293,7 +284,7 @@ fn every_node() -> CastFile {
         vec![skeleton, material, mesh, legacy, hair, shape],
     );
     let curve = |hash, kp: &str, kv: Value| {
-        node(
+        Node::with(
             NodeKind::Curve,
             hash,
             vec![
@@ -307,7 +298,7 @@ fn every_node() -> CastFile {
             vec![],
         )
     };
-    let anim = node(
+    let anim = Node::with(
         NodeKind::Animation,
         3,
         vec![
@@ -316,8 +307,8 @@ fn every_node() -> CastFile {
             Property::boolean("lo", false),
         ],
         vec![
-            node(NodeKind::Skeleton, 40, vec![], vec![]),
-            node(
+            Node::with(NodeKind::Skeleton, 40, vec![], vec![]),
+            Node::with(
                 NodeKind::CurveModeOverride,
                 41,
                 vec![
@@ -334,7 +325,7 @@ fn every_node() -> CastFile {
             curve(44, "sy", Value::Float(vec![1.0, 2.0])),
             curve(45, "bs", Value::Float(vec![0.0, 1.0])),
             curve(46, "vb", Value::Short(vec![1, 0])),
-            node(
+            Node::with(
                 NodeKind::NotificationTrack,
                 47,
                 vec![s("n", "hit"), p("kb", Value::Byte(vec![3]))],
@@ -342,7 +333,7 @@ fn every_node() -> CastFile {
             ),
         ],
     );
-    let instance = node(
+    let instance = Node::with(
         NodeKind::Instance,
         4,
         vec![
@@ -352,9 +343,9 @@ fn every_node() -> CastFile {
             p("r", unit_quat()),
             p("s", one3(1.0)),
         ],
-        vec![node(NodeKind::File, 50, vec![s("p", "crate.cast")], vec![])],
+        vec![Node::with(NodeKind::File, 50, vec![s("p", "crate.cast")], vec![])],
     );
-    let meta = node(
+    let meta = Node::with(
         NodeKind::Metadata,
         5,
         vec![s("a", "animbin"), s("s", "xtask"), s("up", "y"), s("sr", "C:/")],
@@ -362,14 +353,14 @@ fn every_node() -> CastFile {
     );
     CastFile {
         flags: 0,
-        roots: vec![node(NodeKind::Root, 1, vec![], vec![model, anim, instance, meta])],
+        roots: vec![Node::with(NodeKind::Root, 1, vec![], vec![model, anim, instance, meta])],
     }
 }
 
 /// Index buffers at every width: u16 faces that 300 vertices need, u32 faces that small
 /// values do not need (any width that holds the values is legal, and kept), and u32 frames.
 fn wide() -> CastFile {
-    let grid = node(
+    let grid = Node::with(
         NodeKind::Mesh,
         3,
         vec![
@@ -378,7 +369,7 @@ fn wide() -> CastFile {
         ],
         vec![],
     );
-    let wide = node(
+    let wide = Node::with(
         NodeKind::Mesh,
         4,
         vec![
@@ -387,12 +378,12 @@ fn wide() -> CastFile {
         ],
         vec![],
     );
-    let model = node(NodeKind::Model, 2, vec![], vec![grid, wide]);
-    let anim = node(
+    let model = Node::with(NodeKind::Model, 2, vec![], vec![grid, wide]);
+    let anim = Node::with(
         NodeKind::Animation,
         5,
         vec![p("fr", Value::Float(vec![30.0]))],
-        vec![node(
+        vec![Node::with(
             NodeKind::NotificationTrack,
             6,
             vec![s("n", "far"), p("kb", Value::narrowest(&[70_000]))],
@@ -401,7 +392,7 @@ fn wide() -> CastFile {
     );
     CastFile {
         flags: 0,
-        roots: vec![node(NodeKind::Root, 1, vec![], vec![model, anim])],
+        roots: vec![Node::with(NodeKind::Root, 1, vec![], vec![model, anim])],
     }
 }
 
@@ -425,7 +416,7 @@ fn unusual() -> CastFile {
         id: NodeId::from_tag(*b"in\0\x01"),
         hash: 0,
         properties: Vec::new(),
-        children: vec![node(NodeKind::Mesh, 0, vec![], vec![])],
+        children: vec![Node::with(NodeKind::Mesh, 0, vec![], vec![])],
     };
     let outer = Node {
         id: NodeId::from_tag(*b"xtra"),
@@ -436,7 +427,7 @@ fn unusual() -> CastFile {
     CastFile {
         flags: 0xFFFF_FFFF,
         roots: vec![
-            node(NodeKind::Root, 1, vec![s("n", "a"), s("n", "b")], vec![outer]),
+            Node::with(NodeKind::Root, 1, vec![s("n", "a"), s("n", "b")], vec![outer]),
             Node {
                 id: NodeKind::Model.id(),
                 hash: 1,
@@ -449,12 +440,7 @@ fn unusual() -> CastFile {
 
 /// Every Cast sample.
 pub(crate) fn samples() -> Vec<Sample> {
-    let file = |name, cast: &CastFile, testdata| Sample {
-        name,
-        bytes: bytes(cast),
-        fuzz_targets: TARGETS,
-        testdata,
-    };
+    let file = |name, cast: &CastFile, testdata| Sample::new(name, bytes(cast), TARGETS, testdata);
     vec![
         file("sample.cast", &sample(), true),
         file("cast_every_node.cast", &every_node(), false),

@@ -186,29 +186,14 @@ pub(crate) fn samples() -> Vec<Sample> {
     let sample = sample();
     debug_assert!(animbin_dmf::validate(&sample).is_empty());
     vec![
-        Sample {
-            name: "sample.dmf",
-            bytes: binary(&sample),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "sample.dmf.json",
-            bytes: animbin_dmf::json::to_vec(&sample).expect("the sample is JSON-encodable"),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "rig.dmf",
-            bytes: binary(&rig()),
-            fuzz_targets: TARGETS,
-            testdata: false,
-        },
-        Sample {
-            name: "empty.dmf",
-            bytes: binary(&Dmf::default()),
-            fuzz_targets: TARGETS,
-            testdata: false,
-        },
+        Sample::new("sample.dmf", binary(&sample), TARGETS, true),
+        Sample::new(
+            "sample.dmf.json",
+            animbin_dmf::json::to_vec(&sample).expect("the sample is JSON-encodable"),
+            TARGETS,
+            true,
+        ),
+        Sample::new("rig.dmf", binary(&rig()), TARGETS, false),
+        Sample::new("empty.dmf", binary(&Dmf::default()), TARGETS, false),
     ]
 }

@@ -22,12 +22,7 @@ fn sample_bytes(samples: Vec<Sample>, name: &str) -> Vec<u8> {
 fn export(name: &'static str, scene: &Scene, container: Container, options: &SceneOptions) -> Sample {
     let bytes = animbin_gltf::to_bytes(scene, container, options, &mut ConversionReport::default())
         .unwrap_or_else(|e| panic!("{name}: the sample exports: {e}"));
-    Sample {
-        name,
-        bytes,
-        fuzz_targets: TARGETS,
-        testdata: false,
-    }
+    Sample::new(name, bytes, TARGETS, false)
 }
 
 pub(crate) fn samples() -> Vec<Sample> {

@@ -28,6 +28,22 @@ pub(crate) struct Sample {
 pub(crate) const ANY_FORMAT_TARGET: &str = "parse_any";
 
 impl Sample {
+    /// The sample `name` of `bytes`, seeding `fuzz_targets`; in `testdata/` too when
+    /// `testdata`.
+    pub(crate) fn new(
+        name: &'static str,
+        bytes: Vec<u8>,
+        fuzz_targets: &'static [&'static str],
+        testdata: bool,
+    ) -> Self {
+        Self {
+            name,
+            bytes,
+            fuzz_targets,
+            testdata,
+        }
+    }
+
     /// The fuzz targets this sample seeds: its format's, and [`ANY_FORMAT_TARGET`].
     pub(crate) fn seeds(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.fuzz_targets.iter().copied().chain([ANY_FORMAT_TARGET])

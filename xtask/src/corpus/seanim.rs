@@ -69,11 +69,7 @@ fn sample() -> SeAnim {
 fn every_block() -> SeAnim {
     SeAnim {
         anim_type: AnimType::Absolute,
-        data_presence_flags: PresenceFlags::LOC
-            | PresenceFlags::ROT
-            | PresenceFlags::SCALE
-            | PresenceFlags::NOTE
-            | PresenceFlags::CUSTOM,
+        data_presence_flags: PresenceFlags::all(),
         data_property_flags: PropertyFlags::PRECISION_HIGH,
         framerate: 60.0,
         header_extra: vec![0, 0],
@@ -180,23 +176,18 @@ fn bones(count: u32) -> SeAnim {
 
 /// Every SEAnim sample.
 pub(crate) fn samples() -> Vec<Sample> {
-    let file = |name, anim: &SeAnim, testdata| Sample {
-        name,
-        bytes: bytes(anim),
-        fuzz_targets: TARGETS,
-        testdata,
-    };
+    let file = |name, anim: &SeAnim, testdata| Sample::new(name, bytes(anim), TARGETS, testdata);
     vec![
         file("sample.seanim", &sample(), true),
         file("sample_every_block.seanim", &every_block(), true),
         file("seanim_framecount_255.seanim", &frames_up_to(254), false),
         file("seanim_framecount_256.seanim", &frames_up_to(255), false),
-        Sample {
-            name: "seanim_framecount_256_old_rule.seanim",
-            bytes: old_rule_frame_count_256(),
-            fuzz_targets: TARGETS,
-            testdata: false,
-        },
+        Sample::new(
+            "seanim_framecount_256_old_rule.seanim",
+            old_rule_frame_count_256(),
+            TARGETS,
+            false,
+        ),
         file("seanim_framecount_65535.seanim", &frames_up_to(65534), false),
         file("seanim_framecount_65536.seanim", &frames_up_to(65535), false),
         file("seanim_bonecount_255.seanim", &bones(255), false),

@@ -184,20 +184,11 @@ pub(crate) fn samples() -> Vec<Sample> {
         mesh_flags: MeshFlags::from_bits_retain(0),
         ..sample.clone()
     };
-    let file = |name, model: deployed::Model, testdata| Sample {
-        name,
-        bytes: bytes(&SeModel::Deployed(model)),
-        fuzz_targets: TARGETS,
-        testdata,
-    };
+    let file =
+        |name, model: deployed::Model, testdata| Sample::new(name, bytes(&SeModel::Deployed(model)), TARGETS, testdata);
     vec![
         file("sample.semodel", sample.clone(), true),
-        Sample {
-            name: "sample_draft.semodel",
-            bytes: bytes(&draft),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
+        Sample::new("sample_draft.semodel", bytes(&draft), TARGETS, true),
         file("sample_blend.semodel", with_blend(sample), true),
         file("skeleton.semodel", skeleton, true),
         file("fan_255.semodel", fan(255), false),

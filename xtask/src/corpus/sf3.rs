@@ -84,29 +84,9 @@ pub(crate) fn samples() -> Vec<Sample> {
         },
     };
     vec![
-        Sample {
-            name: "x8an00.bin",
-            bytes: write(&readme),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "x8an01.bin",
-            bytes: write(&minimal),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "x8an02.bin",
-            bytes: write(&empty),
-            fuzz_targets: TARGETS,
-            testdata: true,
-        },
-        Sample {
-            name: "x8an-large.bin",
-            bytes: write(&large),
-            fuzz_targets: TARGETS,
-            testdata: false,
-        },
+        Sample::new("x8an00.bin", write(&readme), TARGETS, true),
+        Sample::new("x8an01.bin", write(&minimal), TARGETS, true),
+        Sample::new("x8an02.bin", write(&empty), TARGETS, true),
+        Sample::new("x8an-large.bin", write(&large), TARGETS, false),
     ]
 }

@@ -1,6 +1,7 @@
 //! The container and the document: [`parse`] reads a `.glb` or `.gltf` into a validated
 //! [`gltf::Document`], checking first what the `gltf` crate would otherwise unwrap, and
-//! [`load_buffers`] resolves its buffers (the GLB BIN chunk or base64 `data:` URIs).
+//! [`load_buffers`] resolves its buffers (the GLB BIN chunk or base64 `data:` URIs; external
+//! files are embedded before, by [`crate::embed_external_files`]).
 
 use std::borrow::Cow;
 
@@ -12,17 +13,13 @@ use crate::glb::Glb;
 
 /// Parses the container and the JSON, and validates the document.
 pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
-    let (json, bin) = if bytes.starts_with(crate::MAGIC) {
+    let (json, bin, base) = if bytes.starts_with(crate::MAGIC) {
         let glb = Glb::parse(bytes)?;
-        (glb.json, glb.bin)
+        (glb.json, glb.bin, Glb::JSON_START)
     } else {
-        (bytes, None)
+        (bytes, None, 0)
     };
-    let root = gltf::json::Root::from_slice(json).map_err(|e| Error::Json {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let root = gltf::json::Root::from_slice(json).map_err(|e| Error::json(json, base, &e))?;
     if !root.asset.version.starts_with("2.") {
         return Err(Error::invalid(
             "/asset/version",
@@ -143,9 +140,12 @@ pub(crate) fn load_buffers<'a>(document: &gltf::Document, bin: Option<&'a [u8]>)
                         .ok_or_else(|| Error::invalid(path.field("uri"), "a base64 data URI", "a malformed one"))?,
                 ),
                 gltf::buffer::Source::Uri(uri) => {
+                    // Files beside a .gltf are embedded before (embed_external_files): these
+                    // bytes came without them.
                     return Err(Error::invalid(
                         path.field("uri"),
-                        "an embedded buffer (a .glb, or a .gltf with data: URIs)",
+                        "an embedded buffer (a .glb, a .gltf with data: URIs, or a .gltf opened from its \
+                         path, whose files beside it are read)",
                         format!("the external file {uri:?}"),
                     ));
                 }

@@ -79,6 +79,7 @@ def formats() -> list[dict[str, Any]]:
     ``name``, ``label``, ``extensions`` (without the dot, the usual one first),
     ``has_magic``, ``holds`` (``"bones"``, ``"meshes"``, ``"materials"``, ``"textures"``,
     ``"animations"``), ``stores_framerate``, ``animation_kinds``, ``names_animations``,
+    ``names_meshes``,
     ``several_animations``, ``length_ends_on_last_key``, ``chooses_precision`` and
     ``targets`` (names for ``convert`` and ``from_scene``). Front ends build their menus
     from it."""

@@ -115,6 +115,33 @@ pub fn faces(vertex_count: usize) -> impl Strategy<Value = Vec<[u32; 3]>> {
     vec([index(width), index(width), index(width)], 0..5)
 }
 
+/// The arrays of a deployed mesh, in the order of its fields.
+pub type MeshArrays = (
+    Vec<Vec3<f32>>,
+    Vec<Vec2<f32>>,
+    Vec<Vec3<f32>>,
+    Vec<Rgba8>,
+    Vec<Influence>,
+    Vec<[u32; 3]>,
+    Vec<i32>,
+);
+
+/// A deployed mesh of `flags` and `max_influence` holding `arrays`.
+pub fn mesh_of(flags: u8, max_influence: u8, arrays: MeshArrays) -> deployed::Mesh {
+    let (positions, uvs, normals, colors, weights, faces, material_indices) = arrays;
+    deployed::Mesh {
+        flags,
+        max_influence,
+        positions,
+        uvs,
+        normals,
+        colors,
+        weights,
+        faces,
+        material_indices,
+    }
+}
+
 pub fn deployed_mesh(flags: MeshFlags, bone_index: IndexWidth, f: Floats) -> impl Strategy<Value = deployed::Mesh> {
     let has = move |b| flags.contains(b);
     // Mostly tiny meshes, sometimes one past the u8 face index width.
@@ -138,19 +165,7 @@ pub fn deployed_mesh(flags: MeshFlags, bone_index: IndexWidth, f: Floats) -> imp
                 faces(v),
                 vec(prop_oneof![Just(-1), -3i32..4], layers),
             )
-                .prop_map(
-                    move |(positions, uvs, normals, colors, weights, faces, material_indices)| deployed::Mesh {
-                        flags: mesh_flags,
-                        max_influence,
-                        positions,
-                        uvs,
-                        normals,
-                        colors,
-                        weights,
-                        faces,
-                        material_indices,
-                    },
-                )
+                .prop_map(move |arrays| mesh_of(mesh_flags, max_influence, arrays))
         })
 }
 

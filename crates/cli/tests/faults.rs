@@ -1,0 +1,337 @@
+//! The command under faults: signals mid-write, outputs that cannot be written, special
+//! inputs, symbolic links and read-only outputs. Each leaves no temporary file, blames the
+//! right file, and ends promptly.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use animbin_core::{Quat, Vec3};
+use animbin_seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim};
+use common::{animbin, code, command, read, s, stderr, stdout, tempdir, testdata, write};
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// An SEAnim of `bones` bones keyed on each of `frames` frames, in double precision (about
+/// 90 bytes a bone a frame).
+fn big_seanim(bones: u32, frames: u32) -> Vec<u8> {
+    let bones = (0..bones)
+        .map(|b| Bone {
+            location: (0..frames)
+                .map(|f| Key::new(f, Vec3::new(f64::from(f), f64::from(b), 0.5)))
+                .collect(),
+            rotation: (0..frames)
+                .map(|f| Key::new(f, Quat::new(0.0, 0.0, (f64::from(f) * 0.01).sin(), 1.0)))
+                .collect(),
+            scale: (0..frames).map(|f| Key::new(f, Vec3::new(1.0, 1.0, 1.0))).collect(),
+            ..Bone::new(format!("bone_{b:03}"))
+        })
+        .collect();
+    let anim = SeAnim {
+        framerate: 30.0,
+        data_presence_flags: PresenceFlags::LOC | PresenceFlags::ROT | PresenceFlags::SCALE,
+        data_property_flags: PropertyFlags::PRECISION_HIGH,
+        bones,
+        ..SeAnim::default()
+    };
+    animbin_seanim::to_bytes(&anim).expect("a valid SEAnim")
+}
+
+/// Waits for `child` for at most `seconds`; one still running then is killed and fails the
+/// test (the command must never wait forever).
+fn wait_at_most(mut child: Child, seconds: u64, what: &str) -> Output {
+    let until = Instant::now() + Duration::from_secs(seconds);
+    while Instant::now() < until {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("{what} still ran after {seconds} s");
+}
+
+/// Runs `animbin ARGS...` with a deadline.
+fn animbin_within(args: &[&str], seconds: u64) -> Output {
+    let child = command()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_at_most(child, seconds, &format!("animbin {}", args.join(" ")))
+}
+
+/// Whether process `pid` has a file open in `dir` (named, or unnamed: `dir/#123 (deleted)`).
+fn writes_into(pid: u32, dir: &Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.filter_map(Result::ok)
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|target| target.starts_with(dir))
+}
+
+/// Sends `signal` (a name such as `INT`) to `pid`.
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("sh")
+        .args(["-c", "kill -s \"$0\" \"$1\"", signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -s {signal} {pid}");
+}
+
+#[test]
+fn a_signal_mid_write_leaves_no_temporary_file_and_the_old_output_or_none() {
+    let dir = tempdir();
+    let input = write(dir.path(), "big.seanim", &big_seanim(300, 800));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let output = out_dir.join("out.seanim");
+    // (signal, its number, whether temporary files have names): unnamed ones (O_TMPFILE)
+    // vanish even with SIGKILL; named ones are removed by the command's handler.
+    let cases = [
+        ("INT", 2, false),
+        ("TERM", 15, false),
+        ("HUP", 1, false),
+        ("KILL", 9, false),
+        ("INT", 2, true),
+        ("TERM", 15, true),
+        ("HUP", 1, true),
+    ];
+    for (round, (signal, number, named)) in cases.into_iter().enumerate() {
+        // Every other round replaces an existing output, which must then stay as it was.
+        let old = round % 2 == 1;
+        if old {
+            std::fs::write(&output, b"the old output").unwrap();
+        }
+        let mut run = command();
+        run.args(["convert", s(&input), s(&output)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if named {
+            run.env("ANIMBIN_NO_TMPFILE", "1");
+        }
+        let child = run.spawn().unwrap();
+        let pid = child.id();
+        let until = Instant::now() + Duration::from_secs(120);
+        while !writes_into(pid, &out_dir) {
+            assert!(Instant::now() < until, "SIG{signal}: the output was never opened");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        send(signal, pid);
+        let out = wait_at_most(child, 60, &format!("convert after SIG{signal}"));
+        let case = format!("SIG{signal}, named temporary files: {named}: {}", stderr(&out));
+        match number {
+            9 => assert_eq!(out.status.signal(), Some(9), "{case}"),
+            _ => assert_eq!(out.status.code(), Some(128 + number), "{case}"),
+        }
+        let names = listing(&out_dir);
+        assert!(!names.iter().any(|n| n.ends_with(".partial")), "{case}: {names:?}");
+        if old {
+            assert_eq!(read(&output), b"the old output", "{case}");
+        } else {
+            assert!(names.is_empty(), "{case}: {names:?}");
+        }
+        let _ = std::fs::remove_file(&output);
+    }
+}
+
+#[test]
+fn a_folder_walk_skips_temporary_files() {
+    let dir = tempdir();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir(&inputs).unwrap();
+    let sample = read(&testdata("sample.seanim"));
+    write(&inputs, "walk.seanim", &sample);
+    // What a save killed mid-write on a file system without unnamed files leaves.
+    write(&inputs, ".walk.seanim.Ab12Cd.partial", &sample);
+    let out = dir.path().join("out");
+    let run = animbin(&["convert", "--to", "cast", "--out", s(&out), s(&inputs)]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert_eq!(stdout(&run).trim(), "converted 1, failed 0, skipped 1");
+    assert_eq!(listing(&out), ["walk.cast"]);
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_named_with_the_reason_not_blamed_on_the_input() {
+    let dir = tempdir();
+    let input = write(dir.path(), "big.seanim", &big_seanim(40, 300));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let output = out_dir.join("copy.seanim");
+    let check = |out: &Output, destination: &Path, reason: &str| {
+        let message = stderr(out);
+        assert_eq!(code(out), 1, "{message}");
+        assert!(
+            message.contains(&format!("animbin: {}: {reason}", destination.display())),
+            "{message}"
+        );
+        for wrong in ["big.seanim", "seanim at", "byte", ".partial"] {
+            assert!(!message.contains(wrong), "{wrong:?} in {message}");
+        }
+    };
+    // A file-size limit part-way through a same-format copy (the SEAnim writer's own I/O
+    // error was reported as the input's, at a byte offset).
+    let limited = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 64 && exec \"$0\" convert \"$1\" \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_animbin"))
+        .arg(&input)
+        .arg(&output)
+        .output()
+        .unwrap();
+    check(&limited, &output, "File too large");
+    assert_eq!(listing(&out_dir), Vec::<String>::new());
+    // A device that is full: written straight into, never replaced.
+    let full = animbin(&["convert", "--to", "seanim", s(&input), "/dev/full"]);
+    check(&full, Path::new("/dev/full"), "No space left on device");
+    assert!(!std::fs::metadata("/dev/full").unwrap().is_file());
+    // A disk that fills up (a small tmpfs, where it can be mounted: as root).
+    let tmpfs = out_dir.join("small");
+    std::fs::create_dir(&tmpfs).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs"])
+        .arg(&tmpfs)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !mounted {
+        eprintln!("skipped the full tmpfs (mounting needs root)");
+        return;
+    }
+    let on_tmpfs = tmpfs.join("copy.seanim");
+    let out = animbin(&["convert", s(&input), s(&on_tmpfs)]);
+    let names = listing(&tmpfs);
+    let _ = Command::new("umount").arg(&tmpfs).status();
+    check(&out, &on_tmpfs, "No space left on device");
+    assert_eq!(names, Vec::<String>::new());
+}
+
+#[test]
+fn a_pipe_or_a_device_as_input_is_refused_at_once() {
+    let dir = tempdir();
+    let fifo = dir.path().join("fifo.seanim");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let output = dir.path().join("out.cast");
+    for input in [Path::new("/dev/zero"), fifo.as_path()] {
+        let kind = if input == fifo {
+            "a pipe (FIFO)"
+        } else {
+            "a character device"
+        };
+        for args in [
+            vec!["info", s(input)],
+            vec!["info", "--json", s(input)],
+            vec!["dump", s(input)],
+            vec!["validate", s(input)],
+            vec!["convert", s(input), s(&output)],
+            vec![
+                "convert",
+                s(&testdata("sample.semodel")),
+                s(&output),
+                "--anim",
+                s(input),
+            ],
+        ] {
+            let out = animbin_within(&args, 20);
+            assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("{}: not a regular file but {kind}", input.display())),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    assert_eq!(listing(dir.path()), ["fifo.seanim"]);
+    // In a batch, a pipe named on the command line fails alone.
+    let batch = dir.path().join("batch");
+    let sample = testdata("sample.seanim");
+    let args = ["convert", "--to", "cast", "--out", s(&batch), s(&fifo), s(&sample)];
+    let out = animbin_within(&args, 20);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "converted 1, failed 1, skipped 0");
+    assert!(
+        stderr(&out).contains("not a regular file but a pipe"),
+        "{}",
+        stderr(&out)
+    );
+    // A regular file behind /dev/stdin is read as any file.
+    let stdin = std::fs::File::open(&sample).unwrap();
+    let out = command().args(["info", "/dev/stdin"]).stdin(stdin).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn an_output_through_a_symbolic_link_replaces_the_target_and_keeps_the_link() {
+    let dir = tempdir();
+    let targets = dir.path().join("targets");
+    let links = dir.path().join("links");
+    std::fs::create_dir(&targets).unwrap();
+    std::fs::create_dir(&links).unwrap();
+    let target = write(&targets, "real.seanim", b"an older file");
+    let link = links.join("link.seanim");
+    std::os::unix::fs::symlink("../targets/real.seanim", &link).unwrap();
+    let input = testdata("sample.seanim");
+    let out = animbin(&["convert", s(&input), s(&link)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("../targets/real.seanim"));
+    assert_eq!(read(&target), read(&input));
+    assert_eq!(listing(&targets), ["real.seanim"]);
+    assert_eq!(listing(&links), ["link.seanim"]);
+    // --split writes through links too.
+    let glb_link = links.join("sample.seanim");
+    std::os::unix::fs::symlink(targets.join("split.seanim"), &glb_link).unwrap();
+    let out = animbin(&["convert", "--split", "--to", "seanim", s(&input), s(&links)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&glb_link).unwrap().file_type().is_symlink());
+    assert_eq!(read(&targets.join("split.seanim")), read(&input));
+}
+
+#[test]
+fn a_read_only_output_is_refused_unless_forced() {
+    let dir = tempdir();
+    let output = write(dir.path(), "out.seanim", b"keep me");
+    std::fs::set_permissions(&output, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let input = testdata("sample.seanim");
+    let out = animbin(&["convert", s(&input), s(&output)]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim(),
+        format!(
+            "animbin: {}: the file is read-only and was left as it is; --force replaces it",
+            output.display()
+        )
+    );
+    assert_eq!(read(&output), b"keep me");
+    // Through a symbolic link, the target's permissions count.
+    let link = dir.path().join("link.seanim");
+    std::os::unix::fs::symlink(&output, &link).unwrap();
+    let out = animbin(&["convert", s(&input), s(&link)]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(read(&output), b"keep me");
+    let out = animbin(&["convert", "--force", s(&input), s(&link)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(read(&output), read(&input));
+    assert_eq!(std::fs::metadata(&output).unwrap().permissions().mode() & 0o777, 0o444);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(listing(dir.path()), ["link.seanim", "out.seanim"]);
+    // --force is for IN OUT; a batch names no one output.
+    let out = animbin(&["convert", "--force", "--to", "cast", "--out", s(dir.path()), s(&input)]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}

@@ -1,0 +1,357 @@
+//! What a scene must be for any format to be written from it: [`Scene::check`].
+//!
+//! Scenes read from files are whatever the file holds (a reader keeps a broken parent or an
+//! unsorted key for `validate` to report). A scene a caller builds (Python's
+//! `animbin.from_scene`, a tool's own exporter) is checked before a file is written from it,
+//! so that no writer is handed keys out of order, a frame rate of -30, an index past its
+//! array, a parent cycle or a value that is not finite. Fields are named as the Python
+//! scene classes name them (`animations[0].tracks[3].rotation_frames`), which is also the
+//! Rust model's shape with `tracks` for [`Animation::bones`].
+
+use std::fmt;
+
+use crate::scene::{Animation, Key, Mesh, Scene};
+
+/// A field of a scene that no file can be written from, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct SceneError {
+    /// The field, as a path: `meshes[0].faces[12]`.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+fn fail(field: impl fmt::Display, message: impl Into<String>) -> Result<(), SceneError> {
+    Err(SceneError {
+        field: field.to_string(),
+        message: message.into(),
+    })
+}
+
+impl Scene {
+    /// Checks what every format needs of a scene before a file is written from it: bone
+    /// parents in range and without cycles; finite transforms; for each mesh, faces that
+    /// index its vertices, per-vertex arrays as long as its positions, finite positions,
+    /// normals and UVs, skin bones that index the skeleton (when it has one) and finite
+    /// weights, materials that index the scene's; for each animation, a positive finite frame
+    /// rate and length, and for each channel finite keys in strictly increasing frames.
+    pub fn check(&self) -> Result<(), SceneError> {
+        self.check_skeleton()?;
+        for (m, mesh) in self.meshes.iter().enumerate() {
+            check_mesh(mesh, &format!("meshes[{m}]"), self)?;
+        }
+        for (i, material) in self.materials.iter().enumerate() {
+            if let Some(t) = material.texture.filter(|&t| t >= self.textures.len()) {
+                return fail(
+                    format_args!("materials[{i}].texture"),
+                    format!("{t} is past the {} textures", self.textures.len()),
+                );
+            }
+        }
+        for (a, animation) in self.animations.iter().enumerate() {
+            check_animation(animation, &format!("animations[{a}]"))?;
+        }
+        Ok(())
+    }
+
+    fn check_skeleton(&self) -> Result<(), SceneError> {
+        let bones = &self.skeleton.bones;
+        for (i, bone) in bones.iter().enumerate() {
+            let field = format_args!("skeleton.parents[{i}]");
+            match bone.parent {
+                Some(p) if p >= bones.len() => return fail(field, format!("{p} is past the {} bones", bones.len())),
+                Some(p) if p == i => return fail(field, "a bone is its own parent"),
+                _ => {}
+            }
+            let t = &bone.local;
+            let values = [
+                t.translation.x,
+                t.translation.y,
+                t.translation.z,
+                t.rotation.x,
+                t.rotation.y,
+            ]
+            .into_iter()
+            .chain([t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z]);
+            if let Some(bad) = values.into_iter().find(|v| !v.is_finite()) {
+                return fail(
+                    format_args!("skeleton[{i}] ({:?})", bone.name),
+                    format!("{bad} is not finite"),
+                );
+            }
+        }
+        // Each bone's chain of parents is walked once: a walk that meets a bone of its own
+        // walk is a cycle; one that meets a bone already cleared stops there (linear time).
+        let mut state = vec![0u8; bones.len()]; // 0 unseen, 1 on this walk, 2 cleared
+        for start in 0..bones.len() {
+            let mut at = start;
+            while state[at] == 0 {
+                state[at] = 1;
+                match bones[at].parent {
+                    Some(p) => at = p,
+                    None => break,
+                }
+            }
+            if state[at] == 1 && bones[at].parent.is_some() {
+                return fail(
+                    format_args!("skeleton.parents[{at}]"),
+                    format!("bone {at} ({:?}) is in a cycle of parents", bones[at].name),
+                );
+            }
+            let mut at = start;
+            while state[at] == 1 {
+                state[at] = 2;
+                match bones[at].parent {
+                    Some(p) => at = p,
+                    None => break,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_mesh(mesh: &Mesh, field: &str, scene: &Scene) -> Result<(), SceneError> {
+    let vertices = mesh.positions.len();
+    let finite3 = |name: &str, values: &mut dyn Iterator<Item = [f32; 3]>| -> Result<(), SceneError> {
+        for (i, v) in values.enumerate() {
+            if let Some(bad) = v.iter().find(|x| !x.is_finite()) {
+                return fail(format_args!("{field}.{name}[{i}]"), format!("{bad} is not finite"));
+            }
+        }
+        Ok(())
+    };
+    finite3("positions", &mut mesh.positions.iter().map(|p| [p.x, p.y, p.z]))?;
+    if !mesh.normals.is_empty() && mesh.normals.len() != vertices {
+        return fail(
+            format_args!("{field}.normals"),
+            format!("{} normals for {vertices} vertices", mesh.normals.len()),
+        );
+    }
+    finite3("normals", &mut mesh.normals.iter().map(|n| [n.x, n.y, n.z]))?;
+    for (l, layer) in mesh.uv_layers.iter().enumerate() {
+        if layer.len() != vertices {
+            return fail(
+                format_args!("{field}.uv_layers[{l}]"),
+                format!("{} coordinates for {vertices} vertices", layer.len()),
+            );
+        }
+        finite3(
+            &format!("uv_layers[{l}]"),
+            &mut layer.iter().map(|uv| [uv.x, uv.y, 0.0]),
+        )?;
+    }
+    if !mesh.colors.is_empty() && mesh.colors.len() != vertices {
+        return fail(
+            format_args!("{field}.color_layers[0]"),
+            format!("{} colours for {vertices} vertices", mesh.colors.len()),
+        );
+    }
+    for (f, face) in mesh.faces.iter().enumerate() {
+        if let Some(&v) = face.iter().find(|&&v| v as usize >= vertices) {
+            return fail(
+                format_args!("{field}.faces[{f}]"),
+                format!("vertex {v} is past the {vertices} vertices"),
+            );
+        }
+    }
+    if let Some(skin) = &mesh.skin {
+        let expected = vertices * skin.influences;
+        if skin.bones.len() != expected || skin.weights.len() != expected {
+            return fail(
+                format_args!("{field}.bone_indices"),
+                format!(
+                    "{} indices and {} weights for {vertices} vertices of {} influences",
+                    skin.bones.len(),
+                    skin.weights.len(),
+                    skin.influences
+                ),
+            );
+        }
+        let bones = scene.skeleton.bones.len();
+        if bones > 0 {
+            if let Some(at) = skin.bones.iter().position(|&b| b as usize >= bones) {
+                return fail(
+                    format_args!("{field}.bone_indices[{}]", at / skin.influences.max(1)),
+                    format!("bone {} is past the {bones} bones", skin.bones[at]),
+                );
+            }
+        }
+        if let Some(at) = skin.weights.iter().position(|w| !w.is_finite()) {
+            return fail(
+                format_args!("{field}.bone_weights[{}]", at / skin.influences.max(1)),
+                format!("{} is not finite", skin.weights[at]),
+            );
+        }
+    }
+    for (i, material) in mesh.materials.iter().enumerate() {
+        if let Some(m) = material.filter(|&m| m >= scene.materials.len()) {
+            return fail(
+                format_args!("{field}.materials[{i}]"),
+                format!("{m} is past the {} materials", scene.materials.len()),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn check_animation(animation: &Animation, field: &str) -> Result<(), SceneError> {
+    if !(animation.framerate.is_finite() && animation.framerate > 0.0) {
+        return fail(
+            format_args!("{field}.framerate"),
+            format!("{} is not a positive number of frames per second", animation.framerate),
+        );
+    }
+    if !(animation.frame_count.is_finite() && animation.frame_count >= 0.0) {
+        return fail(
+            format_args!("{field}.frame_count"),
+            format!("{} is not a length in frames", animation.frame_count),
+        );
+    }
+    for (t, track) in animation.bones.iter().enumerate() {
+        let track_field = format!("{field}.tracks[{t}]");
+        check_keys(&track.translation, &track_field, "translation", |v| {
+            [v.x, v.y, v.z, 0.0]
+        })?;
+        check_keys(&track.rotation, &track_field, "rotation", |q| [q.x, q.y, q.z, q.w])?;
+        check_keys(&track.scale, &track_field, "scale", |v| [v.x, v.y, v.z, 0.0])?;
+    }
+    for (n, note) in animation.notes.iter().enumerate() {
+        if !note.frame.is_finite() {
+            return fail(
+                format_args!("{field}.notes[{n}]"),
+                format!("frame {} is not finite", note.frame),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A channel's keys: finite frames in strictly increasing order and finite values.
+fn check_keys<T: Copy>(
+    keys: &[Key<T>],
+    track: &str,
+    channel: &str,
+    components: impl Fn(T) -> [f64; 4],
+) -> Result<(), SceneError> {
+    for (i, key) in keys.iter().enumerate() {
+        if !key.frame.is_finite() {
+            return fail(
+                format_args!("{track}.{channel}_frames"),
+                format!("frame {} at index {i} is not finite", key.frame),
+            );
+        }
+        if i > 0 && key.frame <= keys[i - 1].frame {
+            return fail(
+                format_args!("{track}.{channel}_frames"),
+                format!("not increasing at index {i}"),
+            );
+        }
+        if let Some(bad) = components(key.value).into_iter().find(|v| !v.is_finite()) {
+            return fail(format_args!("{track}.{channel}s[{i}]"), format!("{bad} is not finite"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Quat, Transform, Vec3};
+    use crate::scene::{Bone, BoneTrack, SkinWeights};
+
+    fn bone(parent: Option<usize>) -> Bone {
+        Bone {
+            name: "b".into(),
+            parent,
+            local: Transform::IDENTITY,
+            global: Transform::IDENTITY,
+            cosmetic: false,
+        }
+    }
+
+    fn error(scene: &Scene) -> String {
+        scene.check().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_well_made_scene_passes() {
+        let mut scene = Scene::default();
+        scene.skeleton.bones = vec![bone(None), bone(Some(0))];
+        scene.meshes.push(Mesh {
+            positions: vec![Vec3::new(0.0, 0.0, 0.0); 3],
+            faces: vec![[0, 1, 2]],
+            skin: Some(SkinWeights {
+                influences: 1,
+                bones: vec![0, 1, 1],
+                weights: vec![1.0; 3],
+            }),
+            ..Mesh::default()
+        });
+        scene.animations.push(Animation {
+            bones: vec![BoneTrack {
+                rotation: vec![
+                    Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0)),
+                    Key::new(2.0, Quat::new(0.0, 0.0, 0.0, 1.0)),
+                ],
+                ..BoneTrack::default()
+            }],
+            ..Animation::default()
+        });
+        assert_eq!(scene.check(), Ok(()));
+    }
+
+    #[test]
+    fn each_broken_field_is_named() {
+        let mut scene = Scene::default();
+        scene.skeleton.bones = vec![bone(Some(1)), bone(Some(0))];
+        assert_eq!(
+            error(&scene),
+            "skeleton.parents[0]: bone 0 (\"b\") is in a cycle of parents"
+        );
+        scene.skeleton.bones = vec![bone(Some(5))];
+        assert_eq!(error(&scene), "skeleton.parents[0]: 5 is past the 1 bones");
+
+        let mut scene = Scene::default();
+        scene.meshes.push(Mesh {
+            positions: vec![Vec3::new(0.0, 0.0, 0.0); 3],
+            faces: vec![[0, 1, 2], [0, 1, 3]],
+            ..Mesh::default()
+        });
+        assert_eq!(error(&scene), "meshes[0].faces[1]: vertex 3 is past the 3 vertices");
+        scene.meshes[0].faces.pop();
+        scene.meshes[0].positions[2].y = f32::INFINITY;
+        assert_eq!(error(&scene), "meshes[0].positions[2]: inf is not finite");
+
+        let mut scene = Scene::default();
+        let key = |frame| Key::new(frame, Quat::new(0.0, 0.0, 0.0, 1.0));
+        scene.animations.push(Animation {
+            bones: vec![
+                BoneTrack::default(),
+                BoneTrack::default(),
+                BoneTrack::default(),
+                BoneTrack {
+                    rotation: vec![key(5.0), key(1.0), key(3.0)],
+                    ..BoneTrack::default()
+                },
+            ],
+            ..Animation::default()
+        });
+        assert_eq!(
+            error(&scene),
+            "animations[0].tracks[3].rotation_frames: not increasing at index 1"
+        );
+        scene.animations[0].bones[3].rotation = vec![key(1.0), key(1.0)];
+        assert_eq!(
+            error(&scene),
+            "animations[0].tracks[3].rotation_frames: not increasing at index 1"
+        );
+        scene.animations[0].bones[3].rotation.clear();
+        scene.animations[0].framerate = -30.0;
+        assert_eq!(
+            error(&scene),
+            "animations[0].framerate: -30 is not a positive number of frames per second"
+        );
+    }
+}
