@@ -34,20 +34,14 @@ impl Scene {
     /// parents in range and without cycles; finite transforms; for each mesh, faces that
     /// index its vertices, per-vertex arrays as long as its positions, finite positions,
     /// normals and UVs, skin bones that index the skeleton (when it has one) and finite
-    /// weights, materials that index the scene's; for each animation, a positive finite frame
-    /// rate and length, and for each channel finite keys in strictly increasing frames.
+    /// weights; for each animation, a positive finite frame rate and length, and for each
+    /// channel finite keys in strictly increasing frames. A material index past the scene's
+    /// materials is not an error: writers treat it as no material, as they always have (an
+    /// SEModel's meshes name materials that another file may hold).
     pub fn check(&self) -> Result<(), SceneError> {
         self.check_skeleton()?;
         for (m, mesh) in self.meshes.iter().enumerate() {
             check_mesh(mesh, &format!("meshes[{m}]"), self)?;
-        }
-        for (i, material) in self.materials.iter().enumerate() {
-            if let Some(t) = material.texture.filter(|&t| t >= self.textures.len()) {
-                return fail(
-                    format_args!("materials[{i}].texture"),
-                    format!("{t} is past the {} textures", self.textures.len()),
-                );
-            }
         }
         for (a, animation) in self.animations.iter().enumerate() {
             check_animation(animation, &format!("animations[{a}]"))?;
@@ -182,14 +176,6 @@ fn check_mesh(mesh: &Mesh, field: &str, scene: &Scene) -> Result<(), SceneError>
             return fail(
                 format_args!("{field}.bone_weights[{}]", at / skin.influences.max(1)),
                 format!("{} is not finite", skin.weights[at]),
-            );
-        }
-    }
-    for (i, material) in mesh.materials.iter().enumerate() {
-        if let Some(m) = material.filter(|&m| m >= scene.materials.len()) {
-            return fail(
-                format_args!("{field}.materials[{i}]"),
-                format!("{m} is past the {} materials", scene.materials.len()),
             );
         }
     }
