@@ -7,37 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use animbin::core::format::{self, ReadOnly, SaveOptions, TooLarge};
-use animbin::core::{Quat, Vec3};
-use animbin::seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim};
+use animbin::seanim::SeAnim;
 use animbin::{ConvertOptions, Document, Error, FileFormat, Target};
+use animbin_testing::listing;
+use animbin_testing::seanim::big_seanim;
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
-
-/// An SEAnim of `bones` bones keyed on each of `frames` frames, in double precision (about
-/// 90 bytes a bone a frame).
-fn big_seanim(bones: u32, frames: u32) -> Vec<u8> {
-    let bones = (0..bones)
-        .map(|b| Bone {
-            location: (0..frames)
-                .map(|f| Key::new(f, Vec3::new(f64::from(f), f64::from(b), 0.5)))
-                .collect(),
-            rotation: (0..frames)
-                .map(|f| Key::new(f, Quat::new(0.0, 0.0, (f64::from(f) * 0.01).sin(), 1.0)))
-                .collect(),
-            scale: (0..frames).map(|f| Key::new(f, Vec3::new(1.0, 1.0, 1.0))).collect(),
-            ..Bone::new(format!("bone_{b:03}"))
-        })
-        .collect();
-    let anim = SeAnim {
-        framerate: 30.0,
-        data_presence_flags: PresenceFlags::LOC | PresenceFlags::ROT | PresenceFlags::SCALE,
-        data_property_flags: PropertyFlags::PRECISION_HIGH,
-        bones,
-        ..SeAnim::default()
-    };
-    animbin::seanim::to_bytes(&anim).expect("a valid SEAnim")
 }
 
 #[test]
@@ -153,16 +129,6 @@ impl Drop for SmallDisk {
     fn drop(&mut self) {
         let _ = std::process::Command::new("umount").arg(self.0.path()).status();
     }
-}
-
-/// The names in a folder.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

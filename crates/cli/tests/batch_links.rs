@@ -4,44 +4,7 @@
 
 mod common;
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Output;
-
-use common::{animbin, code, read, s, stderr, stdout, tempdir, testdata, write};
-
-/// `convert --out OUT --to TO INPUTS...`.
-fn batch(inputs: &[&Path], out: &Path, to: &str) -> Output {
-    let mut all = vec!["convert", "--out", s(out), "--to", to];
-    all.extend(inputs.iter().map(|p| s(p)));
-    animbin(&all)
-}
-
-/// Copies `testdata/NAME` to `dir/AS` (folders made as needed) and gives its path.
-fn copy(name: &str, dir: &Path, to: &str) -> PathBuf {
-    let path = dir.join(to);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::copy(testdata(name), &path).unwrap();
-    path
-}
-
-/// Every file below `dir`, relative to it, in name order.
-fn files_below(dir: &Path) -> Vec<String> {
-    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, base, out);
-            } else {
-                out.push(path.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
+use common::{animbin, batch, code, copy, files_below, read, s, stderr, stdout, tempdir, write};
 
 #[test]
 fn an_output_folder_inside_an_input_folder_keeps_its_inputs_and_leaves_its_outputs() {
@@ -54,7 +17,7 @@ fn an_output_folder_inside_an_input_folder_keeps_its_inputs_and_leaves_its_outpu
     write(&input.join("deep"), "notes.txt", b"not an input");
     let out = input.join("deep");
     for run in 0..2 {
-        let result = batch(&[&input], &out, "cast");
+        let result = batch(&[&input], &out, "cast", &[]);
         assert_eq!(code(&result), 0, "run {run}: {}", stderr(&result));
         // The same two files each time: the first run's outputs are not inputs of the second.
         assert_eq!(stdout(&result), "converted 2, failed 0, skipped 1\n", "run {run}");
@@ -85,7 +48,7 @@ fn outputs_no_format_recognises_are_still_this_runs_outputs() {
     copy("sample.seanim", &input, "walk.seanim");
     let out = input.join("sf3");
     for run in 0..2 {
-        let result = batch(&[&input], &out, "sf3");
+        let result = batch(&[&input], &out, "sf3", &[]);
         assert_eq!(code(&result), 0, "run {run}: {}", stderr(&result));
         assert_eq!(stdout(&result), "converted 1, failed 0, skipped 0\n", "run {run}");
         assert_eq!(files_below(&input), ["sf3/walk.bin", "walk.seanim"], "run {run}");
@@ -105,7 +68,7 @@ fn links_that_lead_nowhere_are_skipped_not_failed() {
     // A link to a file is followed, as before.
     symlink("walk.seanim", input.join("run.seanim")).unwrap();
     let out = dir.path().join("out");
-    let result = batch(&[&input], &out, "glb");
+    let result = batch(&[&input], &out, "glb", &[]);
     assert_eq!(code(&result), 0, "{}", stderr(&result));
     assert_eq!(stdout(&result), "converted 2, failed 0, skipped 3\n");
     assert_eq!(files_below(&out), ["run.glb", "walk.glb"]);
@@ -123,7 +86,7 @@ fn links_that_lead_nowhere_are_skipped_not_failed() {
         assert!(err.contains(&line), "{line:?} not in {err}");
     }
     // A broken link named on the command line is a file that cannot be read: it fails.
-    let result = batch(&[&input.join("gone.seanim")], &out, "glb");
+    let result = batch(&[&input.join("gone.seanim")], &out, "glb", &[]);
     assert_eq!(code(&result), 1, "{}", stderr(&result));
     assert_eq!(stdout(&result), "converted 0, failed 1, skipped 0\n");
 }

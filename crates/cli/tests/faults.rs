@@ -10,44 +10,9 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use animbin_core::{Quat, Vec3};
-use animbin_seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim};
+use animbin_testing::listing;
+use animbin_testing::seanim::big_seanim;
 use common::{animbin, code, command, read, s, stderr, stdout, tempdir, testdata, write};
-
-/// The names in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-/// An SEAnim of `bones` bones keyed on each of `frames` frames, in double precision (about
-/// 90 bytes a bone a frame).
-fn big_seanim(bones: u32, frames: u32) -> Vec<u8> {
-    let bones = (0..bones)
-        .map(|b| Bone {
-            location: (0..frames)
-                .map(|f| Key::new(f, Vec3::new(f64::from(f), f64::from(b), 0.5)))
-                .collect(),
-            rotation: (0..frames)
-                .map(|f| Key::new(f, Quat::new(0.0, 0.0, (f64::from(f) * 0.01).sin(), 1.0)))
-                .collect(),
-            scale: (0..frames).map(|f| Key::new(f, Vec3::new(1.0, 1.0, 1.0))).collect(),
-            ..Bone::new(format!("bone_{b:03}"))
-        })
-        .collect();
-    let anim = SeAnim {
-        framerate: 30.0,
-        data_presence_flags: PresenceFlags::LOC | PresenceFlags::ROT | PresenceFlags::SCALE,
-        data_property_flags: PropertyFlags::PRECISION_HIGH,
-        bones,
-        ..SeAnim::default()
-    };
-    animbin_seanim::to_bytes(&anim).expect("a valid SEAnim")
-}
 
 /// Waits for `child` for at most `seconds`; one still running then is killed and fails the
 /// test (the command must never wait forever).

@@ -6,17 +6,8 @@ mod common;
 
 use std::path::Path;
 
+use animbin_testing::listing;
 use common::{animbin, code, read, s, stderr, tempdir, testdata, write};
-
-/// The names in `dir`, sorted: a failed command must leave no stray temporary file.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 #[test]
 fn an_output_that_is_the_input_is_refused_before_reading() {

@@ -9,19 +9,9 @@ fn read_error(bytes: &[u8]) -> Error {
     animbin_gltf::to_scene(bytes, &SceneOptions::default(), &mut ConversionReport::default()).unwrap_err()
 }
 
-/// A GLB whose JSON chunk is `json` (padded with spaces, as the container asks).
+/// A GLB whose JSON chunk is `json`, padded with spaces as the container asks.
 fn glb(json: &[u8]) -> Vec<u8> {
-    let mut chunk = json.to_vec();
-    while chunk.len() % 4 != 0 {
-        chunk.push(b' ');
-    }
-    let mut bytes = b"glTF".to_vec();
-    bytes.extend(2u32.to_le_bytes());
-    bytes.extend(((20 + chunk.len()) as u32).to_le_bytes());
-    bytes.extend((chunk.len() as u32).to_le_bytes());
-    bytes.extend(b"JSON");
-    bytes.extend(chunk);
-    bytes
+    animbin_gltf::Glb::to_vec(json, None).unwrap()
 }
 
 #[test]

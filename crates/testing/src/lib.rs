@@ -168,6 +168,17 @@ pub fn assert_summaries_agree<S: PartialEq + std::fmt::Debug>(
     }
 }
 
+/// The names in `dir`, sorted: what a test looks at to see that nothing stray (a temporary
+/// file) was left.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,3 +13,31 @@ pub const OLD_RULE_256: &str = "
     00 00 00 80 3f 00 00 00 40 00 00 40 40    # frame 0: (1, 2, 3)
     ff 00 00 00 00 00 00 00 00 00 00 00 00    # frame 255: (0, 0, 0)
 ";
+
+/// An SEAnim of `bones` bones keyed on each of `frames` frames, in double precision (about
+/// 90 bytes a bone a frame): a large input for the tests of what happens mid-read or
+/// mid-write.
+pub fn big_seanim(bones: u32, frames: u32) -> Vec<u8> {
+    use animbin_core::{Quat, Vec3};
+    use animbin_seanim::{Bone, Key, PresenceFlags, PropertyFlags, SeAnim};
+    let bones = (0..bones)
+        .map(|b| Bone {
+            location: (0..frames)
+                .map(|f| Key::new(f, Vec3::new(f64::from(f), f64::from(b), 0.5)))
+                .collect(),
+            rotation: (0..frames)
+                .map(|f| Key::new(f, Quat::new(0.0, 0.0, (f64::from(f) * 0.01).sin(), 1.0)))
+                .collect(),
+            scale: (0..frames).map(|f| Key::new(f, Vec3::new(1.0, 1.0, 1.0))).collect(),
+            ..Bone::new(format!("bone_{b:03}"))
+        })
+        .collect();
+    let anim = SeAnim {
+        framerate: 30.0,
+        data_presence_flags: PresenceFlags::LOC | PresenceFlags::ROT | PresenceFlags::SCALE,
+        data_property_flags: PropertyFlags::PRECISION_HIGH,
+        bones,
+        ..SeAnim::default()
+    };
+    animbin_seanim::to_bytes(&anim).expect("a valid SEAnim")
+}

@@ -3,6 +3,7 @@
 // Each test file is a crate of its own and uses only some of these.
 #![allow(dead_code)]
 
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -127,4 +128,40 @@ fn collect_strings(value: &Value, out: &mut Vec<String>) {
         Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
         _ => {}
     }
+}
+
+/// `convert --out OUT --to TO [ARGS...] INPUTS...`.
+pub fn batch(inputs: &[&Path], out: &Path, to: &str, args: &[&str]) -> Output {
+    let mut all = vec!["convert", "--out", s(out), "--to", to];
+    all.extend_from_slice(args);
+    all.extend(inputs.iter().map(|p| s(p)));
+    animbin(&all)
+}
+
+/// Copies `testdata/NAME` to `dir/AS` (folders made as needed) and gives its path.
+pub fn copy(name: &str, dir: &Path, to: &str) -> PathBuf {
+    let path = dir.join(to);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::copy(testdata(name), &path).unwrap();
+    path
+}
+
+/// Every file below `dir`, relative to it, in name order.
+pub fn files_below(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else {
+                out.push(path.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if dir.exists() {
+        walk(dir, dir, &mut out);
+    }
+    out.sort();
+    out
 }
