@@ -150,6 +150,7 @@ pub fn convert_scene(scene: &Scene, target: Target, options: &ConvertOptions) ->
         });
     }
     scene.check()?;
+    crate::options::check(&options.scene)?;
     let options = ConvertOptions {
         allow_empty: true,
         ..options.clone()
@@ -274,6 +275,7 @@ impl Conversion<'_> {
 /// stem ([`ConvertOptions::input`], [`AnimationSource::name`]), with `_1`, `_2`... when one
 /// file holds several unnamed ones.
 pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
+    crate::options::check(&options.scene)?;
     // Options that change an SEAnim's header take the scene path even from an SEAnim.
     let header = &options.scene;
     let new_header = target.restates_header()
@@ -386,6 +388,7 @@ struct Prepared {
 }
 
 fn prepare(document: &Document, options: &ConvertOptions) -> Result<Prepared> {
+    crate::options::check(&options.scene)?;
     let mut report = ConversionReport::default();
     let mut scene = document.to_scene(&options.scene, &mut report)?;
     let stem = options.input.as_deref().and_then(file_stem);

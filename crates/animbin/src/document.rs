@@ -160,6 +160,7 @@ impl Document {
         report: &mut ConversionReport,
     ) -> Result<Self> {
         scene.check()?;
+        crate::options::check(options)?;
         Self::build(scene, target, options, &ImageFiles::default(), report)
     }
 

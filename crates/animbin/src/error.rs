@@ -72,6 +72,10 @@ pub enum Error {
     /// [`animbin_core::scene::Scene::check`]): the field and what is wrong with it.
     #[error("the scene cannot be written: {0}")]
     Scene(#[from] animbin_core::SceneError),
+    /// An option whose value the library's rules refuse ([`crate::options`]), named by
+    /// its keyword.
+    #[error(transparent)]
+    Option(#[from] crate::options::InvalidOption),
     /// A target that cannot hold anything of the input;
     /// [`crate::ConvertOptions::allow_empty`] writes it anyway.
     #[error("{target} cannot hold anything of this {format} file: {reason}; nothing was written")]

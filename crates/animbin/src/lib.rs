@@ -102,6 +102,7 @@ mod error;
 #[cfg(feature = "fs")]
 mod files;
 mod format;
+pub mod options;
 mod resources;
 pub mod se_cast;
 pub mod table;
@@ -120,6 +121,7 @@ pub use error::{Error, Result};
 #[cfg(feature = "fs")]
 pub use files::{MAX_INPUT_SIZE, SaveOptions, is_same_file, save, save_with};
 pub use format::UnknownName;
+pub use options::InvalidOption;
 pub use table::{Document, Format, FormatInfo, Info, Target, formats};
 pub use textures::{find_texture, find_textures, given_textures};
 

@@ -12,6 +12,7 @@ use std::sync::Mutex;
 
 use animbin::batch::Summary;
 use animbin::core::scene::{AnimKind, Precision};
+use animbin::options;
 use animbin::{
     AnimationSource, Conversion, ConvertOptions, Document, Error, Format, SaveOptions, SceneOptions, Severity, Target,
 };
@@ -65,7 +66,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Frames per second for formats that store none (x8an: 30, AnimX: 60 by default).
-        #[arg(long)]
+        #[arg(long, value_parser = framerate_arg)]
         framerate: Option<f64>,
         /// An animation file whose animations join the input's (repeatable); tracks are
         /// matched to the input's bones by name, and unmatched ones are reported.
@@ -78,19 +79,19 @@ enum Command {
         /// Lengths times this are glTF metres, both ways (0.01 for centimetres; negative
         /// values mirror): glTF/glb output has its positions, translations and bind
         /// matrices scaled; glTF input from other tools is divided by it.
-        #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+        #[arg(long, value_name = "FACTOR", allow_negative_numbers = true, value_parser = scale_arg)]
         scale: Option<f64>,
         /// The anim type of an SEAnim written from a file that states none (a glTF from
         /// Blender): absolute, relative, delta or additive; the keys are rewritten against
         /// the bind pose so that what plays stays the same.
-        #[arg(long, value_name = "KIND")]
+        #[arg(long, value_name = "KIND", value_parser = anim_type_arg)]
         anim_type: Option<AnimKind>,
         /// The SEAnim written loops.
         #[arg(long)]
         looped: bool,
         /// The key precision of an SEAnim written: single or double (by default single when
         /// every value fits).
-        #[arg(long, value_name = "P")]
+        #[arg(long, value_name = "P", value_parser = precision_arg)]
         precision: Option<Precision>,
         /// Convert only the animation of this name (its own, or its file's stem).
         #[arg(long, value_name = "NAME")]
@@ -135,6 +136,25 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+/// `--framerate`, `--scale`, `--anim-type` and `--precision` as the library's option rules
+/// take them (`animbin::options`, which Python's keywords follow too): a value they refuse
+/// is a usage error naming the option (exit 2), before anything is read.
+fn framerate_arg(text: &str) -> Result<f64, String> {
+    options::number(options::FRAMERATE, text, options::framerate).map_err(|e| e.message)
+}
+
+fn scale_arg(text: &str) -> Result<f64, String> {
+    options::number(options::SCALE, text, options::scale).map_err(|e| e.message)
+}
+
+fn anim_type_arg(text: &str) -> Result<AnimKind, String> {
+    options::anim_kind(text).map_err(|e| e.message)
+}
+
+fn precision_arg(text: &str) -> Result<Precision, String> {
+    options::precision(text).map_err(|e| e.message)
 }
 
 /// `--to`'s help: every target's name, from the library's table.

@@ -378,8 +378,10 @@ fn bad_gltf_is_exit_1_with_the_place() {
     assert!(stderr(&run).contains("/skins/0/joints"), "{}", stderr(&run));
 
     let out = dir.path().join("out.dmf");
+    // A scale of 0 is a usage error (exit 2) naming the option, not the input's fault.
     let run = animbin(&["convert", s(&glb), s(&out), "--scale", "0"]);
-    assert_eq!(code(&run), 1, "{}", stderr(&run));
+    assert_eq!(code(&run), 2, "{}", stderr(&run));
+    assert!(stderr(&run).contains("--scale"), "{}", stderr(&run));
 }
 
 #[test]

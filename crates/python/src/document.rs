@@ -1,14 +1,15 @@
 //! `animbin.Document`, `animbin.open`, `animbin.undump` and `animbin.from_scene`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use animbin::{ConvertOptions, Format, Target};
+use animbin::{ConvertOptions, Format, SaveOptions, Target};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString, PyTuple};
 
-use crate::errors::{format_error, raise, warn_losses};
+use crate::errors::{format_error, output_error, raise, warn_losses};
+use crate::files::{self, ReadError};
 use crate::options;
 use crate::scene;
 
@@ -23,6 +24,9 @@ use crate::scene;
 /// ``animation`` (keep only the animation of this name), ``allow_empty`` (write a glTF
 /// that holds nothing) and ``normalize_rotations`` (scale x8an's rounded rotations to unit
 /// length).
+///
+/// A document pickles (for ``multiprocessing``, Dask and ``copy``) as its bytes in its own
+/// form, its format and its path: the copy has the same format, summary, dump and bytes.
 #[pyclass(frozen, module = "animbin")]
 pub(crate) struct Document {
     inner: animbin::Document,
@@ -41,6 +45,11 @@ impl Document {
         self.path.as_ref().map(|p| p.display().to_string())
     }
 
+    /// A library error about this document, naming its file when it came from one.
+    fn error(&self, py: Python<'_>, error: animbin::Error) -> PyErr {
+        format_error(py, error, self.path.as_deref())
+    }
+
     /// The library's options for a conversion of this document with `kwargs`.
     fn options(&self, method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
         let mut options = options::read(method, kwargs, allowed)?;
@@ -56,6 +65,7 @@ impl Document {
         target: Target,
         options: &ConvertOptions,
         finish: impl FnOnce(&animbin::Conversion<'_>) -> animbin::Result<T> + Send,
+        error: impl FnOnce(animbin::Error) -> PyErr,
     ) -> PyResult<T> {
         let (value, lost) = py
             .detach(|| {
@@ -63,7 +73,7 @@ impl Document {
                 let value = finish(&conversion)?;
                 Ok((value, conversion.lost_lines()))
             })
-            .map_err(|e| format_error(py, e))?;
+            .map_err(error)?;
         warn_losses(py, lost, 1)?;
         Ok(value)
     }
@@ -123,7 +133,7 @@ impl Document {
                 let mut bytes = Vec::new();
                 self.inner.dump(&mut bytes).map(|()| bytes)
             })
-            .map_err(|e| format_error(py, e))?;
+            .map_err(|e| self.error(py, e))?;
         String::from_utf8(bytes).map_err(|e| raise(py, format!("the dump is not UTF-8: {e}"), None, None, None))
     }
 
@@ -132,7 +142,7 @@ impl Document {
         let target = self.inner.own_target();
         let bytes = py
             .detach(|| self.inner.to_bytes(target))
-            .map_err(|e| format_error(py, e))?;
+            .map_err(|e| self.error(py, e))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -147,7 +157,7 @@ impl Document {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let target = if binary { Target::Glb } else { Target::Gltf };
         let options = self.options("to_gltf", options, options::GLTF)?;
-        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes())?;
+        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes(), |e| self.error(py, e))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -162,19 +172,23 @@ impl Document {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let target = parse_target(format)?;
         let options = self.options("convert", options, options::CONVERT)?;
-        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes())?;
+        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes(), |e| self.error(py, e))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     /// Converts and writes to ``path``, whole or not at all (a temporary file renamed over
-    /// it). ``format`` defaults to what the extension says (``.seanim``, ``.glb``, ``.json``
-    /// for a dump...). Options: see the class.
-    #[pyo3(signature = (path, format = None, **options))]
+    /// it; a symbolic link is written through to its target). ``format`` defaults to what the
+    /// extension says (``.seanim``, ``.glb``, ``.json`` for a dump...). A read-only file at
+    /// ``path`` is refused (``PermissionError``) and left as it is, unless ``force=True``.
+    /// What the output's file system refuses (a missing folder, a full disk) is an
+    /// ``OSError`` with ``filename`` set to ``path``. Options: see the class.
+    #[pyo3(signature = (path, format = None, *, force = false, **options))]
     fn write(
         &self,
         py: Python<'_>,
         path: PathBuf,
         format: Option<&str>,
+        force: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let target = match format {
@@ -188,7 +202,14 @@ impl Document {
             })?,
         };
         let options = self.options("write", options, options::CONVERT)?.writing_to(&path);
-        self.convert_with(py, target, &options, |conversion| conversion.save(&path))
+        let save = SaveOptions { force };
+        self.convert_with(
+            py,
+            target,
+            &options,
+            |conversion| animbin::save_with(&path, save, |writer| conversion.write(writer)),
+            |e| output_error(py, e, &path, self.path.as_deref()),
+        )
     }
 
     /// The document as a scene: skeleton, meshes, materials, textures and animations as
@@ -209,7 +230,7 @@ impl Document {
         let options = self.options("scene", options, options::SCENE)?;
         let mut built = py
             .detach(|| self.inner.scene_with(&options))
-            .map_err(|e| format_error(py, e))?;
+            .map_err(|e| self.error(py, e))?;
         if name_animations {
             for (animation, name) in built.scene.animations.iter_mut().zip(&built.names) {
                 animation.name.clone_from(name);
@@ -217,6 +238,14 @@ impl Document {
         }
         warn_losses(py, built.unmatched.iter().map(ToString::to_string), 1)?;
         scene::to_python(py, built.scene, &built.report)
+    }
+
+    /// Pickles as ``(bytes in its own form, format, path)``.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        static UNPICKLE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let rebuild = UNPICKLE.import(py, "animbin._animbin", "_unpickle")?;
+        let bytes = self.to_bytes(py)?;
+        (rebuild, (bytes, self.format(), self.path.clone())).into_pyobject(py)
     }
 
     fn __repr__(&self) -> String {
@@ -254,32 +283,126 @@ fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
 #[pyo3(name = "_open", signature = (source, format = None))]
 pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Document> {
     let format = parse_format(format)?;
-    let parse = |bytes: &[u8]| py.detach(|| animbin::Document::parse_as(bytes, None, format));
-    let inner = if let Ok(bytes) = source.cast::<PyBytes>() {
-        parse(bytes.as_bytes())
-    } else if source.is_instance_of::<PyByteArray>() || source.is_instance_of::<PyMemoryView>() {
+    let parse = |bytes: &[u8]| {
+        py.detach(|| animbin::Document::parse_as(bytes, None, format))
+            .map(|inner| Document { inner, path: None })
+    };
+    if let Ok(bytes) = source.cast::<PyBytes>() {
+        let bytes = bytes.as_bytes();
+        return parse(bytes).map_err(|e| match path_in_bytes(bytes) {
+            Some(path) => with_path_hint(py, &e, &path),
+            None => format_error(py, e, None),
+        });
+    }
+    if source.is_instance_of::<PyByteArray>() || source.is_instance_of::<PyMemoryView>() {
         // A copy: a bytearray could change under a parse that released the GIL.
         static BYTES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let bytes = BYTES.import(py, "builtins", "bytes")?.call1((source,))?;
-        parse(bytes.cast::<PyBytes>()?.as_bytes())
+        return parse(bytes.cast::<PyBytes>()?.as_bytes()).map_err(|e| format_error(py, e, None));
+    }
+    let path: PathBuf = source.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "open: expected a path (str or os.PathLike) or bytes, got {}",
+            type_name(source)
+        ))
+    })?;
+    let inner = open_path(py, &path, format)?;
+    Ok(Document {
+        inner,
+        path: Some(path),
+    })
+}
+
+/// The document at `path`, read by [`files::read`] (interruptible, at most
+/// [`animbin::MAX_INPUT_SIZE`] bytes) and parsed as the library parses it. Errors name the
+/// file.
+pub(crate) fn open_path(py: Python<'_>, path: &Path, format: Option<Format>) -> PyResult<animbin::Document> {
+    let bytes = read_input(py, path, animbin::MAX_INPUT_SIZE)?;
+    let document = if names_external_files(&bytes, path, format) && is_regular_file(path) {
+        // A glTF reads the files its URIs name beside it: the library's `open_as` does that
+        // (reading the file again: `animbin` has no door for bytes already read from a path).
+        py.detach(|| animbin::Document::open_as(path, format))
     } else {
-        let path: PathBuf = source.extract().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "open: expected a path (str or os.PathLike) or bytes, got {}",
-                type_name(source)
-            ))
-        })?;
-        let document = py.detach(|| animbin::Document::open_as(&path, format));
-        return document
-            .map(|inner| Document {
-                inner,
-                path: Some(path),
-            })
-            .map_err(|e| format_error(py, e));
+        py.detach(|| animbin::Document::parse_as(&bytes, Some(path), format))
     };
-    inner
-        .map(|inner| Document { inner, path: None })
-        .map_err(|e| format_error(py, e))
+    document.map_err(|e| format_error(py, e, Some(path)))
+}
+
+/// The bytes of the file at `path`, at most `limit` of them.
+fn read_input(py: Python<'_>, path: &Path, limit: u64) -> PyResult<Vec<u8>> {
+    files::read(py, path, limit).map_err(|e| match e {
+        ReadError::Python(err) => err,
+        ReadError::Io(source) => format_error(
+            py,
+            animbin::Error::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            None,
+        ),
+    })
+}
+
+/// Whether the library would read files beside the input to open it: a glTF (a GLB, JSON
+/// read as glTF, or JSON named `*.gltf`) may name buffers and images by URI.
+fn names_external_files(bytes: &[u8], path: &Path, format: Option<Format>) -> bool {
+    let json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let gltf_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
+    match format {
+        Some(format) => format == Format::Gltf,
+        None => animbin::gltf::is_glb(bytes) || (gltf_name && json),
+    }
+}
+
+fn is_regular_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// `animbin._animbin._read(path, limit)`: the bytes `open` reads of the file at `path`,
+/// at most `limit` of them. For the tests of the reader, whose real limit (4 GiB) is too
+/// large to reach in a test.
+#[pyfunction]
+#[pyo3(name = "_read")]
+pub(crate) fn read<'py>(py: Python<'py>, path: PathBuf, limit: u64) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = read_input(py, &path, limit)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The path that `bytes` spell, when they look like one that a caller meant to open: short,
+/// without NUL or line breaks, starting with `/`, `.`, `~` or a drive (`C:\`), and naming a
+/// file that exists.
+fn path_in_bytes(bytes: &[u8]) -> Option<String> {
+    if bytes.len() > 4096 || bytes.iter().any(|&b| b == 0 || b == b'\n' || b == b'\r') {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let drive = matches!(text.as_bytes(), [letter, b':', b'\\' | b'/', ..] if letter.is_ascii_alphabetic());
+    if !(text.starts_with('/') || text.starts_with('.') || drive) {
+        return None;
+    }
+    Path::new(text).exists().then(|| text.to_owned())
+}
+
+/// The `FormatError` for `error`, with a hint that `open` took the bytes that spell `path`
+/// as the file's contents.
+fn with_path_hint(py: Python<'_>, error: &animbin::Error, path: &str) -> PyErr {
+    let message = format!(
+        "{error}; did you mean animbin.open({path:?})? bytes are read as the file's contents, \
+         a path is given as str or pathlib.Path"
+    );
+    raise(py, message, error.format().map(Format::name), error.offset(), None)
+}
+
+/// `pickle`'s way back to a document: the bytes of its own form, as `format`, opened from
+/// `path` (kept for its texture search and animation names; the file is not read again).
+#[pyfunction]
+#[pyo3(name = "_unpickle")]
+pub(crate) fn unpickle(py: Python<'_>, bytes: &[u8], format: &str, path: Option<PathBuf>) -> PyResult<Document> {
+    let parsed = parse_format(Some(format))?;
+    let inner = py
+        .detach(|| animbin::Document::parse_as(bytes, path.as_deref(), parsed))
+        .map_err(|e| format_error(py, e, path.as_deref()))?;
+    Ok(Document { inner, path })
 }
 
 /// Reads an animbin dump (``Document.dump()``, as text, bytes or the parsed dict).
@@ -301,7 +424,7 @@ pub(crate) fn undump(py: Python<'_>, dump: &Bound<'_, PyAny>) -> PyResult<Docume
     };
     py.detach(|| animbin::Document::undump(&text))
         .map(|inner| Document { inner, path: None })
-        .map_err(|e| format_error(py, e))
+        .map_err(|e| format_error(py, e, None))
 }
 
 /// `animbin.from_scene`'s native half: the scene as `Scene._to_native()` gives it.
@@ -323,7 +446,7 @@ pub(crate) fn from_scene(
     let built = scene::from_python(scene)?;
     let conversion = py
         .detach(|| animbin::convert_scene(&built, target, &options))
-        .map_err(|e| format_error(py, e))?;
+        .map_err(|e| format_error(py, e, None))?;
     // Stack level 2: the caller of `animbin.from_scene`, the Python function calling this.
     warn_losses(py, conversion.lost_lines(), 2)?;
     Ok(Document {

@@ -1,6 +1,10 @@
-//! The library's errors as `animbin.FormatError`, and its losses as `animbin.LossWarning`.
+//! The library's errors as Python exceptions: what is wrong with an input (or a scene) as
+//! `animbin.FormatError`, what the operating system refused of an output as `OSError`; and
+//! the library's losses as `animbin.LossWarning`.
 
 use std::ffi::CString;
+use std::io;
+use std::path::Path;
 
 use animbin::Error;
 use pyo3::exceptions::PyOSError;
@@ -11,17 +15,90 @@ use pyo3::types::PyType;
 static FORMAT_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static LOSS_WARNING: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
-/// `animbin.FormatError(message, format, offset)` for any error of the library; an I/O
-/// error keeps the operating system's error as the `__cause__` (an `OSError` subclass
-/// such as `FileNotFoundError`).
-pub(crate) fn format_error(py: Python<'_>, error: Error) -> PyErr {
-    let (format, offset) = where_of(&error);
-    let message = error.to_string();
-    let cause = match error {
-        Error::Io { source, .. } | Error::Write(source) => Some(PyErr::from(source)),
-        _ => None,
+/// `animbin.FormatError(message, format, offset)` for an error of the library about the
+/// input `file` (the path the document came from, when it came from one), whose message then
+/// starts with that path, as the command's do. A file that cannot be read keeps the operating
+/// system's error as the `__cause__`: an `OSError` subclass such as `FileNotFoundError`, with
+/// `errno`, `strerror` and `filename` set.
+pub(crate) fn format_error(py: Python<'_>, error: Error, file: Option<&Path>) -> PyErr {
+    let (format, offset) = (error.format().map(animbin::Format::name), error.offset());
+    let (message, cause) = match &error {
+        // The error names its own file, first.
+        Error::Io { path, source } => (error.to_string(), Some(os_error(py, source, Some(path)))),
+        Error::Write(source) => (named(&error, file), Some(os_error(py, source, None))),
+        _ => (named(&error, file), None),
     };
     raise(py, message, format, offset, cause)
+}
+
+/// The error of writing a conversion of the input `file` to `destination`: a failure of the
+/// destination (the library's [`Error::Io`] naming it, whatever the format's writer made of
+/// it: a full disk, a missing folder, a read-only file) is an `OSError` naming it; anything
+/// else (what the target cannot hold) is the input's [`format_error`].
+pub(crate) fn output_error(py: Python<'_>, error: Error, destination: &Path, file: Option<&Path>) -> PyErr {
+    match error {
+        Error::Io { path, source } if path == destination => os_error(py, &source, Some(&path)),
+        error => format_error(py, error, file),
+    }
+}
+
+/// The message of `error`, after the path of the `file` it concerns when there is one.
+fn named(error: &Error, file: Option<&Path>) -> String {
+    match file {
+        Some(file) => format!("{}: {error}", file.display()),
+        None => error.to_string(),
+    }
+}
+
+/// `OSError(errno, strerror, filename)` for `source`: Python picks the subclass from the
+/// errno (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`...). An error that
+/// carries no errno of the system's (a refusal of the library's, such as a read-only
+/// destination or an input over the size limit) takes the errno of its kind.
+pub(crate) fn os_error(py: Python<'_>, source: &io::Error, path: Option<&Path>) -> PyErr {
+    let errno = errno_of(py, source);
+    let mut reason = source.to_string();
+    // Python says the errno itself: "[Errno 2] No such file or directory: 'x.seanim'".
+    if let Some(at) = reason.rfind(" (os error ") {
+        reason.truncate(at);
+    }
+    if is_read_only_refusal(source) {
+        reason.push_str("; force=True replaces it");
+    }
+    let filename = path.map(|p| p.as_os_str().to_owned());
+    PyOSError::new_err((errno, reason, filename))
+}
+
+/// The errno of `source`: the system's, or the one its kind stands for.
+fn errno_of(py: Python<'_>, source: &io::Error) -> Option<i32> {
+    #[cfg(unix)]
+    if let Some(errno) = source.raw_os_error() {
+        return Some(errno);
+    }
+    use io::ErrorKind as K;
+    let name = match source.kind() {
+        K::NotFound => "ENOENT",
+        K::PermissionDenied => "EACCES",
+        K::AlreadyExists => "EEXIST",
+        K::IsADirectory => "EISDIR",
+        K::NotADirectory => "ENOTDIR",
+        K::StorageFull => "ENOSPC",
+        K::FileTooLarge => "EFBIG",
+        K::ReadOnlyFilesystem => "EROFS",
+        K::OutOfMemory => "ENOMEM",
+        K::Interrupted => "EINTR",
+        K::WouldBlock => "EAGAIN",
+        K::BrokenPipe => "EPIPE",
+        K::InvalidInput => "EINVAL",
+        _ => return None,
+    };
+    py.import("errno").and_then(|m| m.getattr(name)?.extract()).ok()
+}
+
+/// Whether a save was refused because its destination is read-only.
+fn is_read_only_refusal(source: &io::Error) -> bool {
+    source
+        .get_ref()
+        .is_some_and(|inner| inner.is::<animbin::core::format::ReadOnly>())
 }
 
 /// A `FormatError` with the given fields (for what the module itself refuses, such as a
@@ -44,11 +121,6 @@ pub(crate) fn raise(
         err.set_cause(py, cause);
     }
     err
-}
-
-/// The format and byte offset an error names, when it names them.
-fn where_of(error: &Error) -> (Option<&'static str>, Option<u64>) {
-    (error.format().map(animbin::Format::name), error.offset())
 }
 
 /// Issues `animbin.LossWarning(line)` for each line, attributed to the Python frame

@@ -7,12 +7,15 @@
 //! (`python/animbin/`) holds the scene classes, the exception and warning types and the
 //! type stubs; it is built into one abi3 wheel with maturin (see the crate's README).
 //!
-//! Errors never cross as panics: every library error becomes `animbin.FormatError`
-//! (a `ValueError` with `format` and `offset`), bad arguments a `ValueError` or
-//! `TypeError`, and what a conversion loses an `animbin.LossWarning`.
+//! Errors never cross as panics: a library error about an input or a scene becomes
+//! `animbin.FormatError` (a `ValueError` with `format` and `offset`, naming the file), an
+//! output the operating system refuses an `OSError` naming it, bad arguments a `ValueError`
+//! or `TypeError`, and what a conversion loses an `animbin.LossWarning`. Files are read in
+//! chunks with the GIL released, so that Ctrl-C interrupts a long read (`files`).
 
 mod document;
 mod errors;
+mod files;
 mod options;
 mod pose;
 mod scene;
@@ -32,6 +35,8 @@ fn _animbin(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::open, m)?)?;
     m.add_function(wrap_pyfunction!(document::undump, m)?)?;
     m.add_function(wrap_pyfunction!(document::from_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(document::unpickle, m)?)?;
+    m.add_function(wrap_pyfunction!(document::read, m)?)?;
     m.add_function(wrap_pyfunction!(scene::other_side, m)?)?;
     pose::register(m)?;
     m.add_function(wrap_pyfunction!(table::formats, m)?)?;

@@ -2,8 +2,7 @@
 
 use std::path::PathBuf;
 
-use animbin::core::scene::{AnimKind, Precision};
-use animbin::{AnimationSource, ConvertOptions, SceneOptions};
+use animbin::{AnimationSource, ConvertOptions, InvalidOption, SceneOptions};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -64,7 +63,11 @@ pub(crate) const FROM_SCENE: &[&str] = &[
 
 /// The library's options for one call, read from its keyword arguments, refusing keywords
 /// that `allowed` does not list (a `TypeError`, as Python does for an unexpected keyword)
-/// and values of the wrong kind. [`ConvertOptions::input`] is the caller's to set.
+/// and values of the wrong kind. A value of the right kind that the library's option rules
+/// refuse (`animbin::options`, which the command's flags follow too: a frame rate that is not
+/// positive, a scale of 0, NaN or infinity, an unknown `anim_type` or `precision`) is a
+/// `ValueError` naming the keyword: `write(): scale: 0 is not a finite, non-zero factor
+/// ...`. [`ConvertOptions::input`] is the caller's to set.
 pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
     let mut scene = SceneOptions::default();
     let mut convert = ConvertOptions::default();
@@ -80,36 +83,27 @@ pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[
             continue;
         }
         let field = |e: PyErr| PyTypeError::new_err(format!("{method}(): {key}: {e}"));
+        let rule = |e: InvalidOption| PyValueError::new_err(format!("{method}(): {e}"));
         match key.as_str() {
             FRAMERATE => {
                 let rate: f64 = value.extract().map_err(field)?;
-                if !(rate.is_finite() && rate > 0.0) {
-                    return Err(PyValueError::new_err(format!(
-                        "{method}(): framerate must be a positive number of frames per second, got {rate}"
-                    )));
-                }
-                scene.framerate = Some(rate);
+                scene.framerate = Some(animbin::options::framerate(rate).map_err(rule)?);
             }
             Z_UP => scene.z_up = value.is_truthy()?,
             SCALE => {
                 let scale: f64 = value.extract().map_err(field)?;
-                if !(scale.is_finite() && scale > 0.0) {
-                    return Err(PyValueError::new_err(format!(
-                        "{method}(): scale must be a positive number, got {scale}"
-                    )));
-                }
-                scene.unit_scale = scale;
+                scene.unit_scale = animbin::options::scale(scale).map_err(rule)?;
             }
             ANIMS => convert.anims = anim_sources(&value)?,
             STRICT => convert.strict = value.is_truthy()?,
             ANIM_TYPE => {
                 let name: String = value.extract().map_err(field)?;
-                scene.anim_kind = Some(name.parse::<AnimKind>().map_err(PyValueError::new_err)?);
+                scene.anim_kind = Some(animbin::options::anim_kind(&name).map_err(rule)?);
             }
             LOOPED => scene.looping = Some(value.is_truthy()?),
             PRECISION => {
                 let name: String = value.extract().map_err(field)?;
-                scene.precision = Some(name.parse::<Precision>().map_err(PyValueError::new_err)?);
+                scene.precision = Some(animbin::options::precision(&name).map_err(rule)?);
             }
             ANIMATION => convert.animation = Some(value.extract().map_err(field)?),
             ALLOW_EMPTY => convert.allow_empty = value.is_truthy()?,
@@ -145,8 +139,7 @@ fn anim_sources(value: &Bound<'_, PyAny>) -> PyResult<Vec<AnimationSource>> {
                 item.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
             ))
         })?;
-        let py = value.py();
-        let document = animbin::Document::open(&path).map_err(|e| crate::errors::format_error(py, e))?;
+        let document = crate::document::open_path(value.py(), &path, None)?;
         sources.push(AnimationSource {
             name: path.display().to_string(),
             document,

@@ -149,7 +149,7 @@ def test_bad_arguments_are_type_errors():
         animbin.open(12)
     with pytest.raises(TypeError, match="expected str, bytes or dict"):
         animbin.undump(12)
-    with pytest.raises(ValueError, match="framerate must be a positive"):
+    with pytest.raises(ValueError, match="framerate: 0 is not a positive number of frames per second"):
         doc.scene(framerate=0)
 
 

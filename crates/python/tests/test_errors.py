@@ -103,23 +103,22 @@ def test_a_bad_dump_names_its_json_path():
         animbin.open(b'{"hello": 1}')
 
 
-def test_files_that_cannot_be_opened_or_written_keep_the_os_error_as_cause(tmp_path):
+def test_files_that_cannot_be_opened_keep_the_os_error_as_cause(tmp_path):
     with pytest.raises(animbin.FormatError) as e:
         animbin.open(tmp_path / "missing.seanim")
     assert isinstance(e.value.__cause__, FileNotFoundError)
-    assert "missing.seanim" in str(e.value)
-    doc = animbin.open(TESTDATA / "sample.seanim")
-    with pytest.raises(animbin.FormatError) as e:
-        doc.write(tmp_path / "no" / "such" / "folder" / "out.seanim")
-    assert isinstance(e.value.__cause__, OSError)
+    assert e.value.__cause__.filename == str(tmp_path / "missing.seanim")
+    assert str(e.value).startswith(str(tmp_path / "missing.seanim") + ": ")
 
 
 def test_a_failed_write_leaves_what_was_there(tmp_path):
     out = tmp_path / "out.seanim"
     out.write_bytes(b"keep me")
     model = animbin.open(TESTDATA / "sample.semodel")
-    with pytest.raises(animbin.FormatError, match="cannot hold anything"):
+    with pytest.raises(animbin.FormatError, match="cannot hold anything") as e:
         model.write(out)
+    # What the target cannot hold is the input's fault: the input is named.
+    assert str(e.value).startswith(str(TESTDATA / "sample.semodel") + ": ")
     assert out.read_bytes() == b"keep me"
     assert [p.name for p in tmp_path.iterdir()] == ["out.seanim"]
 

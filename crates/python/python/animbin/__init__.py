@@ -10,8 +10,10 @@ animations, the Dash Model Format 1.5 and glTF 2.0, through one entry point::
     scene = doc.scene()                      # NumPy arrays
     open("reload.glb", "wb").write(doc.to_gltf(z_up=True))
 
-Every error the library reports is a ``FormatError`` (a ``ValueError``) with ``format``
-and ``offset``; what a conversion cannot carry over is a ``LossWarning``.
+Every error the library reports about an input or a scene is a ``FormatError`` (a
+``ValueError``) with ``format`` and ``offset``, naming the file; an output that cannot be
+written is an ``OSError`` with its ``filename``; what a conversion cannot carry over is a
+``LossWarning``. Documents pickle (``multiprocessing``, Dask).
 
 ``animbin.pose`` holds animbin's rules for what an animation's kind means for a key
 (``apply_translation``, ``remove_rotation``, ``effective_kinds`` ...), over NumPy arrays.
@@ -64,7 +66,11 @@ def open(source: Any, format: str | None = None) -> Document:  # noqa: A001 (the
     an animbin dump, AnimJ, DMF JSON or glTF); x8an files have none and are recognised by
     the name ``x8an*.bin``, or by ``format="sf3"``. ``format`` is one of ``FORMATS``; an
     unknown name is a ``ValueError`` listing the valid ones. Input that does not read is a
-    ``FormatError`` naming the format and the byte offset.
+    ``FormatError`` naming the file, the format and the byte offset.
+
+    A path is read into memory (never mapped) in chunks with the GIL released, up to 4 GiB,
+    so that Ctrl-C (``KeyboardInterrupt``) ends a long read (a huge file, a device, a pipe
+    no one writes to).
     """
     return _open(source, format)
 
@@ -76,8 +82,11 @@ def from_scene(scene: Scene, format: str, **options: Any) -> Document:
     Options (keywords): ``framerate``, ``z_up``, ``scale``, ``strict``, ``anim_type``,
     ``looped``, ``precision``, ``normalize_rotations`` (see ``Document``). What the format
     cannot hold is a ``LossWarning`` (with ``strict=True``, a ``FormatError``). Every array
-    is checked for its shape and converted to its dtype; one that does not fit is a
-    ``ValueError`` naming the field.
+    is checked for its shape and converted to its dtype; one that does not fit (or holds a
+    value its dtype cannot: a negative index, 1e300 as float32) is a ``ValueError`` naming
+    the field by its place (``meshes[0].faces[2]``). The library then checks what every
+    format needs (frames in increasing order, finite values, positive frame rates, indices
+    in range, no parent cycles), naming the field the same way in a ``FormatError``.
     """
     if not isinstance(scene, Scene):
         raise TypeError(f"from_scene: expected an animbin.Scene, got {type(scene).__name__}")

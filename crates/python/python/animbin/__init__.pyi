@@ -43,11 +43,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 AnimSource = Union[str, "os.PathLike[str]", "Document"]
 
 class FormatError(ValueError):
-    """A file (or dump, or scene) that animbin cannot read, convert or write.
+    """A file (or dump, or scene) that animbin cannot read or convert.
 
-    Raised for every error the library reports: bad bytes, an unknown format, a dump that
-    does not parse, a conversion that would write nothing or (``strict=True``) lose data,
-    and files that cannot be opened or written (the ``OSError`` is the ``__cause__``).
+    Raised for what is wrong with an input: bad bytes, an unknown format, a dump that does
+    not parse, a scene that no file can be written from (the field named, as
+    ``animations[0].tracks[3].rotation_frames: not increasing at index 1``), a conversion
+    that would write nothing or (``strict=True``) lose data, and an input that cannot be
+    read (the ``OSError``, with ``filename`` set, is the ``__cause__``). The message starts
+    with the path of the file it concerns, when the document came from one. An output that
+    cannot be written is an ``OSError`` instead (see ``Document.write``).
     """
 
     format: str | None
@@ -71,7 +75,12 @@ def open(source: PathLike | bytes | bytearray | memoryview, format: str | None =
     inputs: an animbin dump, AnimJ, DMF JSON or glTF); x8an files have none and are
     recognised by the name ``x8an*.bin``, or by ``format="sf3"``. ``format`` is one of
     ``FORMATS``; an unknown name is a ``ValueError`` listing the valid ones.
-    Raises ``FormatError`` for input that does not read.
+    Raises ``FormatError`` for input that does not read, its message starting with the path
+    (bytes that spell the path of a file get a hint: bytes are the contents).
+
+    A path is read into memory (never mapped) in chunks with the GIL released, at most 4 GiB
+    (the library's ``MAX_INPUT_SIZE``), so Ctrl-C (``KeyboardInterrupt``) ends a long read:
+    a huge file, a device, a pipe that no one writes to.
     """
 
 def formats() -> list[dict[str, Any]]:
@@ -114,18 +123,25 @@ def from_scene(
 
     What the format cannot hold is reported as ``LossWarning`` (``strict=True``: a
     ``FormatError``). Arrays are checked for shape and converted to their dtype; a bad one
-    is a ``ValueError`` naming the field.
+    (or a value its dtype cannot hold: a negative face index, 1e300 as float32) is a
+    ``ValueError`` naming the field by its place in the scene (``meshes[0].faces[2]``).
+    Then the library checks what every format needs (frames strictly increasing, finite
+    values, positive frame rates, indices in range, no parent cycles): a ``FormatError``
+    naming the field the same way.
     """
 
 class Document:
     """A file of any supported format, read into memory (it does not keep the file open).
 
     Conversion options, taken as keyword arguments by ``to_gltf``, ``convert``, ``write``
-    and ``scene``:
+    and ``scene`` (the command's flags of the same names follow the same rules; a value
+    they refuse is a ``ValueError`` naming the keyword: ``scale: 0 is not ...``):
 
-    - ``framerate``: frames per second for formats that store none (x8an, AnimX);
+    - ``framerate``: frames per second for formats that store none (x8an, AnimX); finite
+      and positive;
     - ``z_up``: the non-glTF side is Z-up (SE formats, most game data);
-    - ``scale``: lengths times this are glTF metres (0.01 for centimetres);
+    - ``scale``: lengths times this are glTF metres (0.01 for centimetres); finite and not
+      0 (a negative scale mirrors);
     - ``anims``: other files' animations to join by bone name (paths or Documents);
     - ``strict``: fail (``FormatError``) instead of warning about anything lost;
     - ``anim_type``, ``looped``, ``precision``: what an SEAnim output states (its keys are
@@ -133,6 +149,9 @@ class Document:
     - ``animation``: keep only the animation of this name;
     - ``allow_empty``: write a glTF even when it would hold nothing;
     - ``normalize_rotations``: scale rounded rotations (x8an) to unit length.
+
+    A document pickles (``multiprocessing``, Dask, ``copy``) as its bytes in its own form,
+    its format and its path: the copy has the same format, summary, dump and bytes.
     """
 
     @property
@@ -193,6 +212,7 @@ class Document:
         path: PathLike,
         format: str | None = None,
         *,
+        force: bool = False,
         framerate: float | None = None,
         z_up: bool = False,
         scale: float = 1.0,
@@ -206,8 +226,15 @@ class Document:
         normalize_rotations: bool = False,
     ) -> None:
         """Converts and writes to ``path``, whole or not at all (a temporary file renamed
-        over it). ``format`` defaults to what the extension says (``.seanim``, ``.glb``,
-        ``.json`` for a dump...)."""
+        over it; a symbolic link is written through to its target). ``format`` defaults to
+        what the extension says (``.seanim``, ``.glb``, ``.json`` for a dump...).
+
+        A read-only file at ``path`` is refused (``PermissionError``) and left as it is,
+        unless ``force=True``. What the output's side refuses (a missing folder, a full disk,
+        a device) is an ``OSError`` (or its subclass) with ``filename`` set to ``path``, never
+        a ``FormatError``; what the target cannot hold stays a ``FormatError``."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
+        """Pickles as the bytes in its own form, the format and the path."""
     def scene(
         self,
         name_animations: bool = False,

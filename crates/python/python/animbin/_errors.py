@@ -4,11 +4,14 @@ from __future__ import annotations
 
 
 class FormatError(ValueError):
-    """A file (or dump, or scene) that animbin cannot read, convert or write.
+    """A file (or dump, or scene) that animbin cannot read or convert.
 
-    Raised for every error the library reports: bad bytes, an unknown format, a dump that
-    does not parse, a conversion that would write nothing or (``strict=True``) lose data,
-    and files that cannot be opened or written (the ``OSError`` is the ``__cause__``).
+    Raised for what is wrong with an input: bad bytes, an unknown format, a dump that does
+    not parse, a scene that no file can be written from (the field named), a conversion
+    that would write nothing or (``strict=True``) lose data, and an input that cannot be
+    read (the ``OSError``, with ``filename`` set, is the ``__cause__``). The message starts
+    with the path of the file it concerns, when there is one. An output that cannot be
+    written raises ``OSError`` (``PermissionError``, ``FileNotFoundError``...) instead.
 
     ``format`` names the format whose reader or writer failed (``"seanim"``), when one did;
     ``offset`` is the byte offset in the input where the error was found, when there is one.

@@ -3,7 +3,12 @@
 Instances come from ``Document.scene()`` (arrays copied once from the file, owned by
 NumPy, so they outlive the document) or are built by hand for ``from_scene``. Attributes
 are plain and may be replaced; ``from_scene`` checks every array's shape and converts it
-to its dtype, naming the field that does not fit.
+to its dtype, naming the field that does not fit by its place in the scene
+(``meshes[0].faces[2]: -1 does not fit in uint32 (0 to 4294967295)``): a value that its
+dtype cannot hold (a negative index, a float beyond float32) is refused, never wrapped or
+turned into infinity. The library then checks what every format needs (sorted frames,
+finite values, indices in range, no parent cycles; ``Scene::check``), naming fields the
+same way.
 
 Conventions: times in frames (float64) at the animation's framerate; quaternions x, y, z,
 w; bone transforms local to the parent except ``global_*`` and ``bind_matrices``;
@@ -34,11 +39,25 @@ _TEXTURE_SLOTS = ("diffuse", "normal", "specular")
 
 
 def _array(value: Any, dtype: Any, shape: Sequence[int | None], field: str) -> np.ndarray:
-    """``value`` as a C-contiguous array of ``dtype`` and ``shape`` (``None``: any length)."""
+    """``value`` as a C-contiguous array of ``dtype`` and ``shape`` (``None``: any length).
+
+    Values that ``dtype`` cannot hold are refused with the field and row named: integers
+    (or floats) outside an integer dtype's range, fractions and non-finite values for an
+    integer dtype, and finite numbers that a float dtype rounds to infinity (1e300 as
+    float32), instead of NumPy's wrap-around, ``OverflowError`` or cast warning."""
+    dtype = np.dtype(dtype)
     try:
-        array = np.ascontiguousarray(value, dtype=dtype)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{field}: cannot be read as an array of {np.dtype(dtype).name}: {e}") from None
+        with np.errstate(over="ignore", invalid="ignore"):
+            source = value if isinstance(value, np.ndarray) else np.asarray(value)
+            if dtype.kind in "iu":
+                _check_integers(source, dtype, field)
+            array = np.ascontiguousarray(source, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        if str(e).startswith(field):
+            raise
+        raise ValueError(f"{field}: cannot be read as an array of {dtype.name}: {e}") from None
+    if dtype.kind == "f" and array.size and source.dtype != dtype:
+        _check_overflow(source, array, field)
     # An empty list stands for no rows of any width.
     if array.size == 0 and array.ndim == 1 and len(shape) > 1 and all(d is not None for d in shape[1:]):
         array = array.reshape((0, *shape[1:]))
@@ -47,6 +66,58 @@ def _array(value: Any, dtype: Any, shape: Sequence[int | None], field: str) -> n
         wanted = "(" + ", ".join("n" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
         raise ValueError(f"{field}: expected an array of shape {wanted}, got {array.shape}")
     return array
+
+
+def _first(bad: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(bad)[0])
+
+
+def _show(value: Any) -> str:
+    """A value for a message: ``-1``, ``1e+300`` (not ``np.int64(-1)``)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def _row(field: str, at: tuple[int, ...]) -> str:
+    """The field and the row of the element at ``at``: ``meshes[0].faces[3]``."""
+    return f"{field}[{at[0]}]" if at else field
+
+
+def _check_integers(source: np.ndarray, dtype: np.dtype, field: str) -> None:
+    """Refuses values of ``source`` that ``dtype`` (an integer type) cannot hold."""
+    if source.size == 0 or source.dtype.kind not in "iufO":
+        return
+    if source.dtype.kind == "O":
+        try:
+            numbers = source.astype(np.float64)
+        except (TypeError, ValueError, OverflowError):
+            return  # not numbers: the conversion says so
+    else:
+        numbers = source
+    info = np.iinfo(dtype)
+    if numbers.dtype.kind == "f":
+        bad = ~np.isfinite(numbers) | (numbers != np.trunc(numbers)) | (numbers < info.min) | (numbers > info.max)
+    else:
+        bad = (numbers < info.min) | (numbers > info.max)
+    if bad.any():
+        at = _first(bad)
+        raise ValueError(f"{_row(field, at)}: {_show(source[at])} does not fit in {dtype.name} ({info.min} to {info.max})")
+
+
+def _check_overflow(source: np.ndarray, array: np.ndarray, field: str) -> None:
+    """Refuses finite values of ``source`` that became infinite in ``array`` (a narrower
+    float type)."""
+    infinite = np.isinf(array)
+    if not infinite.any():
+        return
+    try:
+        wide = source.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        return
+    bad = infinite & ~np.isinf(wide)
+    if bad.any():
+        at = _first(bad)
+        largest = np.finfo(array.dtype).max
+        raise ValueError(f"{_row(field, at)}: {_show(source[at])} is too large for {array.dtype.name} (largest {largest})")
 
 
 def _rows(array: np.ndarray, rows: int, field: str, what: str) -> None:
@@ -209,15 +280,21 @@ class Skeleton(_Record):
         m[:, 3, 3] = 1
         return m.astype(np.float32)
 
-    def _to_native(self) -> dict[str, Any]:
+    def _to_native(self, field: str = "Skeleton") -> dict[str, Any]:
+        """The fields for the native module, named in errors after ``field`` (``skeleton``
+        within a scene)."""
         names = [str(n) for n in self.names]
         n = len(names)
-        out: dict[str, Any] = {"names": names, "parents": _array(self.parents, np.int32, (n,), "Skeleton.parents")}
+        parents = _array(self.parents, np.int32, (n,), f"{field}.parents")
+        if (parents < -1).any():
+            at = _first(parents < -1)
+            raise ValueError(f"{_row(field + '.parents', at)}: {parents[at]} is neither a bone index nor -1")
+        out: dict[str, Any] = {"names": names, "parents": parents}
         for name, width in (("translations", 3), ("rotations", 4), ("scales", 3)):
             for prefix in ("", "global_"):
-                field = prefix + name
-                out[field] = _array(getattr(self, field), np.float32, (n, width), f"Skeleton.{field}")
-        out["cosmetic"] = _array(self.cosmetic, np.bool_, (n,), "Skeleton.cosmetic")
+                key = prefix + name
+                out[key] = _array(getattr(self, key), np.float32, (n, width), f"{field}.{key}")
+        out["cosmetic"] = _array(self.cosmetic, np.bool_, (n,), f"{field}.cosmetic")
         return out
 
 
@@ -294,35 +371,37 @@ class Mesh(_Record):
         """The first of ``materials`` (``None`` when there is none)."""
         return self.materials[0] if self.materials else None
 
-    def _to_native(self) -> dict[str, Any]:
-        positions = _array(self.positions, np.float32, (None, 3), "Mesh.positions")
+    def _to_native(self, field: str = "Mesh") -> dict[str, Any]:
+        """The fields for the native module, named in errors after ``field`` (``meshes[0]``
+        within a scene)."""
+        positions = _array(self.positions, np.float32, (None, 3), f"{field}.positions")
         v = len(positions)
         normals = None
         if self.normals is not None:
-            normals = _array(self.normals, np.float32, (None, 3), "Mesh.normals")
-            _rows(normals, v, "Mesh.normals", "the vertex count")
+            normals = _array(self.normals, np.float32, (None, 3), f"{field}.normals")
+            _rows(normals, v, f"{field}.normals", "the vertex count")
         uv_layers = []
-        for uv in self.uv_layers:
-            uv = _array(uv, np.float32, (None, 2), "Mesh.uv_layers")
-            _rows(uv, v, "Mesh.uv_layers", "the vertex count")
+        for i, uv in enumerate(self.uv_layers):
+            uv = _array(uv, np.float32, (None, 2), f"{field}.uv_layers[{i}]")
+            _rows(uv, v, f"{field}.uv_layers[{i}]", "the vertex count")
             uv_layers.append(uv)
         color_layers = []
-        for c in self.color_layers:
-            c = _array(c, np.uint8, (None, 4), "Mesh.color_layers")
-            _rows(c, v, "Mesh.color_layers", "the vertex count")
+        for i, c in enumerate(self.color_layers):
+            c = _array(c, np.uint8, (None, 4), f"{field}.color_layers[{i}]")
+            _rows(c, v, f"{field}.color_layers[{i}]", "the vertex count")
             color_layers.append(c)
         if len(color_layers) > 1:
-            raise ValueError(f"Mesh.color_layers: the scene model holds one colour layer, got {len(color_layers)}")
+            raise ValueError(f"{field}.color_layers: the scene model holds one colour layer, got {len(color_layers)}")
         if (self.bone_indices is None) != (self.bone_weights is None):
-            raise ValueError("Mesh: bone_indices and bone_weights go together (both or neither)")
+            raise ValueError(f"{field}: bone_indices and bone_weights go together (both or neither)")
         bone_indices = bone_weights = None
         if self.bone_indices is not None:
-            bone_indices = _array(self.bone_indices, np.uint32, (None, None), "Mesh.bone_indices")
-            bone_weights = _array(self.bone_weights, np.float32, (None, None), "Mesh.bone_weights")
-            _rows(bone_indices, v, "Mesh.bone_indices", "the vertex count")
+            bone_indices = _array(self.bone_indices, np.uint32, (None, None), f"{field}.bone_indices")
+            bone_weights = _array(self.bone_weights, np.float32, (None, None), f"{field}.bone_weights")
+            _rows(bone_indices, v, f"{field}.bone_indices", "the vertex count")
             if bone_weights.shape != bone_indices.shape:
                 raise ValueError(
-                    f"Mesh.bone_weights: shape {bone_weights.shape} differs from bone_indices' {bone_indices.shape}"
+                    f"{field}.bone_weights: shape {bone_weights.shape} differs from bone_indices' {bone_indices.shape}"
                 )
         return {
             "name": str(self.name),
@@ -330,10 +409,10 @@ class Mesh(_Record):
             "normals": normals,
             "uv_layers": uv_layers,
             "color_layers": color_layers,
-            "faces": _array(self.faces, np.uint32, (None, 3), "Mesh.faces"),
+            "faces": _array(self.faces, np.uint32, (None, 3), f"{field}.faces"),
             "bone_indices": bone_indices,
             "bone_weights": bone_weights,
-            "materials": [_optional_index(m, "Mesh.materials") for m in self.materials],
+            "materials": [_optional_index(m, f"{field}.materials[{i}]") for i, m in enumerate(self.materials)],
         }
 
 
@@ -357,25 +436,25 @@ class Material(_Record):
         self.name = str(name)
         self.textures = dict(textures or {})
         self.texture = _optional_index(texture, "Material.texture")
-        self.base_color = None if base_color is None else _color(base_color)
+        self.base_color = None if base_color is None else _color(base_color, "Material.base_color")
 
-    def _to_native(self) -> dict[str, Any]:
+    def _to_native(self, field: str = "Material") -> dict[str, Any]:
         textures = {str(k): str(v) for k, v in self.textures.items()}
         unknown = sorted(set(textures) - set(_TEXTURE_SLOTS))
         if unknown:
-            raise ValueError(f"Material.textures: unknown slot {unknown[0]!r}; the slots are {', '.join(_TEXTURE_SLOTS)}")
+            raise ValueError(f"{field}.textures: unknown slot {unknown[0]!r}; the slots are {', '.join(_TEXTURE_SLOTS)}")
         return {
             "name": str(self.name),
             "textures": textures,
-            "texture": _optional_index(self.texture, "Material.texture"),
-            "base_color": None if self.base_color is None else _color(self.base_color),
+            "texture": _optional_index(self.texture, f"{field}.texture"),
+            "base_color": None if self.base_color is None else _color(self.base_color, f"{field}.base_color"),
         }
 
 
-def _color(value: Iterable[float]) -> tuple[float, float, float, float]:
+def _color(value: Iterable[float], field: str) -> tuple[float, float, float, float]:
     rgba = tuple(float(c) for c in value)
     if len(rgba) != 4:
-        raise ValueError(f"Material.base_color: expected 4 components (RGBA), got {len(rgba)}")
+        raise ValueError(f"{field}: expected 4 components (RGBA), got {len(rgba)}")
     return rgba  # type: ignore[return-value]
 
 
@@ -389,7 +468,7 @@ class Texture(_Record):
         self.name = str(name)
         self.png = bytes(png)
 
-    def _to_native(self) -> dict[str, Any]:
+    def _to_native(self, field: str = "Texture") -> dict[str, Any]:
         return {"name": str(self.name), "png": bytes(self.png)}
 
 
@@ -433,23 +512,25 @@ class BoneTrack(_Record):
         self.translation_frames, self.translations = _channel(translation_frames, translations, 3, "translation")
         self.scale_frames, self.scales = _channel(scale_frames, scales, 3, "scale")
 
-    def _to_native(self) -> dict[str, Any]:
+    def _to_native(self, field: str = "BoneTrack") -> dict[str, Any]:
+        """The fields for the native module, named in errors after ``field``
+        (``animations[0].tracks[3]`` within a scene)."""
         out: dict[str, Any] = {
             "bone": str(self.bone),
-            "kind": None if self.kind is None else _kind(self.kind, "BoneTrack.kind"),
+            "kind": None if self.kind is None else _kind(self.kind, f"{field}.kind"),
             "cosmetic": bool(self.cosmetic),
         }
         for name, width in (("rotation", 4), ("translation", 3), ("scale", 3)):
-            frames, values = _channel(getattr(self, name + "_frames"), getattr(self, name + "s"), width, name)
+            frames, values = _channel(getattr(self, name + "_frames"), getattr(self, name + "s"), width, name, field)
             out[name + "_frames"] = frames
             out[name + "s"] = values
         return out
 
 
-def _channel(frames: Any, values: Any, width: int, name: str) -> tuple[np.ndarray, np.ndarray]:
-    frames = _array(frames, np.float64, (None,), f"BoneTrack.{name}_frames")
-    values = _array(values, np.float64, (None, width), f"BoneTrack.{name}s")
-    _rows(values, len(frames), f"BoneTrack.{name}s", f"the number of {name}_frames")
+def _channel(frames: Any, values: Any, width: int, name: str, field: str = "BoneTrack") -> tuple[np.ndarray, np.ndarray]:
+    frames = _array(frames, np.float64, (None,), f"{field}.{name}_frames")
+    values = _array(values, np.float64, (None, width), f"{field}.{name}s")
+    _rows(values, len(frames), f"{field}.{name}s", f"the number of {name}_frames")
     return frames, values
 
 
@@ -473,7 +554,7 @@ class PropertyTrack(_Record):
         self.format = str(format)
         self.data = bytes(data)
 
-    def _to_native(self) -> dict[str, Any]:
+    def _to_native(self, field: str = "PropertyTrack") -> dict[str, Any]:
         return {"node": str(self.node), "property": str(self.property), "format": str(self.format), "data": bytes(self.data)}
 
 
@@ -517,25 +598,27 @@ class Animation(_Record):
             frame_count = max(last) + 1 if last else 0.0
         self.frame_count = float(frame_count)
 
-    def _to_native(self) -> dict[str, Any]:
+    def _to_native(self, field: str = "Animation") -> dict[str, Any]:
+        """The fields for the native module, named in errors after ``field``
+        (``animations[0]`` within a scene)."""
         if self.interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"Animation.interpolation: unknown {self.interpolation!r}; valid names: linear, step")
+            raise ValueError(f"{field}.interpolation: unknown {self.interpolation!r}; valid names: linear, step")
         for i, t in enumerate(self.tracks):
             if not isinstance(t, BoneTrack):
-                raise TypeError(f"Animation.tracks[{i}]: expected a BoneTrack, got {type(t).__name__}")
+                raise TypeError(f"{field}.tracks[{i}]: expected a BoneTrack, got {type(t).__name__}")
         for i, p in enumerate(self.properties):
             if not isinstance(p, PropertyTrack):
-                raise TypeError(f"Animation.properties[{i}]: expected a PropertyTrack, got {type(p).__name__}")
+                raise TypeError(f"{field}.properties[{i}]: expected a PropertyTrack, got {type(p).__name__}")
         return {
             "name": str(self.name),
             "framerate": float(self.framerate),
             "frame_count": float(self.frame_count),
             "looping": bool(self.looping),
-            "kind": _kind(self.kind, "Animation.kind"),
+            "kind": _kind(self.kind, f"{field}.kind"),
             "interpolation": self.interpolation,
             "notes": [(float(frame), str(text)) for frame, text in self.notes],
-            "tracks": [t._to_native() for t in self.tracks],
-            "properties": [p._to_native() for p in self.properties],
+            "tracks": [t._to_native(f"{field}.tracks[{i}]") for i, t in enumerate(self.tracks)],
+            "properties": [p._to_native(f"{field}.properties[{i}]") for i, p in enumerate(self.properties)],
         }
 
 
@@ -569,13 +652,13 @@ class Scene(_Record):
             for i, item in enumerate(items):
                 if not isinstance(item, cls):
                     raise TypeError(f"Scene.{field}[{i}]: expected a {cls.__name__}, got {type(item).__name__}")
-                out.append(item._to_native())
+                out.append(item._to_native(f"{field}[{i}]"))
             return out
 
         if self.skeleton is not None and not isinstance(self.skeleton, Skeleton):
             raise TypeError(f"Scene.skeleton: expected a Skeleton or None, got {type(self.skeleton).__name__}")
         return {
-            "skeleton": None if self.skeleton is None else self.skeleton._to_native(),
+            "skeleton": None if self.skeleton is None else self.skeleton._to_native("skeleton"),
             "meshes": each(self.meshes, Mesh, "meshes"),
             "materials": each(self.materials, Material, "materials"),
             "textures": each(self.textures, Texture, "textures"),

@@ -1,0 +1,191 @@
+//! The rules for the conversion options a user types: one set, for every front end.
+//!
+//! The command (`--framerate 30`, `--scale 0.01`, `--anim-type relative`, `--precision
+//! double`) and the Python module (`framerate=30`, `scale=0.01`, `anim_type="relative"`,
+//! `precision="double"`) take the same options, and check each value here before anything
+//! is read, so that a value no conversion can use is the user's mistake, said with the
+//! option's name (the command: a usage error, exit 2; Python: a `ValueError`), never a
+//! failure blamed on the input halfway through a conversion.
+//!
+//! The rules:
+//!
+//! - **framerate**: frames per second, finite and greater than 0.
+//! - **scale**: a finite factor other than 0; a negative one mirrors (lengths times -1),
+//!   so it is allowed. 0 would flatten everything to a point, and NaN and the infinities
+//!   give no length at all.
+//! - **anim_type**: `absolute`, `additive`, `relative` or `delta`.
+//! - **precision**: `single` or `double` (`f32` and `f64` are taken too).
+//!
+//! Each error names the option by its Python keyword ([`InvalidOption::option`]); the
+//! command's flag is the same name with `--` and hyphens ([`InvalidOption::flag`]).
+//! [`check`] applies the numeric rules to a whole [`SceneOptions`], for a caller that fills
+//! one in by other means.
+
+use animbin_core::SceneOptions;
+use animbin_core::scene::{AnimKind, Precision};
+
+/// The option `framerate`: frames per second for formats that store none.
+pub const FRAMERATE: &str = "framerate";
+/// The option `scale`: lengths times this are glTF metres.
+pub const SCALE: &str = "scale";
+/// The option `anim_type`: the kind of the SEAnim written.
+pub const ANIM_TYPE: &str = "anim_type";
+/// The option `precision`: the width of the SEAnim's key values.
+pub const PRECISION: &str = "precision";
+
+/// A value that an option cannot take: which option, and why.
+///
+/// Displayed as `scale: 0 is not a finite, non-zero factor (...)`; a front end that spells
+/// its options otherwise puts its own name before [`InvalidOption::message`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{option}: {message}")]
+pub struct InvalidOption {
+    /// The option, by its keyword: [`FRAMERATE`], [`SCALE`], [`ANIM_TYPE`] or
+    /// [`PRECISION`].
+    pub option: &'static str,
+    /// What is wrong with the value, naming the value (`0 is not a positive number of
+    /// frames per second`).
+    pub message: String,
+}
+
+impl InvalidOption {
+    fn new(option: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            option,
+            message: message.into(),
+        }
+    }
+
+    /// The option as the command spells it: `--anim-type`.
+    pub fn flag(&self) -> String {
+        format!("--{}", self.option.replace('_', "-"))
+    }
+}
+
+/// `fps` if it is a frame rate: finite and greater than 0.
+pub fn framerate(fps: f64) -> Result<f64, InvalidOption> {
+    if fps.is_finite() && fps > 0.0 {
+        Ok(fps)
+    } else {
+        Err(InvalidOption::new(
+            FRAMERATE,
+            format!("{fps} is not a positive number of frames per second"),
+        ))
+    }
+}
+
+/// `factor` if it is a scale: finite and not 0 (a negative factor mirrors).
+pub fn scale(factor: f64) -> Result<f64, InvalidOption> {
+    if factor.is_finite() && factor != 0.0 {
+        Ok(factor)
+    } else {
+        Err(InvalidOption::new(
+            SCALE,
+            format!("{factor} is not a finite, non-zero factor (0.01 for centimetres; a negative one mirrors)"),
+        ))
+    }
+}
+
+/// The animation kind called `name`: `absolute`, `additive`, `relative` or `delta`.
+pub fn anim_kind(name: &str) -> Result<AnimKind, InvalidOption> {
+    name.parse().map_err(|message| InvalidOption::new(ANIM_TYPE, message))
+}
+
+/// The precision called `name`: `single` or `double` (or `f32`, `f64`).
+pub fn precision(name: &str) -> Result<Precision, InvalidOption> {
+    name.parse().map_err(|message| InvalidOption::new(PRECISION, message))
+}
+
+/// A number typed for `option` (the command's text), checked by `rule` ([`framerate`] or
+/// [`scale`]): text that is not a number is refused with the option named too.
+pub fn number(
+    option: &'static str,
+    text: &str,
+    rule: fn(f64) -> Result<f64, InvalidOption>,
+) -> Result<f64, InvalidOption> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| InvalidOption::new(option, format!("{text:?} is not a number")))?;
+    rule(value)
+}
+
+/// Checks the options of `scene` that a user types: [`SceneOptions::framerate`] (when set)
+/// by [`framerate`] and [`SceneOptions::unit_scale`] by [`scale`].
+pub fn check(scene: &SceneOptions) -> Result<(), InvalidOption> {
+    if let Some(fps) = scene.framerate {
+        framerate(fps)?;
+    }
+    scale(scene.unit_scale)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framerates_are_positive_and_finite() {
+        assert_eq!(framerate(30.0), Ok(30.0));
+        assert_eq!(framerate(0.5), Ok(0.5));
+        for bad in [0.0, -0.0, -30.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let e = framerate(bad).unwrap_err();
+            assert_eq!(e.option, "framerate");
+            assert!(
+                e.message.contains("is not a positive number of frames per second"),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            framerate(0.0).unwrap_err().to_string(),
+            "framerate: 0 is not a positive number of frames per second"
+        );
+    }
+
+    #[test]
+    fn scales_are_finite_and_not_zero_and_may_mirror() {
+        assert_eq!(scale(0.01), Ok(0.01));
+        assert_eq!(scale(-1.0), Ok(-1.0));
+        for bad in [0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let e = scale(bad).unwrap_err();
+            assert_eq!((e.option, e.flag()), ("scale", "--scale".to_string()));
+            assert!(e.to_string().starts_with("scale: "), "{e}");
+        }
+        assert!(scale(f64::NAN).unwrap_err().message.starts_with("NaN is not a finite"));
+    }
+
+    #[test]
+    fn names_and_text_are_checked_with_the_option_named() {
+        assert_eq!(anim_kind("relative"), Ok(AnimKind::Relative));
+        let e = anim_kind("sideways").unwrap_err();
+        assert_eq!(e.flag(), "--anim-type");
+        assert!(
+            e.to_string()
+                .starts_with("anim_type: unknown animation kind \"sideways\""),
+            "{e}"
+        );
+        assert_eq!(precision("f64"), Ok(Precision::Double));
+        assert!(precision("half").unwrap_err().message.contains("single, double"));
+        assert_eq!(number(SCALE, "-1", scale), Ok(-1.0));
+        assert_eq!(
+            number(SCALE, "abc", scale).unwrap_err().to_string(),
+            "scale: \"abc\" is not a number"
+        );
+        assert!(number(FRAMERATE, "nan", framerate).is_err());
+    }
+
+    #[test]
+    fn a_whole_set_of_scene_options_is_checked() {
+        assert_eq!(check(&SceneOptions::default()), Ok(()));
+        let scene = SceneOptions {
+            unit_scale: 0.0,
+            ..SceneOptions::default()
+        };
+        assert_eq!(check(&scene).unwrap_err().option, SCALE);
+        let scene = SceneOptions {
+            framerate: Some(f64::NAN),
+            ..SceneOptions::default()
+        };
+        assert_eq!(check(&scene).unwrap_err().option, FRAMERATE);
+    }
+}
