@@ -39,12 +39,15 @@ fn bad_member(member: &'static str, expected: &'static str) -> Error {
 
 /// The dump's `data` of `file`.
 pub(crate) fn dump(file: &GltfFile) -> Result<Value> {
-    let (json, bin) = split(&file.bytes)?;
     let container = file.container.name();
     // The JSON as a value reads best; files whose JSON text another tool laid out
-    // (pretty-printed, members in another order) keep that text instead.
-    if join(json.clone(), bin.clone(), file.container)? == file.bytes {
-        return Ok(json!({ "container": container, "json": json, "bin": bin.map(|b| BASE64.encode(b)) }));
+    // (pretty-printed, members in another order) keep that text instead. JSON that serde
+    // cannot hold as a value (a string of bytes that are not UTF-8 in a member the reader
+    // skips) falls through to the forms below.
+    if let Ok((json, bin)) = split(&file.bytes) {
+        if join(json.clone(), bin.clone(), file.container)? == file.bytes {
+            return Ok(json!({ "container": container, "json": json, "bin": bin.map(|b| BASE64.encode(b)) }));
+        }
     }
     let (text, bin) = match file.container {
         Container::Gltf => (&file.bytes[..], None),

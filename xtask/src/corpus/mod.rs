@@ -5,6 +5,7 @@ mod animx;
 mod cast;
 mod dmf;
 mod gltf;
+mod scene;
 mod seanim;
 mod semodel;
 mod sf3;
@@ -22,6 +23,9 @@ pub(crate) struct Sample {
     pub(crate) fuzz_targets: &'static [&'static str],
     /// Whether the file goes into `testdata/` (small, committed) or only into the fuzz corpus.
     pub(crate) testdata: bool,
+    /// Whether it seeds [`ANY_FORMAT_TARGET`] too: every file of a format does; the seeds of
+    /// a target that reads no file ([`scene::TARGET`]) do not.
+    pub(crate) any_format: bool,
 }
 
 /// The fuzz target that reads any format through the `animbin` library: every sample seeds it.
@@ -41,12 +45,23 @@ impl Sample {
             bytes,
             fuzz_targets,
             testdata,
+            any_format: true,
         }
     }
 
-    /// The fuzz targets this sample seeds: its format's, and [`ANY_FORMAT_TARGET`].
+    /// Bytes that seed only `fuzz_targets` (not [`ANY_FORMAT_TARGET`]), never in `testdata/`.
+    pub(crate) fn seed_only(name: &'static str, bytes: Vec<u8>, fuzz_targets: &'static [&'static str]) -> Self {
+        Self {
+            any_format: false,
+            ..Self::new(name, bytes, fuzz_targets, false)
+        }
+    }
+
+    /// The fuzz targets this sample seeds: its format's, and [`ANY_FORMAT_TARGET`] (unless
+    /// [`Sample::seed_only`] made it).
     pub(crate) fn seeds(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.fuzz_targets.iter().copied().chain([ANY_FORMAT_TARGET])
+        let any = self.any_format.then_some(ANY_FORMAT_TARGET);
+        self.fuzz_targets.iter().copied().chain(any)
     }
 }
 
@@ -58,6 +73,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     all.extend(cast::samples());
     all.extend(dmf::samples());
     all.extend(gltf::samples());
+    all.extend(scene::samples());
     all.extend(seanim::samples());
     all.extend(semodel::samples());
     all.extend(sf3::samples());

@@ -1,0 +1,395 @@
+//! The scene builders behind `from_scene` (Python's `animbin.from_scene`, `convert_scene`):
+//! a random scene (a skeleton with parents in and out of range or in cycles, meshes whose
+//! arrays mostly match their vertex count with faces, skin and materials mostly in range,
+//! materials, textures, animations whose keys are mostly in increasing frames; names
+//! anything, values mostly plain and sometimes NaN, infinite, huge or any bits) goes to
+//! every target (of a format's binary and text forms, one picked by the input; glTF for
+//! every other input). Neither the check nor a builder may panic; a conversion that succeeds
+//! was given a scene that passes `Scene::check`, and what it writes (unless the writer
+//! refuses it as unencodable) reads back as its target's format.
+#![no_main]
+
+use animbin::{ConvertOptions, Document, Target};
+use animbin_core::ErrorKind;
+use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
+use animbin_core::scene::{
+    AnimKind, Animation, Bone, BoneTrack, Interpolation, Key, Material, Mesh, Note, PropertyTrack, Scene, Skeleton,
+    SkinWeights, Texture,
+};
+use animbin_fuzz::{list, name};
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+use libfuzzer_sys::fuzz_target;
+
+/// A value: mostly a small plain one, sometimes one no file can hold (NaN, infinite, past
+/// `f32`, subnormal) or any bits.
+fn f64v(u: &mut Unstructured) -> Result<f64> {
+    Ok(match u.int_in_range(0..=15u8)? {
+        0 => *u.choose(&[
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            -1e300,
+            f64::from(f32::MAX) * 2.0,
+            f64::MIN_POSITIVE / 2.0,
+            -0.0,
+        ])?,
+        1 => f64::from_bits(u.arbitrary()?),
+        2 => f64::from(f32::from_bits(u.arbitrary()?)),
+        _ => f64::from(u.arbitrary::<i8>()?) / 16.0,
+    })
+}
+
+fn f32v(u: &mut Unstructured) -> Result<f32> {
+    Ok(match u.int_in_range(0..=15u8)? {
+        0 => *u.choose(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, -0.0, 1e-45])?,
+        1 => f32::from_bits(u.arbitrary()?),
+        _ => f32::from(u.arbitrary::<i8>()?) / 16.0,
+    })
+}
+
+fn vec3(u: &mut Unstructured) -> Result<Vec3<f64>> {
+    Ok(Vec3::new(f64v(u)?, f64v(u)?, f64v(u)?))
+}
+
+fn vec3f(u: &mut Unstructured) -> Result<Vec3<f32>> {
+    Ok(Vec3::new(f32v(u)?, f32v(u)?, f32v(u)?))
+}
+
+/// A rotation: mostly the identity or a unit quaternion, sometimes any four values.
+fn quat(u: &mut Unstructured) -> Result<Quat<f64>> {
+    Ok(match u.int_in_range(0..=3u8)? {
+        0 => Quat::IDENTITY,
+        1 => Quat::new(f64v(u)?, f64v(u)?, f64v(u)?, f64v(u)?),
+        _ => {
+            let [x, y, z, w] = [0; 4].map(|_| f64::from(u.arbitrary::<i8>().unwrap_or(0)));
+            let n = (x * x + y * y + z * z + w * w).sqrt();
+            if n == 0.0 {
+                Quat::IDENTITY
+            } else {
+                Quat::new(x / n, y / n, z / n, w / n)
+            }
+        }
+    })
+}
+
+fn scale(u: &mut Unstructured) -> Result<Vec3<f64>> {
+    Ok(if u.ratio(3, 4)? {
+        Vec3::new(1.0, 1.0, 1.0)
+    } else {
+        vec3(u)?
+    })
+}
+
+fn transform(u: &mut Unstructured) -> Result<Transform> {
+    Ok(Transform {
+        translation: vec3(u)?,
+        rotation: quat(u)?,
+        scale: scale(u)?,
+    })
+}
+
+/// An index below `len` mostly; sometimes `len` itself or anything.
+fn index(u: &mut Unstructured, len: usize) -> Result<usize> {
+    Ok(match u.int_in_range(0..=15u8)? {
+        0 => len,
+        1 => u.arbitrary::<u32>()? as usize,
+        _ if len == 0 => 0,
+        _ => u.int_in_range(0..=len - 1)?,
+    })
+}
+
+/// `n` items, or (rarely) a count that does not match.
+fn many<T>(u: &mut Unstructured, n: usize, mut item: impl FnMut(&mut Unstructured) -> Result<T>) -> Result<Vec<T>> {
+    let n = if u.ratio(1, 16)? {
+        u.int_in_range(0..=6usize)?
+    } else {
+        n
+    };
+    (0..n).map(|_| item(u)).collect()
+}
+
+fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
+    let n = u.int_in_range(0..=6usize)?;
+    let mut bones = Vec::with_capacity(n);
+    for i in 0..n {
+        let parent = match u.int_in_range(0..=15u8)? {
+            0 => Some(index(u, n)?),
+            1..=5 => None,
+            _ if i == 0 => None,
+            _ => Some(u.int_in_range(0..=i - 1)?),
+        };
+        bones.push(Bone {
+            name: name(u)?,
+            parent,
+            local: transform(u)?,
+            global: Transform::IDENTITY,
+            cosmetic: u.ratio(1, 8)?,
+        });
+    }
+    let mut skeleton = Skeleton { bones };
+    if u.ratio(3, 4)? {
+        skeleton.update_globals();
+    } else {
+        for bone in &mut skeleton.bones {
+            bone.global = transform(u)?;
+        }
+    }
+    Ok(skeleton)
+}
+
+fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
+    let v = u.int_in_range(0..=5usize)?;
+    let layers = u.int_in_range(0..=2usize)?;
+    let skin = if u.ratio(1, 2)? {
+        let influences = u.int_in_range(0..=3usize)?;
+        Some(SkinWeights {
+            influences,
+            bones: many(u, v * influences, |u| Ok(index(u, bones.max(1))? as u32))?,
+            weights: many(u, v * influences, f32v)?,
+        })
+    } else {
+        None
+    };
+    let faces = list(u, 4, |u| Ok([0; 3].map(|_| index(u, v).unwrap_or(0) as u32)))?;
+    let material_count = if layers > 0 {
+        layers
+    } else {
+        usize::from(u.arbitrary::<bool>()?)
+    };
+    Ok(Mesh {
+        name: name(u)?,
+        positions: (0..v).map(|_| vec3f(u)).collect::<Result<_>>()?,
+        normals: if u.arbitrary()? { many(u, v, vec3f)? } else { Vec::new() },
+        uv_layers: (0..layers)
+            .map(|_| many(u, v, |u| Ok(Vec2::new(f32v(u)?, f32v(u)?))))
+            .collect::<Result<_>>()?,
+        colors: if u.arbitrary()? {
+            many(u, v, |u| {
+                Ok(Rgba::new(
+                    u.arbitrary()?,
+                    u.arbitrary()?,
+                    u.arbitrary()?,
+                    u.arbitrary()?,
+                ))
+            })?
+        } else {
+            Vec::new()
+        },
+        skin,
+        faces,
+        materials: (0..material_count)
+            .map(|_| {
+                Ok(if u.ratio(1, 4)? {
+                    None
+                } else {
+                    Some(index(u, materials)?)
+                })
+            })
+            .collect::<Result<_>>()?,
+    })
+}
+
+fn map_name(u: &mut Unstructured) -> Result<Option<String>> {
+    Ok(if u.arbitrary()? {
+        Some(format!("{}.png", name(u)?))
+    } else {
+        None
+    })
+}
+
+fn material(u: &mut Unstructured, textures: usize) -> Result<Material> {
+    Ok(Material {
+        name: name(u)?,
+        diffuse_map: map_name(u)?,
+        normal_map: map_name(u)?,
+        specular_map: map_name(u)?,
+        texture: if u.arbitrary()? {
+            Some(index(u, textures)?)
+        } else {
+            None
+        },
+        base_color: if u.arbitrary()? {
+            Some(Rgba::new(f32v(u)?, f32v(u)?, f32v(u)?, f32v(u)?))
+        } else {
+            None
+        },
+    })
+}
+
+fn texture(u: &mut Unstructured) -> Result<Texture> {
+    let mut png = if u.ratio(3, 4)? {
+        b"\x89PNG\r\n\x1a\n".to_vec()
+    } else {
+        Vec::new()
+    };
+    let extra = u.int_in_range(0..=16usize)?;
+    png.extend_from_slice(u.bytes(extra)?);
+    Ok(Texture { name: name(u)?, png })
+}
+
+/// Key frames: mostly strictly increasing (whole frames, sometimes fractional or past the
+/// 8-, 16- and 32-bit frame widths), sometimes any values in any order.
+fn frames(u: &mut Unstructured, n: usize) -> Result<Vec<f64>> {
+    if u.ratio(1, 8)? {
+        return (0..n).map(|_| f64v(u)).collect();
+    }
+    let mut frame = match u.int_in_range(0..=7u8)? {
+        0 => *u.choose(&[254.0, 65534.0, 4_294_967_294.0, -3.0, 0.5])?,
+        _ => 0.0,
+    };
+    let fractional = u.ratio(1, 8)?;
+    (0..n)
+        .map(|_| {
+            let f = frame;
+            let step = f64::from(u.int_in_range(1..=4u8)?);
+            frame += if fractional { step / 4.0 } else { step };
+            Ok(f)
+        })
+        .collect()
+}
+
+fn keys<T>(u: &mut Unstructured, mut value: impl FnMut(&mut Unstructured) -> Result<T>) -> Result<Vec<Key<T>>> {
+    let n = u.int_in_range(0..=4usize)?;
+    let frames = frames(u, n)?;
+    frames.into_iter().map(|f| Ok(Key::new(f, value(u)?))).collect()
+}
+
+fn kind(u: &mut Unstructured) -> Result<AnimKind> {
+    Ok(*u.choose(&[
+        AnimKind::Absolute,
+        AnimKind::Additive,
+        AnimKind::Relative,
+        AnimKind::Delta,
+    ])?)
+}
+
+fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
+    let framerate = match u.int_in_range(0..=7u8)? {
+        0 => f64v(u)?,
+        1 => f64::from(u.arbitrary::<u8>()?),
+        _ => *u.choose(&[30.0, 24.0, 60.0, 29.97])?,
+    };
+    let bones = list(u, 4, |u| {
+        let bone = if !skeleton.bones.is_empty() && u.ratio(3, 4)? {
+            u.choose(&skeleton.bones)?.name.clone()
+        } else {
+            name(u)?
+        };
+        Ok(BoneTrack {
+            bone,
+            kind_override: if u.ratio(1, 4)? { Some(kind(u)?) } else { None },
+            cosmetic: u.ratio(1, 8)?,
+            translation: keys(u, vec3)?,
+            rotation: keys(u, quat)?,
+            scale: keys(u, scale)?,
+        })
+    })?;
+    let last = bones
+        .iter()
+        .flat_map(|t| {
+            let frames = t.translation.iter().map(|k| k.frame);
+            frames
+                .chain(t.rotation.iter().map(|k| k.frame))
+                .chain(t.scale.iter().map(|k| k.frame))
+        })
+        .fold(0.0, f64::max);
+    let frame_count = match u.int_in_range(0..=7u8)? {
+        0 => f64v(u)?,
+        1 => 0.0,
+        _ => last + 1.0,
+    };
+    Ok(Animation {
+        name: name(u)?,
+        framerate,
+        frame_count,
+        looping: u.arbitrary()?,
+        kind: kind(u)?,
+        interpolation: if u.arbitrary()? {
+            Interpolation::Linear
+        } else {
+            Interpolation::Step
+        },
+        bones,
+        notes: list(u, 3, |u| {
+            let frame = if u.ratio(1, 8)? {
+                f64v(u)?
+            } else {
+                f64::from(u.arbitrary::<u8>()?)
+            };
+            Ok(Note { frame, name: name(u)? })
+        })?,
+        properties: list(u, 2, |u| {
+            Ok(PropertyTrack {
+                node: name(u)?,
+                property: name(u)?,
+                format: if u.ratio(3, 4)? { "animx".into() } else { name(u)? },
+                data: u.arbitrary()?,
+            })
+        })?,
+    })
+}
+
+fn scene(u: &mut Unstructured) -> Result<Scene> {
+    let skeleton = skeleton(u)?;
+    let texture_count = u.int_in_range(0..=2usize)?;
+    let material_count = u.int_in_range(0..=2usize)?;
+    let bones = skeleton.bones.len();
+    let meshes = list(u, 2, |u| mesh(u, bones, material_count))?;
+    let materials = (0..material_count)
+        .map(|_| material(u, texture_count))
+        .collect::<Result<_>>()?;
+    let textures = (0..texture_count).map(|_| texture(u)).collect::<Result<_>>()?;
+    let animations = list(u, 2, |u| animation(u, &skeleton))?;
+    Ok(Scene {
+        skeleton,
+        meshes,
+        materials,
+        textures,
+        animations,
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut u = Unstructured::new(data);
+    // Of the two forms one builder makes (glTF and GLB, DMF and its JSON, AnimX and AnimJ),
+    // one per input, picked by its first byte: writing and reading back the JSON forms took
+    // most of the time of an input whose scene converts, and the binary forms share their
+    // builder.
+    let Ok(forms) = u.arbitrary::<u8>() else { return };
+    let pairs = [
+        (Target::Glb, Target::Gltf),
+        (Target::Dmf, Target::DmfJson),
+        (Target::AnimX, Target::AnimJ),
+    ];
+    let mut skipped: Vec<Target> = (pairs.iter().enumerate())
+        .map(|(i, &(binary, text))| if forms >> i & 1 == 0 { text } else { binary })
+        .collect();
+    // glTF's builder and reader, even in one form, were a third of the time: every other input.
+    if forms & 8 != 0 {
+        skipped.extend([Target::Glb, Target::Gltf]);
+    }
+    let Ok(scene) = scene(&mut u) else {
+        return;
+    };
+    let checked = scene.check();
+    for target in Target::ALL.into_iter().filter(|t| !skipped.contains(t)) {
+        let Ok(conversion) = animbin::convert_scene(&scene, target, &ConvertOptions::default()) else {
+            continue;
+        };
+        assert!(
+            checked.is_ok(),
+            "{target:?}: a scene that fails the check converted: {checked:?}"
+        );
+        let bytes = match conversion.to_bytes() {
+            Ok(bytes) => bytes,
+            // A writer may refuse what its format cannot encode (a name with a NUL), as documented.
+            Err(animbin::Error::Format(e)) if matches!(e.kind, ErrorKind::Unencodable(_)) => continue,
+            Err(e) => panic!("{target:?}: a built document does not write: {e}"),
+        };
+        let format = target.format().expect("every target but a dump has a format");
+        if let Err(e) = Document::parse_as(&bytes, None, Some(format)) {
+            panic!("{target:?}: what the builder wrote does not read back: {e}");
+        }
+    }
+});
