@@ -7,12 +7,14 @@
 //! | `fuzz [TARGET] [SECONDS]` | fuzzes one target (or all) with `cargo +nightly fuzz` |
 //! | `bench [FILTER]` | runs the criterion benchmarks and prints a table of ratios |
 //! | `bench-command [MIB] [INPUT...]` | times the whole `animbin` command beside `cp` on MIB-MiB files (INPUT: a label prefix such as `sf3`) |
+//! | `web [bench-files DIR [MIB]]` | builds the wasm, the npm package and the page into `target/web/` |
 //! | `bench-batch [FILES] [KIB] [DIR]` | times `animbin convert --out` of FILES files with one job and two |
 
 mod batch_bench;
 mod bench_table;
 mod command_bench;
 mod corpus;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -34,6 +36,10 @@ const TASKS: &[(&str, &str)] = &[
     (
         "bench-command [MIB] [INPUT...]",
         "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory; INPUT picks files by label (seanim, semodel, cast, animx, sf3, dmf), --info times info alone",
+    ),
+    (
+        "web [bench-files DIR [MIB]]",
+        "build the wasm, the npm package and the page into target/web/ (bench-files: the 48 MiB SEModel and SEAnim the page's benchmark opens)",
     ),
     (
         "bench-batch [FILES] [KIB] [DIR]",
@@ -68,6 +74,7 @@ fn main() -> ExitCode {
         ),
         // The measuring process of bench-command, not a task of its own.
         Some("measure") => command_bench::measure_child(&args[1..]),
+        Some("web") => web::main(&root(), &args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <task>\n");
             for (task, what) in TASKS {
@@ -206,10 +213,22 @@ fn fuzz(target: Option<&str>, seconds: Option<&str>) -> Result<(), String> {
                 "--",
                 &format!("-max_total_time={seconds}"),
                 "-rss_limit_mb=2048",
-                "-max_len=65536",
+                &format!("-max_len={}", fuzz_max_len(&t)),
             ]))?;
     }
     Ok(())
+}
+
+/// The longest input libFuzzer makes for `target`: 64 KiB, or less for a target whose every
+/// check walks the whole input several times, so that a short run reaches depth rather than
+/// length. CI's replay step still runs every seed whole; a fuzz run reads only the first
+/// `max_len` bytes of a longer one. `parse_sf3` read and viewed the 20-60 KiB x8an files it
+/// grew from the large seed at 835 runs a second; 8 KiB already holds hundreds of keys.
+fn fuzz_max_len(target: &str) -> usize {
+    match target {
+        "parse_sf3" => 8 << 10,
+        _ => 64 << 10,
+    }
 }
 
 #[cfg(test)]

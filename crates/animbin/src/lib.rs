@@ -103,6 +103,7 @@ mod error;
 mod files;
 mod format;
 pub mod options;
+#[cfg(feature = "fs")]
 mod resources;
 pub mod se_cast;
 pub mod table;

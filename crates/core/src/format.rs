@@ -40,9 +40,13 @@
 
 use std::ffi::OsStr;
 use std::fmt::Debug;
+#[cfg(feature = "fs")]
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Write};
+#[cfg(feature = "fs")]
+use std::io::{BufWriter, Read};
 use std::path::{Path, PathBuf};
+#[cfg(feature = "fs")]
 use std::sync::{Mutex, PoisonError};
 
 use serde::Serialize;
@@ -207,6 +211,7 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// Reads the file at `path` into memory, up to [`MAX_INPUT_SIZE`] bytes (see
     /// [`read_file`]: never mapped, so a file that changes while it is read cannot crash the
     /// reader).
+    #[cfg(feature = "fs")]
     fn from_file(path: impl AsRef<Path>) -> Result<Self, FileError<Self::Error>> {
         let path = path.as_ref();
         let bytes = read_file(path, MAX_INPUT_SIZE).map_err(|source| FileError::io(path, source))?;
@@ -219,6 +224,7 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// symbolic link to its target, refusing a read-only destination (see
     /// [`save_atomically_with`]). A failure of the output itself (a full disk) is
     /// [`FileError::Io`], never the format's error.
+    #[cfg(feature = "fs")]
     fn save(&self, path: impl AsRef<Path>) -> Result<(), FileError<Self::Error>> {
         let path = path.as_ref();
         save_atomically_with(path, SaveOptions::default(), |writer| self.write(writer)).map_err(|error| match error {
@@ -384,6 +390,7 @@ pub enum FileError<E: std::error::Error + 'static> {
     },
 }
 
+#[cfg(feature = "fs")]
 impl<E: std::error::Error + 'static> FileError<E> {
     fn io(path: &Path, source: io::Error) -> Self {
         Self::Io {
@@ -408,6 +415,7 @@ pub const MAX_INPUT_SIZE: u64 = 4 << 30;
 /// pipe, `/dev/zero`) is read as its bytes arrive, the memory growing with them, and refused
 /// as soon as it passes `limit`. Either refusal is an error of kind
 /// [`io::ErrorKind::FileTooLarge`] whose inner error is [`TooLarge`], naming the limit.
+#[cfg(feature = "fs")]
 pub fn read_file(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = File::open(path)?;
     let metadata = file.metadata()?;
@@ -455,6 +463,7 @@ fn in_units(bytes: u64) -> String {
         .map_or_else(String::new, |(unit, size)| format!(" ({} {unit})", bytes / size))
 }
 
+#[cfg(feature = "fs")]
 /// How [`save_atomically_with`] treats the file it would replace.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SaveOptions {
@@ -465,6 +474,7 @@ pub struct SaveOptions {
     pub force: bool,
 }
 
+#[cfg(feature = "fs")]
 /// Why [`save_atomically_with`] failed.
 #[derive(Debug)]
 pub enum SaveError<E> {
@@ -478,12 +488,14 @@ pub enum SaveError<E> {
     Encode(E),
 }
 
+#[cfg(feature = "fs")]
 /// The error inside the [`io::ErrorKind::PermissionDenied`] error of a save refused because
 /// its destination is read-only (see [`SaveOptions::force`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the file is read-only and was left as it is")]
 pub struct ReadOnly;
 
+#[cfg(feature = "fs")]
 /// The named temporary files of the saves under way in this process (where the file system
 /// makes no unnamed ones), and whether [`remove_partial_files`] has run.
 struct PartialFiles {
@@ -491,15 +503,18 @@ struct PartialFiles {
     ended: bool,
 }
 
+#[cfg(feature = "fs")]
 static PARTIAL_FILES: Mutex<PartialFiles> = Mutex::new(PartialFiles {
     paths: Vec::new(),
     ended: false,
 });
 
+#[cfg(feature = "fs")]
 fn partial_files() -> std::sync::MutexGuard<'static, PartialFiles> {
     PARTIAL_FILES.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+#[cfg(feature = "fs")]
 /// The error of a save that [`remove_partial_files`] ended.
 fn ended() -> io::Error {
     io::Error::new(
@@ -508,6 +523,7 @@ fn ended() -> io::Error {
     )
 }
 
+#[cfg(feature = "fs")]
 /// Removes the temporary files of every save under way in this process, and makes each of
 /// those saves (and any later one) fail rather than replace its destination: for a front end
 /// to call when a signal (SIGINT, SIGTERM, SIGHUP) ends the process, so that no
@@ -530,6 +546,7 @@ pub fn is_partial_name(name: &OsStr) -> bool {
     name.len() > ".partial".len() + 1 && name.starts_with(b".") && name.ends_with(b".partial")
 }
 
+#[cfg(feature = "fs")]
 /// [`save_atomically_with`] with the default [`SaveOptions`], for a `write` whose errors are
 /// I/O errors.
 pub fn save_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
@@ -538,6 +555,7 @@ pub fn save_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Re
     })
 }
 
+#[cfg(feature = "fs")]
 /// Writes a file whole or not at all: `write` fills a new temporary file beside the file
 /// `path` names, which is flushed to disk and put in that file's place only when `write`
 /// succeeded. On any error the temporary file is removed and whatever was at `path` is
@@ -603,6 +621,7 @@ pub fn save_atomically_with<E>(
     temp.persist(&target).map_err(SaveError::Io)
 }
 
+#[cfg(feature = "fs")]
 /// Writes straight into a destination that is neither a regular file nor a folder (a device
 /// such as `/dev/full` or `/dev/null`, a pipe): there is no file to replace, and renaming a
 /// new file over a device node would replace the device.
@@ -623,6 +642,7 @@ fn write_special<E>(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()
     writer.flush().map_err(SaveError::Io)
 }
 
+#[cfg(feature = "fs")]
 /// The file `path` names through any chain of symbolic links (a relative target is taken
 /// from the link's folder): `path` itself when it is no link, or names nothing yet.
 fn follow_links(path: &Path) -> io::Result<PathBuf> {
@@ -643,6 +663,7 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
+#[cfg(feature = "fs")]
 /// Whether a file has no write permission at all, or none for this process.
 fn is_read_only(path: &Path, metadata: &std::fs::Metadata) -> bool {
     if metadata.permissions().readonly() {
@@ -659,6 +680,7 @@ fn is_read_only(path: &Path, metadata: &std::fs::Metadata) -> bool {
     }
 }
 
+#[cfg(feature = "fs")]
 /// Gives the new file the owner and group of the one it replaces, where the process may
 /// (root may; others keep their own, which is what a rename gives anyway).
 fn keep_owner(file: &File, existing: &std::fs::Metadata) {
@@ -676,6 +698,7 @@ fn keep_owner(file: &File, existing: &std::fs::Metadata) {
     let _ = (file, existing);
 }
 
+#[cfg(feature = "fs")]
 /// The output's writer, keeping its first error (but an interruption, which is retried) so
 /// that a failing output is told from content that cannot be encoded, whatever the encoder
 /// makes of the error it is handed (a copy).
@@ -684,6 +707,7 @@ struct Recording<W> {
     error: Option<io::Error>,
 }
 
+#[cfg(feature = "fs")]
 impl<W> Recording<W> {
     fn record<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
         result.map_err(|error| {
@@ -700,6 +724,7 @@ impl<W> Recording<W> {
     }
 }
 
+#[cfg(feature = "fs")]
 impl<W: Write> Write for Recording<W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         let result = self.inner.write(bytes);
@@ -717,6 +742,7 @@ impl<W: Write> Write for Recording<W> {
     }
 }
 
+#[cfg(feature = "fs")]
 /// The temporary file of a save.
 enum Partial {
     /// A file without a name (Linux's `O_TMPFILE`), linked in place when complete.
@@ -726,15 +752,18 @@ enum Partial {
     Named(tempfile::NamedTempFile, Listed),
 }
 
+#[cfg(feature = "fs")]
 /// A path in [`PARTIAL_FILES`], taken off the list when dropped.
 struct Listed(PathBuf);
 
+#[cfg(feature = "fs")]
 impl Drop for Listed {
     fn drop(&mut self) {
         partial_files().paths.retain(|path| *path != self.0);
     }
 }
 
+#[cfg(feature = "fs")]
 impl Partial {
     /// A new temporary file in the folder of `target`.
     fn create(target: &Path) -> io::Result<Self> {
@@ -820,6 +849,7 @@ impl Partial {
     }
 }
 
+#[cfg(feature = "fs")]
 /// A new temporary name `.NAME.XXXXXX.partial` (see [`is_partial_name`]) in `folder` for
 /// `target`, whose file `make` makes; a name taken is tried again with other letters.
 fn make_partial<R>(
@@ -837,7 +867,7 @@ fn make_partial<R>(
 
 /// Gives the unnamed `file` the name `path` (through `/proc/self/fd`, which needs no
 /// privilege, unlike `AT_EMPTY_PATH`).
-#[cfg(target_os = "linux")]
+#[cfg(all(feature = "fs", target_os = "linux"))]
 fn link(file: &File, path: &Path) -> io::Result<()> {
     use rustix::fs::{AtFlags, CWD};
     use std::os::fd::AsRawFd;

@@ -1,0 +1,50 @@
+// What the browser and Node tests share: where things are, the native command's answers.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const testdata = join(root, 'testdata');
+export const built = join(root, 'target/web');
+export const animbin = process.env.ANIMBIN || join(root, 'target/debug/animbin');
+
+/** Every file of testdata/, sorted. */
+export const samples = readdirSync(testdata).filter((n) => !n.startsWith('.')).sort();
+
+/** Fails (under CI=true) or skips (elsewhere) when something the tests need is missing. */
+export function need(what, ok) {
+  if (ok) return true;
+  const message = `${what} is missing`;
+  if (process.env.CI === 'true') throw new Error(`CI=true: ${message}`);
+  console.log(`SKIPPED: ${message}`);
+  return false;
+}
+
+export function haveBuild() {
+  return need('target/web (run cargo xtask web)', existsSync(join(built, 'pkg/animbin_wasm_bg.wasm')))
+    && need(`the animbin command (${animbin}; cargo build -p animbin-cli)`, existsSync(animbin));
+}
+
+/** `animbin info --json FILE` as an object, or null when the command refuses the file. */
+export function nativeInfo(file) {
+  try {
+    return JSON.parse(execFileSync(animbin, ['info', '--json', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  } catch {
+    return null;
+  }
+}
+
+/** `animbin convert FILE OUT.EXT` as bytes, or null when the command refuses. */
+export function nativeConvert(file, target, extension) {
+  const dir = mkdtempSync(join(tmpdir(), 'animbin-web-'));
+  const stem = file.split('/').pop().replace(/\.[^.]*$/, '');
+  const out = join(dir, `${stem}.${extension}`);
+  try {
+    execFileSync(animbin, ['convert', '--to', target, file, out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return readFileSync(out);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+// The npm package under Node (node --test): every testdata file through the same API the
+// page uses, against the native command.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { built, haveBuild, nativeConvert, nativeInfo, root, samples, testdata } from './common.mjs';
+
+const ok = haveBuild();
+const animbin = ok ? await import(join(built, 'pkg/index.js')) : null;
+
+test('formats come from the library table', { skip: !ok }, () => {
+  const formats = animbin.formats();
+  assert.ok(formats.length >= 7);
+  for (const f of formats) assert.ok(f.name && f.label && Array.isArray(f.targets), JSON.stringify(f));
+});
+
+for (const name of samples) {
+  const file = join(testdata, name);
+  test(`${name}: info is animbin info --json`, { skip: !ok }, () => {
+    const expected = nativeInfo(file);
+    const doc = animbin.open(readFileSync(file), { name });
+    assert.deepEqual(doc.info(), expected);
+    assert.deepEqual(animbin.info(readFileSync(file), { name }), expected);
+    assert.equal(doc.format, expected.format);
+    doc.free();
+  });
+  test(`${name}: validate, dump and targets`, { skip: !ok }, () => {
+    const doc = animbin.open(readFileSync(file), { name });
+    for (const p of doc.validate()) assert.ok(['error', 'warning'].includes(p.severity), JSON.stringify(p));
+    const dump = JSON.parse(doc.dump());
+    assert.equal(dump.format, doc.format);
+    const targets = doc.targets();
+    assert.ok(targets.includes('json'));
+    // A dump opens again as the same document.
+    const again = animbin.open(new TextEncoder().encode(doc.dump()), { name: `${name}.json` });
+    assert.deepEqual(again.info(), doc.info());
+    again.free();
+    doc.free();
+  });
+  for (const [target, extension] of [['glb', 'glb'], ['cast', 'cast']]) {
+    test(`${name}: ${target} is byte-equal to animbin convert`, { skip: !ok }, () => {
+      const expected = nativeConvert(file, target, extension);
+      const doc = animbin.open(readFileSync(file), { name });
+      let converted = null;
+      try {
+        converted = doc.convert(target);
+      } catch (e) {
+        assert.equal(e.name, 'AnimbinError');
+        assert.equal(expected, null, `the command converts ${name} to ${target}, the package says ${e.message}`);
+      }
+      if (converted) {
+        assert.ok(expected, `the command refuses ${name} to ${target}`);
+        assert.ok(Buffer.from(converted.bytes).equals(expected), `${name} -> ${target} differs`);
+        assert.equal(converted.name, `${name.replace(/\.[^.]*$/, '')}.${extension}`);
+      }
+      doc.free();
+    });
+  }
+}
+
+test('a truncated file is an AnimbinError with its offset, and the next file opens', { skip: !ok }, () => {
+  const bytes = readFileSync(join(testdata, 'sample.seanim'));
+  assert.throws(() => animbin.open(bytes.subarray(0, 40), { name: 'cut.seanim' }), (e) => {
+    assert.equal(e.name, 'AnimbinError');
+    assert.equal(typeof e.offset, 'number');
+    assert.equal(e.format, 'seanim');
+    assert.match(e.message, /byte/);
+    return true;
+  });
+  assert.throws(() => animbin.open(new Uint8Array(0)), (e) => e.offset === 0);
+  assert.throws(() => animbin.open(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), (e) => e.offset === 0);
+  assert.equal(animbin.open(bytes, { name: 'sample.seanim' }).format, 'seanim');
+});
+
+test('an x8an file is read by its name, or with the format given', { skip: !ok }, () => {
+  const bytes = readFileSync(join(testdata, 'x8an00.bin'));
+  assert.equal(animbin.open(bytes, { name: 'x8an00.bin' }).format, 'sf3');
+  assert.equal(animbin.open(bytes, { format: 'sf3' }).format, 'sf3');
+  assert.throws(() => animbin.open(bytes, { name: 'other.bin' }), /x8an/);
+});
+
+test('a model with an animation file joins it into one glb, as animbin convert --anim', { skip: !ok }, () => {
+  const model = readFileSync(join(testdata, 'sample.semodel'));
+  const anim = readFileSync(join(testdata, 'sample.seanim'));
+  const { document, anims } = animbin.openFiles([
+    { name: 'sample.seanim', bytes: anim },
+    { name: 'sample.semodel', bytes: model },
+  ]);
+  assert.equal(document.format, 'semodel');
+  const glb = document.glb({ anims });
+  assert.equal(new TextDecoder().decode(glb.bytes.subarray(0, 4)), 'glTF');
+  assert.ok(document.animations({ anims }).length >= 1);
+});
+
+test('the three.js loader gives a scene and its clips', { skip: !ok }, async () => {
+  // The package's peer dependency three, from web/node_modules, as a project using it has it.
+  const link = join(built, 'node_modules');
+  if (!existsSync(link)) symlinkSync(join(root, 'web/node_modules'), link, 'dir');
+  const { AnimbinLoader } = await import(join(built, 'pkg/loader.js'));
+  const loader = new AnimbinLoader();
+  // A model without textures: three's GLTFLoader decodes images with browser APIs only.
+  const gltf = await loader.parseFiles([
+    { name: 'sample.seanim', bytes: readFileSync(join(testdata, 'sample.seanim')) },
+    { name: 'skeleton.semodel', bytes: readFileSync(join(testdata, 'skeleton.semodel')) },
+  ]);
+  assert.equal(gltf.animbin.format, 'semodel');
+  assert.ok(gltf.scene.getObjectByProperty('type', 'Bone'));
+  assert.ok(gltf.animations.length >= 1);
+  assert.ok(gltf.animations[0].tracks.length > 0);
+});
