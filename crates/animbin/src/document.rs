@@ -92,8 +92,15 @@ impl Document {
     /// Opens the file at `path` as `format`, or detects its format as [`Document::parse`].
     pub fn open_as(path: impl AsRef<Path>, format: Option<Format>) -> Result<Self> {
         let path = path.as_ref();
-        let bytes = files::read(path)?;
-        let bytes = crate::resources::with_external_files(&bytes, path, format)?;
+        Self::parse_file(&files::read(path)?, path, format)
+    }
+
+    #[cfg(feature = "fs")]
+    /// Reads `bytes`, already read from the file at `path` by the caller (Python reads in
+    /// chunks it can interrupt), as [`Document::open_as`] reads the file: a glTF that names
+    /// external buffers and images by URI gets them from the file's folder.
+    pub fn parse_file(bytes: &[u8], path: &Path, format: Option<Format>) -> Result<Self> {
+        let bytes = crate::resources::with_external_files(bytes, path, format)?;
         Self::parse_as(&bytes, Some(path), format)
     }
 

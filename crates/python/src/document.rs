@@ -318,14 +318,8 @@ pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&st
 /// file.
 pub(crate) fn open_path(py: Python<'_>, path: &Path, format: Option<Format>) -> PyResult<animbin::Document> {
     let bytes = read_input(py, path, animbin::MAX_INPUT_SIZE)?;
-    let document = if names_external_files(&bytes, path, format) && is_regular_file(path) {
-        // A glTF reads the files its URIs name beside it: the library's `open_as` does that
-        // (reading the file again: `animbin` has no door for bytes already read from a path).
-        py.detach(|| animbin::Document::open_as(path, format))
-    } else {
-        py.detach(|| animbin::Document::parse_as(&bytes, Some(path), format))
-    };
-    document.map_err(|e| format_error(py, e, Some(path)))
+    py.detach(|| animbin::Document::parse_file(&bytes, path, format))
+        .map_err(|e| format_error(py, e, Some(path)))
 }
 
 /// The bytes of the file at `path`, at most `limit` of them.
@@ -341,21 +335,6 @@ fn read_input(py: Python<'_>, path: &Path, limit: u64) -> PyResult<Vec<u8>> {
             None,
         ),
     })
-}
-
-/// Whether the library would read files beside the input to open it: a glTF (a GLB, JSON
-/// read as glTF, or JSON named `*.gltf`) may name buffers and images by URI.
-fn names_external_files(bytes: &[u8], path: &Path, format: Option<Format>) -> bool {
-    let json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let gltf_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
-    match format {
-        Some(format) => format == Format::Gltf,
-        None => animbin::gltf::is_glb(bytes) || (gltf_name && json),
-    }
-}
-
-fn is_regular_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// `animbin._animbin._read(path, limit)`: the bytes `open` reads of the file at `path`,
