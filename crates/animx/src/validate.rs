@@ -51,12 +51,14 @@ impl fmt::Display for Finding {
 /// (`track 3`, the message starting with the track's node and property: `Hips/rotation: ...`)
 /// or at the file (the header):
 /// - the global duration is finite and not negative;
-/// - a Raw track's interval is finite and positive (when it has two values or more), and
-///   its last value's time is not past the duration;
+/// - a Raw track's interval is finite and positive (when it has two values or more);
 /// - Discrete and Curve keyframe times are finite, within [0, duration] and non-decreasing;
 ///
 /// and what the format allows but no tool means (warnings):
 /// - an empty node or property name (the track animates nothing that can be found);
+/// - a Raw track whose values run past the duration: a player stops at the duration, so
+///   the values after it are never reached (the file still reads and plays; its times are
+///   implied by the interval, not stored, so none of them is out of order or out of range);
 /// - a Curve keyframe with Tangent or CubicBezier interpolation but no tangents to use;
 /// - a `floatQ` or `doubleQ` value (a rotation) that is not a unit quaternion (within
 ///   [`UNIT_QUATERNION_TOLERANCE`](crate::UNIT_QUATERNION_TOLERANCE)), once per track at the first; tangents are not rotations
@@ -114,11 +116,19 @@ fn findings(animation: &Animation) -> Vec<Finding> {
                         format!("interval {} is not a positive number of seconds", raw.interval),
                     );
                 } else if track.end_time() > duration {
+                    // Value k plays at k * interval (as `end_time` computes it): those after
+                    // the duration never do.
+                    let count = raw.values.len();
+                    let reached = (0..count)
+                        .position(|k| k as f32 * raw.interval > duration)
+                        .unwrap_or(count);
+                    let unreached = count - reached;
                     found(
-                        Severity::Error,
+                        Severity::Warning,
                         format!(
-                            "the last value is at {} s, after the duration of {duration} s",
-                            track.end_time()
+                            "the last value is at {} s, after the duration of {duration} s: \
+                             {unreached} of {count} values are never reached",
+                            track.end_time(),
                         ),
                     );
                 }

@@ -476,6 +476,35 @@ fn validate_lists_broken_invariants() {
     let _ = Vec2::new(0, 0);
 }
 
+/// A Raw track longer than the animation plays until the duration and no further: the
+/// values after it are never reached, which is worth a warning, but the file is sound (it
+/// reads and writes back as it is).
+#[test]
+fn raw_values_past_the_duration_are_a_warning_not_an_error() {
+    let raw = |count: usize| {
+        TrackData::Raw(RawTrack {
+            interval: 0.5,
+            values: Values::Float3((0..count).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect()),
+        })
+    };
+    let mut anim = kitchen_model();
+    assert_eq!(anim.global_duration, 2.0);
+    anim.tracks[0].data = raw(7); // values at 0, 0.5, ... 3 s
+    assert_eq!(
+        animbin_animx::validate(&anim),
+        [at_track(
+            Severity::Warning,
+            0,
+            "Hips/position: the last value is at 3 s, after the duration of 2 s: 2 of 7 values are never reached"
+        )]
+    );
+    let bytes = animbin_animx::to_bytes(&anim).unwrap();
+    assert_eq!(animbin_animx::read(&bytes).unwrap(), anim);
+    // Ending exactly at the duration, every value plays.
+    anim.tracks[0].data = raw(5);
+    assert_eq!(animbin_animx::validate(&anim), []);
+}
+
 #[test]
 fn animj_writes_non_finite_floats_as_json_net_strings() {
     let anim = Animation {

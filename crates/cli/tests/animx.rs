@@ -111,12 +111,32 @@ fn validate_reports_problems_and_exits_1() {
     });
     anim.tracks[0].node.clear();
     let path = write(dir.path(), "late.animx", &animbin_animx::to_bytes(&anim).unwrap());
+    // Raw values past the duration are never reached: a warning, which fails only --strict.
+    let out = animbin(&["validate", s(&path)]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains("warning: track 0: /rotation: the node name is empty"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "warning: track 1: Light/Color: the last value is at 1.5 s, after the duration of 1 s: \
+             1 of 2 values are never reached"
+        ),
+        "{text}"
+    );
+    assert_eq!(code(&animbin(&["validate", "--strict", s(&path)])), 1);
+    // A Raw interval that puts every value at 0 s is an error.
+    if let TrackData::Raw(raw) = &mut anim.tracks[1].data {
+        raw.interval = 0.0;
+    }
+    let path = write(dir.path(), "still.animx", &animbin_animx::to_bytes(&anim).unwrap());
     let out = animbin(&["validate", s(&path)]);
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
-    assert!(text.contains("track 0: /rotation: the node name is empty"), "{text}");
     assert!(
-        text.contains("track 1: Light/Color: the last value is at 1.5 s, after the duration of 1 s"),
+        text.contains("still.animx: track 1: Light/Color: interval 0 is not a positive number of seconds"),
         "{text}"
     );
     let good = write(
