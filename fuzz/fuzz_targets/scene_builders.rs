@@ -187,6 +187,7 @@ fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
                 })
             })
             .collect::<Result<_>>()?,
+        morph_targets: Vec::new(),
     })
 }
 
@@ -327,6 +328,7 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
                 data: u.arbitrary()?,
             })
         })?,
+        weights: Vec::new(),
     })
 }
 

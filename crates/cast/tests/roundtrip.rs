@@ -231,6 +231,7 @@ fn mesh(bones: usize, materials: usize) -> impl Strategy<Value = scene::Mesh> {
                     skin,
                     faces,
                     materials: material.map(Some).into_iter().collect(),
+                    morph_targets: Vec::new(),
                 },
             )
     })
@@ -328,6 +329,7 @@ fn animation() -> impl Strategy<Value = Animation> {
                 bones,
                 notes,
                 properties: Vec::new(),
+                weights: Vec::new(),
             }
         },
     )

@@ -131,6 +131,35 @@ pub struct Mesh {
     pub faces: Vec<[u32; 3]>,
     /// The material of each UV layer (SEModel) or of the whole mesh (one entry).
     pub materials: Vec<Option<usize>>,
+    /// Morph targets (blend shapes, shape keys): named sets of vertex offsets that an
+    /// animation's [`WeightTrack`]s blend in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub morph_targets: Vec<MorphTarget>,
+}
+
+/// One morph target of a mesh: the offsets of the vertices it moves, at full weight.
+///
+/// Sparse, so its memory follows the data: a target that moves 10 vertices of 100,000 holds
+/// 10 entries. A vertex not listed does not move. Cast and Blender store final positions, and
+/// glTF and SEModel offsets; the scene holds offsets (`f32`, as every format stores them), so
+/// a final position `p` of base `b` becomes `p - b` and back `b + (p - b)`, which gives `p`
+/// again whenever the subtraction is exact in `f32` (always when `p` and `b` are within a
+/// factor of two of each other, and for most real meshes).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MorphTarget {
+    /// The target's name, which weight tracks use to find it.
+    pub name: String,
+    /// The vertices it moves, as indices into the mesh's vertices, each listed once.
+    pub indices: Vec<u32>,
+    /// The position offset of each vertex in `indices`, at weight 1.
+    pub position_deltas: Vec<Vec3<f32>>,
+    /// Normal offsets: empty, or one per entry of `indices`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub normal_deltas: Vec<Vec3<f32>>,
+    /// The largest weight the target is meant to reach (Cast's `ts`); `None` where the source
+    /// states none (1.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_weight: Option<f32>,
 }
 
 /// Per-vertex bone influences, a fixed number per vertex.
@@ -234,6 +263,10 @@ pub struct Animation {
     /// Tracks that animate something other than a bone transform, kept in their source
     /// format's encoding so a trip through the scene keeps them.
     pub properties: Vec<PropertyTrack>,
+    /// Morph target weight tracks (Cast `bs` curves, glTF `weights` channels, SEAnim SEBlend
+    /// keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weights: Vec<WeightTrack>,
 }
 
 impl Default for Animation {
@@ -248,6 +281,7 @@ impl Default for Animation {
             bones: Vec::new(),
             notes: Vec::new(),
             properties: Vec::new(),
+            weights: Vec::new(),
         }
     }
 }
@@ -267,6 +301,20 @@ pub struct BoneTrack {
     pub rotation: Vec<Key<Quat<f64>>>,
     /// Scale keys.
     pub scale: Vec<Key<Vec3<f64>>>,
+}
+
+/// The weight keys of the morph targets of one name.
+///
+/// Tracks name targets as bone tracks name bones: by name, so one track drives the target of
+/// that name on every mesh that has one (Cast's `bs` curves work so, naming the blend shape and
+/// not its mesh).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct WeightTrack {
+    /// The [`MorphTarget::name`] the keys drive.
+    pub target: String,
+    /// The weights, 0 for the base mesh and 1 for the whole offset; values outside 0..=1 are
+    /// allowed (they extrapolate). `f64` holds `f32` and `f64` sources exactly.
+    pub keys: Vec<Key<f64>>,
 }
 
 /// A named event at a frame (a notetrack entry).

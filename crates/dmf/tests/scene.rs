@@ -101,6 +101,7 @@ fn scene() -> Scene {
             }),
             faces: vec![[0, 1, 2]],
             materials: vec![Some(0)],
+            morph_targets: Vec::new(),
         }],
         materials: vec![Material {
             name: "cloth".into(),

@@ -190,6 +190,7 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         skin,
         faces,
         materials,
+        morph_targets: _,
     } = mesh;
     let d = PyDict::new(py);
     let v = positions.len();
@@ -596,6 +597,7 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
         skin,
         faces,
         materials: get(d, what, "materials")?,
+        morph_targets: Vec::new(),
     })
 }
 
@@ -655,6 +657,7 @@ fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
         bones,
         notes: notes.into_iter().map(|(frame, name)| Note { frame, name }).collect(),
         properties,
+        weights: Vec::new(),
     })
 }
 

@@ -123,6 +123,7 @@ impl SeAnim {
                 })
                 .collect(),
             properties,
+            weights: Vec::new(),
         }
     }
 

@@ -212,6 +212,7 @@ fn animation() -> impl Strategy<Value = Animation> {
                 bones,
                 notes,
                 properties,
+                weights: Vec::new(),
             };
             let frames = anim
                 .bones

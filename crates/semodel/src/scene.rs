@@ -228,6 +228,7 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
             skin,
             faces: mesh.faces.clone(),
             materials,
+            morph_targets: Vec::new(),
         });
     }
     let materials = m
@@ -318,6 +319,7 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
             skin,
             faces: mesh.faces.clone(),
             materials,
+            morph_targets: Vec::new(),
         });
     }
     // The draft has no material block: materials that meshes use become named placeholders.

@@ -123,6 +123,7 @@ fn segment_to_animation(index: usize, segment: &Segment, options: Ticks) -> Anim
             .collect(),
         notes: Vec::new(),
         properties: Vec::new(),
+        weights: Vec::new(),
     }
 }
 

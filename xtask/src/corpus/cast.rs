@@ -63,6 +63,7 @@ fn sample() -> CastFile {
         }),
         faces: vec![[0, 1, 2], [0, 2, 3]],
         materials: vec![Some(0)],
+        morph_targets: Vec::new(),
     };
     let wave = Animation {
         name: "wave".into(),
@@ -100,6 +101,7 @@ fn sample() -> CastFile {
             },
         ],
         properties: Vec::new(),
+        weights: Vec::new(),
     };
     let scene = Scene {
         skeleton: scene::Skeleton {

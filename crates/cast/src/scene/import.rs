@@ -490,6 +490,7 @@ impl Builder<'_> {
             skin,
             faces,
             materials: material,
+            morph_targets: Vec::new(),
         })
     }
 
@@ -647,6 +648,7 @@ impl Builder<'_> {
             bones,
             notes,
             properties,
+            weights: Vec::new(),
         })
     }
 

@@ -71,6 +71,7 @@ pub fn mesh() -> Mesh {
         }),
         faces: vec![[0, 1, 2], [0, 2, 3]],
         materials: vec![Some(0), Some(1)],
+        morph_targets: Vec::new(),
     }
 }
 
@@ -177,6 +178,7 @@ pub fn animation() -> Animation {
             format: "animx".into(),
             data: vec![1, 2, 3, 250],
         }],
+        weights: Vec::new(),
     }
 }
 
