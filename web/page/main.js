@@ -31,8 +31,12 @@ scene.add(grid);
 const root = new THREE.Group();
 scene.add(root);
 
-const view = { content: null, helper: null, mixer: null, clips: [], action: null, playing: false, rate: 30 };
+// `time` is the playback position in seconds: kept here, since the range input rounds its
+// value to its step (a frame), which would swallow the small advances of slow playback.
+const view = { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, rate: 30, time: 0 };
 const clock = new THREE.Clock();
+// Tests turn the wall clock off and advance playback by hand (see `animbinPage` below).
+let manualClock = false;
 
 /** The skeleton: a line from each node (bone or not: an animation file's glb has no skin) to
  * its parent, and a point at each, redrawn from the nodes' world positions. */
@@ -96,7 +100,7 @@ function clearView() {
   if (view.mixer) view.mixer.stopAllAction();
   if (view.content) root.remove(view.content);
   if (view.helper) scene.remove(view.helper);
-  Object.assign(view, { content: null, helper: null, mixer: null, clips: [], action: null, playing: false });
+  Object.assign(view, { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, time: 0 });
   ui.play.textContent = 'Play';
   ui.play.disabled = true;
   ui.time.disabled = true;
@@ -130,7 +134,7 @@ function frame() {
   measure(true);
   const duration = view.action ? view.action.getClip().duration : 0;
   if (view.mixer && duration > 0) {
-    const shown = Number(ui.time.value) || 0;
+    const shown = view.time;
     const samples = 32;
     for (let i = 0; i <= samples; i += 1) {
       view.mixer.setTime((duration * i) / samples);
@@ -157,6 +161,7 @@ function frame() {
 
 function seek(seconds) {
   if (!view.mixer) return;
+  view.time = seconds;
   view.mixer.setTime(seconds);
   ui.time.value = seconds;
   ui.clock.textContent = `${seconds.toFixed(3)} s (frame ${Math.round(seconds * view.rate)})`;
@@ -167,6 +172,7 @@ function chooseClip(index) {
   if (!view.mixer) return;
   view.mixer.stopAllAction();
   const clip = view.clips[index];
+  view.clip = index;
   view.action = view.mixer.clipAction(clip);
   view.action.play();
   const details = view.details?.[index];
@@ -181,7 +187,8 @@ function chooseClip(index) {
     ...(details?.notes || []).map((note) => {
       const mark = document.createElement('span');
       mark.title = `${note.name} (frame ${note.frame})`;
-      mark.style.left = `${clip.duration > 0 ? (100 * note.time) / clip.duration : 0}%`;
+      Object.assign(mark.dataset, { name: note.name, frame: String(note.frame), time: String(note.time) });
+      mark.style.left = `${clip.duration > 0 ? (100 * Math.min(note.time, clip.duration)) / clip.duration : 0}%`;
       return mark;
     }),
   );
@@ -211,18 +218,24 @@ function applyUp() {
   root.rotation.x = ui.zup.checked ? -Math.PI / 2 : 0;
 }
 
-function tick() {
-  requestAnimationFrame(tick);
-  const dt = clock.getDelta();
+/** One step of the view after `dt` seconds of wall clock: playback advances by `dt` times
+ * the speed chosen (round the clip's end), else the camera controls move. */
+function step(dt) {
   if (view.playing && view.mixer && view.action) {
     const duration = view.action.getClip().duration || 0;
-    let t = Number(ui.time.value) + dt * Number(ui.speed.value);
+    let t = view.time + dt * Number(ui.speed.value);
     if (duration > 0) t %= duration;
     seek(t);
   } else {
     controls.update();
     render();
   }
+}
+
+function tick() {
+  requestAnimationFrame(tick);
+  const dt = clock.getDelta();
+  step(manualClock ? 0 : dt);
 }
 requestAnimationFrame(tick);
 
@@ -253,6 +266,46 @@ ui.zup.addEventListener('change', () => {
   frame();
   render();
 });
+
+/** What the page's tests read and drive (no test sees the page's modules otherwise): the
+ * view's state, and a clock advanced by hand in place of the wall clock. */
+window.animbinPage = {
+  /** Playback follows `advance` only (true) or the wall clock (false). */
+  manualClock(on) {
+    manualClock = !!on;
+    clock.getDelta();
+  },
+  /** One step of the view as after `seconds` of wall clock; returns the time shown. */
+  advance(seconds) {
+    step(seconds);
+    return view.time;
+  },
+  /** The view: playback, the clips, the content's box in the world, and its materials. */
+  state() {
+    root.updateMatrixWorld(true);
+    const box = new THREE.Box3();
+    if (view.content) box.expandByObject(view.content, true);
+    const materials = [];
+    view.content?.traverse((o) => {
+      if (!o.isMesh) return;
+      for (const m of Array.isArray(o.material) ? o.material : [o.material]) {
+        const image = m.map?.image;
+        materials.push({ mesh: o.name, name: m.name, map: image ? { width: image.width, height: image.height } : null });
+      }
+    });
+    return {
+      time: view.time,
+      mixerTime: view.mixer ? view.mixer.time : null,
+      playing: view.playing,
+      speed: Number(ui.speed.value),
+      clip: view.clip,
+      clips: view.clips.map((c) => ({ name: c.name, duration: c.duration })),
+      up: ui.zup.checked ? 'z' : 'y',
+      box: box.isEmpty() ? null : { min: box.min.toArray(), max: box.max.toArray() },
+      materials,
+    };
+  },
+};
 
 // ---- the worker --------------------------------------------------------------------------
 let worker = null;
