@@ -308,7 +308,7 @@ fn what_cast_cannot_hold_is_reported_and_what_it_cannot_encode_is_refused() {
 }
 
 #[test]
-fn blend_shape_and_visibility_curves_travel_whole_through_the_scene() {
+fn visibility_curves_travel_whole_through_the_scene_beside_blend_shape_weights() {
     let bs = curve(
         "smile",
         "bs",
@@ -327,16 +327,18 @@ fn blend_shape_and_visibility_curves_travel_whole_through_the_scene() {
     let (scene, lost) = to_scene(&file(vec![anim(24.0, vec![bs, vb.clone()])]));
     assert_eq!(lost, Vec::<String>::new());
     let properties = &scene.animations[0].properties;
-    assert_eq!(properties.len(), 2);
+    assert_eq!(properties.len(), 1);
     assert_eq!(
-        (properties[1].format.as_str(), properties[1].property.as_str()),
+        (properties[0].format.as_str(), properties[0].property.as_str()),
         (PROPERTY_FORMAT, "vb")
     );
+    assert_eq!(scene.animations[0].weights[0].target, "smile");
     assert_eq!(scene.animations[0].frame_count, 1001.0);
     let (back, lost) = from_scene(&scene);
     assert_eq!(lost, Vec::<String>::new());
     let curves: Vec<&Node> = back.animations().next().unwrap().curves().map(|c| c.node()).collect();
     assert_eq!(curves[1], &vb, "the curve comes back as it was, hash included");
+    assert_eq!(curves[0].str_value("kp"), Some("bs"));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use animbin_core::math::{Quat, Vec3, Vec4};
 use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene};
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, refuse};
+use super::{PROPERTY_FORMAT, blend, refuse};
 use crate::FORMAT;
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Property, Value};
@@ -164,10 +164,18 @@ impl CastFile {
                 material_hashes.push(node.hash);
                 model.children.push(node);
             }
+            let mut mesh_hashes = Vec::with_capacity(scene.meshes.len());
             for (i, mesh) in scene.meshes.iter().enumerate() {
+                let node = mesh_node(i, mesh, scene, &material_hashes, &mut hashes, report)?;
+                mesh_hashes.push(node.hash);
+                model.children.push(node);
+            }
+            // After every mesh, as the reference writer makes them, so mesh hashes do not
+            // depend on the blend shapes.
+            for (i, (mesh, &hash)) in scene.meshes.iter().zip(&mesh_hashes).enumerate() {
                 model
                     .children
-                    .push(mesh_node(i, mesh, scene, &material_hashes, &mut hashes, report)?);
+                    .extend(blend::blend_shape_nodes(i, mesh, hash, &mut hashes, report)?);
             }
             root.children.push(model);
         }
@@ -451,6 +459,15 @@ fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut
             }
         }
     }
+    let (weight_curves, weight_last) = blend::weight_curves(
+        anim,
+        mode,
+        hashes,
+        &mut |f, what| key_frame(f, what, report),
+        &mut |x, what| key_value(x, &mut values_lost, what),
+    )?;
+    node.children.extend(weight_curves);
+    last_frame = last_frame.max(weight_last);
     if values_lost {
         report.lose("key values beyond f32 (Cast curves store f32)");
     }

@@ -8,7 +8,7 @@ use animbin_core::scene::{
 };
 use animbin_core::{Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, refuse};
+use super::{PROPERTY_FORMAT, blend, refuse};
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Value};
 use crate::nodes::{self, ColorLayer, is_material_slot};
@@ -89,7 +89,6 @@ struct Builder<'r> {
     scene: Scene,
     report: &'r mut ConversionReport,
     unknown_nodes: usize,
-    blend_shapes: usize,
     hairs: usize,
     ik_handles: usize,
     constraints: usize,
@@ -120,14 +119,15 @@ impl CastFile {
     ///   linearly interpolated, when they differ; a missing axis takes the bind pose's value
     ///   in absolute mode, else 0, and 1 for scale); a CurveModeOverride is its bone's
     ///   `kind_override`; notification tracks are notes, sorted by frame (tracks in file
-    ///   order within a frame); the frame count is the last key's frame plus one. Blend-shape
-    ///   weight (`bs`), visibility (`vb`) and any other curve is kept whole as a
+    ///   order within a frame); the frame count is the last key's frame plus one; blend-shape
+    ///   weight (`bs`) curves are weight tracks. Visibility (`vb`) and any other curve is kept
+    ///   whole as a
     ///   [`PropertyTrack`] (`format` [`PROPERTY_FORMAT`], `property` its `kp`, `data` a Cast
     ///   file holding just that curve), so it comes back when the scene is written as Cast.
     ///
     /// What the scene cannot hold is one line each in `report`: model names and placement,
     /// tangents, colour layers after the first, float colours that 8 bits do not hold, the
-    /// skinning method, segment scale compensation, blend shapes, hair, IK handles,
+    /// skinning method, segment scale compensation, hair, IK handles,
     /// constraints, instances, metadata, material slots other than the four, additive blend
     /// weights, curve modes that differ from the animation's, overrides of only some
     /// channels, skeletons inside animations, unknown nodes, undocumented and repeated
@@ -142,7 +142,6 @@ impl CastFile {
             scene: Scene::default(),
             report,
             unknown_nodes: 0,
-            blend_shapes: 0,
             hairs: 0,
             ik_handles: 0,
             constraints: 0,
@@ -175,7 +174,6 @@ impl CastFile {
             let animation = b.animation(anim, options)?;
             b.scene.animations.push(animation);
         }
-        lose_count(b.blend_shapes, "blend shapes", b.report);
         lose_count(b.hairs, "hair", b.report);
         lose_count(b.ik_handles, "IK handles", b.report);
         lose_count(b.constraints, "constraints", b.report);
@@ -234,16 +232,17 @@ impl Builder<'_> {
                 self.unknown_nodes += 1;
             }
         }
+        let mut meshes_by_hash: HashMap<u64, usize> = HashMap::new();
         for child in &model.children {
             if let Some(mesh) = child.as_mesh() {
                 let mesh = self.mesh(mesh, bone_offset, bone_count, model, &materials)?;
+                meshes_by_hash.entry(child.hash).or_insert(self.scene.meshes.len());
                 self.scene.meshes.push(mesh);
             } else if child.is(NodeKind::Hair) {
                 self.hairs += 1;
-            } else if child.is(NodeKind::BlendShape) {
-                self.blend_shapes += 1;
             }
         }
+        blend::import_blend_shapes(typed, &meshes_by_hash, &mut self.scene.meshes, self.report);
         Ok(())
     }
 
@@ -577,10 +576,17 @@ impl Builder<'_> {
         let mut properties = Vec::new();
         let mut last_frame: Option<u32> = None;
         let mut notes = Vec::new();
+        let mut weights = Vec::new();
         for child in &node.children {
             if let Some(curve) = child.as_curve() {
                 if let Some(frames) = curve.key_frames() {
                     last_frame = last_frame.max(frames.iter().max());
+                }
+                if curve.key_property() == Some(blend::WEIGHT_PROPERTY) {
+                    if let Some(track) = blend::weight_track(curve, self.report) {
+                        weights.push(track);
+                        continue;
+                    }
                 }
                 let kept = transform(curve.key_property()) && self.curve(curve, kind, &mut tracks);
                 if !kept {
@@ -648,7 +654,7 @@ impl Builder<'_> {
             bones,
             notes,
             properties,
-            weights: Vec::new(),
+            weights,
         })
     }
 

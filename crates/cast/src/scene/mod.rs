@@ -7,6 +7,7 @@ use animbin_core::{Error, ErrorKind};
 
 use crate::FORMAT;
 
+mod blend;
 mod export;
 mod import;
 
