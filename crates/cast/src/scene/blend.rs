@@ -188,6 +188,10 @@ pub(super) fn blend_shape_nodes(
     Ok(out)
 }
 
+/// Turns one part of a scene key (its frame or its value) into the file's, given the key's
+/// description for an error.
+pub(super) type KeyPart<'a, T> = dyn FnMut(f64, &dyn Fn() -> String) -> Result<T> + 'a;
+
 /// The `bs` curves of an animation's weight tracks, in `mode`; `frame` turns a scene frame
 /// into a key frame (refusing what no `u32` holds) and `value` a weight into the file's
 /// `f32`, each naming the key for its error. Returns the curves and their last frame.
@@ -195,8 +199,8 @@ pub(super) fn weight_curves(
     anim: &scene::Animation,
     mode: &str,
     hashes: &mut NodeHashes,
-    frame: &mut dyn FnMut(f64, &dyn Fn() -> String) -> Result<u32>,
-    value: &mut dyn FnMut(f64, &dyn Fn() -> String) -> Result<f32>,
+    frame: &mut KeyPart<'_, u32>,
+    value: &mut KeyPart<'_, f32>,
 ) -> Result<(Vec<Node>, Option<u32>)> {
     let mut curves = Vec::with_capacity(anim.weights.len());
     let mut last = None;
