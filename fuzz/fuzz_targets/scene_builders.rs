@@ -125,6 +125,7 @@ fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
             local: transform(u)?,
             global: Transform::IDENTITY,
             cosmetic: u.ratio(1, 8)?,
+            scale_compensate: false,
         });
     }
     let mut skeleton = Skeleton { bones };
@@ -284,6 +285,7 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
             translation: keys(u, vec3)?,
             rotation: keys(u, quat)?,
             scale: keys(u, scale)?,
+            ..BoneTrack::default()
         })
     })?;
     let last = bones
@@ -349,6 +351,7 @@ fn scene(u: &mut Unstructured) -> Result<Scene> {
         materials,
         textures,
         animations,
+        placement: Transform::IDENTITY,
     })
 }
 

@@ -171,6 +171,7 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
             .into_iter()
             .enumerate()
             .map(|(i, (parent, root, lt, lr, gt, gr))| scene::Bone {
+                scale_compensate: false,
                 name: format!("bone{i}"),
                 parent: (i > 0 && !root).then(|| parent.index(i)),
                 local: Transform {
@@ -279,6 +280,8 @@ fn track(i: usize) -> impl Strategy<Value = BoneTrack> {
         .prop_map(move |(kind_override, (tf, tv), (rf, rv), (sf, sv))| {
             let keys = |frames: std::collections::BTreeSet<u32>| frames.into_iter().map(f64::from).collect::<Vec<_>>();
             BoneTrack {
+                channel_overrides: Default::default(),
+                channel_kinds: Default::default(),
                 bone: format!("j_{i}"),
                 kind_override,
                 cosmetic: false,
@@ -345,6 +348,7 @@ fn scene() -> impl Strategy<Value = Scene> {
             prop::collection::vec(animation(), 0..3),
         )
             .prop_map(|(skeleton, materials, meshes, animations)| Scene {
+                placement: Default::default(),
                 skeleton,
                 meshes,
                 materials,

@@ -502,6 +502,7 @@ fn a_scene_model_is_written_as_one_model_with_its_materials_files_and_colours() 
     let scene = Scene {
         skeleton: scene::Skeleton {
             bones: vec![scene::Bone {
+                scale_compensate: false,
                 name: "root".into(),
                 parent: None,
                 local: Transform::IDENTITY,

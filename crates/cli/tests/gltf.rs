@@ -675,6 +675,7 @@ mod any_to_any {
         let mut skeleton = Skeleton {
             bones: (0..n)
                 .map(|i| Bone {
+                    scale_compensate: false,
                     name: format!("bone{i}"),
                     parent: i.checked_sub(1),
                     local: Transform {

@@ -249,6 +249,7 @@ mod tests {
 
     fn bone(parent: Option<usize>) -> Bone {
         Bone {
+            scale_compensate: false,
             name: "b".into(),
             parent,
             local: Transform::IDENTITY,

@@ -27,7 +27,112 @@
 use std::collections::HashMap;
 
 use crate::math::{Quat, Transform, Vec3};
-use crate::scene::{AnimKind, Animation, Skeleton};
+use crate::scene::{AnimKind, Animation, BoneTrack, ChannelKinds, Skeleton};
+
+/// A bone's transform in model space from its parent's (`parent`) and its own local one.
+///
+/// Full inheritance (`scale_compensate` false) is `parent * local`, as glTF composes nodes.
+/// With `scale_compensate` the bone takes its parent's translation and rotation but not its
+/// scale, as Blender's inherit-scale `NONE` and Maya's segment scale compensate do: the
+/// parent's scale still stretches the bone's offset (its translation is in the parent's
+/// scaled space), but not the bone's rotation or scale. (Blender 4.5, checked: a child at
+/// (1, 2, 0) under a parent scaled (2, 3, 4) and turned 0.5 rad about Z sits at
+/// R(0.5) * (2, 6, 0), has scale 1 and the parent's rotation.)
+pub fn compose(parent: Transform, local: Transform, scale_compensate: bool) -> Transform {
+    if scale_compensate {
+        Transform {
+            translation: parent.translation + parent.rotation.rotate(local.translation * parent.scale),
+            rotation: (parent.rotation * local.rotation).normalized(),
+            scale: local.scale,
+        }
+    } else {
+        parent.then(local)
+    }
+}
+
+/// The inverse of [`compose`]: the local transform that puts a bone at `global` under a
+/// parent at `parent`.
+pub fn decompose(parent: Transform, global: Transform, scale_compensate: bool) -> Transform {
+    if scale_compensate {
+        let offset = parent
+            .rotation
+            .conjugate()
+            .rotate(global.translation - parent.translation);
+        Transform {
+            // A zero scale collapses the offset; 0 is what `Transform::inverse` takes for it.
+            translation: offset * parent.scale.map(|s| if s == 0.0 { 0.0 } else { 1.0 / s }),
+            rotation: (parent.rotation.conjugate() * global.rotation).normalized(),
+            scale: global.scale,
+        }
+    } else {
+        parent.inverse().then(global)
+    }
+}
+
+/// The kinds that apply to one track's translation, rotation and scale keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TrackKinds {
+    /// The kind of the translation keys.
+    pub translation: AnimKind,
+    /// The kind of the rotation keys.
+    pub rotation: AnimKind,
+    /// The kind of the scale keys.
+    pub scale: AnimKind,
+}
+
+impl TrackKinds {
+    /// The same kind on every channel.
+    pub const fn all(kind: AnimKind) -> Self {
+        Self {
+            translation: kind,
+            rotation: kind,
+            scale: kind,
+        }
+    }
+}
+
+/// The override a track sets for one channel of its bone and the bone's children.
+fn channel_override(track: &BoneTrack, channel: fn(&ChannelKinds) -> Option<AnimKind>) -> Option<AnimKind> {
+    channel(&track.channel_overrides).or(track.kind_override)
+}
+
+/// The kinds that apply to each track of `anim`, channel by channel, in track order.
+///
+/// For each channel: the override of the nearest bone among the track's bone and its
+/// ancestors whose track sets one for that channel ([`BoneTrack::channel_overrides`], else
+/// [`BoneTrack::kind_override`]); else the track's own kind for the channel
+/// ([`BoneTrack::channel_kinds`]); else `anim.kind`. A track whose bone is not in the
+/// skeleton sees only its own overrides. Parent cycles end the walk (one step per bone).
+pub fn channel_kinds(anim: &Animation, skeleton: &Skeleton) -> Vec<TrackKinds> {
+    let by_name: HashMap<&str, &BoneTrack> = anim.bones.iter().rev().map(|t| (t.bone.as_str(), t)).collect();
+    let n = skeleton.bones.len();
+    let resolve = |track: &BoneTrack, channel: fn(&ChannelKinds) -> Option<AnimKind>| {
+        let mut found = channel_override(track, channel);
+        if found.is_none() {
+            let mut at = skeleton.find(&track.bone).and_then(|b| skeleton.bones[b].parent);
+            for _ in 0..n {
+                let Some(i) = at.filter(|&i| i < n) else { break };
+                let bone = &skeleton.bones[i];
+                found = by_name
+                    .get(bone.name.as_str())
+                    .and_then(|t| channel_override(t, channel));
+                if found.is_some() {
+                    break;
+                }
+                at = bone.parent.filter(|&p| p != i);
+            }
+        }
+        found.or(channel(&track.channel_kinds)).unwrap_or(anim.kind)
+    };
+    anim.bones
+        .iter()
+        .map(|track| TrackKinds {
+            translation: resolve(track, |c| c.translation),
+            rotation: resolve(track, |c| c.rotation),
+            scale: resolve(track, |c| c.scale),
+        })
+        .collect()
+}
 
 /// The kind that applies to each track of `anim`, in track order.
 ///
@@ -118,26 +223,30 @@ pub fn remove_rotation(kind: AnimKind, rest: &Transform, value: Quat<f64>) -> Qu
 }
 
 /// Rewrites every track of `anim` as keys of `kind`, so that what plays over `skeleton`'s
-/// bind pose stays the same: each track's keys are applied with its effective kind (see
-/// [`effective_kinds`]) and taken off with `kind`. Kind overrides are cleared and the
-/// animation's kind becomes `kind`. Tracks whose bone is not in the skeleton play over an
-/// identity rest pose. Returns how many tracks carried an override.
+/// bind pose stays the same: each channel's keys are applied with its kind (see
+/// [`channel_kinds`]) and taken off with `kind`. Kind overrides and per-channel kinds are
+/// cleared and the animation's kind becomes `kind`. Tracks whose bone is not in the skeleton
+/// play over an identity rest pose. Returns how many tracks carried an override.
 pub fn rebase(anim: &mut Animation, skeleton: &Skeleton, kind: AnimKind) -> usize {
-    let kinds = effective_kinds(anim, skeleton);
+    let kinds = channel_kinds(anim, skeleton);
     let mut overrides = 0;
     for (track, from) in anim.bones.iter_mut().zip(kinds) {
-        overrides += usize::from(track.kind_override.take().is_some());
-        if from == kind {
-            continue;
-        }
+        let had_override = track.kind_override.take().is_some() || !track.channel_overrides.is_empty();
+        overrides += usize::from(had_override);
+        track.channel_overrides = ChannelKinds::NONE;
+        track.channel_kinds = ChannelKinds::NONE;
         let rest = skeleton
             .find(&track.bone)
             .map_or(Transform::IDENTITY, |b| skeleton.bones[b].local);
-        for key in &mut track.translation {
-            key.value = remove_translation(kind, &rest, apply_translation(from, &rest, key.value));
+        if from.translation != kind {
+            for key in &mut track.translation {
+                key.value = remove_translation(kind, &rest, apply_translation(from.translation, &rest, key.value));
+            }
         }
-        for key in &mut track.rotation {
-            key.value = remove_rotation(kind, &rest, apply_rotation(from, &rest, key.value));
+        if from.rotation != kind {
+            for key in &mut track.rotation {
+                key.value = remove_rotation(kind, &rest, apply_rotation(from.rotation, &rest, key.value));
+            }
         }
     }
     anim.kind = kind;
@@ -147,7 +256,7 @@ pub fn rebase(anim: &mut Animation, skeleton: &Skeleton, kind: AnimKind) -> usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Bone, BoneTrack, Key};
+    use crate::scene::{Bone, Key};
 
     fn bone(name: &str, parent: Option<usize>) -> Bone {
         Bone {
@@ -156,6 +265,7 @@ mod tests {
             local: Transform::IDENTITY,
             global: Transform::IDENTITY,
             cosmetic: false,
+            scale_compensate: false,
         }
     }
 

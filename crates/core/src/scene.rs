@@ -25,6 +25,11 @@ pub struct Scene {
     pub textures: Vec<Texture>,
     /// Animations, whose bone tracks name bones of this or another skeleton.
     pub animations: Vec<Animation>,
+    /// Where the whole model sits in the world: the skeleton's roots and the meshes are placed
+    /// by this transform (Cast: a Model node's `p`, `r`, `s`). Identity for formats that have
+    /// no model node.
+    #[serde(default)]
+    pub placement: Transform,
 }
 
 /// A bone hierarchy.
@@ -47,6 +52,12 @@ pub struct Bone {
     pub global: Transform,
     /// A cosmetic bone (SE formats flag these: attachments that a game may skip).
     pub cosmetic: bool,
+    /// The bone does not inherit its parent's scale (Cast's `ssc`, Maya's segment scale
+    /// compensate, Blender's inherit-scale `NONE`): the parent's scale still moves the bone's
+    /// position (its translation is in the parent's scaled space), but not its rotation or
+    /// scale. `false` is full inheritance, what SEModel and glTF do.
+    #[serde(default)]
+    pub scale_compensate: bool,
 }
 
 impl Skeleton {
@@ -62,7 +73,11 @@ impl Skeleton {
     pub fn update_globals(&mut self) {
         for i in self.resolve_order() {
             let global = match self.bones[i].parent.filter(|&p| p < self.bones.len() && p != i) {
-                Some(p) => self.bones[p].global.then(self.bones[i].local),
+                Some(p) => crate::pose::compose(
+                    self.bones[p].global,
+                    self.bones[i].local,
+                    self.bones[i].scale_compensate,
+                ),
                 None => self.bones[i].local,
             };
             self.bones[i].global = global;
@@ -73,7 +88,11 @@ impl Skeleton {
     pub fn update_locals(&mut self) {
         for i in 0..self.bones.len() {
             let local = match self.bones[i].parent.filter(|&p| p < self.bones.len() && p != i) {
-                Some(p) => self.bones[p].global.inverse().then(self.bones[i].global),
+                Some(p) => crate::pose::decompose(
+                    self.bones[p].global,
+                    self.bones[i].global,
+                    self.bones[i].scale_compensate,
+                ),
                 None => self.bones[i].global,
             };
             self.bones[i].local = local;
@@ -291,8 +310,17 @@ impl Default for Animation {
 pub struct BoneTrack {
     /// The bone's name.
     pub bone: String,
-    /// A kind that overrides the animation's for this bone and its children (SEAnim modifiers).
+    /// A kind that overrides the animation's for this bone and its children (SEAnim modifiers,
+    /// a Cast CurveModeOverride of all three channels).
     pub kind_override: Option<AnimKind>,
+    /// Per-channel overrides for this bone and its children (a Cast CurveModeOverride of some
+    /// channels); for a channel set here they win over `kind_override`.
+    #[serde(default, skip_serializing_if = "ChannelKinds::is_empty")]
+    pub channel_overrides: ChannelKinds,
+    /// The kinds of this bone's own keys, per channel, where they are not the animation's
+    /// (Cast stores a mode on every curve); overrides of this bone or an ancestor win.
+    #[serde(default, skip_serializing_if = "ChannelKinds::is_empty")]
+    pub channel_kinds: ChannelKinds,
     /// A cosmetic bone.
     pub cosmetic: bool,
     /// Translation keys, local to the parent.
@@ -315,6 +343,44 @@ pub struct WeightTrack {
     /// The weights, 0 for the base mesh and 1 for the whole offset; values outside 0..=1 are
     /// allowed (they extrapolate). `f64` holds `f32` and `f64` sources exactly.
     pub keys: Vec<Key<f64>>,
+}
+
+/// An animation kind for each transform channel of a bone; `None` where the channel takes its
+/// kind from elsewhere (see [`crate::pose::channel_kinds`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct ChannelKinds {
+    /// The translation keys' kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub translation: Option<AnimKind>,
+    /// The rotation keys' kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<AnimKind>,
+    /// The scale keys' kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<AnimKind>,
+}
+
+impl ChannelKinds {
+    /// No channel set.
+    pub const NONE: Self = Self {
+        translation: None,
+        rotation: None,
+        scale: None,
+    };
+
+    /// The same kind on every channel.
+    pub const fn all(kind: AnimKind) -> Self {
+        Self {
+            translation: Some(kind),
+            rotation: Some(kind),
+            scale: Some(kind),
+        }
+    }
+
+    /// True when no channel is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::NONE
+    }
 }
 
 /// A named event at a frame (a notetrack entry).
@@ -353,6 +419,7 @@ mod tests {
             },
             global: Transform::IDENTITY,
             cosmetic: false,
+            scale_compensate: false,
         }
     }
 

@@ -159,6 +159,7 @@ impl Dmf {
                         report.lose("bone matrices that are not translation, rotation and scale (shear dropped)");
                     }
                     SceneBone {
+                        scale_compensate: false,
                         name: lossy(&b.name, report),
                         parent: b.parent().filter(|&p| p < self.bones.len() && p != i),
                         local,
@@ -176,6 +177,7 @@ impl Dmf {
             .map(|a| self.scene_animation(a, default_framerate, report))
             .collect();
         Scene {
+            placement: Default::default(),
             skeleton,
             meshes,
             materials,

@@ -72,6 +72,7 @@ fn transform(x: f64) -> Transform {
 /// A scene in the form DMF -> scene produces, so the trip through DMF gives it back.
 fn scene() -> Scene {
     let bone = |name: &str, parent, x| SceneBone {
+        scale_compensate: false,
         name: name.into(),
         parent,
         local: transform(x),
@@ -83,6 +84,7 @@ fn scene() -> Scene {
     };
     skeleton.update_globals();
     Scene {
+        placement: Default::default(),
         skeleton,
         meshes: vec![Mesh {
             name: "cloth".into(),

@@ -339,7 +339,7 @@ prop_compose! {
         kind_override in proptest::option::of(arb_kind()),
         cosmetic in any::<bool>(),
     ) -> BoneTrack {
-        BoneTrack { bone: name.clone(), kind_override, cosmetic, translation, rotation, scale }
+        BoneTrack { bone: name.clone(), kind_override, cosmetic, translation, rotation, scale, ..BoneTrack::default() }
     }
 }
 
@@ -383,6 +383,7 @@ proptest! {
         let mut skeleton = animbin_core::scene::Skeleton::default();
         for (i, (t, r)) in rests.into_iter().enumerate() {
             skeleton.bones.push(animbin_core::scene::Bone {
+                scale_compensate: false,
                 name: format!("bone{i}"),
                 parent: i.checked_sub(1),
                 local: Transform { translation: t, rotation: r, scale: Vec3::ONE },

@@ -461,6 +461,7 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
     })?;
     let animations = list_from(d, "Scene", "animations", animation_from_python)?;
     Ok(Scene {
+        placement: Default::default(),
         skeleton,
         meshes,
         materials,
@@ -528,6 +529,7 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
                 })?),
             };
             Ok(Bone {
+                scale_compensate: false,
                 name,
                 parent,
                 local: local[i],
@@ -678,6 +680,8 @@ fn track_from_python(d: &Bound<'_, PyDict>) -> PyResult<BoneTrack> {
     };
     let vec3 = |(frame, v): (f64, Vec<f64>)| Key::new(frame, Vec3::new(v[0], v[1], v[2]));
     Ok(BoneTrack {
+        channel_overrides: Default::default(),
+        channel_kinds: Default::default(),
         bone: get(d, what, "bone")?,
         kind_override: kind.map(|k| k.parse()).transpose().map_err(PyValueError::new_err)?,
         cosmetic: get(d, what, "cosmetic")?,
@@ -714,6 +718,7 @@ pub(crate) fn other_side<'py>(
             .into_iter()
             .zip(parents)
             .map(|(transform, &p)| Bone {
+                scale_compensate: false,
                 name: String::new(),
                 // Negative parents other than -1 are refused when the scene is written;
                 // here they are roots.

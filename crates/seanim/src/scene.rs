@@ -74,6 +74,8 @@ impl SeAnim {
             .bones
             .iter()
             .map(|b| BoneTrack {
+                channel_overrides: Default::default(),
+                channel_kinds: Default::default(),
                 bone: b.name.clone(),
                 kind_override: None,
                 cosmetic: b.is_cosmetic(),

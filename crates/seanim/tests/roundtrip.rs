@@ -168,6 +168,8 @@ fn animation() -> impl Strategy<Value = Animation> {
     )
         .prop_map(
             |(bone, kind_override, cosmetic, translation, rotation, scale)| BoneTrack {
+                channel_overrides: Default::default(),
+                channel_kinds: Default::default(),
                 bone,
                 kind_override,
                 cosmetic,

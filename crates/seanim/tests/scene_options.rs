@@ -24,6 +24,7 @@ fn scene() -> Scene {
     Scene {
         skeleton: Skeleton {
             bones: vec![Bone {
+                scale_compensate: false,
                 name: "j_gun".into(),
                 parent: None,
                 local: rest,

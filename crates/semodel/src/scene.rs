@@ -103,6 +103,7 @@ fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionRe
                 name: b.name.clone(),
                 parent,
                 local: b
+                scale_compensate: false,
                     .local
                     .map(|p| pose_transform(p, Vec3::ONE))
                     .unwrap_or(Transform::IDENTITY),

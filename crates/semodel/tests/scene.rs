@@ -347,8 +347,8 @@ fn to_layout_rebuilds_through_the_scene_and_reports_what_is_lost() {
     assert_eq!(same, with_blend);
     assert!(report.is_lossless(), "{report:?}");
 
-    // The other layout goes through the scene: the scene loses the blend shapes, the draft
-    // the material definitions and the precision of normals and weights.
+    // The other layout goes through the scene, which keeps the blend shapes as morph targets;
+    // the draft loses the material definitions and the precision of normals and weights.
     let mut report = ConversionReport::default();
     let draft = with_blend
         .to_layout(Layout::Draft, &SceneOptions::default(), &mut report)
@@ -356,8 +356,9 @@ fn to_layout_rebuilds_through_the_scene_and_reports_what_is_lost() {
     assert_eq!(draft.layout(), Layout::Draft);
     assert_eq!(draft.vertex_count(), with_blend.vertex_count());
     assert_eq!(draft.face_count(), with_blend.face_count());
+    let SeModel::Draft(d) = &draft else { unreachable!() };
+    assert_eq!(d.trailer, with_blend.trailer().clone());
     for lost in [
-        "SEBlend blend shapes (the scene model has none)",
         "material definitions (the draft layout has no material block; only the count is kept)",
         "normal precision (the draft layout stores half floats)",
         "weight precision (the draft layout stores half floats)",

@@ -30,6 +30,7 @@ fn bone(name: &str, parent: Option<usize>, y: f64) -> scene::Bone {
         ..Transform::IDENTITY
     };
     scene::Bone {
+        scale_compensate: false,
         name: name.into(),
         parent,
         local: at(y.min(1.0)),
@@ -104,6 +105,7 @@ fn sample() -> CastFile {
         weights: Vec::new(),
     };
     let scene = Scene {
+        placement: Default::default(),
         skeleton: scene::Skeleton {
             bones: vec![bone("tag_origin", None, 0.0), bone("j_upper", Some(0), 1.0)],
         },

@@ -285,6 +285,7 @@ impl Builder<'_> {
                 scale: Vec3::ONE,
             };
             skeleton_out.bones.push(scene::Bone {
+                scale_compensate: false,
                 name: typed.name().unwrap_or_default().to_string(),
                 parent: *parent,
                 local: pose(typed.local_position(), typed.local_rotation()),

@@ -195,6 +195,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             }
         }
         skeleton.bones.push(Bone {
+            scale_compensate: false,
             name: nodes[node].name().map_or_else(|| format!("node{node}"), str::to_string),
             parent,
             local: trs(&nodes[node]),

@@ -12,6 +12,7 @@ pub use animbin_testing::gltf::PNG_1X1 as PNG;
 
 pub fn bone(name: &str, parent: Option<usize>, t: [f64; 3], r: [f64; 4]) -> Bone {
     Bone {
+        scale_compensate: false,
         name: name.into(),
         parent,
         local: Transform {
@@ -202,6 +203,7 @@ pub fn step_animation() -> Animation {
 pub fn full_scene() -> Scene {
     let (materials, textures) = materials();
     Scene {
+        placement: Default::default(),
         skeleton: skeleton(),
         meshes: vec![mesh()],
         materials,
