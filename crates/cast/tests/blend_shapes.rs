@@ -228,3 +228,47 @@ fn normal_offsets_are_reported_and_targets_past_their_mesh_are_refused() {
     let err = CastFile::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap_err();
     assert!(err.to_string().contains("moves vertex 4 of 4"), "{err}");
 }
+
+#[test]
+fn the_reference_writers_blend_shape_file_gives_the_offsets_and_weights_it_describes() {
+    // ref_blendshape.cast, written by the format's own cast.py (SOURCES-cast.md): a 3-vertex
+    // mesh, "smile" moving vertices 1 and 2 to (1.25, 0.25, 0) and (0, 1.5, 0.125), ts 1.0,
+    // and a bs curve 0, 1, 0 at frames 0, 12, 24.
+    let Some(dir) = animbin_testing::shared_corpus(env!("CARGO_MANIFEST_DIR"), "cast") else {
+        return;
+    };
+    let original = read(&std::fs::read(dir.join("ref_blendshape.cast")).unwrap()).unwrap();
+    let (scene, lost) = to_scene(&original);
+    assert!(!lost.iter().any(|l| l.contains("blend")), "{lost:?}");
+    assert_eq!(
+        scene.meshes[0].morph_targets,
+        vec![MorphTarget {
+            name: "smile".into(),
+            indices: vec![1, 2],
+            position_deltas: vec![v(0.25, 0.25, 0.0), v(0.0, 0.5, 0.125)],
+            normal_deltas: vec![],
+            max_weight: Some(1.0),
+        }]
+    );
+    assert_eq!(
+        scene.animations[0].weights,
+        vec![WeightTrack {
+            target: "smile".into(),
+            keys: vec![Key::new(0.0, 0.0), Key::new(12.0, 1.0), Key::new(24.0, 0.0)],
+        }]
+    );
+    // Written back, the blend shape holds the same final positions.
+    let (back, _) = from_scene(&scene);
+    let shape = |f: &CastFile| {
+        let model = f.models().next().unwrap();
+        let shape = model.blend_shapes().next().unwrap();
+        (
+            shape.name().map(str::to_string),
+            shape.vertex_indices().unwrap().iter().collect::<Vec<u32>>(),
+            shape.vertex_positions().unwrap().to_vec(),
+            shape.target_weight_scale().unwrap().to_vec(),
+        )
+    };
+    assert_eq!(shape(&back), shape(&original));
+    assert_eq!(to_scene(&back).0, scene);
+}

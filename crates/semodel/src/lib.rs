@@ -108,6 +108,7 @@ mod format;
 mod layout;
 mod model;
 mod scene;
+mod scene_blend;
 mod spans;
 mod summary;
 mod validate;

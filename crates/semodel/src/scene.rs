@@ -6,6 +6,8 @@
 //! - Meshes: positions, UV layers (one material per layer), normals, colours, skin weights and
 //!   triangles. SEModel meshes have no names.
 //! - Materials (deployed layout): name and the three map names of a simple material.
+//! - The SEBlend trailer (either layout): one morph target per shape on every mesh, and back
+//!   (the rules and what is known of the layout are in `scene_blend`).
 //!
 //! Indices that point nowhere (faces past the vertex count, weights past the bone count,
 //! material indices past the material count, parents out of range or in a cycle) and meshes
@@ -28,6 +30,7 @@ use crate::layout::draft::{self, Vertices};
 use crate::layout::flags::{BoneFlags, DataFlags, MeshFlags};
 use crate::layout::records::Influence;
 use crate::model::SeModel;
+use crate::scene_blend;
 
 fn refuse(message: String) -> Error {
     Error::new(
@@ -184,12 +187,23 @@ fn split_layers(uvs: &[Vec2<f32>], layers: usize) -> Vec<Vec<Vec2<f32>>> {
         .collect()
 }
 
-fn lose_trailer(trailer: &Trailer<BlendShapes>, report: &mut ConversionReport) {
+/// Gives the meshes the SEBlend trailer's shapes as morph targets ([`scene_blend`]).
+fn attach_trailer(
+    trailer: &Trailer<BlendShapes>,
+    meshes: &mut [scene::Mesh],
+    report: &mut ConversionReport,
+) -> Result<()> {
     match trailer {
         Trailer::None => {}
-        Trailer::SeBlend(_) => report.lose("SEBlend blend shapes (the scene model has none)"),
+        Trailer::SeBlend(blend) => {
+            scene_blend::lose_empty(blend, report);
+            for (i, mesh) in meshes.iter_mut().enumerate() {
+                mesh.morph_targets = scene_blend::targets(blend, i)?;
+            }
+        }
         Trailer::Unknown(bytes) => report.lose(format!("{} unrecognised trailing bytes", bytes.len())),
     }
+    Ok(())
 }
 
 fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Result<Scene> {
@@ -247,7 +261,7 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
             }
         })
         .collect();
-    lose_trailer(&m.trailer, report);
+    attach_trailer(&m.trailer, &mut meshes, report)?;
     Ok(Scene {
         skeleton,
         meshes,
@@ -342,7 +356,7 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
     if m.collision_count != 0 {
         report.lose("the collision count");
     }
-    lose_trailer(&m.trailer, report);
+    attach_trailer(&m.trailer, &mut meshes, report)?;
     Ok(Scene {
         skeleton,
         meshes,
@@ -593,7 +607,7 @@ fn deployed_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<d
         bones: block(bones),
         meshes: block(meshes),
         materials: block(materials),
-        trailer: Trailer::None,
+        trailer: scene_blend::trailer(&scene.meshes, report)?,
     })
 }
 
@@ -705,7 +719,7 @@ fn draft_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<draf
         reserved2: [0; 3],
         bones: block(bones),
         meshes: block(meshes),
-        trailer: Trailer::None,
+        trailer: scene_blend::trailer(&scene.meshes, report)?,
     })
 }
 
