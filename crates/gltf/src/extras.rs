@@ -66,6 +66,11 @@ pub struct AnimationExtras {
     /// single precision comes back single.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<Precision>,
+    /// The morph target names the scene animation had weight tracks for, in its order: the
+    /// `weights` channels also hold the weights of the other targets of their meshes (0),
+    /// which a reader leaves out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight_tracks: Option<Vec<String>>,
 }
 
 /// One kind override.

@@ -168,6 +168,10 @@ pub struct Primitive {
     /// The topology: 0 points, 4 triangles (the default, left out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<u32>,
+    /// Morph targets: per target, attribute name (`POSITION`, `NORMAL`) to the accessor of
+    /// its offsets.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<std::collections::BTreeMap<String, usize>>,
 }
 
 /// `skin`.
@@ -284,7 +288,7 @@ pub struct Channel {
 pub struct ChannelTarget {
     /// The node.
     pub node: usize,
-    /// `translation`, `rotation` or `scale`.
+    /// `translation`, `rotation`, `scale` or `weights`.
     pub path: &'static str,
 }
 
@@ -303,8 +307,9 @@ pub struct Sampler {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Accessor {
-    /// The buffer view.
-    pub buffer_view: usize,
+    /// The buffer view; absent for an accessor of zeros (perhaps with sparse values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer_view: Option<usize>,
     /// The component type.
     pub component_type: u32,
     /// Whether integers map to [0, 1].
@@ -321,6 +326,38 @@ pub struct Accessor {
     /// Per-component maximum.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<Vec<f64>>,
+    /// Elements that differ from the buffer view's (or from zero).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sparse: Option<Sparse>,
+}
+
+/// `accessor.sparse`: `count` elements replaced, at the indices of `indices`.
+#[derive(Debug, Serialize)]
+pub struct Sparse {
+    /// The number of elements replaced.
+    pub count: usize,
+    /// Where the element indices (strictly increasing) are.
+    pub indices: SparseIndices,
+    /// Where the replacing elements are.
+    pub values: SparseValues,
+}
+
+/// `accessor.sparse.indices`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparseIndices {
+    /// The buffer view of the indices.
+    pub buffer_view: usize,
+    /// Their component type (unsigned byte, short or int).
+    pub component_type: u32,
+}
+
+/// `accessor.sparse.values`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparseValues {
+    /// The buffer view of the values, of the accessor's type and component type.
+    pub buffer_view: usize,
 }
 
 /// `bufferView`.

@@ -72,6 +72,16 @@ pub(crate) fn scale_lengths(scene: &mut Scene, s: f64) {
         for p in &mut mesh.positions {
             *p = p.map(|c| (f64::from(c) * s) as f32);
         }
+        for t in &mut mesh.morph_targets {
+            for d in &mut t.position_deltas {
+                *d = d.map(|c| (f64::from(c) * s) as f32);
+            }
+            if s < 0.0 {
+                for n in &mut t.normal_deltas {
+                    *n = n.map(|c| -c);
+                }
+            }
+        }
         if s < 0.0 {
             for n in &mut mesh.normals {
                 *n = n.map(|c| -c);

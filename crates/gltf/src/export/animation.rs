@@ -71,10 +71,11 @@ pub(super) fn export_animation(
     let has_keys = anim
         .bones
         .iter()
-        .any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty());
+        .any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty())
+        || anim.weights.iter().any(|t| !t.keys.is_empty());
     if !has_keys {
         report.lose(format!(
-            "{}: no bone keys (a glTF animation needs at least one channel): not exported",
+            "{}: no bone or weight keys (a glTF animation needs at least one channel): not exported",
             label()
         ));
         return Ok(());
@@ -206,6 +207,14 @@ pub(super) fn export_animation(
             label()
         ));
     }
+    super::morph::weight_channels(b, anim, &label, interpolation, &mut out, report)?;
+    if out.channels.is_empty() {
+        report.lose(format!(
+            "{}: no channel for a node of the file (weight tracks of no exported target): not exported",
+            label()
+        ));
+        return Ok(());
+    }
     out.extras = extras::wrap(&AnimationExtras {
         framerate: anim.framerate,
         frame_count: anim.frame_count,
@@ -232,6 +241,7 @@ pub(super) fn export_animation(
         notes: anim.notes.iter().map(Into::into).collect(),
         properties: anim.properties.iter().map(Into::into).collect(),
         precision: Some(precision),
+        weight_tracks: (!anim.weights.is_empty()).then(|| anim.weights.iter().map(|t| t.target.clone()).collect()),
     });
     b.root.animations.push(out);
     Ok(())

@@ -16,6 +16,9 @@ pub(super) struct Builder {
     pub(super) bin: Vec<u8>,
     /// Animation input accessors by the bits of their f32 times, shared between channels.
     times: HashMap<Vec<u32>, usize>,
+    /// The nodes of meshes with morph targets and their targets' names, for `weights`
+    /// channels.
+    pub(super) morph_nodes: Vec<(usize, Vec<String>)>,
 }
 
 impl Builder {
@@ -68,13 +71,14 @@ impl Builder {
             (None, None)
         };
         self.root.accessors.push(json::Accessor {
-            buffer_view,
+            buffer_view: Some(buffer_view),
             component_type: component::F32,
             normalized: false,
             count: values.len() / dims,
             kind,
             min,
             max,
+            sparse: None,
         });
         Ok(self.root.accessors.len() - 1)
     }
@@ -96,13 +100,14 @@ impl Builder {
         };
         let buffer_view = self.view(&bytes, target);
         self.root.accessors.push(json::Accessor {
-            buffer_view,
+            buffer_view: Some(buffer_view),
             component_type: component,
             normalized,
             count: values.len() / dims,
             kind,
             min: None,
             max: None,
+            sparse: None,
         });
         self.root.accessors.len() - 1
     }

@@ -150,10 +150,13 @@ pub(super) fn mesh_primitive(
             label()
         ));
     }
+    let has_normals = attributes.contains_key("NORMAL");
+    let targets = super::morph::targets(b, mesh, &label, has_normals, report)?;
     Ok(Some(json::Primitive {
         attributes,
         indices,
         material,
         mode,
+        targets,
     }))
 }

@@ -20,6 +20,7 @@ mod animation;
 mod builder;
 mod material;
 mod mesh;
+mod morph;
 mod skin;
 
 use animation::{export_animation, key_precision};
@@ -131,7 +132,7 @@ pub(crate) fn build(
         b.root.meshes.push(json::Mesh {
             name: Some(mesh.name.clone()),
             primitives: vec![primitive],
-            extras: if has_extras { extras::wrap(&extras) } else { None },
+            extras: morph::with_target_names(if has_extras { extras::wrap(&extras) } else { None }, mesh),
         });
         let mesh_index = b.root.meshes.len() - 1;
         let node = b.node(json::Node {
@@ -140,6 +141,10 @@ pub(crate) fn build(
             skin: skinned.then_some(0),
             ..json::Node::default()
         });
+        if !mesh.morph_targets.is_empty() {
+            let names = mesh.morph_targets.iter().map(|t| t.name.clone()).collect();
+            b.morph_nodes.push((node, names));
+        }
         if skinned {
             skinned_mesh_nodes.push(node);
         } else {

@@ -63,6 +63,7 @@ pub(super) fn import_animation(
     let label = || format!("animation {} ({:?})", animation.index(), animation.name().unwrap_or(""));
     let extras: Option<AnimationExtras> = extras::unwrap(animation.extras());
     let mut sampled = Vec::new();
+    let mut weight_channels = Vec::new();
     let mut seen = HashSet::new();
     for channel in animation.channels() {
         let cpath = path.field("channels").index(channel.index());
@@ -70,10 +71,14 @@ pub(super) fn import_animation(
         let node = target.node().index();
         let property = target.property();
         if property == Property::MorphTargetWeights {
-            report.lose(format!(
-                "{}: morph target weights (the scene has no morph targets): skipped",
-                label()
-            ));
+            if !seen.insert((node, property as u8)) {
+                return Err(Error::invalid(
+                    cpath,
+                    "one channel per node and property",
+                    format!("a second {property:?} channel on node {node}"),
+                ));
+            }
+            weight_channels.extend(super::morph::read_channel(&channel, buffers, &path, &label, report)?);
             continue;
         }
         if wrapper.get(node).copied().unwrap_or(false) {
@@ -205,6 +210,20 @@ pub(super) fn import_animation(
                 Property::MorphTargetWeights => {}
             }
         }
+    }
+    let (weights, weights_last, weight_interpolations) =
+        super::morph::weight_tracks(weight_channels, framerate, snap, &label, report);
+    anim.weights = match extras.as_ref().and_then(|e| e.weight_tracks.as_ref()) {
+        Some(names) => super::morph::keep_named(weights, names),
+        None => weights,
+    };
+    last_frame = last_frame.max(weights_last);
+    for i in weight_interpolations {
+        interpolations.insert(match i {
+            gltf::animation::Interpolation::Step => Interpolation::Step,
+            _ => Interpolation::Linear,
+        });
+        cubic |= i == gltf::animation::Interpolation::CubicSpline;
     }
     if cubic {
         report.lose(format!(

@@ -19,6 +19,7 @@ mod animation;
 mod document;
 mod material;
 mod mesh;
+mod morph;
 
 pub use animation::DEFAULT_FRAMERATE;
 pub(crate) use document::{decode_data_uri, load_buffers, parse};
@@ -304,7 +305,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             let path = Path::item("meshes", mesh.index())
                 .field("primitives")
                 .index(primitive.index());
-            if let Some(m) = import_primitive(
+            if let Some(mut m) = import_primitive(
                 &primitive,
                 name,
                 &path,
@@ -314,6 +315,16 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
                 extras.as_ref(),
                 report,
             )? {
+                let has_normals = !m.normals.is_empty();
+                m.morph_targets = morph::targets(
+                    &primitive,
+                    &mesh,
+                    m.positions.len(),
+                    has_normals,
+                    &path,
+                    &buffers,
+                    report,
+                )?;
                 scene.meshes.push(m);
             }
         }
@@ -420,5 +431,9 @@ fn y_up_to_z_up(scene: &mut Scene) {
     for mesh in &mut scene.meshes {
         mesh.positions.iter_mut().for_each(|p| *p = turn(*p));
         mesh.normals.iter_mut().for_each(|p| *p = turn(*p));
+        for t in &mut mesh.morph_targets {
+            t.position_deltas.iter_mut().for_each(|p| *p = turn(*p));
+            t.normal_deltas.iter_mut().for_each(|p| *p = turn(*p));
+        }
     }
 }
