@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::scene::{Animation, Key, Mesh, Scene};
+use crate::scene::{Animation, Key, Mesh, MorphTarget, Scene};
 
 /// A field of a scene that no file can be written from, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -179,6 +179,45 @@ fn check_mesh(mesh: &Mesh, field: &str, scene: &Scene) -> Result<(), SceneError>
             );
         }
     }
+    for (k, target) in mesh.morph_targets.iter().enumerate() {
+        check_morph_target(target, &format!("{field}.morph_targets[{k}]"), vertices)?;
+    }
+    Ok(())
+}
+
+/// A morph target: one offset (and, when any, one normal offset) per index, indices inside
+/// the mesh, finite offsets.
+fn check_morph_target(target: &MorphTarget, field: &str, vertices: usize) -> Result<(), SceneError> {
+    let k = target.indices.len();
+    if target.position_deltas.len() != k {
+        return fail(
+            format_args!("{field}.deltas"),
+            format!("{} offsets for {k} indices", target.position_deltas.len()),
+        );
+    }
+    if !target.normal_deltas.is_empty() && target.normal_deltas.len() != k {
+        return fail(
+            format_args!("{field}.normal_deltas"),
+            format!("{} offsets for {k} indices", target.normal_deltas.len()),
+        );
+    }
+    if let Some(i) = target.indices.iter().position(|&v| v as usize >= vertices) {
+        return fail(
+            format_args!("{field}.indices[{i}]"),
+            format!("vertex {} is past the {vertices} vertices", target.indices[i]),
+        );
+    }
+    for (name, values) in [
+        ("deltas", &target.position_deltas),
+        ("normal_deltas", &target.normal_deltas),
+    ] {
+        if let Some(i) = values
+            .iter()
+            .position(|d| ![d.x, d.y, d.z].iter().all(|c| c.is_finite()))
+        {
+            return fail(format_args!("{field}.{name}[{i}]"), "not finite");
+        }
+    }
     Ok(())
 }
 
@@ -202,6 +241,22 @@ fn check_animation(animation: &Animation, field: &str) -> Result<(), SceneError>
         })?;
         check_keys(&track.rotation, &track_field, "rotation", |q| [q.x, q.y, q.z, q.w])?;
         check_keys(&track.scale, &track_field, "scale", |v| [v.x, v.y, v.z, 0.0])?;
+    }
+    for (w, track) in animation.weights.iter().enumerate() {
+        for (i, key) in track.keys.iter().enumerate() {
+            if !key.frame.is_finite() || (i > 0 && key.frame <= track.keys[i - 1].frame) {
+                return fail(
+                    format_args!("{field}.weights[{w}].frames"),
+                    format!("frame {} at index {i} is not finite or not increasing", key.frame),
+                );
+            }
+            if !key.value.is_finite() {
+                return fail(
+                    format_args!("{field}.weights[{w}].weights[{i}]"),
+                    format!("{} is not finite", key.value),
+                );
+            }
+        }
     }
     for (n, note) in animation.notes.iter().enumerate() {
         if !note.frame.is_finite() {

@@ -19,6 +19,7 @@ mod files;
 mod options;
 mod pose;
 mod scene;
+mod scene_morph;
 mod table;
 
 use pyo3::prelude::*;

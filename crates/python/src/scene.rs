@@ -27,6 +27,8 @@ struct Classes {
     animation: Py<PyAny>,
     bone_track: Py<PyAny>,
     property_track: Py<PyAny>,
+    morph_target: Py<PyAny>,
+    weight_track: Py<PyAny>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -44,12 +46,14 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
             animation: get("Animation")?,
             bone_track: get("BoneTrack")?,
             property_track: get("PropertyTrack")?,
+            morph_target: get("MorphTarget")?,
+            weight_track: get("WeightTrack")?,
         })
     })
 }
 
 /// `cls._from_native(fields)`.
-fn make<'py>(cls: &Py<PyAny>, fields: Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn make<'py>(cls: &Py<PyAny>, fields: Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
     cls.bind(fields.py()).call_method1("_from_native", (fields,))
 }
 
@@ -102,7 +106,7 @@ fn set_list<'py, T>(
     d.set_item(name, list)
 }
 
-fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<Bound<'py, PyAny>> {
     vectors(py, values, 3, |v| vec![v.x, v.y, v.z])
 }
 
@@ -190,7 +194,7 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         skin,
         faces,
         materials,
-        morph_targets: _,
+        morph_targets,
     } = mesh;
     let d = PyDict::new(py);
     let v = positions.len();
@@ -245,6 +249,9 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         }
     }
     d.set_item("materials", materials)?;
+    set_list(&d, "morph_targets", morph_targets, |t| {
+        crate::scene_morph::target_to_python(py, &classes.morph_target, t)
+    })?;
     make(&classes.mesh, d)
 }
 
@@ -296,6 +303,9 @@ fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Anima
         pd.set_item("data", PyBytes::new(py, &p.data))?;
         make(&classes.property_track, pd)
     })?;
+    set_list(&d, "weights", animation.weights, |t| {
+        crate::scene_morph::weights_to_python(py, &classes.weight_track, t)
+    })?;
     make(&classes.animation, d)
 }
 
@@ -321,12 +331,12 @@ fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: BoneTrack) ->
 // Python to Rust.
 
 /// A field of a `_to_native` dict; a missing one is a `ValueError` naming it.
-fn field<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn field<'py>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
     d.get_item(name)?
         .ok_or_else(|| PyValueError::new_err(format!("{what}: the field {name} is missing")))
 }
 
-fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
+pub(crate) fn get<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
     d: &Bound<'py, PyDict>,
     what: &str,
     name: &str,
@@ -394,7 +404,7 @@ fn rows_of<T: Element, R>(
 }
 
 /// The field `name` of `d`, read as [`rows_of`] reads an array.
-fn rows<'py, T: Element + 'static, R>(
+pub(crate) fn rows<'py, T: Element + 'static, R>(
     d: &Bound<'py, PyDict>,
     what: &str,
     name: &str,
@@ -424,7 +434,11 @@ fn layers<'py, T: Element + 'static, R>(
 }
 
 /// A C-contiguous 1-D array of `T` as a vector.
-fn vector<'py, T: Element + Copy + 'static>(d: &Bound<'py, PyDict>, what: &str, name: &str) -> PyResult<Vec<T>> {
+pub(crate) fn vector<'py, T: Element + Copy + 'static>(
+    d: &Bound<'py, PyDict>,
+    what: &str,
+    name: &str,
+) -> PyResult<Vec<T>> {
     let array: PyReadonlyArray1<'py, T> = get(d, what, name)?;
     Ok(array
         .as_slice()
@@ -432,7 +446,7 @@ fn vector<'py, T: Element + Copy + 'static>(d: &Bound<'py, PyDict>, what: &str, 
         .to_vec())
 }
 
-fn expect_len(what: &str, name: &str, got: usize, want: usize, of: &str) -> PyResult<()> {
+pub(crate) fn expect_len(what: &str, name: &str, got: usize, want: usize, of: &str) -> PyResult<()> {
     if got == want {
         Ok(())
     } else {
@@ -599,7 +613,7 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
         skin,
         faces,
         materials: get(d, what, "materials")?,
-        morph_targets: Vec::new(),
+        morph_targets: list_from(d, what, "morph_targets", crate::scene_morph::target_from_python)?,
     })
 }
 
@@ -659,7 +673,7 @@ fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
         bones,
         notes: notes.into_iter().map(|(frame, name)| Note { frame, name }).collect(),
         properties,
-        weights: Vec::new(),
+        weights: list_from(d, what, "weights", crate::scene_morph::weights_from_python)?,
     })
 }
 

@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from ._errors import FormatError, LossWarning
-from ._scene import Animation, BoneTrack, Material, Mesh, PropertyTrack, Scene, Skeleton, Texture
+from ._scene import Animation, BoneTrack, Material, Mesh, MorphTarget, PropertyTrack, Scene, Skeleton, Texture, WeightTrack
 from ._animbin import FORMATS, TARGETS, Document, __version__, file_name, find_texture, formats, undump
 from ._animbin import _from_scene, _open
 from ._animbin import pose
@@ -44,10 +44,12 @@ __all__ = [
     "LossWarning",
     "Material",
     "Mesh",
+    "MorphTarget",
     "PropertyTrack",
     "Scene",
     "Skeleton",
     "Texture",
+    "WeightTrack",
     "__version__",
     "file_name",
     "find_texture",

@@ -319,6 +319,8 @@ class Mesh:
     materials: list[int | None]
     """Material indices into ``Scene.materials``: one per UV layer (SEModel) or one for the
     whole mesh."""
+    morph_targets: list[MorphTarget]
+    """Blend shapes / shape keys."""
 
     def __init__(
         self,
@@ -333,11 +335,46 @@ class Mesh:
         bone_weights: ArrayLike | None = None,
         materials: Iterable[int | None] = (),
         material: int | None = None,
+        morph_targets: Iterable[MorphTarget] = (),
     ) -> None:
         """``material`` is a shorthand for ``materials=[material]``."""
     @property
     def material(self) -> int | None:
         """The first of ``materials`` (``None`` when there is none)."""
+
+class MorphTarget:
+    """A morph target (blend shape, shape key): the offsets of the vertices it moves."""
+
+    name: str
+    indices: NDArray[np.uint32]
+    """(K,) the vertices it moves, each once."""
+    deltas: NDArray[np.float32]
+    """(K, 3) position offsets at weight 1."""
+    normal_deltas: NDArray[np.float32] | None
+    """(K, 3) normal offsets, or ``None``."""
+    max_weight: float | None
+    """The largest weight it is meant to reach (Cast's ``ts``)."""
+
+    def __init__(
+        self,
+        name: str,
+        indices: ArrayLike = (),
+        deltas: ArrayLike = (),
+        *,
+        normal_deltas: ArrayLike | None = None,
+        max_weight: float | None = None,
+    ) -> None: ...
+
+class WeightTrack:
+    """The weight keys of the morph targets of one name, on every mesh that has one."""
+
+    target: str
+    frames: NDArray[np.float64]
+    """(K,)."""
+    weights: NDArray[np.float64]
+    """(K,)."""
+
+    def __init__(self, target: str, frames: ArrayLike = (), weights: ArrayLike = ()) -> None: ...
 
 class Material:
     """A material: its name, texture file names by slot and colour."""
@@ -426,6 +463,7 @@ class Animation:
     """(frame, name) events (SEAnim notetracks; Blender's pose markers)."""
     tracks: list[BoneTrack]
     properties: list[PropertyTrack]
+    weights: list[WeightTrack]
 
     def __init__(
         self,
@@ -439,6 +477,7 @@ class Animation:
         interpolation: Interpolation = "linear",
         notes: Iterable[tuple[float, str]] = (),
         properties: Iterable[PropertyTrack] = (),
+        weights: Iterable[WeightTrack] = (),
     ) -> None:
         """``frame_count`` defaults to the last key's frame + 1 (0 without keys)."""
 

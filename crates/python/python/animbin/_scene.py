@@ -27,10 +27,12 @@ __all__ = [
     "BoneTrack",
     "Material",
     "Mesh",
+    "MorphTarget",
     "PropertyTrack",
     "Scene",
     "Skeleton",
     "Texture",
+    "WeightTrack",
 ]
 
 _KINDS = ("absolute", "additive", "relative", "delta")
@@ -319,7 +321,8 @@ class Mesh(_Record):
     ``bone_indices`` (V, K) uint32 and ``bone_weights`` (V, K) float32, K influences per
     vertex with unused slots weighted 0, or both ``None`` for an unskinned mesh;
     ``materials``, indices into ``Scene.materials`` (one per UV layer in SEModel, one for
-    the whole mesh elsewhere; ``None`` for no material).
+    the whole mesh elsewhere; ``None`` for no material); ``morph_targets``, a list of
+    ``MorphTarget`` (blend shapes, shape keys).
     """
 
     __slots__ = (
@@ -332,6 +335,7 @@ class Mesh(_Record):
         "bone_indices",
         "bone_weights",
         "materials",
+        "morph_targets",
     )
     _fields = __slots__
 
@@ -348,9 +352,11 @@ class Mesh(_Record):
         bone_weights: Any = None,
         materials: Iterable[int | None] = (),
         material: int | None = None,
+        morph_targets: Iterable[MorphTarget] = (),
     ) -> None:
         """``material`` is a shorthand for ``materials=[material]``."""
         self.name = str(name)
+        self.morph_targets = list(morph_targets)
         self.positions = _array(positions, np.float32, (None, 3), "Mesh.positions")
         self.faces = _array(faces, np.uint32, (None, 3), "Mesh.faces")
         self.normals = None if normals is None else _array(normals, np.float32, (None, 3), "Mesh.normals")
@@ -413,7 +419,77 @@ class Mesh(_Record):
             "bone_indices": bone_indices,
             "bone_weights": bone_weights,
             "materials": [_optional_index(m, f"{field}.materials[{i}]") for i, m in enumerate(self.materials)],
+            "morph_targets": [_native_of(t, MorphTarget, f"{field}.morph_targets[{i}]") for i, t in enumerate(self.morph_targets)],
         }
+
+
+def _native_of(item: Any, cls: type, field: str) -> dict[str, Any]:
+    """``item._to_native(field)``, refusing an item of another class."""
+    if not isinstance(item, cls):
+        raise TypeError(f"{field}: expected a {cls.__name__}, got {type(item).__name__}")
+    return item._to_native(field)
+
+
+class MorphTarget(_Record):
+    """A morph target of a mesh (a blend shape, a shape key): ``name``; ``indices`` (K,)
+    uint32, the vertices it moves (each once; the others stay); ``deltas`` (K, 3) float32,
+    their offsets from the base positions at weight 1; ``normal_deltas`` (K, 3) float32 or
+    ``None``; ``max_weight``, the largest weight it is meant to reach (Cast's ``ts``), or
+    ``None``. A target of every vertex lists them all: ``indices=np.arange(V)``."""
+
+    __slots__ = ("name", "indices", "deltas", "normal_deltas", "max_weight")
+    _fields = __slots__
+
+    def __init__(
+        self,
+        name: str,
+        indices: Any = (),
+        deltas: Any = (),
+        *,
+        normal_deltas: Any = None,
+        max_weight: float | None = None,
+    ) -> None:
+        self.name = str(name)
+        self.indices = _array(indices, np.uint32, (None,), "MorphTarget.indices")
+        self.deltas = _array(deltas, np.float32, (None, 3), "MorphTarget.deltas")
+        self.normal_deltas = None if normal_deltas is None else _array(normal_deltas, np.float32, (None, 3), "MorphTarget.normal_deltas")
+        self.max_weight = None if max_weight is None else float(max_weight)
+
+    def _to_native(self, field: str = "MorphTarget") -> dict[str, Any]:
+        indices = _array(self.indices, np.uint32, (None,), f"{field}.indices")
+        deltas = _array(self.deltas, np.float32, (None, 3), f"{field}.deltas")
+        _rows(deltas, len(indices), f"{field}.deltas", "the number of indices")
+        normal_deltas = None
+        if self.normal_deltas is not None:
+            normal_deltas = _array(self.normal_deltas, np.float32, (None, 3), f"{field}.normal_deltas")
+            _rows(normal_deltas, len(indices), f"{field}.normal_deltas", "the number of indices")
+        return {
+            "name": str(self.name),
+            "indices": indices,
+            "deltas": deltas,
+            "normal_deltas": normal_deltas,
+            "max_weight": None if self.max_weight is None else float(self.max_weight),
+        }
+
+
+class WeightTrack(_Record):
+    """The weight keys of the morph targets named ``target`` (on every mesh that has one,
+    as Cast's ``bs`` curves drive them): ``frames`` (K,) float64 and ``weights`` (K,)
+    float64, 0 for the base shape and 1 for the whole offset."""
+
+    __slots__ = ("target", "frames", "weights")
+    _fields = __slots__
+
+    def __init__(self, target: str, frames: Any = (), weights: Any = ()) -> None:
+        self.target = str(target)
+        self.frames = _array(frames, np.float64, (None,), "WeightTrack.frames")
+        self.weights = _array(weights, np.float64, (None,), "WeightTrack.weights")
+
+    def _to_native(self, field: str = "WeightTrack") -> dict[str, Any]:
+        frames = _array(self.frames, np.float64, (None,), f"{field}.frames")
+        weights = _array(self.weights, np.float64, (None,), f"{field}.weights")
+        _rows(weights, len(frames), f"{field}.weights", "the number of frames")
+        return {"target": str(self.target), "frames": frames, "weights": weights}
 
 
 class Material(_Record):
@@ -564,9 +640,10 @@ class Animation(_Record):
     (``"absolute"``, ``"additive"``, ``"relative"`` or ``"delta"``); ``interpolation``
     (``"linear"`` or ``"step"``); ``notes``, (frame, name) events (SEAnim notetracks,
     Blender's pose markers); ``tracks``, one ``BoneTrack`` per animated bone;
-    ``properties``, ``PropertyTrack``s for everything else."""
+    ``properties``, ``PropertyTrack``s for everything else; ``weights``, one
+    ``WeightTrack`` per animated morph target name."""
 
-    __slots__ = ("name", "framerate", "frame_count", "looping", "kind", "interpolation", "notes", "tracks", "properties")
+    __slots__ = ("name", "framerate", "frame_count", "looping", "kind", "interpolation", "notes", "tracks", "properties", "weights")
     _fields = __slots__
 
     def __init__(
@@ -581,8 +658,10 @@ class Animation(_Record):
         interpolation: str = "linear",
         notes: Iterable[tuple[float, str]] = (),
         properties: Iterable[PropertyTrack] = (),
+        weights: Iterable[WeightTrack] = (),
     ) -> None:
         """``frame_count`` defaults to the last key's frame + 1 (0 without keys)."""
+        self.weights = list(weights)
         self.name = str(name)
         self.tracks = list(tracks)
         self.framerate = float(framerate)
@@ -595,6 +674,7 @@ class Animation(_Record):
         self.properties = list(properties)
         if frame_count is None:
             last = [float(f.max()) for t in self.tracks for f in (t.rotation_frames, t.translation_frames, t.scale_frames) if len(f)]
+            last += [float(w.frames.max()) for w in self.weights if len(w.frames)]
             frame_count = max(last) + 1 if last else 0.0
         self.frame_count = float(frame_count)
 
@@ -619,6 +699,7 @@ class Animation(_Record):
             "notes": [(float(frame), str(text)) for frame, text in self.notes],
             "tracks": [t._to_native(f"{field}.tracks[{i}]") for i, t in enumerate(self.tracks)],
             "properties": [p._to_native(f"{field}.properties[{i}]") for i, p in enumerate(self.properties)],
+            "weights": [_native_of(w, WeightTrack, f"{field}.weights[{i}]") for i, w in enumerate(self.weights)],
         }
 
 
