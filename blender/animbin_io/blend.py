@@ -1,5 +1,6 @@
 """Small pieces of Blender that import and export share: F-curves across the action APIs of
-Blender 4.2 to 4.5 and later, rest poses, and the action's stored animbin settings."""
+Blender 4.2 to 4.5 and later, materials' node trees across 4.2 to 5.0, rest poses, and the
+action's stored animbin settings."""
 
 from __future__ import annotations
 
@@ -70,6 +71,14 @@ class ChannelWriter:
         data.action = self.action
         if self.slot is not None:
             data.action_slot = self.slot
+
+
+def node_tree(material: bpy.types.Material):
+    """The material's node tree when it draws with nodes, else None. Blender 5.0 draws
+    every material with nodes and deprecates ``Material.use_nodes`` (gone in 6.0)."""
+    if material.node_tree is None:
+        return None
+    return material.node_tree if bpy.app.version >= (5, 0, 0) or material.use_nodes else None
 
 
 def action_fcurves(action: bpy.types.Action, armature_object: bpy.types.Object | None = None) -> list:

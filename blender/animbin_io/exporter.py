@@ -475,7 +475,7 @@ class Materials:
         textures = {}
         texture = None
         base_color = None
-        if material.use_nodes and material.node_tree is not None:
+        if blend.node_tree(material) is not None:
             bsdf = next((n for n in material.node_tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
             if bsdf is not None:
                 for slot, socket in (("diffuse", "Base Color"), ("normal", "Normal"), ("specular", "Specular Tint")):

@@ -284,7 +284,8 @@ def build_materials(scene, path: str, stem: str, result: Result) -> list:
     made = []
     for index, material in enumerate(scene.materials):
         mat = bpy.data.materials.new(material.name or f"{stem}_material{index}")
-        mat.use_nodes = True
+        if mat.node_tree is None:  # before Blender 5.0, which makes every material with nodes
+            mat.use_nodes = True
         nodes = mat.node_tree.nodes
         links = mat.node_tree.links
         bsdf = next((n for n in nodes if n.type == "BSDF_PRINCIPLED"), None)

@@ -24,8 +24,13 @@ empty scene, and what Blender then holds is checked against ``animbin.open(path)
 Beyond the samples: an SEAnim on a model (bones matched by name, no new armature), what a
 delta, relative and additive key plays as on a bone turned at rest (animbin's rules), a
 texture beside the model (loaded with its pixels), a Y-up import and a scaled one that
-export back to the same keys, and, with ``--zip``, the built extension installed through
+export back to the same keys, a glTF Separate file from Blender's own glTF exporter
+(``.gltf``, ``.bin`` and image beside it) read by the extension's importer with its skinned
+mesh, bones and texture, and, with ``--zip``, the built extension installed through
 Blender's own extension installer, its bundled wheel providing ``animbin``.
+
+CI runs it under bpy 4.2, 4.5 and 5.0 (the manifest's ``blender_version_min`` is what it
+proves).
 
     python tests/blender/test_addon.py [--testdata testdata] [--zip blender/dist/animbin_io-*.zip]
 
@@ -38,13 +43,16 @@ import argparse
 import glob
 import importlib.abc
 import importlib.machinery
+import json
 import math
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import traceback
+import zlib
 
 import numpy as np
 
@@ -63,6 +71,23 @@ PNG_1X1 = bytes.fromhex(
     "1f15c4890000000d49444154789c63f8dfc0f01f000680027f104c1be100000000"
     "49454e44ae426082"
 )
+
+# A 2x2 image of four different colours (RGBA rows, top row first): a texture that arrives
+# with its pixels in place.
+TEXTURE_2X2 = (((255, 0, 0, 255), (0, 255, 0, 255)), ((0, 0, 255, 255), (255, 255, 255, 255)))
+
+
+def png_bytes(rows):
+    """A PNG file (8-bit RGBA, unfiltered) of ``rows`` of RGBA pixels, top row first."""
+    height, width = len(rows), len(rows[0])
+    raw = b"".join(b"\0" + bytes(c for pixel in row for c in pixel) for row in rows)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
 
 # The import operator of each sample, by how its name ends.
 IMPORTERS = (
@@ -676,6 +701,113 @@ def check_blender_action(checks, out_dir):
     checks.equal("SEAnim refuses all actions in one file", result, {"CANCELLED"})
 
 
+def gltf_separate_export(folder, testdata):
+    """Run in a child process: sample.semodel, with a texture beside it, imported through
+    the extension and written by Blender's own glTF exporter as glTF Separate
+    (``folder/separate.gltf``, its ``.bin`` and the image beside it). A child, because after a
+    glTF export bpy 4.2 crashes and bpy 4.5 hangs when the process exits."""
+    sys.path.insert(0, os.path.join(ROOT, "blender"))
+    import animbin_io
+
+    animbin_io.register()
+    source = os.path.join(folder, "source")
+    os.makedirs(source)
+    shutil.copy(os.path.join(testdata, "sample.semodel"), source)
+    with open(os.path.join(source, "body_c.png"), "wb") as f:
+        f.write(png_bytes(TEXTURE_2X2))
+    empty_scene()
+    imported = bpy.ops.import_scene.animbin_semodel(filepath=os.path.join(source, "sample.semodel"))
+    exported = bpy.ops.export_scene.gltf(filepath=os.path.join(folder, "separate.gltf"), export_format="GLTF_SEPARATE")
+    print(f"GLTF import {sorted(imported)}, export {sorted(exported)}")
+    sys.stdout.flush()
+    os._exit(0 if imported == exported == {"FINISHED"} else 1)
+
+
+def check_gltf_separate(checks, testdata, out_dir):
+    """A glTF Separate file as Blender's own exporter writes it (a ``.gltf`` with its ``.bin``
+    and image beside it) read by the extension's importer (glTF has no entry of its own,
+    Blender's add-on has one, but the importer reads whatever animbin reads): the skinned
+    mesh, the bones and the texture with its pixels arrive, and the Y-up file read as Y-up
+    stands where the model stood."""
+    folder = os.path.join(out_dir, "gltf_separate")
+    os.makedirs(folder)
+    command = [sys.executable, os.path.abspath(__file__), "--gltf-separate-export", folder, "--testdata", testdata]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    path = os.path.join(folder, "separate.gltf")
+    if not checks.true(
+        f"glTF Separate: Blender wrote it (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}",
+        done.returncode == 0 and os.path.isfile(path),
+    ):
+        return
+    with open(path, encoding="utf-8") as f:
+        gltf = json.load(f)
+    uris = sorted(entry.get("uri", "") for key in ("buffers", "images") for entry in gltf.get(key, []))
+    checks.equal("glTF Separate: external buffer and image", uris, ["body_c.png", "separate.bin"])
+    checks.true("glTF Separate: the files beside it", all(os.path.isfile(os.path.join(folder, u)) for u in uris))
+
+    from animbin_io import importer
+
+    expected = animbin.open(os.path.join(testdata, "sample.semodel")).scene()
+    skeleton = expected.skeleton
+    empty_scene()
+    result = importer.load(bpy.context, path, None, importer.Settings(up_axis="Y"))
+    bpy.context.view_layer.update()  # the objects' world matrices, after the Y-up turn
+    armature = result.armature
+    if not checks.true("glTF Separate: an armature", armature is not None):
+        return
+    bones = armature.data.bones
+    world = armature.matrix_world
+    checks.equal("glTF Separate: bones", sorted(b.name for b in bones), sorted(skeleton.names))
+    for index, name in enumerate(skeleton.names):
+        if name not in bones:
+            continue
+        parent = skeleton.parents[index]
+        checks.equal(
+            f"glTF Separate: {name} parent",
+            bones[name].parent.name if bones[name].parent else None,
+            skeleton.names[parent] if parent >= 0 else None,
+        )
+        rest = world @ bones[name].matrix_local
+        checks.close(f"glTF Separate: {name} head", rest.translation, skeleton.bind_matrices[index][:3, 3])
+        checks.close(f"glTF Separate: {name} rest rotation", rest.to_3x3(), skeleton.bind_matrices[index][:3, :3])
+    if not checks.equal("glTF Separate: meshes", len(result.meshes), len(expected.meshes)):
+        return
+    obj, mesh = result.meshes[0], expected.meshes[0]
+    checks.close(
+        "glTF Separate: vertices where the model's stood",
+        [obj.matrix_world @ v.co for v in obj.data.vertices],
+        mesh.positions,
+    )
+    checks.equal("glTF Separate: faces", [list(p.vertices) for p in obj.data.polygons], mesh.faces.tolist())
+    checks.true(
+        "glTF Separate: deformed by the armature",
+        any(m.type == "ARMATURE" and m.object == armature for m in obj.modifiers),
+    )
+    weights = np.zeros((len(obj.data.vertices), len(skeleton.names)))
+    for vertex in obj.data.vertices:
+        for element in vertex.groups:
+            weights[vertex.index, skeleton.names.index(obj.vertex_groups[element.group].name)] += element.weight
+    expected_weights = np.zeros((len(mesh.positions), len(skeleton.names)))
+    for row, (indices, values) in enumerate(zip(mesh.bone_indices, mesh.bone_weights)):
+        for bone, weight in zip(indices, values):
+            expected_weights[row, int(bone)] += weight
+    checks.close("glTF Separate: skin weights", weights, expected_weights, 1e-4)
+
+    material = bpy.data.materials.get("body")
+    if not checks.true("glTF Separate: the material", material is not None and material.node_tree is not None):
+        return
+    bsdf = next(n for n in material.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
+    links = bsdf.inputs["Base Color"].links
+    image = links[0].from_node.image if links and links[0].from_node.type == "TEX_IMAGE" else None
+    if not checks.true("glTF Separate: a texture feeds Base Color", image is not None):
+        return
+    checks.true("glTF Separate: the texture is packed into the .blend", image.packed_file is not None)
+    checks.equal("glTF Separate: texture size", tuple(image.size), (2, 2))
+    # Blender's pixels start at the bottom row.
+    pixels = [[c / 255.0 for c in pixel] for row in reversed(TEXTURE_2X2) for pixel in row]
+    checks.close("glTF Separate: texture pixels", np.reshape(image.pixels[:], (-1, 4)), pixels, 1e-6)
+
+
 # The labels of the import entries as published (users' scripts and presets see them).
 PUBLISHED_IMPORT_LABELS = {
     "animbin_seanim": "Import SEAnim",
@@ -825,7 +957,8 @@ def check_dmf_export(checks, testdata, out_dir):
     bpy.ops.mesh.primitive_cube_add(size=2.0)
     cube = bpy.context.active_object
     material = bpy.data.materials.new("red")
-    material.use_nodes = True
+    if material.node_tree is None:  # Blender 5.0 makes it with nodes (and deprecates use_nodes)
+        material.use_nodes = True
     bsdf = next(n for n in material.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
     bsdf.inputs["Base Color"].default_value = (0.8, 0.1, 0.1, 1.0)
     cube.data.materials.append(material)
@@ -917,9 +1050,12 @@ def main():
     parser.add_argument("--testdata", default=os.path.join(ROOT, "testdata"))
     parser.add_argument("--zip", help="the built extension (blender/build.py): also install it and use it")
     parser.add_argument("--installed-check", help=argparse.SUPPRESS)
+    parser.add_argument("--gltf-separate-export", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.installed_check:
         installed_check(args.installed_check, args.testdata)
+    if args.gltf_separate_export:
+        gltf_separate_export(args.gltf_separate_export, os.path.abspath(args.testdata))
 
     print(f"Blender {bpy.app.version_string}, animbin {animbin.__version__} from {os.path.dirname(animbin.__file__)}")
     sys.path.insert(0, os.path.join(ROOT, "blender"))
@@ -961,6 +1097,7 @@ def main():
                 lambda: check_entries(checks),
                 lambda: check_x8an_export(checks, args.testdata, out_dir),
                 lambda: check_dmf_export(checks, args.testdata, out_dir),
+                lambda: check_gltf_separate(checks, os.path.abspath(args.testdata), out_dir),
             ):
                 try:
                     check()
