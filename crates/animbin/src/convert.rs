@@ -465,7 +465,20 @@ fn build(
         }
         _ => ImageFiles::default(),
     };
-    let built = Document::build(scene, target, &options.scene, &images, &mut report)?;
+    let mut scene = Cow::Borrowed(scene);
+    if !matches!(target.format(), Some(Format::Cast | Format::Gltf)) {
+        // Only Cast (a Model node, `ssc`, a mode per curve) and glTF (a root node,
+        // compensation nodes, plain local keys) hold these; the others get one kind per
+        // animation (or bone) with keys that play the same.
+        animbin_core::pose::lose_placement_and_compensation(&scene, &mut report);
+        let per_channel = |t: &animbin_core::scene::BoneTrack| {
+            !t.channel_kinds.is_empty() || !t.channel_overrides.is_empty()
+        };
+        if scene.animations.iter().any(|a| a.bones.iter().any(per_channel)) {
+            animbin_core::pose::flatten_channel_kinds(scene.to_mut());
+        }
+    }
+    let built = Document::build(&scene, target, &options.scene, &images, &mut report)?;
     let conversion = Conversion {
         document: Cow::Owned(built),
         target,

@@ -7,7 +7,7 @@ use animbin_cast::{
     Vec4, View, read, to_bytes, validate,
 };
 use animbin_core::math::{Rgba, Rgba8, Transform};
-use animbin_core::scene::{self, Animation, BoneTrack, Interpolation, Key, Note, Scene, SkinWeights};
+use animbin_core::scene::{self, Animation, BoneTrack, ChannelKinds, Interpolation, Key, Note, Scene, SkinWeights};
 use proptest::prelude::*;
 
 /// Finite and infinite floats, no NaN (never equal to itself; NaN is covered by bytes).
@@ -163,6 +163,7 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
             quat(),
             vec3(),
             quat(),
+            any::<bool>(),
         ),
         0..5,
     )
@@ -170,8 +171,8 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
         bones: bones
             .into_iter()
             .enumerate()
-            .map(|(i, (parent, root, lt, lr, gt, gr))| scene::Bone {
-                scale_compensate: false,
+            .map(|(i, (parent, root, lt, lr, gt, gr, scale_compensate))| scene::Bone {
+                scale_compensate,
                 name: format!("bone{i}"),
                 parent: (i > 0 && !root).then(|| parent.index(i)),
                 local: Transform {
@@ -256,14 +257,35 @@ fn material() -> impl Strategy<Value = scene::Material> {
     })
 }
 
-fn kind() -> impl Strategy<Value = AnimKind> {
-    prop::sample::select(vec![AnimKind::Absolute, AnimKind::Additive, AnimKind::Relative])
+/// A kind a Cast channel can come back as: Cast's three modes, except that a relative
+/// rotation is the scene's additive rotation rule (rest rotation times key).
+fn channel(rotation: bool) -> impl Strategy<Value = AnimKind> {
+    let kinds = if rotation {
+        vec![AnimKind::Absolute, AnimKind::Additive]
+    } else {
+        vec![AnimKind::Absolute, AnimKind::Additive, AnimKind::Relative]
+    };
+    prop::sample::select(kinds)
 }
 
-fn track(i: usize) -> impl Strategy<Value = BoneTrack> {
+/// A track and the kind of each of its channels (translation, rotation, scale); the
+/// animation turns the kinds into `channel_kinds` once its own kind is known.
+fn track(i: usize) -> impl Strategy<Value = (BoneTrack, [AnimKind; 3])> {
     let frames = || prop::collection::btree_set(0u32..70_000, 0..4);
+    let kinds = (channel(false), channel(true), channel(false)).prop_map(|(t, r, s)| [t, r, s]);
+    let overrides = (
+        prop::option::of(channel(false)),
+        prop::option::of(channel(true)),
+        prop::option::of(channel(false)),
+    )
+        .prop_map(|(translation, rotation, scale)| ChannelKinds {
+            translation,
+            rotation,
+            scale,
+        });
     (
-        prop::option::of(kind()),
+        overrides,
+        kinds,
         frames().prop_flat_map(|f| {
             let n = f.len();
             (Just(f), prop::collection::vec(vec3(), n))
@@ -277,65 +299,94 @@ fn track(i: usize) -> impl Strategy<Value = BoneTrack> {
             (Just(f), prop::collection::vec(vec3(), n))
         }),
     )
-        .prop_map(move |(kind_override, (tf, tv), (rf, rv), (sf, sv))| {
+        .prop_map(move |(channel_overrides, kinds, (tf, tv), (rf, rv), (sf, sv))| {
             let keys = |frames: std::collections::BTreeSet<u32>| frames.into_iter().map(f64::from).collect::<Vec<_>>();
-            BoneTrack {
-                channel_overrides: Default::default(),
-                channel_kinds: Default::default(),
+            let track = BoneTrack {
                 bone: format!("j_{i}"),
-                kind_override,
+                kind_override: None,
+                channel_overrides,
+                channel_kinds: ChannelKinds::NONE,
                 cosmetic: false,
                 translation: keys(tf).into_iter().zip(tv).map(|(f, v)| Key::new(f, v)).collect(),
                 rotation: keys(rf).into_iter().zip(rv).map(|(f, v)| Key::new(f, v)).collect(),
                 scale: keys(sf).into_iter().zip(sv).map(|(f, v)| Key::new(f, v)).collect(),
-            }
+            };
+            (track, kinds)
         })
-        .prop_filter("a track with something to write", |t| {
-            t.kind_override.is_some() || !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty()
+        .prop_filter("a track with something to write", |(t, _)| {
+            !t.channel_overrides.is_empty()
+                || !t.translation.is_empty()
+                || !t.rotation.is_empty()
+                || !t.scale.is_empty()
         })
 }
 
 fn animation() -> impl Strategy<Value = Animation> {
     let tracks = (0..4usize).prop_flat_map(|n| (0..n).map(track).collect::<Vec<_>>());
     let notes = prop::collection::vec((0u32..300, prop::sample::select(vec!["step", "fire", "end"])), 0..5);
-    ("[a-z]{0,6}", 1u8..=120, any::<bool>(), kind(), tracks, notes).prop_map(
-        |(name, fps, looping, kind, bones, mut notes)| {
-            notes.sort_by_key(|&(f, _)| f);
-            let notes: Vec<Note> = notes
-                .into_iter()
-                .map(|(f, name)| Note {
-                    frame: f64::from(f),
-                    name: name.into(),
+    ("[a-z]{0,6}", 1u8..=120, any::<bool>(), tracks, notes).prop_map(|(name, fps, looping, tracks, mut notes)| {
+        notes.sort_by_key(|&(f, _)| f);
+        let notes: Vec<Note> = notes
+            .into_iter()
+            .map(|(f, name)| Note {
+                frame: f64::from(f),
+                name: name.into(),
+            })
+            .collect();
+        // Cast keeps a mode on each curve; the animation's kind is what the first curve
+        // (rq, then tx, then sx of the first keyed track) says, and the channels of other
+        // kinds carry theirs: a relative rotation beside relative translations is
+        // written `relative`, which reads back as the kind Relative.
+        let first = tracks.iter().find_map(|(t, [tk, rk, sk])| {
+            if !t.rotation.is_empty() {
+                Some(match rk {
+                    AnimKind::Additive if *tk == AnimKind::Relative => AnimKind::Relative,
+                    other => *other,
                 })
-                .collect();
-            let last = bones
-                .iter()
-                .flat_map(|t: &BoneTrack| {
-                    let t_frames = t.translation.iter().map(|k| k.frame);
-                    t_frames
-                        .chain(t.rotation.iter().map(|k| k.frame))
-                        .chain(t.scale.iter().map(|k| k.frame))
-                })
-                .chain(notes.iter().map(|n| n.frame))
-                .fold(None, |m: Option<f64>, f| Some(m.map_or(f, |m| m.max(f))));
-            // Cast keeps the kind on each curve: without keys an animation is absolute.
-            let keyed = bones
-                .iter()
-                .any(|t| !t.translation.is_empty() || !t.rotation.is_empty() || !t.scale.is_empty());
-            Animation {
-                name,
-                framerate: f64::from(fps),
-                frame_count: last.map_or(0.0, |f| f + 1.0),
-                looping,
-                kind: if keyed { kind } else { AnimKind::Absolute },
-                interpolation: Interpolation::Linear,
-                bones,
-                notes,
-                properties: Vec::new(),
-                weights: Vec::new(),
+            } else if !t.translation.is_empty() {
+                Some(*tk)
+            } else if !t.scale.is_empty() {
+                Some(*sk)
+            } else {
+                None
             }
-        },
-    )
+        });
+        let kind = first.unwrap_or(AnimKind::Absolute);
+        let bones: Vec<BoneTrack> = tracks
+            .into_iter()
+            .map(|(mut t, [tk, rk, sk])| {
+                let own = |keyed: bool, k: AnimKind| (keyed && k != kind).then_some(k);
+                t.channel_kinds = ChannelKinds {
+                    translation: own(!t.translation.is_empty(), tk),
+                    rotation: own(!t.rotation.is_empty(), rk),
+                    scale: own(!t.scale.is_empty(), sk),
+                };
+                t
+            })
+            .collect();
+        let last = bones
+            .iter()
+            .flat_map(|t: &BoneTrack| {
+                let t_frames = t.translation.iter().map(|k| k.frame);
+                t_frames
+                    .chain(t.rotation.iter().map(|k| k.frame))
+                    .chain(t.scale.iter().map(|k| k.frame))
+            })
+            .chain(notes.iter().map(|n| n.frame))
+            .fold(None, |m: Option<f64>, f| Some(m.map_or(f, |m| m.max(f))));
+        Animation {
+            name,
+            framerate: f64::from(fps),
+            frame_count: last.map_or(0.0, |f| f + 1.0),
+            looping,
+            kind,
+            interpolation: Interpolation::Linear,
+            bones,
+            notes,
+            properties: Vec::new(),
+            weights: Vec::new(),
+        }
+    })
 }
 
 fn scene() -> impl Strategy<Value = Scene> {
@@ -346,14 +397,27 @@ fn scene() -> impl Strategy<Value = Scene> {
             Just(materials),
             prop::collection::vec(mesh(b, m), 0..3),
             prop::collection::vec(animation(), 0..3),
+            prop::option::of((vec3(), quat(), vec3())),
         )
-            .prop_map(|(skeleton, materials, meshes, animations)| Scene {
-                placement: Default::default(),
-                skeleton,
-                meshes,
-                materials,
-                textures: Vec::new(),
-                animations,
+            .prop_map(|(skeleton, materials, meshes, animations, placed)| {
+                // A Model node carries the placement: a scene without one has none.
+                let has_model = !skeleton.bones.is_empty() || !meshes.is_empty() || !materials.is_empty();
+                let placement =
+                    placed
+                        .filter(|_| has_model)
+                        .map_or(Transform::IDENTITY, |(translation, rotation, scale)| Transform {
+                            translation,
+                            rotation,
+                            scale,
+                        });
+                Scene {
+                    placement,
+                    skeleton,
+                    meshes,
+                    materials,
+                    textures: Vec::new(),
+                    animations,
+                }
             })
     })
 }

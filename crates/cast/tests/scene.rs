@@ -6,7 +6,7 @@ use animbin_cast::{
     Vec2, Vec3, Vec4, read, to_bytes,
 };
 use animbin_core::math::{Quat, Rgba8, Transform};
-use animbin_core::scene::{self, Animation, BoneTrack, Interpolation, Key, Note, PropertyTrack, Scene};
+use animbin_core::scene::{self, Animation, BoneTrack, ChannelKinds, Interpolation, Key, Note, PropertyTrack, Scene};
 
 fn file(children: Vec<Node>) -> CastFile {
     CastFile {
@@ -139,7 +139,7 @@ fn relative_translation_fills_a_missing_axis_with_zero() {
 }
 
 #[test]
-fn overrides_become_kind_overrides_and_modifiers_become_overrides_of_every_channel() {
+fn overrides_of_every_channel_come_back_as_one_override_node() {
     let cmov = Node::with(
         NodeKind::CurveModeOverride,
         5,
@@ -163,8 +163,8 @@ fn overrides_become_kind_overrides_and_modifiers_become_overrides_of_every_chann
     assert_eq!(lost, Vec::<String>::new());
     let track = &scene.animations[0].bones[0];
     assert_eq!(
-        (track.bone.as_str(), track.kind_override),
-        ("spine", Some(AnimKind::Additive))
+        (track.bone.as_str(), track.kind_override, track.channel_overrides),
+        ("spine", None, ChannelKinds::all(AnimKind::Additive))
     );
     let (back, lost) = from_scene(&scene);
     assert_eq!(lost, Vec::<String>::new());

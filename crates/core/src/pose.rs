@@ -27,7 +27,9 @@
 use std::collections::HashMap;
 
 use crate::math::{Quat, Transform, Vec3};
-use crate::scene::{AnimKind, Animation, BoneTrack, ChannelKinds, Skeleton};
+#[cfg(doc)]
+use crate::scene::Bone;
+use crate::scene::{AnimKind, Animation, BoneTrack, ChannelKinds, ConversionReport, Scene, Skeleton};
 
 /// A bone's transform in model space from its parent's (`parent`) and its own local one.
 ///
@@ -69,6 +71,64 @@ pub fn decompose(parent: Transform, global: Transform, scale_compensate: bool) -
     }
 }
 
+/// The bones whose parent's scale is not 1 at rest or at some scale key (of a track naming the
+/// parent, in any animation) and that do not inherit it ([`Bone::scale_compensate`]): the
+/// only bones for which the flag changes a pose, so the only ones a target without the flag
+/// must compensate or report. Scale keys are read as they play over the rest scale (every
+/// kind's scale rule is the key itself).
+pub fn compensated_under_scaled_parents(scene: &Scene) -> Vec<usize> {
+    let bones = &scene.skeleton.bones;
+    let scaled: Vec<bool> = bones
+        .iter()
+        .map(|b| {
+            b.local.scale != Vec3::ONE
+                || scene.animations.iter().any(|a| {
+                    a.bones
+                        .iter()
+                        .any(|t| t.bone == b.name && t.scale.iter().any(|k| k.value != Vec3::ONE))
+                })
+        })
+        .collect();
+    (0..bones.len())
+        .filter(|&i| {
+            bones[i].scale_compensate && bones[i].parent.is_some_and(|p| p < bones.len() && p != i && scaled[p])
+        })
+        .collect()
+}
+
+/// Reports what a target that has neither a model placement nor scale compensation loses of
+/// `scene`: a placement other than identity, and bones that do not inherit a parent scale
+/// that is not 1 (see [`compensated_under_scaled_parents`]).
+pub fn lose_placement_and_compensation(scene: &Scene, report: &mut ConversionReport) {
+    if scene.placement != Transform::IDENTITY {
+        report.lose("the model placement (the target has no model transform)");
+    }
+    let bones = compensated_under_scaled_parents(scene);
+    if !bones.is_empty() {
+        report.lose(format!(
+            "segment scale compensation of {} bones under scaled parents (the target's bones inherit their parents' scale)",
+            bones.len()
+        ));
+    }
+}
+
+/// Rewrites the animations of `scene` that have per-channel kinds or overrides
+/// ([`BoneTrack::channel_kinds`], [`BoneTrack::channel_overrides`]) as keys of the
+/// animation's own kind ([`rebase`]), for a target that stores one kind per animation or per
+/// bone (every format but Cast and glTF); what plays over the bind pose stays the same.
+pub fn flatten_channel_kinds(scene: &mut Scene) {
+    for anim in &mut scene.animations {
+        if anim
+            .bones
+            .iter()
+            .any(|t| !t.channel_kinds.is_empty() || !t.channel_overrides.is_empty())
+        {
+            let kind = anim.kind;
+            rebase(anim, &scene.skeleton, kind);
+        }
+    }
+}
+
 /// The kinds that apply to one track's translation, rotation and scale keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TrackKinds {
@@ -103,33 +163,56 @@ fn channel_override(track: &BoneTrack, channel: fn(&ChannelKinds) -> Option<Anim
 /// [`BoneTrack::kind_override`]); else the track's own kind for the channel
 /// ([`BoneTrack::channel_kinds`]); else `anim.kind`. A track whose bone is not in the
 /// skeleton sees only its own overrides. Parent cycles end the walk (one step per bone).
+/// The time is linear in the bones and tracks, however deep the hierarchy.
 pub fn channel_kinds(anim: &Animation, skeleton: &Skeleton) -> Vec<TrackKinds> {
     let by_name: HashMap<&str, &BoneTrack> = anim.bones.iter().rev().map(|t| (t.bone.as_str(), t)).collect();
-    let n = skeleton.bones.len();
-    let resolve = |track: &BoneTrack, channel: fn(&ChannelKinds) -> Option<AnimKind>| {
-        let mut found = channel_override(track, channel);
-        if found.is_none() {
-            let mut at = skeleton.find(&track.bone).and_then(|b| skeleton.bones[b].parent);
-            for _ in 0..n {
-                let Some(i) = at.filter(|&i| i < n) else { break };
-                let bone = &skeleton.bones[i];
-                found = by_name
-                    .get(bone.name.as_str())
-                    .and_then(|t| channel_override(t, channel));
-                if found.is_some() {
-                    break;
-                }
-                at = bone.parent.filter(|&p| p != i);
-            }
+    let bones = &skeleton.bones;
+    let n = bones.len();
+    let bone_of = skeleton.indices_by_name();
+    let parents = skeleton.parents();
+    let any_override = anim
+        .bones
+        .iter()
+        .any(|t| t.kind_override.is_some() || !t.channel_overrides.is_empty());
+    // Per bone, the override it inherits for a channel: that of the nearest of its ancestors
+    // (from its parent up) whose track sets one; with no override anywhere, none.
+    let inherited = |channel: fn(&ChannelKinds) -> Option<AnimKind>| -> Vec<Option<AnimKind>> {
+        if !any_override {
+            return vec![None; n];
         }
-        found.or(channel(&track.channel_kinds)).unwrap_or(anim.kind)
+        let own = |i: usize| {
+            by_name
+                .get(bones[i].name.as_str())
+                .and_then(|t| channel_override(t, channel))
+        };
+        let nearest = crate::hierarchy::nearest(&parents, own);
+        (0..n)
+            .map(|b| match bones[b].parent {
+                // A bone that is its own parent is the one bone the walk up from it meets.
+                Some(p) if p == b => own(b),
+                Some(p) if p < n => nearest[p],
+                _ => None,
+            })
+            .collect()
     };
+    let inherited = [
+        inherited(|c| c.translation),
+        inherited(|c| c.rotation),
+        inherited(|c| c.scale),
+    ];
+    let resolve =
+        |track: &BoneTrack, channel: fn(&ChannelKinds) -> Option<AnimKind>, inherited: &[Option<AnimKind>]| {
+            channel_override(track, channel)
+                .or_else(|| bone_of.get(track.bone.as_str()).and_then(|&b| inherited[b]))
+                .or(channel(&track.channel_kinds))
+                .unwrap_or(anim.kind)
+        };
     anim.bones
         .iter()
         .map(|track| TrackKinds {
-            translation: resolve(track, |c| c.translation),
-            rotation: resolve(track, |c| c.rotation),
-            scale: resolve(track, |c| c.scale),
+            translation: resolve(track, |c| c.translation, &inherited[0]),
+            rotation: resolve(track, |c| c.rotation, &inherited[1]),
+            scale: resolve(track, |c| c.scale, &inherited[2]),
         })
         .collect()
 }
@@ -152,12 +235,13 @@ pub fn effective_kinds(anim: &Animation, skeleton: &Skeleton) -> Vec<AnimKind> {
         .map(|b| by_name.get(b.name.as_str()).copied())
         .collect();
     let kinds = bone_kinds(&parents, &overrides, anim.kind);
+    let bone_of = skeleton.indices_by_name();
     anim.bones
         .iter()
         .map(|track| {
             track
                 .kind_override
-                .or_else(|| skeleton.find(&track.bone).map(|i| kinds[i]))
+                .or_else(|| bone_of.get(track.bone.as_str()).map(|&i| kinds[i]))
                 .unwrap_or(anim.kind)
         })
         .collect()
@@ -169,22 +253,13 @@ pub fn effective_kinds(anim: &Animation, skeleton: &Skeleton) -> Vec<AnimKind> {
 /// `parents[i]` is bone `i`'s parent (`None` for a root) and `overrides[i]` its override;
 /// both slices are indexed by bone, and a bone past the end of `overrides` has none.
 /// Parents past the end of `parents` or at the bone itself end the walk, and a parent
-/// cycle cannot loop forever (at most one step per bone). [`effective_kinds`] is this
-/// function over a skeleton and an animation's tracks.
+/// cycle cannot loop forever; the time is linear in the bones however deep the hierarchy
+/// ([`crate::hierarchy::nearest`]). [`effective_kinds`] is this function over a skeleton and
+/// an animation's tracks.
 pub fn bone_kinds(parents: &[Option<usize>], overrides: &[Option<AnimKind>], default: AnimKind) -> Vec<AnimKind> {
-    let n = parents.len();
-    (0..n)
-        .map(|bone| {
-            let mut at = Some(bone);
-            for _ in 0..n {
-                let Some(i) = at else { break };
-                if let Some(&Some(k)) = overrides.get(i) {
-                    return k;
-                }
-                at = parents[i].filter(|&p| p < n && p != i);
-            }
-            default
-        })
+    crate::hierarchy::nearest(parents, |i| overrides.get(i).copied().flatten())
+        .into_iter()
+        .map(|kind| kind.unwrap_or(default))
         .collect()
 }
 
@@ -229,15 +304,16 @@ pub fn remove_rotation(kind: AnimKind, rest: &Transform, value: Quat<f64>) -> Qu
 /// play over an identity rest pose. Returns how many tracks carried an override.
 pub fn rebase(anim: &mut Animation, skeleton: &Skeleton, kind: AnimKind) -> usize {
     let kinds = channel_kinds(anim, skeleton);
+    let bone_of = skeleton.indices_by_name();
     let mut overrides = 0;
     for (track, from) in anim.bones.iter_mut().zip(kinds) {
         let had_override = track.kind_override.take().is_some() || !track.channel_overrides.is_empty();
         overrides += usize::from(had_override);
         track.channel_overrides = ChannelKinds::NONE;
         track.channel_kinds = ChannelKinds::NONE;
-        let rest = skeleton
-            .find(&track.bone)
-            .map_or(Transform::IDENTITY, |b| skeleton.bones[b].local);
+        let rest = bone_of
+            .get(track.bone.as_str())
+            .map_or(Transform::IDENTITY, |&b| skeleton.bones[b].local);
         if from.translation != kind {
             for key in &mut track.translation {
                 key.value = remove_translation(kind, &rest, apply_translation(from.translation, &rest, key.value));

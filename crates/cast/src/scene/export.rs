@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use animbin_core::math::{Quat, Vec3, Vec4};
+use animbin_core::math::{Quat, Transform, Vec3, Vec4};
 use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene};
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 
@@ -111,6 +111,19 @@ fn key_value(x: f64, lost: &mut bool, what: &dyn Fn() -> String) -> Result<f32> 
     Ok(y)
 }
 
+/// The Cast mode of one channel's keys of scene kind `kind`. `translation` is the kind of the
+/// translation keys beside them, which tells the two Cast modes that share the scene's
+/// additive rotation rule (rest rotation times key) apart: `relative` beside relative
+/// translations, else `additive`. The scene's relative and delta rotations are the rotation
+/// itself, Cast's `absolute`.
+fn channel_mode(kind: AnimKind, rotation: bool, translation: AnimKind, report: &mut ConversionReport) -> &'static str {
+    match (kind, rotation) {
+        (AnimKind::Relative | AnimKind::Delta, true) => "absolute",
+        (AnimKind::Additive, true) if translation == AnimKind::Relative => "relative",
+        _ => mode_name(kind, report),
+    }
+}
+
 fn mode_name(kind: AnimKind, report: &mut ConversionReport) -> &'static str {
     match kind {
         AnimKind::Absolute => "absolute",
@@ -126,14 +139,19 @@ fn mode_name(kind: AnimKind, report: &mut ConversionReport) -> &'static str {
 impl CastFile {
     /// A file holding `scene`, recording in `report` what Cast cannot hold.
     ///
-    /// One Root; a Model (no name) holding the skeleton (bones with `n`, `p`, `lp`, `lr`,
-    /// `wp`, `wr`, and `s` when the scale is not 1), the materials (`n`, `t` "pbr", the
+    /// One Root; a Model (no name; `p`, `r`, `s` from [`Scene::placement`] when it is not
+    /// the identity) holding the skeleton (bones with `n`, `p`, `ssc` 0 for a bone that
+    /// inherits its parent's scale, `lp`, `lr`, `wp`, `wr`, and `s` when the scale is not
+    /// 1), the materials (`n`, `t` "pbr", the
     /// base colour as a linear Color in `albedo`, the diffuse, normal and specular maps as
     /// Files in their slots) and the meshes (`n` when named, `vp`, `vn`, `u0`... and `ul`,
     /// colours packed in `c0` with `cl` 1, `wb`/`wv`/`mi`, `f`, `m`) when the scene has any;
-    /// an Animation per scene animation (`n`, `fr`, `lo`; per bone a CurveModeOverride of all
-    /// three channels for a `kind_override`, then `rq`, `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
-    /// curves in the animation's mode; Cast property tracks as their curves; notes as one
+    /// an Animation per scene animation (`n`, `fr`, `lo`; per bone a CurveModeOverride per
+    /// mode of its overrides (`kind_override` covers every channel, `channel_overrides` the
+    /// channels they set), then `rq`, `tx`/`ty`/`tz` and `sx`/`sy`/`sz` curves, each in the
+    /// mode of its channel's kind (`channel_kinds`, else the animation's): a relative or
+    /// delta rotation (the key is the rotation) is `absolute`, an additive rotation (rest
+    /// times key) is `relative` beside relative translations, else `additive`; Cast property tracks as their curves; notes as one
     /// notification track per name). Properties follow the reference writer's order, index
     /// buffers take the narrowest width, hashes count up from [`FIRST_HASH`].
     ///
@@ -153,6 +171,16 @@ impl CastFile {
         let has_model = !scene.skeleton.bones.is_empty() || !scene.meshes.is_empty() || !scene.materials.is_empty();
         if has_model {
             let mut model = hashes.node(NodeKind::Model);
+            if scene.placement != Transform::IDENTITY {
+                let mut lost = false;
+                let p = scene.placement;
+                model.push(Property::new("p", Value::Vec3(vec![narrow3(p.translation, &mut lost)])));
+                model.push(Property::new("r", Value::Vec4(vec![narrow4(p.rotation, &mut lost)])));
+                model.push(Property::new("s", Value::Vec3(vec![narrow3(p.scale, &mut lost)])));
+                if lost {
+                    report.lose("model placement digits beyond f32");
+                }
+            }
             if !scene.skeleton.bones.is_empty() {
                 model
                     .children
@@ -178,6 +206,9 @@ impl CastFile {
                     .extend(blend::blend_shape_nodes(i, mesh, hash, &mut hashes, report)?);
             }
             root.children.push(model);
+        }
+        if !has_model && scene.placement != Transform::IDENTITY {
+            report.lose("the placement of a scene without a model (Cast places models)");
         }
         if !scene.textures.is_empty() {
             report.lose(format!(
@@ -225,6 +256,10 @@ fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut NodeHashes, report: &m
                 .ok_or_else(|| unencodable(format!("bone parent index {p} does not fit the i32 p")))?,
         };
         b.push(Property::new("p", Value::Integer(vec![parent])));
+        if !bone.scale_compensate {
+            // Cast's default is on; full inheritance (SEModel's, glTF's) must be said.
+            b.push(Property::boolean("ssc", false));
+        }
         b.push(Property::new(
             "lp",
             Value::Vec3(vec![narrow3(bone.local.translation, &mut lost)]),
@@ -402,22 +437,41 @@ fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut
         if track.cosmetic {
             report.lose("cosmetic bone marks");
         }
+        let overrides = [
+            track.channel_overrides.translation.or(track.kind_override),
+            track.channel_overrides.rotation.or(track.kind_override),
+            track.channel_overrides.scale.or(track.kind_override),
+        ];
         if track.translation.is_empty()
             && track.rotation.is_empty()
             && track.scale.is_empty()
-            && track.kind_override.is_none()
+            && overrides.iter().all(Option::is_none)
         {
             report.lose("bone tracks without keys (Cast curves name only animated nodes)");
         }
-        if let Some(kind) = track.kind_override {
+        // One CurveModeOverride per mode, flagging the channels it covers.
+        let beside = overrides[0].unwrap_or(anim.kind);
+        let mut override_modes: Vec<Option<&'static str>> = overrides
+            .iter()
+            .enumerate()
+            .map(|(c, k)| k.map(|k| channel_mode(k, c == 1, beside, report)))
+            .collect();
+        while let Some(mode) = override_modes.iter().flatten().next().copied() {
             let mut cmov = hashes.node(NodeKind::CurveModeOverride);
             cmov.push(Property::string("nn", bone));
-            cmov.push(Property::string("m", mode_name(kind, report)));
-            for flag in ["ot", "or", "os"] {
-                cmov.push(Property::boolean(flag, true));
+            cmov.push(Property::string("m", mode));
+            for (flag, slot) in ["ot", "or", "os"].into_iter().zip(&mut override_modes) {
+                let covered = *slot == Some(mode);
+                cmov.push(Property::boolean(flag, covered));
+                if covered {
+                    *slot = None;
+                }
             }
             node.children.push(cmov);
         }
+        let own = |kind: Option<AnimKind>| kind.unwrap_or(anim.kind);
+        let translation_kind = own(track.channel_kinds.translation);
+        let rotation_mode = channel_mode(own(track.channel_kinds.rotation), true, translation_kind, report);
         let frames = |keys: &mut dyn Iterator<Item = f64>, channel: &str, report: &mut ConversionReport| {
             keys.enumerate()
                 .map(|(k, f)| key_frame(f, &|| format!("bone {bone:?} {channel} key {k}"), report))
@@ -437,15 +491,22 @@ fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut
                 ));
             }
             last_frame = last_frame.max(kb.iter().copied().max());
-            node.children.push(hashes.curve(bone, "rq", &kb, Value::Vec4(kv), mode));
+            node.children
+                .push(hashes.curve(bone, "rq", &kb, Value::Vec4(kv), rotation_mode));
         }
-        for (keys, names, channel) in [
-            (&track.translation, ["tx", "ty", "tz"], "translation"),
-            (&track.scale, ["sx", "sy", "sz"], "scale"),
+        for (keys, names, channel, kind) in [
+            (&track.translation, ["tx", "ty", "tz"], "translation", translation_kind),
+            (
+                &track.scale,
+                ["sx", "sy", "sz"],
+                "scale",
+                own(track.channel_kinds.scale),
+            ),
         ] {
             if keys.is_empty() {
                 continue;
             }
+            let mode = channel_mode(kind, false, translation_kind, report);
             let kb = frames(&mut keys.iter().map(|k| k.frame), channel, report)?;
             last_frame = last_frame.max(kb.iter().copied().max());
             for (axis, kp) in names.into_iter().enumerate() {

@@ -3,8 +3,10 @@
 use std::collections::HashMap;
 
 use animbin_core::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
+use animbin_core::pose::{self, TrackKinds};
 use animbin_core::scene::{
-    self, AnimKind, BoneTrack, ConversionReport, Interpolation, Key, Note, PropertyTrack, Scene, SkinWeights,
+    self, AnimKind, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Key, Note, PropertyTrack, Scene,
+    SkinWeights,
 };
 use animbin_core::{Result, SceneOptions};
 
@@ -95,6 +97,10 @@ struct Builder<'r> {
     instances: usize,
     metadata: usize,
     animation_skeletons: usize,
+    /// Models read so far (the first places the scene).
+    models: usize,
+    /// Each scene bone's Cast scale (`s`), which absolute scale keys are relative to.
+    rest_scales: Vec<Vec3<f64>>,
 }
 
 impl CastFile {
@@ -103,8 +109,13 @@ impl CastFile {
     /// Every Model under a Root adds its bones, materials and meshes to the scene's one
     /// skeleton, material list and mesh list (bone and material indices offset by what
     /// earlier models added); every Animation becomes a scene animation.
-    /// - Bones: name, parent, local (`lp`, `lr`, `s`) and world (`wp`, `wr`) bind poses; a
-    ///   side that is absent is computed from the other.
+    /// - The first Model's `p`, `r` and `s` are the scene's [`Scene::placement`].
+    /// - Bones: name, parent, local (`lp`, `lr`) and world (`wp`, `wr`) bind poses (a side
+    ///   that is absent is computed from the other), `ssc` (default on) as
+    ///   [`scene::Bone::scale_compensate`]. A bone's scale `s` is not part of its rest pose
+    ///   (Cast's consumers build rest matrices from position and rotation, so a parent's `s`
+    ///   never stretches its children's offsets): the scene's rest scale is 1 and `s` divides
+    ///   the bone's absolute scale keys, which Cast reads relative to it.
     /// - Meshes: name, positions, normals, every UV layer (`ul` of them, else `u0`, `u1`, ...
     ///   as present), the first colour layer (`c0`, or the legacy `vc`; float colours rounded
     ///   to 8 bits), skin weights of any influence count (`mi`, `wb`, `wv`), triangles and the
@@ -114,24 +125,27 @@ impl CastFile {
     ///   `specular` as maps, a Color in `albedo` or `diffuse` as the base colour (decoded to
     ///   linear when it is sRGB).
     /// - Animations: name, frame rate, looping; the mode of the first transform curve is the
-    ///   animation's kind; `rq` curves are rotation keys; `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
+    ///   animation's kind, and a channel of a bone whose curves have another mode has it as
+    ///   [`BoneTrack::channel_kinds`] (Cast's `relative` is the scene's `Relative` for
+    ///   translation and scale and `Additive` for rotation: rest rotation times key); `rq`
+    ///   curves are rotation keys; `tx`/`ty`/`tz` and `sx`/`sy`/`sz`
     ///   curves are joined into translation and scale keys (on the union of their frames,
     ///   linearly interpolated, when they differ; a missing axis takes the bind pose's value
-    ///   in absolute mode, else 0, and 1 for scale); a CurveModeOverride is its bone's
-    ///   `kind_override`; notification tracks are notes, sorted by frame (tracks in file
+    ///   in absolute mode, else 0, and 1 for scale); a CurveModeOverride sets its node's
+    ///   [`BoneTrack::channel_overrides`] for the channels its `ot`, `or`, `os` flags select
+    ///   (the node and all its children); notification tracks are notes, sorted by frame (tracks in file
     ///   order within a frame); the frame count is the last key's frame plus one; blend-shape
     ///   weight (`bs`) curves are weight tracks. Visibility (`vb`) and any other curve is kept
     ///   whole as a
     ///   [`PropertyTrack`] (`format` [`PROPERTY_FORMAT`], `property` its `kp`, `data` a Cast
     ///   file holding just that curve), so it comes back when the scene is written as Cast.
     ///
-    /// What the scene cannot hold is one line each in `report`: model names and placement,
+    /// What the scene cannot hold is one line each in `report`: model names, placements of
+    /// later models that differ from the first's, bone scales other than 1,
     /// tangents, colour layers after the first, float colours that 8 bits do not hold, the
-    /// skinning method, segment scale compensation, hair, IK handles,
-    /// constraints, instances, metadata, material slots other than the four, additive blend
-    /// weights, curve modes that differ from the animation's, overrides of only some
-    /// channels, skeletons inside animations, unknown nodes, undocumented and repeated
-    /// properties.
+    /// skinning method, hair, IK handles, constraints, instances, metadata, material slots
+    /// other than the four, additive blend weights, axes of one channel in different modes,
+    /// skeletons inside animations, unknown nodes, undocumented and repeated properties.
     ///
     /// Cast stores its own frame rate, units and axes are the source's, so only
     /// [`SceneOptions::framerate`] matters, for an animation without `fr`. Fails on bone
@@ -148,6 +162,8 @@ impl CastFile {
             instances: 0,
             metadata: 0,
             animation_skeletons: 0,
+            models: 0,
+            rest_scales: Vec::new(),
         };
         let mut animations = Vec::new();
         for top in &self.roots {
@@ -204,13 +220,18 @@ impl Builder<'_> {
         if typed.name().is_some_and(|n| !n.is_empty()) {
             self.report.lose("model names (the scene has no model node)");
         }
-        let placed = typed.position().is_some_and(|p| p != Vec3::new(0.0, 0.0, 0.0))
-            || typed.rotation().is_some_and(|r| r != Quat::new(0.0, 0.0, 0.0, 1.0))
-            || typed.scale().is_some_and(|s| s != Vec3::new(1.0, 1.0, 1.0));
-        if placed {
+        let placement = Transform {
+            translation: typed.position().map_or(Vec3::ZERO, widen3),
+            rotation: typed.rotation().map_or(Quat::IDENTITY, widen_quat),
+            scale: typed.scale().map_or(Vec3::ONE, widen3),
+        };
+        if self.models == 0 {
+            self.scene.placement = placement;
+        } else if placement != self.scene.placement {
             self.report
-                .lose("model placement (p, r, s: the scene has no model node)");
+                .lose("model placements (p, r, s) that differ from the first model's (the scene has one placement)");
         }
+        self.models += 1;
         let bone_offset = self.scene.skeleton.bones.len();
         let mut bone_count = 0;
         let mut materials: HashMap<u64, usize> = HashMap::new();
@@ -275,43 +296,38 @@ impl Builder<'_> {
         let has_local = has("lp", "lr");
         let has_world = has("wp", "wr");
         let mut skeleton_out = scene::Skeleton::default();
-        let mut compensate_off = false;
         for (typed, parent) in bones.iter().zip(&parents) {
             lose_undocumented(typed.node(), NodeKind::Bone, self.report);
-            compensate_off |= typed.segment_scale_compensate() == Some(false);
             let pose = |p: Option<Vec3<f32>>, r: Option<Quat<f32>>| Transform {
-                translation: p.map_or(Vec3::new(0.0, 0.0, 0.0), widen3),
-                rotation: r.map_or(Quat::new(0.0, 0.0, 0.0, 1.0), widen_quat),
+                translation: p.map_or(Vec3::ZERO, widen3),
+                rotation: r.map_or(Quat::IDENTITY, widen_quat),
                 scale: Vec3::ONE,
             };
             skeleton_out.bones.push(scene::Bone {
-                scale_compensate: false,
                 name: typed.name().unwrap_or_default().to_string(),
                 parent: *parent,
                 local: pose(typed.local_position(), typed.local_rotation()),
                 global: pose(typed.world_position(), typed.world_rotation()),
                 cosmetic: false,
+                // Cast's default is on (the format author's add-on: inherit-scale NONE).
+                scale_compensate: typed.segment_scale_compensate().unwrap_or(true),
             });
         }
-        if compensate_off {
-            self.report
-                .lose("segment scale compensation turned off (ssc 0; the scene has no such flag)");
+        // A bone's `s` is not part of the rest pose: Cast's consumers (the format author's
+        // Blender add-on) build rest matrices from position and rotation alone, so a parent's
+        // `s` never stretches its children's offsets, and they read absolute scale keys
+        // relative to `s` (a key equal to `s` leaves the skinned mesh as bound). The scene's
+        // rest scale is therefore 1, and `s` divides absolute scale keys (`animation`).
+        let rest_scales: Vec<Vec3<f64>> = bones.iter().map(|b| b.scale().map_or(Vec3::ONE, widen3)).collect();
+        if rest_scales.iter().any(|&s| s != Vec3::ONE) {
+            self.report.lose(
+                "bone scales (s) other than 1 (Cast's rest pose carries none: absolute scale keys are divided by them)",
+            );
         }
+        self.rest_scales.extend(rest_scales);
         if has_world && !has_local {
             skeleton_out.update_locals();
-        }
-        for (out, bone) in skeleton_out.bones.iter_mut().zip(&bones) {
-            out.local.scale = bone.scale().map_or(Vec3::ONE, widen3);
-        }
-        if has_world {
-            // The world side is stored; its scale is the product of the local ones.
-            for i in skeleton_out.resolve_order() {
-                let parent_scale = skeleton_out.bones[i]
-                    .parent
-                    .map_or(Vec3::ONE, |p| skeleton_out.bones[p].global.scale);
-                skeleton_out.bones[i].global.scale = parent_scale * skeleton_out.bones[i].local.scale;
-            }
-        } else {
+        } else if !has_world {
             skeleton_out.update_globals();
         }
         for child in &skeleton.node().children {
@@ -589,7 +605,7 @@ impl Builder<'_> {
                         continue;
                     }
                 }
-                let kept = transform(curve.key_property()) && self.curve(curve, kind, &mut tracks);
+                let kept = transform(curve.key_property()) && self.curve(curve, &mut tracks);
                 if !kept {
                     properties.push(PropertyTrack {
                         node: curve.node_name().unwrap_or_default().to_string(),
@@ -603,24 +619,25 @@ impl Builder<'_> {
                 }
             } else if let Some(cmov) = child.as_curve_mode_override() {
                 lose_undocumented(child, NodeKind::CurveModeOverride, self.report);
-                let all = [
-                    cmov.override_translation(),
-                    cmov.override_rotation(),
-                    cmov.override_scale(),
-                ]
-                .iter()
-                .all(|&o| o == Some(true));
-                if !all {
-                    self.report.lose(
-                            "curve mode overrides of only some of translation, rotation and scale (the scene's override covers all three)",
-                        );
-                }
+                // Each flag (default off) selects a channel the override covers, for the
+                // named node and all of its children.
                 let mode = mode_kind(cmov.mode(), self.report);
-                let track = tracks.get(cmov.node_name().unwrap_or_default());
-                if track.track.kind_override.is_some() {
-                    self.report.lose("a second curve mode override of one node");
+                let overrides = &mut tracks.get(cmov.node_name().unwrap_or_default()).track.channel_overrides;
+                let mut second = false;
+                for (flag, slot, rotation) in [
+                    (cmov.override_translation(), &mut overrides.translation, false),
+                    (cmov.override_rotation(), &mut overrides.rotation, true),
+                    (cmov.override_scale(), &mut overrides.scale, false),
+                ] {
+                    if flag == Some(true) {
+                        second |= slot.is_some();
+                        *slot = Some(channel_kind(mode, rotation));
+                    }
                 }
-                track.track.kind_override = Some(mode);
+                if second {
+                    self.report
+                        .lose("second curve mode overrides of one node and channel (the last is used)");
+                }
             } else if let Some(track) = child.as_notification_track() {
                 lose_undocumented(child, NodeKind::NotificationTrack, self.report);
                 let name = track.name().unwrap_or_default();
@@ -639,29 +656,44 @@ impl Builder<'_> {
         }
         // Notes come back in frame order; tracks of one frame keep their file order.
         notes.sort_by(|a, b| a.frame.total_cmp(&b.frame));
-        let skeleton = &self.scene.skeleton;
-        let bones = tracks
-            .list
-            .into_iter()
-            .map(|t| t.finish(kind, skeleton, self.report))
-            .collect();
-        Ok(scene::Animation {
+        let mut out = scene::Animation {
             name: anim.name().unwrap_or_default().to_string(),
             framerate: anim.framerate().map_or_else(|| options.framerate_or(30.0), f64::from),
             frame_count: last_frame.map_or(0.0, |f| f64::from(f) + 1.0),
             looping: anim.looping().unwrap_or(false),
             kind,
             interpolation: Interpolation::Linear,
-            bones,
+            bones: Vec::new(),
             notes,
             properties,
             weights,
-        })
+        };
+        // Each channel's own kind is its curves' mode; what a key means also depends on the
+        // overrides above it, so the keys are read once every track's kinds are known.
+        for t in &mut tracks.list {
+            let [translation, rotation, scale] = t.modes;
+            let own =
+                |mode: Option<AnimKind>, rotation: bool| mode.map(|m| channel_kind(m, rotation)).filter(|&k| k != kind);
+            t.track.channel_kinds = ChannelKinds {
+                translation: own(translation, false),
+                rotation: own(rotation, true),
+                scale: own(scale, false),
+            };
+        }
+        out.bones = tracks.list.iter().map(|t| t.track.clone()).collect();
+        let effective = pose::channel_kinds(&out, &self.scene.skeleton);
+        out.bones = tracks
+            .list
+            .into_iter()
+            .zip(effective)
+            .map(|(t, kinds)| t.finish(kinds, &self.scene.skeleton, &self.rest_scales, self.report))
+            .collect();
+        Ok(out)
     }
 
     /// Takes a transform curve into its bone's track; `false` (the curve then travels
     /// whole) when it does not decode as its property or repeats one.
-    fn curve<'a>(&mut self, curve: nodes::Curve<'a>, kind: AnimKind, tracks: &mut Tracks<'a>) -> bool {
+    fn curve<'a>(&mut self, curve: nodes::Curve<'a>, tracks: &mut Tracks<'a>) -> bool {
         let node = curve.node();
         let (Some(name), Some(kp), Some(frames), Some(values)) = (
             curve.node_name(),
@@ -697,9 +729,18 @@ impl Builder<'_> {
         };
         if taken {
             lose_undocumented(node, NodeKind::Curve, self.report);
-            if mode_kind(curve.mode(), self.report) != kind {
-                self.report
-                    .lose("curve modes that differ from the animation's first (the scene has one mode per animation)");
+            let channel = match kp {
+                "rq" => 1,
+                "tx" | "ty" | "tz" => 0,
+                _ => 2,
+            };
+            let mode = mode_kind(curve.mode(), self.report);
+            match track.modes[channel] {
+                None => track.modes[channel] = Some(mode),
+                Some(first) if first != mode => self
+                    .report
+                    .lose("axes of one bone's translation or scale in different modes (the first axis's mode is used)"),
+                Some(_) => {}
             }
             if curve.additive_blend_weight().is_some() {
                 self.report.lose("additive blend weights (ab)");
@@ -729,6 +770,8 @@ type Axis<'a> = Option<(Vec<u32>, &'a [f32])>;
 /// The curves of one bone, gathered before the axes are joined.
 struct TrackCurves<'a> {
     track: BoneTrack,
+    /// The Cast mode of the first curve of each channel: translation, rotation, scale.
+    modes: [Option<AnimKind>; 3],
     rotation: Option<(Vec<u32>, &'a [Vec4<f32>])>,
     translation: [Axis<'a>; 3],
     scale: [Axis<'a>; 3],
@@ -749,6 +792,7 @@ impl<'a> Tracks<'a> {
                     bone: name.to_string(),
                     ..BoneTrack::default()
                 },
+                modes: [None; 3],
                 rotation: None,
                 translation: [None, None, None],
                 scale: [None, None, None],
@@ -760,7 +804,17 @@ impl<'a> Tracks<'a> {
 }
 
 impl TrackCurves<'_> {
-    fn finish(self, kind: AnimKind, skeleton: &scene::Skeleton, report: &mut ConversionReport) -> BoneTrack {
+    /// The track with its keys, read under the kinds that apply to it (`kinds`): a missing
+    /// translation axis takes the bind pose's value when absolute, else 0; a missing scale
+    /// axis is 1; absolute scale keys are divided by the bone's Cast scale (`rest_scales`,
+    /// by scene bone), which the scene's rest pose does not carry.
+    fn finish(
+        self,
+        kinds: TrackKinds,
+        skeleton: &scene::Skeleton,
+        rest_scales: &[Vec3<f64>],
+        report: &mut ConversionReport,
+    ) -> BoneTrack {
         let mut track = self.track;
         if let Some((frames, values)) = self.rotation {
             track.rotation = frames
@@ -769,14 +823,38 @@ impl TrackCurves<'_> {
                 .map(|(&f, q)| Key::new(f64::from(f), Quat::new(q.x, q.y, q.z, q.w).map(f64::from)))
                 .collect();
         }
-        let bind = skeleton.find(&track.bone).map(|b| skeleton.bones[b].local);
-        let rest = match (kind, bind) {
-            (AnimKind::Absolute, Some(local)) => local.translation,
-            _ => Vec3::new(0.0, 0.0, 0.0),
+        let bone = skeleton.find(&track.bone);
+        let rest = match (kinds.translation, bone) {
+            (AnimKind::Absolute, Some(b)) => skeleton.bones[b].local.translation,
+            _ => Vec3::ZERO,
         };
         track.translation = join_axes(&self.translation, rest, report);
-        track.scale = join_axes(&self.scale, Vec3::ONE, report);
+        let rest_scale = match (kinds.scale, bone) {
+            (AnimKind::Absolute, Some(b)) => rest_scales.get(b).copied().unwrap_or(Vec3::ONE),
+            _ => Vec3::ONE,
+        };
+        track.scale = join_axes(&self.scale, rest_scale, report);
+        if rest_scale != Vec3::ONE {
+            for key in &mut track.scale {
+                key.value = Vec3::new(
+                    key.value.x / rest_scale.x,
+                    key.value.y / rest_scale.y,
+                    key.value.z / rest_scale.z,
+                );
+            }
+        }
         track
+    }
+}
+
+/// The scene kind a Cast mode gives one channel: the same, except that a relative rotation
+/// is the rest rotation times the key (the spec: "added to the rest position value", and the
+/// format author's add-on), which is the scene's additive rotation rule, not its relative one
+/// (SEAnim's, where the key is the rotation).
+fn channel_kind(mode: AnimKind, rotation: bool) -> AnimKind {
+    match mode {
+        AnimKind::Relative if rotation => AnimKind::Additive,
+        other => other,
     }
 }
 
