@@ -39,6 +39,12 @@ UP_AXES = (
     ("Z", "Z Up", "The file is Z-up, as Blender and most game data"),
     ("Y", "Y Up", "The file is Y-up: its root object is turned +90 degrees about X to stand up in Blender"),
 )
+# Import also reads the up axis a file states (Cast metadata), and X-up, which Cast can state.
+IMPORT_UP_AXES = (
+    ("FILE", "From File", "The up axis the file states (a Cast file's metadata), else Z"),
+    *UP_AXES,
+    ("X", "X Up", "The file is X-up: its root object is turned -90 degrees about Y to stand up in Blender"),
+)
 
 # What each animation kind means for an export (a kind the table adds later is offered by
 # its name).
@@ -113,7 +119,13 @@ class _Import(ImportHelper):
         soft_min=0.001,
         soft_max=1000.0,
     )
-    up_axis: EnumProperty(name="Up Axis", items=UP_AXES, default="Z")
+    up_axis: EnumProperty(name="Up Axis", items=IMPORT_UP_AXES, default="FILE")
+    sample_rotations: BoolProperty(
+        name="Sample Every Frame (Slerp)",
+        description="Key rotations at every frame between the file's keys, slerped (rotations turn along arcs "
+        "between keys); off: the file's keys as they are, which Blender interpolates component by component",
+        default=False,
+    )
     kinds: EnumProperty(
         name="Animation Kind",
         description="How relative, delta and additive animations apply to the rest pose",
@@ -158,6 +170,7 @@ class _Import(ImportHelper):
         return importer.Settings(
             scale=self.scale,
             up_axis=self.up_axis,
+            sample_rotations=self.sample_rotations,
             kinds=self.kinds,
             armature=self.armature,
             # Offered only by the entries of formats that store no frame rate.

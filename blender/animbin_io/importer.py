@@ -14,7 +14,8 @@ What a file becomes:
 - animations: one action each, named as the library names the animation (its own name, else
   the file's stem), with keys converted to pose-bone space (``pose.keys_to_basis_*``), notes
   as pose markers, the scene's frame rate set from the first and its frame range to cover
-  them all.
+  them all; rotations keep the file's keys, or are slerped at every frame when asked
+  (``Settings.sample_rotations``).
 
 A file with animations and no skeleton (every file of a format that holds no bones:
 ``table``) animates the active armature, or the armature of the active mesh (bones matched
@@ -26,6 +27,7 @@ bind pose.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import math
 import os
 import tempfile
@@ -40,7 +42,7 @@ from mathutils import Matrix
 
 import animbin
 
-from . import blend, pose, table
+from . import blend, pose, shapes, table
 
 
 @dataclass
@@ -48,7 +50,11 @@ class Settings:
     """The import options (see the operators in ``__init__``)."""
 
     scale: float = 1.0
-    up_axis: str = "Z"
+    # "X", "Y" or "Z"; "FILE": the up axis the file states (Cast metadata), else Z.
+    up_axis: str = "FILE"
+    # Rotations keyed at every frame between the file's keys, slerped; off: the keys as
+    # they are (Blender interpolates quaternion components linearly).
+    sample_rotations: bool = False
     # "REST": relative, delta and additive keys play over the rest pose (animbin's rules);
     # "ABSOLUTE": every key is a local transform, whatever the file's kind says.
     kinds: str = "REST"
@@ -78,6 +84,8 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     result = Result()
     document = animbin.open(path, format_name)
     fmt = table.info(document.format)
+    if settings.up_axis == "FILE":
+        settings = dataclasses.replace(settings, up_axis=file_up_axis(document))
     options = {}
     if not fmt["stores_framerate"] and settings.framerate:
         options["framerate"] = settings.framerate
@@ -97,7 +105,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     if scene.skeleton is not None and len(scene.skeleton) > 0:
         armature_object, bone_names = build_armature(context, stem, scene.skeleton, settings)
         _orient(armature_object, settings)
-    elif scene.animations:
+    elif any(a.tracks for a in scene.animations):
         active = context.view_layer.objects.active
         if active is not None and active.type != "ARMATURE" and active.parent is not None:
             active = active.parent  # a mesh of an armature
@@ -112,6 +120,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     for index, mesh in enumerate(scene.meshes):
         name = mesh.name or (stem if len(scene.meshes) == 1 else f"{stem}_{index}")
         obj = build_mesh(context, name, mesh, materials, armature_object, bone_names, settings, result)
+        shapes.add_shape_keys(obj, mesh, settings.scale)
         if armature_object is None:
             _orient(obj, settings)
         result.meshes.append(obj)
@@ -122,6 +131,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         info = document.info() if fmt["chooses_precision"] else {}
         precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
         build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
+    shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
 
     for obj in context.view_layer.objects:
         obj.select_set(False)
@@ -135,12 +145,23 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     return result
 
 
+def file_up_axis(document) -> str:
+    """The up axis the file states ("X", "Y" or "Z": a Cast file's first Metadata node's
+    ``up``, which ``info()`` gives as ``up_axis``), else "Z"."""
+    stated = str(document.info().get("up_axis") or "").upper()
+    return stated if stated in ("X", "Y", "Z") else "Z"
+
+
 def _orient(obj, settings: Settings) -> None:
     """A Y-up file stands up in Blender's Z-up world: +90 degrees about X on its root
-    object (the data stays as the file has it, so an export gives it back)."""
+    object; an X-up file -90 degrees about Y (its X becomes Blender's Z). The data stays as
+    the file has it, so an export gives it back."""
     if obj is not None and settings.up_axis == "Y":
         obj.rotation_mode = "XYZ"
         obj.rotation_euler = (math.pi / 2, 0.0, 0.0)
+    elif obj is not None and settings.up_axis == "X":
+        obj.rotation_mode = "XYZ"
+        obj.rotation_euler = (0.0, -math.pi / 2, 0.0)
 
 
 def _link(context, obj) -> None:
@@ -489,10 +510,11 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
                 writer.curves(bone, "location", track.translation_frames, location, interpolation)
             if len(track.rotation_frames):
                 rotation = pose.keys_to_basis_rotation(kind, rr, track.rotations)
+                frames = track.rotation_frames
+                if settings.sample_rotations and animation.interpolation != "step":
+                    frames, rotation = pose.slerp_every_frame(frames, rotation)
                 pose_bone.rotation_mode = "QUATERNION"
-                writer.curves(
-                    bone, "rotation_quaternion", track.rotation_frames, rotation[:, [3, 0, 1, 2]], interpolation
-                )
+                writer.curves(bone, "rotation_quaternion", frames, rotation[:, [3, 0, 1, 2]], interpolation)
             if len(track.scale_frames):
                 writer.curves(
                     bone, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), interpolation

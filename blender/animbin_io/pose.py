@@ -21,6 +21,8 @@ Quaternions here are arrays of x, y, z, w (animbin's order); Blender's are w, x,
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import animbin
@@ -68,6 +70,43 @@ def quat_normalize(q: np.ndarray) -> np.ndarray:
     q = q / np.where(n > 0.0, n, 1.0)
     q[n[..., 0] == 0.0] = (0.0, 0.0, 0.0, 1.0)
     return q
+
+
+def slerp_every_frame(frames: np.ndarray, rotations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation keys (K, 4) x y z w at ``frames`` as keys at every whole frame from the
+    first key to the last (and at the keys' own frames), slerped between neighbouring keys.
+
+    Blender interpolates a quaternion's components linearly, which between two keys turns
+    neither at a steady rate nor along the arc; keys at every frame follow the arc. Each key
+    is first put in the hemisphere of the one before it (the same rotation), so that every
+    step takes the shorter arc and the keys run on without sign flips. Frames are sorted and
+    a repeated frame keeps its last key."""
+    frames = np.asarray(frames, dtype=np.float64).reshape(-1)
+    keys = quat_normalize(_rows(rotations, 4))
+    order = np.argsort(frames, kind="stable")
+    frames, keys = frames[order], keys[order]
+    last = np.r_[frames[1:] != frames[:-1], True]
+    frames, keys = frames[last], keys[last]
+    if len(frames) < 2:
+        return frames, keys
+    for k in range(1, len(keys)):
+        if np.dot(keys[k - 1], keys[k]) < 0.0:
+            keys[k] = -keys[k]
+    every = np.arange(math.ceil(frames[0]), math.floor(frames[-1]) + 1, dtype=np.float64)
+    samples = np.union1d(frames, every)
+    segment = np.clip(np.searchsorted(frames, samples, side="right") - 1, 0, len(frames) - 2)
+    start, end = frames[segment], frames[segment + 1]
+    t = np.clip((samples - start) / (end - start), 0.0, 1.0)[:, None]
+    a, b = keys[segment], keys[segment + 1]
+    cos = np.clip(np.sum(a * b, axis=1, keepdims=True), -1.0, 1.0)
+    angle = np.arccos(cos)
+    sin = np.sin(angle)
+    # Nearly equal keys: a straight line is the arc (and sin(angle) would divide by ~0).
+    near = sin < 1e-6
+    safe = np.where(near, 1.0, sin)
+    wa = np.where(near, 1.0 - t, np.sin((1.0 - t) * angle) / safe)
+    wb = np.where(near, t, np.sin(t * angle) / safe)
+    return samples, quat_normalize(wa * a + wb * b)
 
 
 def _rows(values, width: int) -> np.ndarray:

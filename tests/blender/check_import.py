@@ -371,6 +371,8 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="animbin-blender-") as work:
         for name in sorted(os.listdir(testdata)):
             source = os.path.join(testdata, name)
+            if not os.path.isfile(source):
+                continue  # testdata/poses/ is the pose suite's (tests/blender/test_pose.py)
             glb = os.path.join(work, name + ".glb")
             try:
                 # --allow-empty: x8an02.bin holds no keys (its empty glTF imports as nothing).

@@ -10,8 +10,11 @@ export const testdata = join(root, 'testdata');
 export const built = join(root, 'target/web');
 export const animbin = process.env.ANIMBIN || join(root, 'target/debug/animbin');
 
-/** Every file of testdata/, sorted. */
-export const samples = readdirSync(testdata).filter((n) => !n.startsWith('.')).sort();
+/** Every file of testdata/ (not in its folders: poses/ is the Blender pose suite's), sorted. */
+export const samples = readdirSync(testdata, { withFileTypes: true })
+  .filter((e) => e.isFile() && !e.name.startsWith('.'))
+  .map((e) => e.name)
+  .sort();
 
 /** Fails (under CI=true) or skips (elsewhere) when something the tests need is missing. */
 export function need(what, ok) {

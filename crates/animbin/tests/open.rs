@@ -16,6 +16,7 @@ fn samples() -> Vec<(PathBuf, Format)> {
     let mut files: Vec<(PathBuf, Format)> = std::fs::read_dir(testdata())
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|path| path.is_file())
         .map(|path| {
             let name = path.file_name().unwrap().to_str().unwrap();
             let format = match name.rsplit('.').next().unwrap() {

@@ -241,6 +241,7 @@ mod tests {
         let mut paths: Vec<_> = std::fs::read_dir(&testdata)
             .unwrap()
             .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
             .collect();
         paths.sort();
         for path in paths {

@@ -5,6 +5,7 @@ mod animx;
 mod cast;
 mod dmf;
 mod gltf;
+mod poses;
 mod scene;
 mod seanim;
 mod semodel;
@@ -15,7 +16,7 @@ mod sf3;
 
 /// One sample file.
 pub(crate) struct Sample {
-    /// The file name under `testdata/` (and in the fuzz corpus).
+    /// The path under `testdata/` (its last part names it in the fuzz corpus).
     pub(crate) name: &'static str,
     /// The bytes.
     pub(crate) bytes: Vec<u8>,
@@ -73,6 +74,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     all.extend(cast::samples());
     all.extend(dmf::samples());
     all.extend(gltf::samples());
+    all.extend(poses::samples());
     all.extend(scene::samples());
     all.extend(seanim::samples());
     all.extend(semodel::samples());
