@@ -53,11 +53,13 @@
 //!   `in/deep/b.semodel` to `in/deep/deep/b.cast`, and the same command run again converts
 //!   the same two files and leaves those outputs out. A run to another target takes the
 //!   first run's outputs for inputs: give each target its own output folder.
-//! - Every output is written through [`crate::save`]: whole or not at all, so a job that
+//! - Every output is written through [`crate::save_with`]: whole or not at all, so a job that
 //!   fails leaves no output. An output that exists (and is no input) is replaced, as a
-//!   single conversion replaces its output.
+//!   single conversion replaces its output; a read-only one is refused (that job fails)
+//!   unless [`FileOptions::save`] forces it.
 //! - Each job reads its input on its own, under the same limits as [`crate::Document::open`]
-//!   (an AnimX file's decompressed size among them): a file over a limit fails alone.
+//!   (an AnimX file's decompressed size among them; the size of an input is
+//!   [`FileOptions::read`]'s): a file over a limit fails alone.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -68,7 +70,7 @@ use std::path::{Path, PathBuf};
 use animbin_core::scene::ConversionReport;
 
 use crate::convert::{ConvertOptions, UnmatchedTracks};
-use crate::{Document, Error, Format, Result, Target};
+use crate::{Document, Error, Format, ReadOptions, Result, SaveOptions, Target};
 
 /// One file to convert and where its output goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -410,15 +412,37 @@ pub struct Converted {
     pub unmatched: Vec<UnmatchedTracks>,
 }
 
-/// Converts one job: opens its input (as `format` when given), converts it to `target`
-/// with `options`, makes the output's folder and saves the output whole or not at all.
+/// How [`convert_one_with`] reads each input and saves each output: the same for every job.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileOptions {
+    /// How the input is read (the most bytes of one input).
+    pub read: ReadOptions,
+    /// How the output is saved (whether a read-only output is replaced).
+    pub save: SaveOptions,
+}
+
+/// [`convert_one_with`] the default [`FileOptions`]: inputs up to [`crate::MAX_INPUT_SIZE`],
+/// read-only outputs refused.
+pub fn convert_one(job: &Job, target: Target, format: Option<Format>, options: &ConvertOptions) -> Result<Converted> {
+    convert_one_with(job, target, format, options, &FileOptions::default())
+}
+
+/// Converts one job: opens its input (as `format` when given) as `files.read` says,
+/// converts it to `target` with `options`, makes the output's folder and saves the output
+/// whole or not at all as `files.save` says.
 ///
 /// `options` is the same for every job: its [`ConvertOptions::input`] and
 /// [`ConvertOptions::output_dir`] are replaced by the job's (its other fields are cloned,
 /// [`ConvertOptions::anims`] with them). A failure names the byte offset for a bad input
 /// and the path for a file that cannot be read or written; either way nothing is written.
-pub fn convert_one(job: &Job, target: Target, format: Option<Format>, options: &ConvertOptions) -> Result<Converted> {
-    let document = Document::open_as(&job.input, format)?;
+pub fn convert_one_with(
+    job: &Job,
+    target: Target,
+    format: Option<Format>,
+    options: &ConvertOptions,
+    files: &FileOptions,
+) -> Result<Converted> {
+    let document = Document::open_with(&job.input, format, &files.read)?;
     let folder = job.output.parent().filter(|p| !p.as_os_str().is_empty());
     let options = ConvertOptions {
         input: Some(job.input.clone()),
@@ -429,7 +453,7 @@ pub fn convert_one(job: &Job, target: Target, format: Option<Format>, options: &
     if let Some(folder) = folder {
         fs::create_dir_all(folder).map_err(|source| io_error(folder, source))?;
     }
-    conversion.save(&job.output)?;
+    crate::save_with(&job.output, files.save, |writer| conversion.write(writer))?;
     Ok(Converted {
         report: conversion.report,
         unmatched: conversion.unmatched,

@@ -13,7 +13,7 @@ use serde::de::IgnoredAny;
 use animbin_core::images::ImageFiles;
 
 #[cfg(feature = "fs")]
-use crate::files;
+use crate::files::{self, ReadOptions};
 use crate::{Document, Error, Format, Info, Result, Target, dump};
 
 /// The members of a JSON input that tell a dump from a format's own JSON form, read
@@ -83,7 +83,7 @@ impl Document {
     /// is read, never memory-mapped, so a file that another program truncates or rewrites
     /// meanwhile gives an error (or some version of its bytes), never a crash; inputs that
     /// are not regular files (pipes, devices) are read up to [`crate::MAX_INPUT_SIZE`], as is
-    /// every input.
+    /// every input ([`Document::open_with`] takes another limit).
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::open_as(path, None)
     }
@@ -91,8 +91,15 @@ impl Document {
     #[cfg(feature = "fs")]
     /// Opens the file at `path` as `format`, or detects its format as [`Document::parse`].
     pub fn open_as(path: impl AsRef<Path>, format: Option<Format>) -> Result<Self> {
+        Self::open_with(path, format, &ReadOptions::default())
+    }
+
+    #[cfg(feature = "fs")]
+    /// [`Document::open_as`], reading the file as `read` says (a limit other than
+    /// [`crate::MAX_INPUT_SIZE`]).
+    pub fn open_with(path: impl AsRef<Path>, format: Option<Format>, read: &ReadOptions) -> Result<Self> {
         let path = path.as_ref();
-        Self::parse_file(&files::read(path)?, path, format)
+        Self::parse_file(&files::read(path, read)?, path, format)
     }
 
     #[cfg(feature = "fs")]
@@ -124,8 +131,14 @@ impl Document {
     /// program truncates the file meanwhile (reading costs about 0.6 ms per MiB from the page
     /// cache; see the README's Performance section).
     pub fn info_of_file(path: impl AsRef<Path>, format: Option<Format>) -> Result<Info> {
+        Self::info_of_file_with(path, format, &ReadOptions::default())
+    }
+
+    #[cfg(feature = "fs")]
+    /// [`Document::info_of_file`], reading the file as `read` says.
+    pub fn info_of_file_with(path: impl AsRef<Path>, format: Option<Format>, read: &ReadOptions) -> Result<Info> {
         let path = path.as_ref();
-        let bytes = files::read(path)?;
+        let bytes = files::read(path, read)?;
         let bytes = crate::resources::with_external_files(&bytes, path, format)?;
         Self::info_of(&bytes, Some(path), format)
     }

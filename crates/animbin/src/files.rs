@@ -9,16 +9,35 @@ use animbin_core::format::{SaveError, read_file, save_atomically_with};
 
 use crate::{Error, Result};
 
-/// The bytes of the input at `path`, read into memory: at most [`MAX_INPUT_SIZE`] of them (a
-/// larger regular file is refused before it is read, a pipe or a device as soon as it passes
-/// the limit), as an [`Error::Io`] naming the file whose source is of kind
-/// [`std::io::ErrorKind::FileTooLarge`].
+/// How an input file is read ([`crate::Document::open_with`], [`crate::batch::convert_one_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The most bytes read of one input: a regular file larger than this is refused before
+    /// it is read, a pipe or a device as soon as it passes it. [`MAX_INPUT_SIZE`] (4 GiB) by
+    /// default; front ends let the user raise it (the command's `--max-input-size`, Python's
+    /// `max_input_size=`) for a larger file, or lower it to bound the memory a read takes.
+    pub max_input_size: u64,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self {
+            max_input_size: MAX_INPUT_SIZE,
+        }
+    }
+}
+
+/// The bytes of the input at `path`, read into memory: at most
+/// [`ReadOptions::max_input_size`] of them (a larger regular file is refused before it is
+/// read, a pipe or a device as soon as it passes the limit), as an [`Error::Io`] naming the
+/// file whose source is of kind [`std::io::ErrorKind::FileTooLarge`] (its inner error an
+/// [`animbin_core::format::TooLarge`] naming the limit).
 ///
 /// Never mapped: a map ends the process with SIGBUS when another program truncates the file
 /// while it is parsed, and nothing here can prove that a file keeps its size. A read of a
 /// file that changes gives some version of its bytes, which parse or fail as any input does.
-pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
-    read_file(path, MAX_INPUT_SIZE).map_err(|source| Error::Io {
+pub(crate) fn read(path: &Path, options: &ReadOptions) -> Result<Vec<u8>> {
+    read_file(path, options.max_input_size).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
     })

@@ -120,7 +120,7 @@ pub use convert::{
 };
 pub use error::{Error, Result};
 #[cfg(feature = "fs")]
-pub use files::{MAX_INPUT_SIZE, SaveOptions, is_same_file, save, save_with};
+pub use files::{MAX_INPUT_SIZE, ReadOptions, SaveOptions, is_same_file, save, save_with};
 pub use format::UnknownName;
 pub use options::InvalidOption;
 pub use table::{Document, Format, FormatInfo, Info, Target, formats};

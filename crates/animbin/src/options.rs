@@ -15,6 +15,9 @@
 //!   give no length at all.
 //! - **anim_type**: `absolute`, `additive`, `relative` or `delta`.
 //! - **precision**: `single` or `double` (`f32` and `f64` are taken too).
+//! - **max_input_size**: the most bytes read of one input ([`crate::ReadOptions`]), at least
+//!   1: a whole number, or one followed by `K`, `M`, `G` or `T` (binary units, any case, `iB`
+//!   allowed after them: `64M` and `64MiB` are 64 MiB, `8G` is 8 GiB).
 //!
 //! Each error names the option by its Python keyword ([`InvalidOption::option`]); the
 //! command's flag is the same name with `--` and hyphens ([`InvalidOption::flag`]).
@@ -32,6 +35,8 @@ pub const SCALE: &str = "scale";
 pub const ANIM_TYPE: &str = "anim_type";
 /// The option `precision`: the width of the SEAnim's key values.
 pub const PRECISION: &str = "precision";
+/// The option `max_input_size`: the most bytes read of one input.
+pub const MAX_INPUT_SIZE: &str = "max_input_size";
 
 /// A value that an option cannot take: which option, and why.
 ///
@@ -40,8 +45,8 @@ pub const PRECISION: &str = "precision";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{option}: {message}")]
 pub struct InvalidOption {
-    /// The option, by its keyword: [`FRAMERATE`], [`SCALE`], [`ANIM_TYPE`] or
-    /// [`PRECISION`].
+    /// The option, by its keyword: [`FRAMERATE`], [`SCALE`], [`ANIM_TYPE`], [`PRECISION`]
+    /// or [`MAX_INPUT_SIZE`].
     pub option: &'static str,
     /// What is wrong with the value, naming the value (`0 is not a positive number of
     /// frames per second`).
@@ -94,6 +99,43 @@ pub fn anim_kind(name: &str) -> Result<AnimKind, InvalidOption> {
 /// The precision called `name`: `single` or `double` (or `f32`, `f64`).
 pub fn precision(name: &str) -> Result<Precision, InvalidOption> {
     name.parse().map_err(|message| InvalidOption::new(PRECISION, message))
+}
+
+/// The size limit typed as `text` (the command's `--max-input-size`, or Python's
+/// `max_input_size=` as text or a whole number): a whole number of bytes, at least 1, or one
+/// followed by `K`, `M`, `G` or `T` for KiB, MiB, GiB or TiB (`64M`, `8G`, `8GiB`).
+pub fn max_input_size(text: &str) -> Result<u64, InvalidOption> {
+    let invalid = || {
+        InvalidOption::new(
+            MAX_INPUT_SIZE,
+            format!("{text:?} is not a size in bytes (a whole number, or one with K, M, G or T: 64M, 8G)"),
+        )
+    };
+    let trimmed = text.trim();
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = trimmed.split_at(digits);
+    let shift = match unit.to_ascii_lowercase().as_str() {
+        "" => 0,
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        "t" | "tib" => 40,
+        _ => return Err(invalid()),
+    };
+    let number: u64 = number.parse().map_err(|_| invalid())?;
+    let bytes = number.checked_mul(1 << shift).ok_or_else(|| {
+        InvalidOption::new(
+            MAX_INPUT_SIZE,
+            format!("{text:?} is more bytes than a 64-bit count holds"),
+        )
+    })?;
+    if bytes == 0 {
+        return Err(InvalidOption::new(
+            MAX_INPUT_SIZE,
+            format!("{text:?} is not a positive number of bytes"),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// A number typed for `option` (the command's text), checked by `rule` ([`framerate`] or
@@ -172,6 +214,34 @@ mod tests {
             "scale: \"abc\" is not a number"
         );
         assert!(number(FRAMERATE, "nan", framerate).is_err());
+    }
+
+    #[test]
+    fn input_sizes_are_positive_whole_numbers_with_binary_units() {
+        assert_eq!(max_input_size("1"), Ok(1));
+        assert_eq!(max_input_size("4096"), Ok(4096));
+        assert_eq!(max_input_size("64M"), Ok(64 << 20));
+        assert_eq!(max_input_size(" 64mib "), Ok(64 << 20));
+        assert_eq!(max_input_size("8G"), Ok(8 << 30));
+        assert_eq!(max_input_size("1k"), Ok(1024));
+        assert_eq!(max_input_size("2TiB"), Ok(2 << 40));
+        assert_eq!(max_input_size("16777215T"), Ok(16_777_215 << 40));
+        for bad in ["", "M", "-1", "1.5G", "8GB", "8 G", "0x10", "abc", "1e9"] {
+            let e = max_input_size(bad).unwrap_err();
+            assert_eq!((e.option, e.flag()), ("max_input_size", "--max-input-size".to_string()));
+            assert!(e.message.contains("is not a size in bytes"), "{bad:?}: {e}");
+        }
+        assert_eq!(
+            max_input_size("0K").unwrap_err().to_string(),
+            "max_input_size: \"0K\" is not a positive number of bytes"
+        );
+        assert!(
+            max_input_size("16777216T")
+                .unwrap_err()
+                .message
+                .contains("more bytes than a 64-bit count")
+        );
+        assert!(max_input_size("18446744073709551616").is_err());
     }
 
     #[test]

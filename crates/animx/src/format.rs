@@ -36,6 +36,7 @@ impl FileFormat for AnimXDocument {
     const NAME: &'static str = FORMAT;
     const LABEL: &'static str = "AnimX";
     const EXTENSIONS: &'static [&'static str] = &["animx", "animj"];
+    const JSON_EXTENSIONS: &'static [&'static str] = &["animj"];
     const MAGIC: &'static [u8] = MAGIC;
     const HOLDS: Holds = Holds::ANIMATIONS;
     const STORES_FRAMERATE: bool = false;

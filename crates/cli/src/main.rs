@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use animbin::batch::Summary;
+use animbin::batch::{FileOptions, Summary};
 use animbin::core::scene::{AnimKind, Precision};
 use animbin::options;
 use animbin::{
-    AnimationSource, Conversion, ConvertOptions, Document, Error, Format, SaveOptions, SceneOptions, Severity, Target,
+    AnimationSource, Conversion, ConvertOptions, Document, Error, Format, ReadOptions, SaveOptions, SceneOptions,
+    Severity, Target,
 };
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,6 +29,12 @@ use serde_json::Value;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most bytes read of one input (default 4G, the largest a glb can be); a larger file
+    /// is refused before it is read. A whole number, or with K, M, G or T for KiB, MiB, GiB or
+    /// TiB: 64M, 8G. Inputs are read whole into memory, so this also bounds what one read
+    /// takes (per job with --out).
+    #[arg(long, global = true, value_name = "BYTES", value_parser = max_input_size_arg)]
+    max_input_size: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -105,8 +112,8 @@ enum Command {
         #[arg(long)]
         allow_empty: bool,
         /// Replace an output that is read-only (it keeps its permissions); without it such an
-        /// output is refused and left as it is.
-        #[arg(long, conflicts_with = "out")]
+        /// output is refused and left as it is (with --out: that file fails).
+        #[arg(long)]
         force: bool,
         /// IN OUT: the file to read and the file to write (a folder with --split), replaced
         /// only when the whole output is ready. With --out: any number of files and folders
@@ -157,6 +164,11 @@ fn precision_arg(text: &str) -> Result<Precision, String> {
     options::precision(text).map_err(|e| e.message)
 }
 
+/// `--max-input-size`, by the library's rule (`64M`, `8G`, a number of bytes).
+fn max_input_size_arg(text: &str) -> Result<u64, String> {
+    options::max_input_size(text).map_err(|e| e.message)
+}
+
 /// `--to`'s help: every target's name, from the library's table.
 fn target_help() -> String {
     let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
@@ -177,39 +189,32 @@ enum Failure {
 
 type CliResult<T> = Result<T, Failure>;
 
-/// Library errors about `path` become input failures naming the file.
+/// Library errors about `path` become input failures naming the file. A file that cannot be
+/// read or written is named by the library's `Error::Io` itself, with the operating system's
+/// reason (an output's, whatever the format's writer made of it) and the way past a refusal
+/// ([`io_hint`]); anything else (a bad input, what a format cannot encode) is `path`'s.
 fn input_error(path: &Path) -> impl Fn(Error) -> Failure + '_ {
     move |e| match e {
         // What the command writes to a writer of its own goes to stdout.
         Error::Write(io) => stdout_error(io),
-        Error::Io { .. } => Failure::Input(e.to_string()),
+        Error::Io { ref source, .. } => Failure::Input(format!("{e}{}", io_hint(source))),
         e => Failure::Input(format!("{}: {e}", path.display())),
     }
 }
 
-/// The failure of saving an output made from `input`: an output that cannot be written is
-/// named with the operating system's reason (the library's `Error::Io`, whatever the format's
-/// writer made of it), and a read-only one with the way past it; what the format cannot
-/// encode is the input's.
-fn output_error(input: &Path) -> impl Fn(Error) -> Failure + '_ {
-    move |e| match e {
-        Error::Io { path, source } if is_read_only_refusal(&source) => {
-            Failure::Input(format!("{}: {source}; --force replaces it", path.display()))
-        }
-        e => input_error(input)(e),
+/// The way past a refusal of the library's that an option of the command lifts: a read-only
+/// output (`--force`) or an input over the size limit (`--max-input-size`); else nothing.
+fn io_hint(source: &io::Error) -> &'static str {
+    match source.get_ref() {
+        Some(inner) if inner.is::<animbin::core::format::ReadOnly>() => "; --force replaces it",
+        Some(inner) if inner.is::<animbin::core::format::TooLarge>() => "; --max-input-size raises it",
+        _ => "",
     }
-}
-
-/// Whether a save was refused because its destination is read-only.
-fn is_read_only_refusal(source: &io::Error) -> bool {
-    source
-        .get_ref()
-        .is_some_and(|inner| inner.is::<animbin::core::format::ReadOnly>())
 }
 
 /// The command reads regular files only: a pipe or a device (`/dev/zero`, a FIFO no one
 /// writes to) is refused before it is opened, so that nothing waits forever or fills memory.
-/// (The library reads them up to `animbin::MAX_INPUT_SIZE`.) A path that names nothing, or a
+/// (The library reads them up to its size limit, `--max-input-size`.) A path that names nothing, or a
 /// folder, is left to the open, which says why.
 fn refuse_special(path: &Path) -> CliResult<()> {
     let Ok(metadata) = std::fs::metadata(path) else {
@@ -336,10 +341,14 @@ fn ignored_at_start(signal: i32) -> bool {
 }
 
 fn run(cli: Cli) -> CliResult<ExitCode> {
+    let mut read = ReadOptions::default();
+    if let Some(limit) = cli.max_input_size {
+        read.max_input_size = limit;
+    }
     match cli.command {
-        Command::Info { json, format, file } => info(&file, format, json)?,
+        Command::Info { json, format, file } => info(&file, format, json, &read)?,
         Command::Dump { format, file } => {
-            let doc = open(&file, format)?;
+            let doc = open(&file, format, &read)?;
             doc.dump(io::stdout().lock()).map_err(input_error(&file))?;
         }
         Command::Convert {
@@ -379,6 +388,10 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                     jobs,
                     anims: !anims.is_empty(),
                     split,
+                    files: FileOptions {
+                        read,
+                        save: SaveOptions { force },
+                    },
                 };
                 let options = ConvertOptions {
                     scene,
@@ -410,23 +423,24 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                 output,
                 anims: &anims,
                 split,
+                read,
                 save: SaveOptions { force },
             };
             convert(&request, options)?;
         }
-        Command::Validate { format, strict, files } => return validate(&files, format, strict),
+        Command::Validate { format, strict, files } => return validate(&files, format, strict, &read),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn open(path: &Path, format: Option<Format>) -> CliResult<Document> {
+fn open(path: &Path, format: Option<Format>, read: &ReadOptions) -> CliResult<Document> {
     refuse_special(path)?;
-    Document::open_as(path, format).map_err(input_error(path))
+    Document::open_with(path, format, read).map_err(input_error(path))
 }
 
-fn info(file: &Path, format: Option<Format>, json: bool) -> CliResult<()> {
+fn info(file: &Path, format: Option<Format>, json: bool, read: &ReadOptions) -> CliResult<()> {
     refuse_special(file)?;
-    let info = Document::info_of_file(file, format).map_err(input_error(file))?;
+    let info = Document::info_of_file_with(file, format, read).map_err(input_error(file))?;
     let value = serde_json::to_value(&info).map_err(|e| Failure::Input(e.to_string()))?;
     if json {
         return out!("{value}");
@@ -454,6 +468,8 @@ struct Request<'a> {
     output: &'a Path,
     anims: &'a [PathBuf],
     split: bool,
+    /// How inputs are read (--max-input-size).
+    read: ReadOptions,
     /// How outputs are saved (--force).
     save: SaveOptions,
 }
@@ -466,6 +482,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         output,
         anims,
         split,
+        read,
         save,
     } = *request;
     // Everything the request alone decides is checked before any file is read.
@@ -499,13 +516,13 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
     if !split {
         refuse_overwriting_inputs(&inputs, output)?;
     }
-    let doc = open(input, format)?;
+    let doc = open(input, format, &read)?;
     options.anims = anims
         .iter()
         .map(|path| {
             Ok(AnimationSource {
                 name: path.display().to_string(),
-                document: open(path, None)?,
+                document: open(path, None, &read)?,
             })
         })
         .collect::<CliResult<Vec<_>>>()?;
@@ -517,7 +534,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
     if !split {
         let conversion = animbin::convert(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
         report(&conversion);
-        return animbin::save_with(output, save, |writer| conversion.write(writer)).map_err(output_error(input));
+        return animbin::save_with(output, save, |writer| conversion.write(writer)).map_err(input_error(input));
     }
     let conversions = animbin::convert_split(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
     let extension = target.output_extension();
@@ -531,7 +548,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
     std::fs::create_dir_all(output).map_err(|e| Failure::Input(format!("{}: {e}", output.display())))?;
     for ((_, conversion), path) in conversions.iter().zip(&outputs) {
         report(conversion);
-        animbin::save_with(path, save, |writer| conversion.write(writer)).map_err(output_error(input))?;
+        animbin::save_with(path, save, |writer| conversion.write(writer)).map_err(input_error(input))?;
     }
     Ok(())
 }
@@ -546,6 +563,8 @@ struct Batch<'a> {
     /// Whether --anim was given (refused: it joins animations to one input).
     anims: bool,
     split: bool,
+    /// How each input is read and each output saved (--max-input-size, --force).
+    files: FileOptions,
 }
 
 /// Converts every input into the folder `--out` on a pool of `--jobs` threads, going past
@@ -613,7 +632,7 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
     let summary = Mutex::new(summary);
     pool.install(|| {
         plan.jobs.par_iter().for_each(|job| {
-            let result = animbin::batch::convert_one(job, target, batch.format, options);
+            let result = animbin::batch::convert_one_with(job, target, batch.format, options, &batch.files);
             let input = job.input.display();
             match &result {
                 Ok(converted) => {
@@ -624,7 +643,11 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
                         say(format!("{input}: {unmatched}"));
                     }
                 }
-                Err(Error::Io { path, source }) if *path == job.input => say(format!("{input}: {source}")),
+                Err(Error::Io { path, source }) if *path == job.input => {
+                    say(format!("{input}: {source}{}", io_hint(source)));
+                }
+                // An output that cannot be written, named.
+                Err(e @ Error::Io { source, .. }) => say(format!("{input}: {e}{}", io_hint(source))),
                 Err(e) => say(format!("{input}: {e}{}", allow_empty_hint(e))),
             }
             summary.lock().unwrap_or_else(|e| e.into_inner()).count(&result);
@@ -688,7 +711,7 @@ fn report(conversion: &Conversion<'_>) {
     }
 }
 
-fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResult<ExitCode> {
+fn validate(files: &[PathBuf], format: Option<Format>, strict: bool, read: &ReadOptions) -> CliResult<ExitCode> {
     let mut failed = false;
     for file in files {
         if let Err(Failure::Input(message)) = refuse_special(file) {
@@ -696,7 +719,7 @@ fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResul
             warn(format_args!("{message}"));
             continue;
         }
-        match Document::open_as(file, format) {
+        match Document::open_with(file, format, read) {
             Ok(doc) => {
                 for problem in doc.validate() {
                     failed |= problem.severity == Severity::Error || strict;
@@ -706,7 +729,7 @@ fn validate(files: &[PathBuf], format: Option<Format>, strict: bool) -> CliResul
             Err(e) => {
                 failed = true;
                 match e {
-                    Error::Io { source, .. } => warn(format_args!("{}: {source}", file.display())),
+                    Error::Io { source, .. } => warn(format_args!("{}: {source}{}", file.display(), io_hint(&source))),
                     e => warn(format_args!("{}: {e}", file.display())),
                 }
             }

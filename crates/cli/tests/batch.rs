@@ -111,18 +111,26 @@ fn json_in_a_folder_is_an_input_by_its_name_and_a_forced_format_takes_every_file
     assert_eq!(code(&dumped), 0);
     write(&src, "walk.json", &dumped.stdout);
     write(&src, "package.json", b"{\"name\": \"not an animation\"}");
+    // A format's own JSON form, by its extension.
+    fs::copy(testdata("sample.animj"), src.join("wave.animj")).unwrap();
     // An x8an file under another name is found only when the format is forced.
     fs::copy(testdata("x8an01.bin"), src.join("battle.dat")).unwrap();
     let out = dir.path().join("out");
     let run = batch(&[&src], &out, "seanim", &[]);
     assert_eq!(code(&run), 1);
-    assert_eq!(stdout(&run), "converted 1, failed 1, skipped 1\n");
+    assert_eq!(stdout(&run), "converted 2, failed 1, skipped 1\n");
     assert!(
         stderr(&run).contains("package.json: JSON that is neither an animbin dump"),
         "{}",
         stderr(&run)
     );
     assert_eq!(read(&out.join("walk.seanim")), read(&testdata("sample.seanim")));
+    let single = dir.path().join("wave.seanim");
+    assert_eq!(
+        code(&animbin(&["convert", s(&testdata("sample.animj")), s(&single)])),
+        0
+    );
+    assert_eq!(read(&out.join("wave.seanim")), read(&single));
 
     let sf3 = dir.path().join("sf3");
     fs::create_dir(&sf3).unwrap();

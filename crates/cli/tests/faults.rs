@@ -296,7 +296,120 @@ fn a_read_only_output_is_refused_unless_forced() {
     assert_eq!(std::fs::metadata(&output).unwrap().permissions().mode() & 0o777, 0o444);
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert_eq!(listing(dir.path()), ["link.seanim", "out.seanim"]);
-    // --force is for IN OUT; a batch names no one output.
-    let out = animbin(&["convert", "--force", "--to", "cast", "--out", s(dir.path()), s(&input)]);
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
+fn a_batch_refuses_read_only_outputs_unless_forced() {
+    let dir = tempdir();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let locked = write(&out_dir, "sample.cast", b"keep me");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let (input, other) = (testdata("sample.seanim"), testdata("skeleton.semodel"));
+    let batch = |force: &[&str]| {
+        let mut args = vec!["convert", "--to", "cast", "--out", s(&out_dir)];
+        args.extend(force);
+        args.extend([s(&input), s(&other)]);
+        animbin(&args)
+    };
+    // The read-only output fails alone, named with the way past it; the other converts.
+    let out = batch(&[]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "converted 1, failed 1, skipped 0");
+    let refusal = format!(
+        "animbin: {}: {}: the file is read-only and was left as it is; --force replaces it\n",
+        input.display(),
+        locked.display()
+    );
+    assert!(stderr(&out).contains(&refusal), "{}", stderr(&out));
+    assert_eq!(read(&locked), b"keep me");
+    assert_eq!(listing(&out_dir), ["sample.cast", "skeleton.cast"]);
+    // Forced, it is replaced by what a single conversion writes, keeping its permissions.
+    let out = batch(&["--force"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "converted 2, failed 0, skipped 0");
+    let single = dir.path().join("single.cast");
+    let out = animbin(&["convert", s(&input), s(&single)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(read(&locked), read(&single));
+    assert_eq!(std::fs::metadata(&locked).unwrap().permissions().mode() & 0o777, 0o444);
+    assert_eq!(listing(&out_dir), ["sample.cast", "skeleton.cast"]);
+}
+
+#[test]
+fn the_input_size_limit_is_named_with_the_option_that_raises_it() {
+    let dir = tempdir();
+    let input = testdata("sample.seanim");
+    let size = std::fs::metadata(&input).unwrap().len();
+    let below = (size - 1).to_string();
+    let output = dir.path().join("out.cast");
+    let refusal = format!(
+        "{}: larger than the limit of {} bytes for one input; --max-input-size raises it",
+        input.display(),
+        size - 1
+    );
+    let model = testdata("skeleton.semodel");
+    // Every command that reads, the option before or after the command's name.
+    for args in [
+        vec!["info", "--max-input-size", &below, s(&input)],
+        vec!["--max-input-size", &below, "info", "--json", s(&input)],
+        vec!["dump", "--max-input-size", &below, s(&input)],
+        vec!["validate", "--max-input-size", &below, s(&input)],
+        vec!["convert", "--max-input-size", &below, s(&input), s(&output)],
+        vec![
+            "convert",
+            "--max-input-size",
+            &below,
+            s(&model),
+            s(&output),
+            "--anim",
+            s(&input),
+        ],
+    ] {
+        let out = animbin_within(&args, 20);
+        assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&refusal), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(listing(dir.path()), Vec::<String>::new());
+    // A file of the limit's size reads, as with the default limit.
+    let at_limit = animbin(&["info", "--json", "--max-input-size", &size.to_string(), s(&input)]);
+    assert_eq!(code(&at_limit), 0, "{}", stderr(&at_limit));
+    assert_eq!(at_limit.stdout, animbin(&["info", "--json", s(&input)]).stdout);
+    // Units are binary: 1K is 1024 bytes, said so.
+    let large = testdata("sample.cast");
+    assert!(std::fs::metadata(&large).unwrap().len() > 1024);
+    let out = animbin(&["info", "--max-input-size", "1K", s(&large)]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("larger than the limit of 1024 bytes (1 KiB) for one input; --max-input-size raises it"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(code(&animbin(&["info", "--max-input-size", "2K", s(&large)])), 0);
+    // In a batch, the file over the limit fails alone.
+    let small = testdata("x8an02.bin");
+    assert!(std::fs::metadata(&small).unwrap().len() < size - 1);
+    let batch = dir.path().join("batch");
+    let args = [
+        "convert",
+        "--to",
+        "sf3",
+        "--max-input-size",
+        &below,
+        "--out",
+        s(&batch),
+        s(&input),
+        s(&small),
+    ];
+    let out = animbin(&args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "converted 1, failed 1, skipped 0");
+    assert_eq!(stderr(&out).trim(), format!("animbin: {refusal}"));
+    assert_eq!(listing(&batch), ["x8an02.bin"]);
+    // A value that is not a size is a usage error naming the option.
+    for bad in ["0", "-1", "1.5G", "lots"] {
+        let out = animbin(&["info", &format!("--max-input-size={bad}"), s(&input)]);
+        assert_eq!(code(&out), 2, "{bad}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--max-input-size"), "{bad}: {}", stderr(&out));
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use animbin::{ConvertOptions, Format, SaveOptions, Target};
+use animbin::{ConvertOptions, Format, ReadOptions, SaveOptions, Target};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -278,11 +278,19 @@ fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
         .transpose()
 }
 
-/// `animbin.open(source, format=None)`: a path or the file's bytes.
+/// `animbin.open(source, format=None, max_input_size=None)`: a path or the file's bytes.
+/// `max_input_size` (bytes as an `int`, or text such as `"64M"`, by the library's rule)
+/// bounds what is read of a path; bytes given are already in memory and read as they are.
 #[pyfunction]
-#[pyo3(name = "_open", signature = (source, format = None))]
-pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Document> {
+#[pyo3(name = "_open", signature = (source, format = None, max_input_size = None))]
+pub(crate) fn open(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    max_input_size: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Document> {
     let format = parse_format(format)?;
+    let read = options::read_options(max_input_size)?;
     let parse = |bytes: &[u8]| {
         py.detach(|| animbin::Document::parse_as(bytes, None, format))
             .map(|inner| Document { inner, path: None })
@@ -306,7 +314,7 @@ pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&st
             type_name(source)
         ))
     })?;
-    let inner = open_path(py, &path, format)?;
+    let inner = open_path(py, &path, format, &read)?;
     Ok(Document {
         inner,
         path: Some(path),
@@ -314,17 +322,15 @@ pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&st
 }
 
 /// The document at `path`, read by [`files::read`] (interruptible, at most
-/// [`animbin::MAX_INPUT_SIZE`] bytes) and parsed as the library parses it. Errors name the
-/// file.
-pub(crate) fn open_path(py: Python<'_>, path: &Path, format: Option<Format>) -> PyResult<animbin::Document> {
-    let bytes = read_input(py, path, animbin::MAX_INPUT_SIZE)?;
-    py.detach(|| animbin::Document::parse_file(&bytes, path, format))
-        .map_err(|e| format_error(py, e, Some(path)))
-}
-
-/// The bytes of the file at `path`, at most `limit` of them.
-fn read_input(py: Python<'_>, path: &Path, limit: u64) -> PyResult<Vec<u8>> {
-    files::read(py, path, limit).map_err(|e| match e {
+/// `read.max_input_size` bytes) and parsed as the library parses it. Errors name the file
+/// (and an input over the limit the keyword that raises it).
+pub(crate) fn open_path(
+    py: Python<'_>,
+    path: &Path,
+    format: Option<Format>,
+    read: &ReadOptions,
+) -> PyResult<animbin::Document> {
+    let bytes = files::read(py, path, read.max_input_size).map_err(|e| match e {
         ReadError::Python(err) => err,
         ReadError::Io(source) => format_error(
             py,
@@ -334,17 +340,9 @@ fn read_input(py: Python<'_>, path: &Path, limit: u64) -> PyResult<Vec<u8>> {
             },
             None,
         ),
-    })
-}
-
-/// `animbin._animbin._read(path, limit)`: the bytes `open` reads of the file at `path`,
-/// at most `limit` of them. For the tests of the reader, whose real limit (4 GiB) is too
-/// large to reach in a test.
-#[pyfunction]
-#[pyo3(name = "_read")]
-pub(crate) fn read<'py>(py: Python<'py>, path: PathBuf, limit: u64) -> PyResult<Bound<'py, PyBytes>> {
-    let bytes = read_input(py, &path, limit)?;
-    Ok(PyBytes::new(py, &bytes))
+    })?;
+    py.detach(|| animbin::Document::parse_file(&bytes, path, format))
+        .map_err(|e| format_error(py, e, Some(path)))
 }
 
 /// The path that `bytes` spell, when they look like one that a caller meant to open: short,

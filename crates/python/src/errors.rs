@@ -24,7 +24,10 @@ pub(crate) fn format_error(py: Python<'_>, error: Error, file: Option<&Path>) ->
     let (format, offset) = (error.format().map(animbin::Format::name), error.offset());
     let (message, cause) = match &error {
         // The error names its own file, first.
-        Error::Io { path, source } => (error.to_string(), Some(os_error(py, source, Some(path)))),
+        Error::Io { path, source } => (
+            format!("{error}{}", too_large_hint(source)),
+            Some(os_error(py, source, Some(path))),
+        ),
         Error::Write(source) => (named(&error, file), Some(os_error(py, source, None))),
         _ => (named(&error, file), None),
     };
@@ -92,6 +95,15 @@ fn errno_of(py: Python<'_>, source: &io::Error) -> Option<i32> {
         _ => return None,
     };
     py.import("errno").and_then(|m| m.getattr(name)?.extract()).ok()
+}
+
+/// The way past the library's refusal of an input over the size limit: the keyword of
+/// `animbin.open` that raises it; else nothing.
+fn too_large_hint(source: &io::Error) -> &'static str {
+    match source.get_ref() {
+        Some(inner) if inner.is::<animbin::core::format::TooLarge>() => "; open(..., max_input_size=N) raises it",
+        _ => "",
+    }
 }
 
 /// Whether a save was refused because its destination is read-only.

@@ -8,7 +8,8 @@
 //! the file is opened without blocking (`O_NONBLOCK`: a FIFO opens at once), and what is
 //! not a regular file is read only once `poll` says bytes (or the writer's end) are there,
 //! waiting at most [`WAIT`] each time; so the waiting, too, is chunked. At most `limit`
-//! bytes are read ([`animbin::MAX_INPUT_SIZE`] for `open`): a regular file larger than that
+//! bytes are read (`open`'s `max_input_size`, [`animbin::MAX_INPUT_SIZE`] by default): a
+//! regular file larger than that
 //! is refused before it is read, anything else as soon as it passes it, with the library's
 //! [`TooLarge`] error as the reason.
 

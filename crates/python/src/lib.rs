@@ -37,7 +37,6 @@ fn _animbin(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::undump, m)?)?;
     m.add_function(wrap_pyfunction!(document::from_scene, m)?)?;
     m.add_function(wrap_pyfunction!(document::unpickle, m)?)?;
-    m.add_function(wrap_pyfunction!(document::read, m)?)?;
     m.add_function(wrap_pyfunction!(scene::other_side, m)?)?;
     pose::register(m)?;
     m.add_function(wrap_pyfunction!(table::formats, m)?)?;

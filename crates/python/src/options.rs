@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use animbin::{AnimationSource, ConvertOptions, InvalidOption, SceneOptions};
+use animbin::{AnimationSource, ConvertOptions, InvalidOption, ReadOptions, SceneOptions};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use crate::document::Document;
 
@@ -21,6 +21,8 @@ pub(crate) const PRECISION: &str = "precision";
 pub(crate) const ANIMATION: &str = "animation";
 pub(crate) const ALLOW_EMPTY: &str = "allow_empty";
 pub(crate) const NORMALIZE_ROTATIONS: &str = "normalize_rotations";
+/// `animbin.open`'s keyword: the most bytes read of one input.
+pub(crate) const MAX_INPUT_SIZE: &str = animbin::options::MAX_INPUT_SIZE;
 
 /// What `convert`, `write` and `to_gltf` take.
 pub(crate) const CONVERT: &[&str] = &[
@@ -115,6 +117,31 @@ pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[
     Ok(convert)
 }
 
+/// `open(..., max_input_size=...)` as the library's [`ReadOptions`]: `None` for the default
+/// (4 GiB), else a whole number of bytes (an `int`) or text with a unit (`"64M"`, `"8G"`),
+/// by the library's rule (`animbin::options::max_input_size`, which the command's
+/// `--max-input-size` follows); a value it refuses is a `ValueError` naming the keyword.
+pub(crate) fn read_options(max_input_size: Option<&Bound<'_, PyAny>>) -> PyResult<ReadOptions> {
+    let mut read = ReadOptions::default();
+    let Some(value) = max_input_size.filter(|value| !value.is_none()) else {
+        return Ok(read);
+    };
+    // `bool` is an `int` in Python, but `True` is no size.
+    let text = if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        value.str()?.to_string()
+    } else if let Ok(text) = value.cast::<PyString>() {
+        text.to_string()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "open(): {MAX_INPUT_SIZE}: expected an int (bytes) or str (\"64M\"), got {}",
+            value.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+        )));
+    };
+    read.max_input_size =
+        animbin::options::max_input_size(&text).map_err(|e| PyValueError::new_err(format!("open(): {e}")))?;
+    Ok(read)
+}
+
 /// `anims=[...]`: each a `Document` or a path to open.
 fn anim_sources(value: &Bound<'_, PyAny>) -> PyResult<Vec<AnimationSource>> {
     if value.is_instance_of::<pyo3::types::PyString>() {
@@ -139,7 +166,9 @@ fn anim_sources(value: &Bound<'_, PyAny>) -> PyResult<Vec<AnimationSource>> {
                 item.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
             ))
         })?;
-        let document = crate::document::open_path(value.py(), &path, None)?;
+        // Under the default limit: a larger file is opened with `max_input_size` and passed
+        // as a Document.
+        let document = crate::document::open_path(value.py(), &path, None, &ReadOptions::default())?;
         sources.push(AnimationSource {
             name: path.display().to_string(),
             document,

@@ -259,8 +259,7 @@ def test_a_fifo_is_read_as_its_writer_writes(tmp_path):
 
 
 @unix_only
-def test_reads_past_the_limit_are_refused_naming_the_limit(tmp_path):
-    read = animbin._animbin._read
+def test_reads_past_max_input_size_are_refused_naming_the_limit_and_the_keyword(tmp_path):
     # A pipe, as soon as it passes the limit.
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -275,20 +274,51 @@ def test_reads_past_the_limit_are_refused_naming_the_limit(tmp_path):
     thread = threading.Thread(target=writer)
     thread.start()
     with unblocked_after(fifo, 10), pytest.raises(animbin.FormatError) as e:
-        read(fifo, 1000)
+        animbin.open(fifo, max_input_size=1000)
     thread.join()
-    assert str(e.value) == f"{fifo}: larger than the limit of 1000 bytes for one input"
+    assert str(e.value) == (
+        f"{fifo}: larger than the limit of 1000 bytes for one input; open(..., max_input_size=N) raises it"
+    )
     assert e.value.__cause__.errno == errno.EFBIG and e.value.__cause__.filename == str(fifo)
-    # A device.
+    # A device, the limit given with a unit as the command's --max-input-size takes it.
     with pytest.raises(animbin.FormatError, match=r"^/dev/zero: larger than the limit of 1048576 bytes \(1 MiB\)"):
-        read("/dev/zero", 1 << 20)
+        animbin.open("/dev/zero", max_input_size="1M")
     # A regular file, before it is read; one at the limit reads whole.
-    big = tmp_path / "big.bin"
-    big.write_bytes(b"y" * 2000)
-    with pytest.raises(animbin.FormatError, match="larger than the limit of 1999 bytes"):
-        read(big, 1999)
-    assert read(big, 2000) == big.read_bytes()
-    assert read(SEANIM, 4 << 30) == SEANIM.read_bytes()
+    size = SEANIM.stat().st_size
+    with pytest.raises(animbin.FormatError, match=f"larger than the limit of {size - 1} bytes"):
+        animbin.open(SEANIM, max_input_size=size - 1)
+    doc = animbin.open(SEANIM, max_input_size=size)
+    assert doc.to_bytes() == SEANIM.read_bytes() and doc.path == str(SEANIM)
+    # Bytes are in memory already: the limit bounds reads of paths only.
+    assert animbin.open(SEANIM.read_bytes(), max_input_size=1).to_bytes() == SEANIM.read_bytes()
+
+
+def test_max_input_size_takes_the_commands_values_and_names_itself_otherwise():
+    size = SEANIM.stat().st_size
+    for value in [size, str(size), "1K", "64M", "8G", "1TiB", None]:
+        assert animbin.open(SEANIM, max_input_size=value).format == "seanim"
+    for value in [0, -1, "0", "1.5G", "8GB", "lots", 1 << 64]:
+        with pytest.raises(ValueError, match=r"^open\(\): max_input_size: ") as e:
+            animbin.open(SEANIM, max_input_size=value)
+        assert not isinstance(e.value, animbin.FormatError)
+    for value in [True, 1.5, b"64M"]:
+        with pytest.raises(TypeError, match="max_input_size"):
+            animbin.open(SEANIM, max_input_size=value)
+    with pytest.raises(TypeError):
+        animbin.open(SEANIM, "seanim", 1000)  # keyword only
+
+
+@unix_only
+def test_max_input_size_raises_the_limit_past_4_gib(tmp_path):
+    huge = tmp_path / "huge.seanim"
+    with open(huge, "wb") as f:
+        f.truncate((4 << 30) + 1)  # sparse: no disk used
+    # Refused by default before it is read; with a higher limit the read starts, and a
+    # signal handler ends it after 0.2 s, long before its end.
+    with pytest.raises(animbin.FormatError, match=r"\(4 GiB\)"):
+        animbin.open(huge)
+    with pytest.raises(Interrupted), alarm(0.2):
+        animbin.open(huge, max_input_size="5G")
 
 
 @unix_only
@@ -298,7 +328,9 @@ def test_open_refuses_a_file_over_4_gib_before_reading_it(tmp_path):
         f.truncate((4 << 30) + 1)  # sparse
     with pytest.raises(animbin.FormatError) as e:
         animbin.open(huge)
-    assert str(e.value) == f"{huge}: larger than the limit of 4294967296 bytes (4 GiB) for one input"
+    assert str(e.value) == (
+        f"{huge}: larger than the limit of 4294967296 bytes (4 GiB) for one input; open(..., max_input_size=N) raises it"
+    )
     assert e.value.__cause__.errno == errno.EFBIG
 
 

@@ -60,7 +60,9 @@ __all__ = [
 ]
 
 
-def open(source: Any, format: str | None = None) -> Document:  # noqa: A001 (the module's own open)
+def open(  # noqa: A001 (the module's own open)
+    source: Any, format: str | None = None, *, max_input_size: int | str | None = None
+) -> Document:
     """Reads a file of any supported format.
 
     ``source`` is a path (``str`` or ``os.PathLike``) or the file's bytes (``bytes``,
@@ -70,11 +72,15 @@ def open(source: Any, format: str | None = None) -> Document:  # noqa: A001 (the
     unknown name is a ``ValueError`` listing the valid ones. Input that does not read is a
     ``FormatError`` naming the file, the format and the byte offset.
 
-    A path is read into memory (never mapped) in chunks with the GIL released, up to 4 GiB,
-    so that Ctrl-C (``KeyboardInterrupt``) ends a long read (a huge file, a device, a pipe
-    no one writes to).
+    A path is read into memory (never mapped) in chunks with the GIL released, so that
+    Ctrl-C (``KeyboardInterrupt``) ends a long read (a huge file, a device, a pipe no one
+    writes to), and at most ``max_input_size`` bytes of it: 4 GiB by default, else an int
+    (bytes) or text with a binary unit (``"64M"``, ``"8G"``), as the command's
+    ``--max-input-size`` takes it. A larger regular file is refused before it is read, a
+    pipe or a device once it passes the limit (a ``FormatError`` naming the limit, its
+    ``__cause__`` an ``OSError`` with ``errno.EFBIG``).
     """
-    return _open(source, format)
+    return _open(source, format, max_input_size)
 
 
 def from_scene(scene: Scene, format: str, **options: Any) -> Document:

@@ -68,7 +68,12 @@ class LossWarning(UserWarning):
     and for animation tracks that name bones the model lacks. ``strict=True`` makes these
     a ``FormatError`` instead."""
 
-def open(source: PathLike | bytes | bytearray | memoryview, format: str | None = None) -> Document:
+def open(
+    source: PathLike | bytes | bytearray | memoryview,
+    format: str | None = None,
+    *,
+    max_input_size: int | str | None = None,
+) -> Document:
     """Reads a file of any supported format.
 
     ``source`` is a path or the file's bytes. The format is detected from magic bytes (JSON
@@ -78,9 +83,15 @@ def open(source: PathLike | bytes | bytearray | memoryview, format: str | None =
     Raises ``FormatError`` for input that does not read, its message starting with the path
     (bytes that spell the path of a file get a hint: bytes are the contents).
 
-    A path is read into memory (never mapped) in chunks with the GIL released, at most 4 GiB
-    (the library's ``MAX_INPUT_SIZE``), so Ctrl-C (``KeyboardInterrupt``) ends a long read:
-    a huge file, a device, a pipe that no one writes to.
+    A path is read into memory (never mapped) in chunks with the GIL released, so Ctrl-C
+    (``KeyboardInterrupt``) ends a long read: a huge file, a device, a pipe that no one
+    writes to. At most ``max_input_size`` bytes are read: 4 GiB by default (the library's
+    ``MAX_INPUT_SIZE``), else an int (bytes) or text with a binary unit (``"64M"``,
+    ``"8G"``), as the command's ``--max-input-size``; a value that is no size is a
+    ``ValueError`` naming the keyword. A larger regular file is refused before it is read,
+    a pipe or a device once it passes the limit: a ``FormatError`` naming the limit and the
+    keyword, its ``__cause__`` an ``OSError`` with ``errno.EFBIG``. It bounds the reading of
+    a path only (bytes given are read as they are).
     """
 
 def formats() -> list[dict[str, Any]]:
