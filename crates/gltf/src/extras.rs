@@ -190,6 +190,24 @@ pub struct ImageExtras {
     pub file: String,
 }
 
+/// `node.extras.animbin` on the node that carries the scene's model placement
+/// ([`animbin_core::scene::Scene::placement`]), the parent of every root of the model.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PlacementExtras {
+    /// Always true.
+    pub placement: bool,
+}
+
+/// `node.extras.animbin` on a node the writer puts between a bone that does not inherit its
+/// parent's scale ([`animbin_core::scene::Bone::scale_compensate`]) and that parent: it
+/// holds the bone's translation and the inverse of the parent's scale (glTF nodes always
+/// inherit scale).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct CompensationExtras {
+    /// The name of the bone it compensates for.
+    pub compensates: String,
+}
+
 /// `node.extras.animbin` on the root node that the writer adds for the up axis and unit
 /// scale; the reader drops that node again.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

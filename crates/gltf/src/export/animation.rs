@@ -7,6 +7,7 @@ use animbin_core::math::{Transform, Vec3};
 use animbin_core::pose;
 use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
 
+use super::AnimatedBones;
 use super::builder::{Builder, finite3, unit_quat};
 use super::name_list;
 use crate::error::{Error, Result};
@@ -55,7 +56,7 @@ pub(super) fn export_animation(
     index: usize,
     anim: &Animation,
     precision: Precision,
-    by_name: &HashMap<&str, usize>,
+    animated: &AnimatedBones<'_>,
     extra_by_name: &mut HashMap<String, usize>,
     extra_nodes: &mut Vec<usize>,
     report: &mut ConversionReport,
@@ -81,8 +82,10 @@ pub(super) fn export_animation(
         return Ok(());
     }
     let skeleton = &scene.skeleton;
-    let kinds = pose::effective_kinds(anim, skeleton);
-    if skeleton.bones.is_empty() && kinds.iter().any(|&k| k != AnimKind::Absolute) {
+    let by_name = animated.by_name;
+    let kinds = pose::channel_kinds(anim, skeleton);
+    let absolute = |k: &pose::TrackKinds| *k == pose::TrackKinds::all(AnimKind::Absolute);
+    if skeleton.bones.is_empty() && !kinds.iter().all(absolute) {
         report.lose(format!(
             "{}: {} keys with no skeleton to apply them to: played over an identity rest pose",
             label(),
@@ -131,32 +134,39 @@ pub(super) fn export_animation(
         let rest = bone.map_or(Transform::IDENTITY, |i| skeleton.bones[i].local);
         let kind = kinds[t];
         let what = |path: &str| format!("{} track {t} ({:?}) {path}", label(), track.bone);
-        let mut channel =
-            |b: &mut Builder, path: &'static str, times: Vec<f32>, values: Vec<f32>, kind: &'static str, dims| {
-                let sampler_input = b.times(&times, &|| what(path))?;
-                let output = b.floats(&values, kind, dims, None, false, &|| what(path))?;
-                out.samplers.push(json::Sampler {
-                    input: sampler_input,
-                    interpolation,
-                    output,
-                });
-                out.channels.push(json::Channel {
-                    sampler: out.samplers.len() - 1,
-                    target: json::ChannelTarget { node, path },
-                });
-                Ok::<(), Error>(())
-            };
+        // A compensated bone's translation is on its compensation node.
+        let translation_node = bone.and_then(|i| animated.compensation[i]).unwrap_or(node);
+        let mut channel = |b: &mut Builder,
+                           node: usize,
+                           path: &'static str,
+                           times: Vec<f32>,
+                           values: Vec<f32>,
+                           kind: &'static str,
+                           dims| {
+            let sampler_input = b.times(&times, &|| what(path))?;
+            let output = b.floats(&values, kind, dims, None, false, &|| what(path))?;
+            out.samplers.push(json::Sampler {
+                input: sampler_input,
+                interpolation,
+                output,
+            });
+            out.channels.push(json::Channel {
+                sampler: out.samplers.len() - 1,
+                target: json::ChannelTarget { node, path },
+            });
+            Ok::<(), Error>(())
+        };
         if !track.translation.is_empty() {
-            if seen.insert((node, "translation")) {
+            if seen.insert((translation_node, "translation")) {
                 let w = || what("translation");
                 let (times, values) = channel_keys(
                     &track.translation,
                     anim.framerate,
-                    &|v| finite3(pose::apply_translation(kind, &rest, v), &w),
+                    &|v| finite3(pose::apply_translation(kind.translation, &rest, v), &w),
                     &w,
                     &mut dropped,
                 )?;
-                channel(b, "translation", times, values, "VEC3", 3)?;
+                channel(b, translation_node, "translation", times, values, "VEC3", 3)?;
             } else {
                 duplicates += 1;
             }
@@ -167,11 +177,11 @@ pub(super) fn export_animation(
                 let (times, values) = channel_keys(
                     &track.rotation,
                     anim.framerate,
-                    &|q| unit_quat(pose::apply_rotation(kind, &rest, q), &w),
+                    &|q| unit_quat(pose::apply_rotation(kind.rotation, &rest, q), &w),
                     &w,
                     &mut dropped,
                 )?;
-                channel(b, "rotation", times, values, "VEC4", 4)?;
+                channel(b, node, "rotation", times, values, "VEC4", 4)?;
             } else {
                 duplicates += 1;
             }
@@ -181,7 +191,27 @@ pub(super) fn export_animation(
                 let w = || what("scale");
                 let (times, values) =
                     channel_keys(&track.scale, anim.framerate, &|v| finite3(v, &w), &w, &mut dropped)?;
-                channel(b, "scale", times, values, "VEC3", 3)?;
+                channel(b, node, "scale", times, values, "VEC3", 3)?;
+                // Children that do not inherit this scale undo it on their compensation
+                // nodes, at the same times (exact at keys; between keys 1 / lerp differs from
+                // the lerp of 1 / key, by at most the curvature of 1 / s).
+                let compensating = bone.into_iter().flat_map(|p| {
+                    (0..animated.parents.len())
+                        .filter(move |&c| animated.parents[c] == Some(p))
+                        .filter_map(|c| animated.compensation[c])
+                });
+                for c in compensating.collect::<Vec<_>>() {
+                    if seen.insert((c, "scale")) {
+                        let (times, values) = channel_keys(
+                            &track.scale,
+                            anim.framerate,
+                            &|v| finite3(super::inverse_scale(v), &w),
+                            &w,
+                            &mut 0,
+                        )?;
+                        channel(b, c, "scale", times, values, "VEC3", 3)?;
+                    }
+                }
             } else {
                 duplicates += 1;
             }

@@ -8,11 +8,12 @@ use std::collections::HashMap;
 
 use animbin_core::SceneOptions;
 use animbin_core::images::ImageFiles;
-use animbin_core::math::Vec3;
+use animbin_core::math::{Quat, Transform, Vec3};
+use animbin_core::pose;
 use animbin_core::scene::{ConversionReport, Precision, Scene};
 
 use crate::error::{Error, Result};
-use crate::extras::{self, MeshExtras, SceneExtras, WrapperExtras};
+use crate::extras::{self, CompensationExtras, MeshExtras, PlacementExtras, SceneExtras, WrapperExtras};
 use crate::json::{self, short};
 use crate::xform;
 
@@ -96,17 +97,43 @@ pub(crate) fn build(
         })?;
         b.node(node);
     }
+    // A bone that does not inherit its parent's scale, under a parent whose scale is not 1
+    // (at rest or in an animation), hangs from a compensation node that holds its
+    // translation and undoes the parent's scale (glTF nodes always inherit it).
+    let mut compensation: Vec<Option<usize>> = vec![None; bones.len()];
+    for i in pose::compensated_under_scaled_parents(scene) {
+        let Some(p) = parents[i] else { continue };
+        let mut node = json::Node {
+            name: Some(format!("{}.ssc", bones[i].name)),
+            children: vec![i],
+            extras: extras::wrap(&CompensationExtras {
+                compensates: bones[i].name.clone(),
+            }),
+            ..json::Node::default()
+        };
+        let moved = Transform {
+            translation: bones[i].local.translation,
+            rotation: Quat::IDENTITY,
+            scale: inverse_scale(bones[p].local.scale),
+        };
+        node_trs(&mut node, &moved, &|| {
+            format!("bone {i} ({:?}) compensation", bones[i].name)
+        })?;
+        b.root.nodes[i].translation = None;
+        compensation[i] = Some(b.node(node));
+    }
     let mut bone_roots = Vec::new();
     for (i, parent) in parents.iter().enumerate() {
         match parent {
-            Some(p) => b.root.nodes[*p].children.push(i),
+            Some(p) => b.root.nodes[*p].children.push(compensation[i].unwrap_or(i)),
             None => bone_roots.push(i),
         }
     }
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
-    for (i, bone) in bones.iter().enumerate() {
-        by_name.entry(bone.name.as_str()).or_insert(i);
-    }
+    let animated = AnimatedBones {
+        by_name: &by_name_of(bones),
+        parents: &parents,
+        compensation: &compensation,
+    };
 
     // Images, textures and materials.
     materials(&mut b, scene, images, report);
@@ -162,7 +189,7 @@ pub(crate) fn build(
             index,
             anim,
             precisions[index],
-            &by_name,
+            &animated,
             &mut extra_by_name,
             &mut extra_nodes,
             report,
@@ -197,8 +224,21 @@ pub(crate) fn build(
     // (glTF wants one common root for the joints) call for one.
     let mut roots: Vec<usize> = bone_roots.clone();
     roots.extend(&extra_nodes);
-    let joint_roots = roots.len();
+    let mut joint_roots = roots.len();
     roots.extend(&mesh_nodes);
+    if scene.placement != Transform::IDENTITY && !roots.is_empty() {
+        // The placement moves the whole model: one node above every root (a skinned mesh
+        // follows its joints, which are under it).
+        let mut node = json::Node {
+            name: Some("animbin_placement".into()),
+            children: roots,
+            extras: extras::wrap(&PlacementExtras { placement: true }),
+            ..json::Node::default()
+        };
+        node_trs(&mut node, &scene.placement, &|| "the model placement".into())?;
+        joint_roots = usize::from(joint_roots > 0);
+        roots = vec![b.node(node)];
+    }
     let needs_wrapper = options.z_up || (skin.is_some() && joint_roots > 1);
     let scene_nodes = if needs_wrapper {
         let mut wrapper = json::Node {
@@ -241,6 +281,30 @@ pub(crate) fn build(
         root: b.root,
         bin: b.bin,
     })
+}
+
+/// The bones animations can name, and where their channels go.
+pub(super) struct AnimatedBones<'a> {
+    /// Each bone name's first bone.
+    pub(super) by_name: &'a HashMap<&'a str, usize>,
+    /// Each bone's parent in the node tree ([`tree_parents`]).
+    pub(super) parents: &'a [Option<usize>],
+    /// The compensation node of each bone that has one: it takes the bone's translation
+    /// channel, and the inverse of its parent's scale channel.
+    pub(super) compensation: &'a [Option<usize>],
+}
+
+fn by_name_of(bones: &[animbin_core::scene::Bone]) -> HashMap<&str, usize> {
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    for (i, bone) in bones.iter().enumerate() {
+        by_name.entry(bone.name.as_str()).or_insert(i);
+    }
+    by_name
+}
+
+/// `1 / s` per axis; a zero scale stays 0 (the parent collapses its children anyway).
+pub(super) fn inverse_scale(s: Vec3<f64>) -> Vec3<f64> {
+    s.map(|x| if x == 0.0 { 0.0 } else { 1.0 / x })
 }
 
 /// A copy of `scene` with every length multiplied by `s` (see [`xform::scale_lengths`]),
