@@ -36,7 +36,7 @@ from mathutils import Euler, Matrix, Quaternion
 
 import animbin
 
-from . import blend, pose, table
+from . import blend, pose, shapes, table
 
 Y_UP_FROM_Z_UP = Matrix.Rotation(-math.pi / 2, 4, "X")
 
@@ -624,6 +624,11 @@ def meshes_of(
                     bone_indices=skin[0][vertices] if skin else None,
                     bone_weights=skin[1][vertices] if skin else None,
                     materials=mesh_materials,
+                    morph_targets=(
+                        shapes.morph_targets(obj, vertices, matrix, settings.scale)
+                        if len(mesh.vertices) == len(obj.data.vertices)
+                        else []
+                    ),
                 )
             )
         return made
@@ -717,5 +722,8 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
             result,
         )
     scene = animbin.Scene(skeleton, meshes, materials.ordered(), textures=materials.textures)
+    if "animations" in table.info(format_name)["holds"]:
+        # The shape keys' weight animations go with the model that holds the keys.
+        scene.animations = shapes.weight_animations(objects, blend.scene_framerate(context.scene))
     _write(scene, path, format_name, result)
     return result

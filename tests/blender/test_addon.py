@@ -26,7 +26,9 @@ delta, relative and additive key plays as on a bone turned at rest (animbin's ru
 texture beside the model (loaded with its pixels), a Y-up import and a scaled one that
 export back to the same keys, a glTF Separate file from Blender's own glTF exporter
 (``.gltf``, ``.bin`` and image beside it) read by the extension's importer with its skinned
-mesh, bones and texture, and, with ``--zip``, the built extension installed through
+mesh, bones and texture, blend shapes (``blend_shape_checks``: Cast -> shape keys with
+animated values -> Cast, and Cast and SEModel -> glb -> Blender's glTF importer), and, with
+``--zip``, the built extension installed through
 Blender's own extension installer, its bundled wheel providing ``animbin``.
 
 CI runs it under bpy 4.2, 4.5 and 5.0 (the manifest's ``blender_version_min`` is what it
@@ -60,6 +62,9 @@ import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
 import animbin
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blend_shape_checks  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -1098,6 +1103,7 @@ def main():
                 lambda: check_x8an_export(checks, args.testdata, out_dir),
                 lambda: check_dmf_export(checks, args.testdata, out_dir),
                 lambda: check_gltf_separate(checks, os.path.abspath(args.testdata), out_dir),
+                lambda: blend_shape_checks.check_blend_shapes(checks, os.path.abspath(args.testdata), out_dir),
             ):
                 try:
                     check()
