@@ -121,7 +121,6 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         name = mesh.name or (stem if len(scene.meshes) == 1 else f"{stem}_{index}")
         obj = build_mesh(context, name, mesh, materials, armature_object, bone_names, settings, result)
         shapes.add_shape_keys(obj, mesh, settings.scale)
-        shapes.add_shape_keys(obj, mesh, settings.scale)
         if armature_object is None:
             _orient(obj, settings)
         result.meshes.append(obj)
@@ -132,7 +131,6 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         info = document.info() if fmt["chooses_precision"] else {}
         precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
         build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
-    shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
     shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
 
     for obj in context.view_layer.objects:
