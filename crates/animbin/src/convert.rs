@@ -551,6 +551,8 @@ fn join_animations(
     report: &mut ConversionReport,
 ) -> Result<Vec<UnmatchedTracks>> {
     let mut unmatched = Vec::new();
+    // The skeleton does not change here: its names are indexed once, not searched per track.
+    let bone_names = scene.skeleton.indices_by_name();
     for source in sources {
         let extra = source.document.to_scene(options, report)?;
         if extra.animations.is_empty() {
@@ -565,7 +567,7 @@ fn join_animations(
                 let bones: Vec<String> = animation
                     .bones
                     .iter()
-                    .filter(|track| scene.skeleton.find(&track.bone).is_none())
+                    .filter(|track| !bone_names.contains_key(track.bone.as_str()))
                     .map(|track| track.bone.clone())
                     .collect();
                 if !bones.is_empty() {

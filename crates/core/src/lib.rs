@@ -15,6 +15,8 @@
 //! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
 //! - [`scene`]: the neutral model that conversions between formats go through;
 //! - [`check`]: what a scene a caller built must be before a file is written from it;
+//! - [`hierarchy`]: parent lists in linear time without recursion: parents-first order,
+//!   cycles, what a bone takes from its nearest ancestor;
 //! - [`pose`]: how an animation's kind (absolute, relative, delta, additive) plays over a
 //!   bone's bind pose, and back;
 //! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
@@ -41,6 +43,7 @@ pub mod error;
 pub mod fixed;
 pub mod float;
 pub mod format;
+pub mod hierarchy;
 pub mod images;
 pub mod index;
 pub mod io;

@@ -100,34 +100,25 @@ impl Skeleton {
     }
 
     /// Bone indices ordered so that each valid parent comes before its children; bones
-    /// caught in a cycle come last, in index order.
+    /// caught in a cycle come last, in index order. Linear in the bones, however deep the
+    /// hierarchy ([`crate::hierarchy::parents_first`] gives the exact order).
     pub fn resolve_order(&self) -> Vec<usize> {
-        let n = self.bones.len();
-        let mut depth_known = vec![false; n];
-        let mut order = Vec::with_capacity(n);
-        // Each pass places the bones whose parent is placed; at most n passes.
-        for _ in 0..=n {
-            let before = order.len();
-            for i in 0..n {
-                if depth_known[i] {
-                    continue;
-                }
-                let ready = match self.bones[i].parent {
-                    None => true,
-                    Some(p) if p >= n || p == i => true,
-                    Some(p) => depth_known[p],
-                };
-                if ready {
-                    depth_known[i] = true;
-                    order.push(i);
-                }
-            }
-            if order.len() == before {
-                break;
-            }
+        crate::hierarchy::parents_first(&self.parents())
+    }
+
+    /// Each bone's parent index, as [`crate::hierarchy`] takes it.
+    pub fn parents(&self) -> Vec<Option<usize>> {
+        self.bones.iter().map(|b| b.parent).collect()
+    }
+
+    /// Each bone name's index: the first bone of that name, as [`Skeleton::find`] finds it,
+    /// for callers that look up many names (one per animation track).
+    pub fn indices_by_name(&self) -> std::collections::HashMap<&str, usize> {
+        let mut by_name = std::collections::HashMap::with_capacity(self.bones.len());
+        for (i, bone) in self.bones.iter().enumerate() {
+            by_name.entry(bone.name.as_str()).or_insert(i);
         }
-        order.extend((0..n).filter(|&i| !depth_known[i]));
-        order
+        by_name
     }
 }
 

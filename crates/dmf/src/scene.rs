@@ -8,7 +8,7 @@
 //! with prs flags) become per-bone translation / rotation / scale channels, and back: keys of
 //! one bone at the same frame share a record. Times: DMF seconds = scene frames / framerate.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use animbin_core::math::{Mat4, Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
@@ -433,13 +433,16 @@ fn dmf_bones(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec<Bone>,
         bones.push(Bone::new(name(&bone.name, &format!("bone {old}"))?, 0, parent, matrix));
     }
     for animation in &scene.animations {
+    // Looked up by name once per track: sets, not a search of every bone per track.
+    let scene_names = scene.skeleton.indices_by_name();
+    let mut names: HashSet<Vec<u8>> = bones.iter().map(|b| b.name.bytes().to_vec()).collect();
         for track in &animation.bones {
-            if scene.skeleton.find(&track.bone).is_none()
-                && !bones.iter().any(|b| b.name.bytes() == track.bone.as_bytes())
-            {
+            if !scene_names.contains_key(track.bone.as_str()) && !names.contains(track.bone.as_bytes()) {
                 report.lose("a skeleton for animated bones (added as roots with an identity bind pose)");
                 let identity = column_major(Transform::IDENTITY.to_matrix()).map(|v| v as f32);
-                bones.push(Bone::new(name(&track.bone, "an animated bone")?, 0, -1, identity));
+                let bone = Bone::new(name(&track.bone, "an animated bone")?, 0, -1, identity);
+                names.insert(bone.name.bytes().to_vec());
+                bones.push(bone);
             }
         }
     }

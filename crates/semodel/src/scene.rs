@@ -79,21 +79,13 @@ fn parents(bones: &[Bone]) -> Result<Vec<Option<usize>>> {
     Ok(out)
 }
 
+/// Refuses a cycle of parents, naming its first bone; parents in range and not the bone
+/// itself (both callers refuse those first).
 fn cycle_free(parents: &[Option<usize>]) -> Result<()> {
-    for start in 0..parents.len() {
-        let mut at = start;
-        // A chain longer than the bone count has looped.
-        for _ in 0..=parents.len() {
-            match parents[at] {
-                Some(p) if p < parents.len() => at = p,
-                _ => break,
-            }
-            if at == start {
-                return Err(refuse(format!("bone {start} is its own ancestor (a parent cycle)")));
-            }
-        }
+    match animbin_core::hierarchy::in_cycles(parents).first() {
+        Some(start) => Err(refuse(format!("bone {start} is its own ancestor (a parent cycle)"))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionReport) -> Result<scene::Skeleton> {

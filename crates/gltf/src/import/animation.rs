@@ -273,13 +273,14 @@ pub(super) fn import_animation(
             }
             // The channels hold the kinds applied against the rest pose: take it off again.
             let kinds = pose::effective_kinds(&anim, skeleton);
+            let bone_of = skeleton.indices_by_name();
             for (track, kind) in anim.bones.iter_mut().zip(kinds) {
                 if kind == AnimKind::Absolute {
                     continue;
                 }
-                let rest = skeleton
-                    .find(&track.bone)
-                    .map_or(Transform::IDENTITY, |b| skeleton.bones[b].local);
+                let rest = bone_of
+                    .get(track.bone.as_str())
+                    .map_or(Transform::IDENTITY, |&b| skeleton.bones[b].local);
                 for key in &mut track.translation {
                     key.value = pose::remove_translation(kind, &rest, key.value);
                 }

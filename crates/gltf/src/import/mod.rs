@@ -46,21 +46,13 @@ fn node_parents(document: &gltf::Document) -> Result<Vec<Option<usize>>> {
             parent[c] = Some(node.index());
         }
     }
-    for start in 0..n {
-        let mut at = parent[start];
-        for _ in 0..n {
-            match at {
-                Some(p) if p == start => {
-                    return Err(Error::invalid(
-                        Path::item("nodes", start),
-                        "a node hierarchy without cycles",
-                        "a cycle",
-                    ));
-                }
-                Some(p) => at = parent[p],
-                None => break,
-            }
-        }
+    // The first node on a cycle is named (no node is its own child: refused above).
+    if let Some(&start) = animbin_core::hierarchy::in_cycles(&parent).first() {
+        return Err(Error::invalid(
+            Path::item("nodes", start),
+            "a node hierarchy without cycles",
+            "a cycle",
+        ));
     }
     Ok(parent)
 }
@@ -176,24 +168,28 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     for (b, &node) in order.iter().enumerate() {
         bone_of_node.insert(node, b);
     }
-    let mut skipped_between = Vec::new();
-    for &node in &order {
-        let mut at = parents[node];
-        let mut passed = Vec::new();
-        while let Some(p) = at {
+    // What lies up each node's chain, found parents first in one pass (a walk up from every
+    // bone would cost the depth of the tree each time): its nearest bone ancestor, and how
+    // many nodes between the two move what they hold (neither bones nor animbin's root, with
+    // a transform that is not the identity).
+    let tree_order = animbin_core::hierarchy::parents_first(&parents);
+    let mut bone_above: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut moved_between = vec![0usize; nodes.len()];
+    for &i in &tree_order {
+        if let Some(p) = parents[i] {
             if is_bone[p] {
-                break;
+                bone_above[i] = Some(p);
+            } else {
+                bone_above[i] = bone_above[p];
+                moved_between[i] = moved_between[p] + usize::from(!wrapper[p] && !is_identity(&trs(&nodes[p])));
             }
-            passed.push(p);
-            at = parents[p];
         }
-        let parent = at.and_then(|p| bone_of_node.get(&p).copied());
+    }
+    let mut skipped_between = 0;
+    for &node in &order {
+        let parent = bone_above[node].and_then(|p| bone_of_node.get(&p).copied());
         if parent.is_some() {
-            for p in passed {
-                if !wrapper[p] && !is_identity(&trs(&nodes[p])) {
-                    skipped_between.push(nodes[p].name().unwrap_or("").to_string());
-                }
-            }
+            skipped_between += moved_between[node];
         }
         skeleton.bones.push(Bone {
             scale_compensate: false,
@@ -204,10 +200,9 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             cosmetic: false,
         });
     }
-    if !skipped_between.is_empty() {
+    if skipped_between > 0 {
         report.lose(format!(
-            "{} transform(s) of nodes between bones that are not bones themselves: not kept",
-            skipped_between.len()
+            "{skipped_between} transform(s) of nodes between bones that are not bones themselves: not kept"
         ));
     }
     // Parents before children.
@@ -276,20 +271,25 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         }
     }
     let mut moved_meshes = Vec::new();
+    // Per node, whether a transform that is not the identity lies on it or up its chain, up
+    // to (not including) a top-level or animbin root node; found parents first, once.
+    let mut moved_up: Option<Vec<bool>> = None;
     for mesh in document.meshes() {
         let node = first_node_of_mesh.get(&mesh.index()).map(|&n| &nodes[n]);
         let skin = node.and_then(gltf::Node::skin);
         if let (Some(node), None) = (node, &skin) {
             // The node's transform up to (not including) a top-level or animbin root node.
-            let mut at = Some(node.index());
-            let mut moved = false;
-            while let Some(i) = at {
-                if wrapper[i] || (parents[i].is_none() && i != node.index()) {
-                    break;
+            let moved_up = moved_up.get_or_insert_with(|| {
+                let mut up = vec![false; nodes.len()];
+                for &i in &tree_order {
+                    if let Some(p) = parents[i].filter(|_| !wrapper[i]) {
+                        up[i] = !is_identity(&trs(&nodes[i])) || up[p];
+                    }
                 }
-                moved |= !is_identity(&trs(&nodes[i]));
-                at = parents[i];
-            }
+                up
+            });
+            let i = node.index();
+            let moved = !wrapper[i] && (!is_identity(&trs(&nodes[i])) || parents[i].is_some_and(|p| moved_up[p]));
             if moved {
                 moved_meshes.push(mesh.name().unwrap_or("").to_string());
             }
