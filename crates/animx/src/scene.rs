@@ -230,6 +230,7 @@ fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Animation,
     if !scene.materials.is_empty() || !scene.textures.is_empty() {
         report.lose("materials and textures (AnimX holds animation tracks only)");
     }
+    report.lose_morph_targets(scene, "AnimX");
     if scene.animations.len() > 1 {
         report.lose(format!(
             "{} animations after the first (AnimX holds one)",

@@ -462,6 +462,19 @@ impl ConversionReport {
     pub fn is_lossless(&self) -> bool {
         self.lost.is_empty()
     }
+
+    /// Records the scene's morph targets and weight tracks as lost, for a format (`label`)
+    /// that holds no blend shapes.
+    pub fn lose_morph_targets(&mut self, scene: &Scene, label: &str) {
+        let targets: usize = scene.meshes.iter().map(|m| m.morph_targets.len()).sum();
+        let tracks: usize = scene.animations.iter().map(|a| a.weights.len()).sum();
+        if targets > 0 {
+            self.lose(format!("{targets} morph targets ({label} has no blend shapes)"));
+        }
+        if tracks > 0 {
+            self.lose(format!("{tracks} morph target weight tracks ({label} has no blend shapes)"));
+        }
+    }
 }
 
 /// How a file becomes a scene and a scene becomes a file: the options every format crate's

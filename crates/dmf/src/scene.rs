@@ -326,6 +326,7 @@ impl Dmf {
     /// The options do not apply: the scene's animations carry their own framerate, and DMF
     /// has no axis convention or unit.
     pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
+        report.lose_morph_targets(scene, "DMF");
         let (bones, bone_index) = dmf_bones(scene, report)?;
         let textures = scene
             .textures

@@ -186,6 +186,8 @@ impl SeAnim {
         if !scene.meshes.is_empty() || !scene.materials.is_empty() || !scene.textures.is_empty() {
             report.lose("meshes, materials and textures");
         }
+        // SEBlend keys stay opaque (crate docs): their layout is not confirmed by any writer.
+        report.lose_morph_targets(scene, "SEAnim (whose SEBlend key layout is unconfirmed)");
         let rebased;
         let (first, single) = match options.anim_kind {
             Some(kind) if kind != first.kind || first.bones.iter().any(|t| t.kind_override.is_some()) => {

@@ -164,6 +164,7 @@ fn from_scene(scene: &Scene, options: Ticks, report: &mut ConversionReport) -> R
     if !scene.meshes.is_empty() || !scene.materials.is_empty() || !scene.textures.is_empty() {
         report.lose("meshes, materials and textures (x8an files hold animations only)");
     }
+    report.lose_morph_targets(scene, "x8an");
     let segments = scene
         .animations
         .iter()

@@ -35,6 +35,9 @@ pub(super) fn targets(
             label()
         ));
     }
+    if mesh.morph_targets.iter().any(|t| t.max_weight.is_some()) {
+        report.lose(format!("{}: morph target maximum weights (glTF has none)", label()));
+    }
     let mut out = Vec::with_capacity(mesh.morph_targets.len());
     for (k, t) in mesh.morph_targets.iter().enumerate() {
         let what = || format!("{} morph target {k} ({:?})", label(), t.name);
