@@ -116,7 +116,11 @@ fn expected_losses(file: &CastFile, target: Target) -> Vec<(&'static str, &'stat
             "looping",
             "looping",
         ),
-        (curve_kp(&["bs"]), "blend-shape weight curves", "morph target weight tracks"),
+        (
+            curve_kp(&["bs"]),
+            "blend-shape weight curves",
+            "morph target weight tracks",
+        ),
         (curve_kp(&["vb"]), "visibility curves", "property tracks"),
         (has(NodeKind::Hair), "hair", "hair"),
         (has(NodeKind::BlendShape), "blend shapes", "blend shapes"),

@@ -472,7 +472,9 @@ impl ConversionReport {
             self.lose(format!("{targets} morph targets ({label} has no blend shapes)"));
         }
         if tracks > 0 {
-            self.lose(format!("{tracks} morph target weight tracks ({label} has no blend shapes)"));
+            self.lose(format!(
+                "{tracks} morph target weight tracks ({label} has no blend shapes)"
+            ));
         }
     }
 }
