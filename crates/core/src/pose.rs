@@ -24,7 +24,7 @@
 //! meant to be layered over whatever plays; a format without layering plays them over the
 //! bind pose.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::math::{Quat, Transform, Vec3};
 #[cfg(doc)]
@@ -78,16 +78,17 @@ pub fn decompose(parent: Transform, global: Transform, scale_compensate: bool) -
 /// kind's scale rule is the key itself).
 pub fn compensated_under_scaled_parents(scene: &Scene) -> Vec<usize> {
     let bones = &scene.skeleton.bones;
+    // The bones named by a scale key other than 1, gathered once (not searched per bone).
+    let scale_keyed: HashSet<&str> = scene
+        .animations
+        .iter()
+        .flat_map(|a| &a.bones)
+        .filter(|t| t.scale.iter().any(|k| k.value != Vec3::ONE))
+        .map(|t| t.bone.as_str())
+        .collect();
     let scaled: Vec<bool> = bones
         .iter()
-        .map(|b| {
-            b.local.scale != Vec3::ONE
-                || scene.animations.iter().any(|a| {
-                    a.bones
-                        .iter()
-                        .any(|t| t.bone == b.name && t.scale.iter().any(|k| k.value != Vec3::ONE))
-                })
-        })
+        .map(|b| b.local.scale != Vec3::ONE || scale_keyed.contains(b.name.as_str()))
         .collect();
     (0..bones.len())
         .filter(|&i| {

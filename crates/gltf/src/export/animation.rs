@@ -103,6 +103,10 @@ pub(super) fn export_animation(
         extras: None,
     };
     let mut seen: HashSet<(usize, &'static str)> = HashSet::new();
+    // Per bone, the compensation nodes of its children that do not inherit its scale, in
+    // bone order: listed once when a scale track first needs them (a scan of every bone per
+    // scale track would cost bones x tracks).
+    let mut compensating_children: Option<HashMap<usize, Vec<usize>>> = None;
     let mut missing = Vec::new();
     let (mut duplicates, mut dropped) = (0usize, 0usize);
     for (t, track) in anim.bones.iter().enumerate() {
@@ -195,12 +199,17 @@ pub(super) fn export_animation(
                 // Children that do not inherit this scale undo it on their compensation
                 // nodes, at the same times (exact at keys; between keys 1 / lerp differs from
                 // the lerp of 1 / key, by at most the curvature of 1 / s).
-                let compensating = bone.into_iter().flat_map(|p| {
-                    (0..animated.parents.len())
-                        .filter(move |&c| animated.parents[c] == Some(p))
-                        .filter_map(|c| animated.compensation[c])
+                let by_parent = compensating_children.get_or_insert_with(|| {
+                    let mut by_parent: HashMap<usize, Vec<usize>> = HashMap::new();
+                    for (c, parent) in animated.parents.iter().enumerate() {
+                        if let (Some(p), Some(node)) = (*parent, animated.compensation[c]) {
+                            by_parent.entry(p).or_default().push(node);
+                        }
+                    }
+                    by_parent
                 });
-                for c in compensating.collect::<Vec<_>>() {
+                let compensating = bone.and_then(|p| by_parent.get(&p)).cloned().unwrap_or_default();
+                for c in compensating {
                     if seen.insert((c, "scale")) {
                         let (times, values) = channel_keys(
                             &track.scale,
