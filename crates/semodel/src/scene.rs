@@ -95,10 +95,10 @@ fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionRe
             .iter()
             .zip(&parents)
             .map(|(b, &parent)| scene::Bone {
+                scale_compensate: false,
                 name: b.name.clone(),
                 parent,
                 local: b
-                scale_compensate: false,
                     .local
                     .map(|p| pose_transform(p, Vec3::ONE))
                     .unwrap_or(Transform::IDENTITY),
