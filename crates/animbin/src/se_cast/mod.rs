@@ -52,16 +52,16 @@
 //! | meshes | Meshes: `vp`, `vn`, `u0`... with `ul`, colours packed in `c0` with `cl` 1, `wb` `wv` `mi`, `f`, and `m` naming the material of the first UV layer; `se.flags` (`b`) when not 0, `se.materialIndices` (`i`) when the layers' material indices are other than that material then -1s, `se.maxInfluence` (`b`) for a `maxInfluence` without weights |
 //! | `dataFlags`, `boneFlags`, `meshFlags` | derived from what the Model holds; else `se.dataFlags`, `se.boneFlags`, `se.meshFlags` (`b`) |
 //! | reserved bytes, counts of absent blocks | `se.reserved` (`b`), `se.strayCounts` (`i`: bones, meshes, materials) |
-//! | the SEBlend trailer, other bytes after the last block | `se.trailer` (`b`, the bytes as written) |
+//! | the SEBlend trailer, other bytes after the last block | `se.trailer` (`b`, the bytes as written); and each SEBlend shape that moves a mesh's vertices as a BlendShape node after everything else (`n`, `b` the mesh, `vi` the vertices, `vp` base position + offset), which Cast readers use and the way back skips |
 //! | the draft layout | `se.layout` "draft" on the Model, and its own header fields (`se.modelType`, `se.modelFlags`, `se.reserved1`, `se.reserved2`, `se.collisionCount`, `se.materialCount`, `se.maxSkinInfluence`, `se.uvSetCount`), its per-vertex UV material indices (`se.uvMaterials`) and, where `f32` does not give back its half floats bit for bit, their bits (`se.normals`, `se.weights`, `h`) |
 //!
 //! ## What does not travel
 //! Nothing an SE file holds is left out: every file that reads comes back byte for byte
 //! (an SEAnim read with the old `frame_t` rule comes back as its own rewrite does, under the
 //! current rule). What Cast readers other than these functions do not see is what the `se.`
-//! properties hold; among it, the SEBlend blend shapes of either format, which Cast could
-//! hold as BlendShape nodes and `bs` curves but which travel only as the trailer's bytes:
-//! the conversion reports them.
+//! properties hold; among it, the SEBlend keys of an SEAnim, which Cast could hold as `bs`
+//! curves but which travel only as the trailer's bytes (their layout is unconfirmed): the
+//! conversion reports them. An SEModel's SEBlend shapes are BlendShape nodes as well.
 //!
 //! Going back, a Cast file is read as an SE file only when the mapping gives back that very
 //! file (the same bytes): anything else in it, an edit, another node, other hashes, would
@@ -83,7 +83,7 @@ use animbin_semodel::Layout;
 
 use crate::{Document, Target};
 
-/// The report line for an SEBlend trailer, which travels as bytes.
+/// The report line for an SEAnim's SEBlend trailer, which travels as bytes.
 pub(crate) const SEBLEND_LOSS: &str = "SEBlend blend shapes as Cast blend shapes (the trailer travels as the bytes of se.trailer, which Cast readers skip)";
 
 use animbin_cast::NodeHashes as Hashes;
@@ -170,9 +170,6 @@ pub(crate) fn convert(document: &Document, target: Target) -> Option<(Document, 
         }
         (Document::SeModel(model), Target::Cast) => {
             let cast = semodel_to_cast(model);
-            if model.trailer().seblend().is_some() {
-                report.lose(SEBLEND_LOSS);
-            }
             let back = semodel_from_cast_unchecked(&cast).map(|m| animbin_semodel::to_bytes(&m).ok());
             if let Ok(bytes) = animbin_semodel::to_bytes(model) {
                 if back != Some(Some(bytes)) {

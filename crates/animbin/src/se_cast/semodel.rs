@@ -18,10 +18,20 @@ const SLOTS: [&str; 3] = ["diffuse", "normal", "specular"];
 pub fn semodel_to_cast(model: &SeModel) -> CastFile {
     let mut hashes = Hashes::new();
     let mut root = hashes.node(NodeKind::Root);
-    let node = match model {
+    let mut node = match model {
         SeModel::Deployed(m) => deployed_to_cast(m, &mut hashes),
         SeModel::Draft(m) => draft_to_cast(m, &mut hashes),
     };
+    let positions: Vec<&[Vec3<f32>]> = match model {
+        SeModel::Deployed(m) => m.meshes.items().iter().map(|mesh| &mesh.positions[..]).collect(),
+        SeModel::Draft(m) => m
+            .meshes
+            .items()
+            .iter()
+            .map(|mesh| &mesh.vertices.positions[..])
+            .collect(),
+    };
+    blend_shape_nodes(&mut node, model.trailer(), &positions, &mut hashes);
     root.children.push(node);
     CastFile {
         flags: 0,
@@ -230,6 +240,8 @@ impl<'a> Children<'a> {
                 NodeKind::Skeleton if out.skeleton.is_none() => out.skeleton = Some(child),
                 NodeKind::Material => out.materials.push(child),
                 NodeKind::Mesh => out.meshes.push(child),
+                // What se.trailer holds, for other Cast readers (blend_shape_nodes).
+                NodeKind::BlendShape => {}
                 _ => return None,
             }
         }
@@ -440,6 +452,53 @@ fn deployed_to_cast(m: &deployed::Model, hashes: &mut Hashes) -> Node {
         node.children.push(out);
     }
     node
+}
+
+/// The SEBlend shapes as BlendShape nodes after everything else in the Model (so that the
+/// other nodes' hashes do not depend on them), for Cast readers other than
+/// [`cast_to_semodel`], which reads the trailer from `se.trailer`: per mesh, one node per
+/// shape that moves any of its vertices, with the final positions (base + offset, in `f32`).
+/// Offsets naming a shape past the name list (which `validate` reports) are left out.
+fn blend_shape_nodes(
+    model: &mut Node,
+    trailer: &Trailer<BlendShapes>,
+    positions: &[&[Vec3<f32>]],
+    hashes: &mut Hashes,
+) {
+    let Some(blend) = trailer.seblend() else {
+        return;
+    };
+    let mesh_hashes: Vec<u64> = model
+        .children
+        .iter()
+        .filter(|c| c.is(NodeKind::Mesh))
+        .map(|c| c.hash)
+        .collect();
+    for ((mesh, &base), &hash) in blend.meshes.iter().zip(positions).zip(&mesh_hashes) {
+        let mut shapes: Vec<(Vec<u32>, Vec<Vec3<f32>>)> = vec![(Vec::new(), Vec::new()); blend.names.len()];
+        for (v, vertex) in mesh.vertices.iter().enumerate() {
+            for d in &vertex.deltas {
+                let (Some(shape), Some(p)) = (shapes.get_mut(d.shape as usize), base.get(v)) else {
+                    continue;
+                };
+                shape.0.push(v as u32);
+                shape
+                    .1
+                    .push(Vec3::new(p.x + d.delta.x, p.y + d.delta.y, p.z + d.delta.z));
+            }
+        }
+        for (name, (indices, final_positions)) in blend.names.iter().zip(shapes) {
+            if indices.is_empty() {
+                continue;
+            }
+            let mut node = hashes.node(NodeKind::BlendShape);
+            node.push(Property::string("n", name.clone()));
+            node.push(Property::hash("b", hash));
+            node.push(Property::new("vi", Value::narrowest(&indices)));
+            node.push(Property::new("vp", Value::Vec3(final_positions)));
+            model.children.push(node);
+        }
+    }
 }
 
 /// The material indices a mesh has unless `se.materialIndices` says otherwise: the
