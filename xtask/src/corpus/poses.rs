@@ -176,14 +176,23 @@ impl Motion {
             Motion::Scale(..) => Channel::Scale,
         }
     }
+
+    /// The axis a translation or scale curve keys (0 for a rotation).
+    fn axis(&self) -> usize {
+        match self {
+            Motion::Rotation(..) => 0,
+            Motion::Translation(axis, _) | Motion::Scale(axis, _) => *axis,
+        }
+    }
 }
 
 /// How a file states the modes of its curves.
 struct Modes {
-    /// The mode each curve's keys are written for: (bone, channel) -> mode.
-    keys: fn(usize, Channel) -> &'static str,
+    /// The mode each curve's keys are written for: (bone, channel, axis) -> mode (axis 0
+    /// for rotations).
+    keys: fn(usize, Channel, usize) -> &'static str,
     /// The mode each curve's `m` says (differs from `keys` where an override decides).
-    stated: fn(usize, Channel) -> &'static str,
+    stated: fn(usize, Channel, usize) -> &'static str,
     /// CurveModeOverride nodes: (bone, mode, translation, rotation, scale).
     overrides: &'static [(usize, &'static str, bool, bool, bool)],
 }
@@ -299,9 +308,15 @@ fn animation(hashes: &mut NodeHashes, name: &str, modes: &Modes) -> Node {
         anim.children.push(node);
     }
     for (bone, motion) in MOTION {
-        let channel = motion.channel();
-        for (kp, frames, values) in keys(&RIG[*bone], motion, (modes.keys)(*bone, channel)) {
-            let curve = hashes.curve(RIG[*bone].name, kp, &frames, values, (modes.stated)(*bone, channel));
+        let (channel, axis) = (motion.channel(), motion.axis());
+        for (kp, frames, values) in keys(&RIG[*bone], motion, (modes.keys)(*bone, channel, axis)) {
+            let curve = hashes.curve(
+                RIG[*bone].name,
+                kp,
+                &frames,
+                values,
+                (modes.stated)(*bone, channel, axis),
+            );
             anim.children.push(curve);
         }
     }
@@ -330,34 +345,35 @@ fn file(name: &str, modes: &Modes, up: Option<&str>) -> Vec<u8> {
 }
 
 /// Every curve in one mode.
-fn all(mode: &'static str) -> fn(usize, Channel) -> &'static str {
+fn all(mode: &'static str) -> fn(usize, Channel, usize) -> &'static str {
     match mode {
-        "absolute" => |_, _| "absolute",
-        "relative" => |_, _| "relative",
-        _ => |_, _| "additive",
+        "absolute" => |_, _, _| "absolute",
+        "relative" => |_, _, _| "relative",
+        _ => |_, _, _| "additive",
     }
 }
 
-/// Per-curve modes: each bone and channel its own.
-fn mixed(bone: usize, channel: Channel) -> &'static str {
+/// Per-curve modes: each bone, channel and axis its own (the axes of one bone's translation
+/// or scale in different modes where it keys more than one).
+fn mixed(bone: usize, channel: Channel, axis: usize) -> &'static str {
     const MODES: [&str; 3] = ["absolute", "relative", "additive"];
-    MODES[(bone + channel as usize) % 3]
+    MODES[(bone + channel as usize + axis) % 3]
 }
 
 /// The modes the override file's keys are written for: the override's in the subtrees it
 /// covers (`arm` and `hand` every channel relative, `head` rotation absolute), the curve's
 /// own mode elsewhere.
-fn overridden_keys(bone: usize, channel: Channel) -> &'static str {
+fn overridden_keys(bone: usize, channel: Channel, axis: usize) -> &'static str {
     match (bone, channel) {
         (4 | 5, _) => "relative",
         (3, Channel::Rotation) => "absolute",
-        _ => overridden_stated(bone, channel),
+        _ => overridden_stated(bone, channel, axis),
     }
 }
 
 /// The modes the override file's curves state: the overridden ones differ from the
 /// override's.
-fn overridden_stated(bone: usize, channel: Channel) -> &'static str {
+fn overridden_stated(bone: usize, channel: Channel, _axis: usize) -> &'static str {
     match (bone, channel) {
         (4 | 5, _) => "absolute",
         (3, _) => "relative",
