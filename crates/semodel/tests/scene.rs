@@ -134,6 +134,7 @@ fn a_parent_cycle_or_a_parent_out_of_range_is_refused() {
     let mut scene = Scene::default();
     scene.skeleton.bones = vec![
         SceneBone {
+            scale_compensate: false,
             name: "a".into(),
             parent: Some(1),
             local: Transform::IDENTITY,
@@ -224,6 +225,7 @@ fn skinned_scene() -> Scene {
         skeleton: Skeleton {
             bones: vec![
                 SceneBone {
+                    scale_compensate: false,
                     name: "root".into(),
                     parent: None,
                     local: Transform::IDENTITY,
@@ -231,6 +233,7 @@ fn skinned_scene() -> Scene {
                     cosmetic: false,
                 },
                 SceneBone {
+                    scale_compensate: false,
                     name: "arm".into(),
                     parent: Some(0),
                     local: Transform::IDENTITY,
