@@ -49,6 +49,16 @@
 //!   validate, dump and scene mapping), which the `animbin` library's table of formats uses.
 //!   Cast has one form (`()`); its dump is the model's serde form.
 //!
+//! ## Blend shapes
+//! A BlendShape node (`n`, `b` its base Mesh, `vi` the vertices it moves, `vp` their final
+//! positions, `ts` the maximum weight) is a morph target of its base mesh holding offsets
+//! from the base (`vp - base`, in `f32`; written back as `base + offset`, which gives `vp`
+//! again whenever the subtraction was exact), and a `bs` curve (`nn` the blend shape's name)
+//! is a weight track driving every target of that name, as the format author's Blender
+//! add-on applies it. Shapes whose base is no mesh of their model, whose `vi` and `vp`
+//! differ in length or whose indices point past the base are skipped (reported); normal
+//! offsets have no place in Cast (reported).
+//!
 //! ## SEAnim and SEModel through Cast
 //! Converting through the scene model, an SEAnim keeps its frame rate (`fr`), looping
 //! (`lo`), kind (each curve's `m`), every bone's keys (`rq`, `tx`/`ty`/`tz`, `sx`/`sy`/`sz`

@@ -36,6 +36,23 @@
 //! - Per-bone key counts are `frame_t` too; the framerate stays `f32` under high precision.
 //! - Bytes after the last block are legal: an SEBlend trailer that parses exactly to the end
 //!   is read as [`Trailer::SeBlend`], anything else is kept as [`Trailer::Unknown`].
+//!
+//! ## What is known of SEAnim's SEBlend keys, and what is a guess
+//! - Known (`../shared/FORMATS.md`; Greyhound's public SEModel export, the only public writer
+//!   of any SEBlend trailer): the header both SE formats share, unflagged after the last
+//!   block: `u64` magic `"SEBlend\n"`, `u64` shape count, the shape names NUL-terminated
+//!   ([`animbin_core::seblend::SeBlendHeader`]). In SEModel the body is per-vertex offsets
+//!   (`u32 n`, then `n` times `u32 shapeIndex, f32 delta[3]`), which animbin maps to morph
+//!   targets.
+//! - A guess: the SEAnim body, for each shape `u32 k` then `k` times `(u32 frame, f32
+//!   value[3])` ([`BlendShape`], [`BlendKey`]). No public writer emits it and no file from a
+//!   game tool has been seen with it, so neither the key layout nor what the three floats
+//!   mean (a weight would take one) is confirmed. A trailer that does not parse exactly to
+//!   the end of the file under this layout is kept as unknown bytes, never an error.
+//! - So the scene does not read these keys as morph target weights: each shape travels as an
+//!   opaque property track ([`SEBLEND_PROPERTY`], its on-disk keys as data) that an SEAnim
+//!   written from the scene gets back byte for byte, and a scene's weight tracks written as
+//!   SEAnim are reported lost rather than written in a layout no reader is known to share.
 //! - Every file that reads is written back byte for byte (but for the old frame rule, above):
 //!   reserved bits and bytes, a
 //!   `frameCount` that is not the derived one ([`SeAnim::fixed_frame_count`]) and header

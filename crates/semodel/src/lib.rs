@@ -39,6 +39,11 @@
 //! - Flags whose blocks are empty (Greyhound sets every mesh flag, SELib GLOBAL|LOCAL) are
 //!   read, kept and written back as they were. A header count whose flag is clear is kept
 //!   too (see [`Block`]), and so are unknown flag bits and reserved bytes.
+//! - SEBlend shapes are the scene meshes' morph targets (one per shape on every mesh, offsets
+//!   as stored) and back, byte for byte for files whose vertices list their shapes in order.
+//!   Known (`../shared/FORMATS.md`, Greyhound's public export code, the only writer): the
+//!   per-vertex layout below and that the values are offsets from the base position; not
+//!   confirmed by any reader of the format's own tools, which stop at the material block.
 //! - Bytes after the last block are kept: Greyhound's SEBlend blend-shape trailer is parsed
 //!   ([`BlendShapes`]) when it runs exactly to the end of the file, anything else is kept
 //!   verbatim ([`Trailer::Unknown`]), so every file that reads is rewritten byte for byte.
