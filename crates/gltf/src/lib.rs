@@ -19,6 +19,14 @@
 //!   (values as they are: V runs down, as in glTF and DirectX), `COLOR_0` (RGBA8, normalised),
 //!   and triangle indices (u16 up to 65535 vertices, else u32). A mesh without faces is
 //!   written as points.
+//! - **Morph targets**: each scene morph target is a primitive target: `POSITION` offsets
+//!   (and `NORMAL` offsets where the mesh has normals and a target moves them), written sparse
+//!   (the moved vertices over zeros) or dense when most vertices move; the names go in
+//!   `mesh.extras.targetNames`, where Blender's importer and three.js read them. Each
+//!   animation's weight tracks become one `weights` channel per mesh node with targets, on the
+//!   union of its tracks' key times (each target's weight sampled from its track, 0 for a
+//!   target without one); animbin's extras list the tracks so a reader leaves the others out.
+//!   Maximum weights (Cast's `ts`) have no place (reported).
 //! - **Skin**: one skin whose joints are all the bones (joint *i* is bone *i*), then the
 //!   nodes of tracks without a bone; inverse bind matrices are the exact inverses of each
 //!   bone's global bind pose ([`scene::Bone::global`]) and the identity for those nodes. It
@@ -100,6 +108,10 @@
 //!   points without faces; lines are skipped and reported), with its material; all
 //!   `JOINTS_n`/`WEIGHTS_n` sets become `4 * n` influences (or the count animbin wrote).
 //!   Vertices stay in mesh space: an unskinned mesh's node transform is not applied (reported).
+//!   Morph targets keep the vertices whose offset is not zero, named from
+//!   `extras.targetNames` (else `target_k`); a `weights` channel becomes one weight track per
+//!   target name of its mesh (a name on several meshes with other keys keeps the first,
+//!   reported).
 //! - **Animations**: keys at the source's key times, `frame = seconds * framerate`, snapped to
 //!   the nearest integer frame when within float rounding. The framerate comes from animbin's
 //!   extras, else [`SceneOptions::framerate`], else the first of 30, 24, 25, 60, 50, 120 fps
