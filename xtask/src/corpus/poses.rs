@@ -353,10 +353,16 @@ fn all(mode: &'static str) -> fn(usize, Channel, usize) -> &'static str {
     }
 }
 
-/// Per-curve modes: each bone, channel and axis its own (the axes of one bone's translation
-/// or scale in different modes where it keys more than one).
-fn mixed(bone: usize, channel: Channel, axis: usize) -> &'static str {
-    const MODES: [&str; 3] = ["absolute", "relative", "additive"];
+const MODES: [&str; 3] = ["absolute", "relative", "additive"];
+
+/// Per-curve modes: each bone and channel its own (the axes of one channel alike).
+fn mixed(bone: usize, channel: Channel, _axis: usize) -> &'static str {
+    MODES[(bone + channel as usize) % 3]
+}
+
+/// Per-curve modes down to the axis: the axes of one bone's translation or scale in
+/// different modes where it keys more than one.
+fn mixed_axes(bone: usize, channel: Channel, axis: usize) -> &'static str {
     MODES[(bone + channel as usize + axis) % 3]
 }
 
@@ -416,6 +422,18 @@ pub(crate) fn samples() -> Vec<Sample> {
                 &Modes {
                     keys: mixed,
                     stated: mixed,
+                    overrides: &[],
+                },
+                None,
+            ),
+        ),
+        file(
+            "poses/rig_mixed_axes.cast",
+            self::file(
+                "mixed_axes",
+                &Modes {
+                    keys: mixed_axes,
+                    stated: mixed_axes,
                     overrides: &[],
                 },
                 None,
