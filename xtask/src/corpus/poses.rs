@@ -6,7 +6,9 @@
 //! The rig: six bones with rotated rest poses, uniform and non-uniform rest scales, segment
 //! scale compensation (`ssc`) on for some bones and off for others, a Model placement
 //! (`p`, `r`, `s`) and a mesh skinned to every bone. Compensating bones have parents whose
-//! posed matrix holds no shear, so "the parent's scale is not inherited" means one thing.
+//! posed matrix holds no shear, so their axes without scale are plain; `head` compensates
+//! under `spine`, which does not, under a scaled `pelvis`: it inherits no scale from any
+//! ancestor (Blender's inherit-scale None), not merely none of its parent's own.
 //!
 //! The motion is stated as what it does over the rest pose (a rotation applied after the
 //! rest rotation, an offset added to the rest position, a factor on the rest scale); each
