@@ -433,10 +433,10 @@ fn dmf_bones(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec<Bone>,
         let matrix = column_major(bone.local.to_matrix()).map(|v| v as f32);
         bones.push(Bone::new(name(&bone.name, &format!("bone {old}"))?, 0, parent, matrix));
     }
-    for animation in &scene.animations {
     // Looked up by name once per track: sets, not a search of every bone per track.
     let scene_names = scene.skeleton.indices_by_name();
     let mut names: HashSet<Vec<u8>> = bones.iter().map(|b| b.name.bytes().to_vec()).collect();
+    for animation in &scene.animations {
         for track in &animation.bones {
             if !scene_names.contains_key(track.bone.as_str()) && !names.contains(track.bone.as_bytes()) {
                 report.lose("a skeleton for animated bones (added as roots with an identity bind pose)");
