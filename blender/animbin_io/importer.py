@@ -204,18 +204,28 @@ def _bone_lengths(heads: np.ndarray, parents: list, default: float) -> np.ndarra
 
 
 def _checked_parents(parents) -> list:
-    """Parent indices, ``None`` for roots; an index out of range or one that would close
-    a cycle becomes ``None`` (Blender's bones must form a tree)."""
+    """Parent indices, ``None`` for roots; an index out of range becomes ``None``, and so does
+    the parent of the lowest-indexed bone on each cycle (Blender's bones must form a tree).
+
+    Linear in the bones: each bone is walked over once (a deep chain must not cost its
+    depth per bone)."""
     count = len(parents)
     result = [int(p) if 0 <= int(p) < count and int(p) != i else None for i, p in enumerate(parents)]
-    for index in range(count):
-        at, steps = result[index], 0
-        while at is not None and steps <= count:
-            if at == index:
-                result[index] = None
-                break
+    # 0: not seen, 1: on the path being walked, 2: known to end at a root.
+    state = [0] * count
+    for start in range(count):
+        path = []
+        at = start
+        while at is not None and state[at] == 0:
+            state[at] = 1
+            path.append(at)
             at = result[at]
-            steps += 1
+        if at is not None and state[at] == 1:
+            # The walk came back to a bone on its own path: the cycle is the path from there.
+            cycle = path[path.index(at):]
+            result[min(cycle)] = None
+        for bone in path:
+            state[bone] = 2
     return result
 
 

@@ -47,6 +47,7 @@ import importlib.abc
 import importlib.machinery
 import json
 import math
+import random
 import os
 import shutil
 import struct
@@ -978,6 +979,34 @@ def check_dmf_export(checks, testdata, out_dir):
     checks.equal("Blender material -> semodel: nothing reported lost", written.warnings, [])
 
 
+def check_parent_cycles(checks):
+    """The importer's parent check cuts each cycle at its lowest-indexed bone, as a plain walk
+    up the parents would, and keeps a 200,000-bone chain as it is (walked once, not per bone)."""
+    from animbin_io.importer import _checked_parents
+
+    def walked(parents):
+        result = [p if 0 <= p < len(parents) and p != i else None for i, p in enumerate(parents)]
+        for index in range(len(result)):
+            at, steps = result[index], 0
+            while at is not None and steps <= len(result):
+                if at == index:
+                    result[index] = None
+                    break
+                at, steps = result[at], steps + 1
+        return result
+
+    checks.equal("parents: a cycle is cut at its lowest bone", _checked_parents([2, 0, 1, 0]), [None, 0, 1, 0])
+    checks.equal("parents: self and out of range are roots", _checked_parents([0, 7, -1, 1]), [None, None, None, 1])
+    generator = random.Random(21)
+    lists = [[generator.randrange(-1, size + 1) for _ in range(size)] for size in range(1, 9) for _ in range(300)]
+    checks.true(
+        "parents: as a walk up the parents on 2,400 random lists",
+        all(_checked_parents(parents) == walked(parents) for parents in lists),
+    )
+    chain = list(range(-1, 199_999))
+    checks.equal("parents: a 200,000-bone chain", _checked_parents(chain), [None] + chain[1:])
+
+
 def check_installed_zip(checks, zip_path, testdata):
     """The built extension installs through Blender's extension installer, and its bundled
     wheel (not this environment's animbin) provides the module (in a child process)."""
@@ -1103,6 +1132,7 @@ def main():
                 lambda: check_x8an_export(checks, args.testdata, out_dir),
                 lambda: check_dmf_export(checks, args.testdata, out_dir),
                 lambda: check_gltf_separate(checks, os.path.abspath(args.testdata), out_dir),
+                lambda: check_parent_cycles(checks),
                 lambda: blend_shape_checks.check_blend_shapes(checks, os.path.abspath(args.testdata), out_dir),
             ):
                 try:
