@@ -31,6 +31,7 @@ import dataclasses
 import math
 import os
 import tempfile
+import types
 import warnings
 from dataclasses import dataclass, field
 
@@ -38,7 +39,7 @@ import numpy as np
 
 import bmesh
 import bpy
-from mathutils import Matrix
+from mathutils import Matrix, Quaternion, Vector
 
 import animbin
 
@@ -105,6 +106,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     if scene.skeleton is not None and len(scene.skeleton) > 0:
         armature_object, bone_names = build_armature(context, stem, scene.skeleton, settings)
         _orient(armature_object, settings)
+        _place(armature_object, scene.placement, settings)
     elif any(a.tracks for a in scene.animations):
         active = context.view_layer.objects.active
         if active is not None and active.type != "ARMATURE" and active.parent is not None:
@@ -123,6 +125,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         shapes.add_shape_keys(obj, mesh, settings.scale)
         if armature_object is None:
             _orient(obj, settings)
+            _place(obj, scene.placement, settings)
         result.meshes.append(obj)
 
     if armature_object is not None and scene.animations:
@@ -162,6 +165,20 @@ def _orient(obj, settings: Settings) -> None:
     elif obj is not None and settings.up_axis == "X":
         obj.rotation_mode = "XYZ"
         obj.rotation_euler = (0.0, -math.pi / 2, 0.0)
+
+
+def _place(obj, placement, settings: Settings) -> None:
+    """The scene's model placement (a Cast Model's position, rotation and scale) on a root
+    object, inside the up-axis turn (the placement is in the file's axes)."""
+    if obj is None or placement is None:
+        return
+    t, r, s = (np.asarray(v, dtype=np.float64) for v in placement)
+    if np.array_equal(t, [0.0, 0.0, 0.0]) and np.array_equal(r, [0.0, 0.0, 0.0, 1.0]) and np.array_equal(s, [1.0, 1.0, 1.0]):
+        return
+    matrix = Matrix.LocRotScale(
+        Vector((t * settings.scale).tolist()), Quaternion((r[3], r[0], r[1], r[2])), Vector(s.tolist())
+    )
+    obj.matrix_basis = obj.matrix_basis @ matrix
 
 
 def _link(context, obj) -> None:
@@ -255,6 +272,12 @@ def build_armature(context, name: str, skeleton, settings: Settings):
     for index, parent in enumerate(parents):
         if parent is not None:
             edit_bones[index].parent = edit_bones[parent]
+    # A bone that does not inherit its parent's scale (Cast's ssc) is Blender's NONE, which
+    # still stretches its offset by the parent's scale (animbin_core::pose::compose).
+    compensate = getattr(skeleton, "scale_compensate", None)
+    if compensate is not None:
+        for index, flag in enumerate(compensate):
+            edit_bones[index].inherit_scale = "NONE" if flag else "FULL"
     blender_names = [bone.name for bone in edit_bones]
     bpy.ops.object.mode_set(mode="OBJECT")
     for index, cosmetic in enumerate(skeleton.cosmetic):
@@ -495,10 +518,21 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
             blend.INTERPOLATION_CONSTANT if animation.interpolation == "step" else blend.INTERPOLATION_LINEAR
         )
         matched = _match_bones(armature_object, [t.bone for t in animation.tracks])
-        overrides = {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind}
-        kinds = animbin.pose.effective_kinds(
-            animation.kind, [matched.get(t.bone, t.bone) for t in animation.tracks], overrides, parents_of
+        # Each channel's kind, as the library decides it (Cast keeps a mode on each curve
+        # and overrides select channels), over the armature's hierarchy.
+        renamed = types.SimpleNamespace(
+            kind=animation.kind,
+            tracks=[
+                types.SimpleNamespace(
+                    bone=matched.get(t.bone, t.bone),
+                    kind=t.kind,
+                    channel_kinds=t.channel_kinds,
+                    channel_overrides=t.channel_overrides,
+                )
+                for t in animation.tracks
+            ],
         )
+        kinds = animbin.pose.channel_kinds(renamed, parents_of)
         missing = []
         first, last = math.inf, -math.inf
         for track, kind in zip(animation.tracks, kinds):
@@ -511,15 +545,15 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
                 missing.append(track.bone)
                 continue
             if settings.kinds == "ABSOLUTE":
-                kind = "absolute"
+                kind = {"translation": "absolute", "rotation": "absolute", "scale": "absolute"}
             tr, rr = rests[bone]
             pose_bone = armature_object.pose.bones[bone]
             if len(track.translation_frames):
                 keys = np.asarray(track.translations, dtype=np.float64) * settings.scale
-                location = pose.keys_to_basis_translation(kind, tr, rr, keys)
+                location = pose.keys_to_basis_translation(kind["translation"], tr, rr, keys)
                 writer.curves(bone, "location", track.translation_frames, location, interpolation)
             if len(track.rotation_frames):
-                rotation = pose.keys_to_basis_rotation(kind, rr, track.rotations)
+                rotation = pose.keys_to_basis_rotation(kind["rotation"], rr, track.rotations)
                 frames = track.rotation_frames
                 if settings.sample_rotations and animation.interpolation != "step":
                     frames, rotation = pose.slerp_every_frame(frames, rotation)
@@ -552,6 +586,11 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
             "armature": armature_object.name,
             "kind": animation.kind,
             "overrides": {matched.get(t.bone, t.bone): t.kind for t in animation.tracks if t.kind},
+            # Per-channel kinds and overrides (Cast), which an export gives back.
+            "channel_kinds": {matched.get(t.bone, t.bone): dict(t.channel_kinds) for t in animation.tracks if t.channel_kinds},
+            "channel_overrides": {
+                matched.get(t.bone, t.bone): dict(t.channel_overrides) for t in animation.tracks if t.channel_overrides
+            },
             "cosmetic": [matched.get(t.bone, t.bone) for t in animation.tracks if t.cosmetic],
             # Tracks without keys have no F-curves; export writes them back (x8an slots).
             "empty_tracks": [

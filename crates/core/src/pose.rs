@@ -71,10 +71,10 @@ pub fn decompose(parent: Transform, global: Transform, scale_compensate: bool) -
     }
 }
 
-/// The bones whose parent's scale is not 1 at rest or at some scale key (of a track naming the
-/// parent, in any animation) and that do not inherit it ([`Bone::scale_compensate`]): the
-/// only bones for which the flag changes a pose, so the only ones a target without the flag
-/// must compensate or report. Scale keys are read as they play over the rest scale (every
+/// The bones whose parent's model-space scale is not 1 at rest or at some scale key (of a
+/// track naming the parent or an ancestor it inherits scale from, in any animation) and that
+/// do not inherit it ([`Bone::scale_compensate`]): the only bones for which the flag changes
+/// a pose, so the only ones a target without the flag must compensate or report. Scale keys are read as they play over the rest scale (every
 /// kind's scale rule is the key itself).
 pub fn compensated_under_scaled_parents(scene: &Scene) -> Vec<usize> {
     let bones = &scene.skeleton.bones;
@@ -86,10 +86,17 @@ pub fn compensated_under_scaled_parents(scene: &Scene) -> Vec<usize> {
         .filter(|t| t.scale.iter().any(|k| k.value != Vec3::ONE))
         .map(|t| t.bone.as_str())
         .collect();
-    let scaled: Vec<bool> = bones
+    let mut scaled: Vec<bool> = bones
         .iter()
         .map(|b| b.local.scale != Vec3::ONE || scale_keyed.contains(b.name.as_str()))
         .collect();
+    // What counts is the parent's scale in model space: a bone that inherits its parent's
+    // scale carries it on to its own children.
+    for i in scene.skeleton.resolve_order() {
+        if let Some(p) = bones[i].parent.filter(|&p| p < bones.len() && p != i) {
+            scaled[i] |= !bones[i].scale_compensate && scaled[p];
+        }
+    }
     (0..bones.len())
         .filter(|&i| {
             bones[i].scale_compensate && bones[i].parent.is_some_and(|p| p < bones.len() && p != i && scaled[p])

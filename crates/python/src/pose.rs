@@ -40,6 +40,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_rotation, &m)?)?;
     m.add_function(wrap_pyfunction!(remove_rotation, &m)?)?;
     m.add_function(wrap_pyfunction!(effective_kinds, &m)?)?;
+    m.add_function(wrap_pyfunction!(channel_kinds, &m)?)?;
     parent.add("pose", m)
 }
 
@@ -341,4 +342,90 @@ fn effective_kinds<'py>(
             .name()
     });
     PyList::new(py, names)
+}
+
+/// The kind of each track's translation, rotation and scale keys, as animbin decides them
+/// (`animbin_core::pose::channel_kinds`): per channel, the override of the nearest bone
+/// among the track's own and its ancestors (``channel_overrides``, else ``kind``); else the
+/// track's ``channel_kinds``; else the animation's kind.
+///
+/// ``animation``: an ``animbin.Animation`` (its ``kind`` and its tracks' ``bone``,
+/// ``kind``, ``channel_kinds`` and ``channel_overrides`` are read); ``parents``: every bone
+/// of the skeleton, name -> its parent's name (``None`` for a root). Returns one dict per
+/// track: ``{"translation": kind, "rotation": kind, "scale": kind}``.
+#[pyfunction]
+fn channel_kinds<'py>(
+    py: Python<'py>,
+    animation: &Bound<'py, PyAny>,
+    parents: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    use animbin::core::scene::{Animation, Bone, BoneTrack, ChannelKinds, Skeleton};
+    let kind_named = |what: &str, name: &str| kind_of("channel_kinds", what, name);
+    let channels = |obj: Bound<'py, PyAny>, what: &str| -> PyResult<ChannelKinds> {
+        let mut out = ChannelKinds::NONE;
+        for (channel, kind) in items(what, &obj, "a kind name")? {
+            let Some(kind) = kind else { continue };
+            let kind = kind_named(&format!("{what}[{channel:?}]"), &kind)?;
+            match channel.as_str() {
+                "translation" => out.translation = Some(kind),
+                "rotation" => out.rotation = Some(kind),
+                "scale" => out.scale = Some(kind),
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "channel_kinds: {what}: unknown channel {other:?}"
+                    )));
+                }
+            }
+        }
+        Ok(out)
+    };
+    let kind: String = animation.getattr("kind")?.extract()?;
+    let mut anim = Animation {
+        kind: kind_named("animation.kind", &kind)?,
+        ..Animation::default()
+    };
+    for (i, track) in animation.getattr("tracks")?.try_iter()?.enumerate() {
+        let track = track?;
+        let own: Option<String> = track.getattr("kind")?.extract()?;
+        anim.bones.push(BoneTrack {
+            bone: track.getattr("bone")?.extract()?,
+            kind_override: own.map(|k| kind_named(&format!("tracks[{i}].kind"), &k)).transpose()?,
+            channel_kinds: channels(track.getattr("channel_kinds")?, &format!("tracks[{i}].channel_kinds"))?,
+            channel_overrides: channels(
+                track.getattr("channel_overrides")?,
+                &format!("tracks[{i}].channel_overrides"),
+            )?,
+            ..BoneTrack::default()
+        });
+    }
+    let bones = items("parents", parents, "its parent's name or None")?;
+    let index: std::collections::HashMap<&str, usize> = bones
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, (name, _))| (name.as_str(), i))
+        .collect();
+    let skeleton = Skeleton {
+        bones: bones
+            .iter()
+            .map(|(name, parent)| Bone {
+                name: name.clone(),
+                parent: parent.as_deref().and_then(|p| index.get(p).copied()),
+                local: Transform::IDENTITY,
+                global: Transform::IDENTITY,
+                cosmetic: false,
+                scale_compensate: false,
+            })
+            .collect(),
+    };
+    let kinds = pose::channel_kinds(&anim, &skeleton);
+    let out = PyList::empty(py);
+    for k in kinds {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("translation", k.translation.name())?;
+        d.set_item("rotation", k.rotation.name())?;
+        d.set_item("scale", k.scale.name())?;
+        out.append(d)?;
+    }
+    Ok(out)
 }

@@ -7,6 +7,7 @@
 
 use animbin::core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin::core::scene::{
+    ChannelKinds,
     AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, PropertyTrack,
     Scene, Skeleton, SkinWeights, Texture,
 };
@@ -134,6 +135,13 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionR
     set_list(&fields, "animations", scene.animations, |a| {
         animation_to_python(py, classes, a)
     })?;
+    let p = scene.placement;
+    let placement = (
+        PyArray1::from_vec(py, vec![p.translation.x, p.translation.y, p.translation.z]),
+        PyArray1::from_vec(py, vec![p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w]),
+        PyArray1::from_vec(py, vec![p.scale.x, p.scale.y, p.scale.z]),
+    );
+    fields.set_item("placement", placement)?;
     fields.set_item("lost", &report.lost)?;
     make(&classes.scene, fields)
 }
@@ -180,6 +188,8 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
     }
     let cosmetic: Vec<bool> = bones.iter().map(|b| b.cosmetic).collect();
     d.set_item("cosmetic", PyArray1::from_vec(py, cosmetic))?;
+    let compensate: Vec<bool> = bones.iter().map(|b| b.scale_compensate).collect();
+    d.set_item("scale_compensate", PyArray1::from_vec(py, compensate))?;
     make(&classes.skeleton, d)
 }
 
@@ -309,10 +319,51 @@ fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Anima
     make(&classes.animation, d)
 }
 
+/// Per-channel kinds as a dict of the channels that have one: `{"rotation": "additive"}`.
+fn channel_kinds_to_python<'py>(py: Python<'py>, kinds: &ChannelKinds) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, kind) in [
+        ("translation", kinds.translation),
+        ("rotation", kinds.rotation),
+        ("scale", kinds.scale),
+    ] {
+        if let Some(kind) = kind {
+            d.set_item(name, kind.name())?;
+        }
+    }
+    Ok(d)
+}
+
+/// The inverse of [`channel_kinds_to_python`]; `what` names the field in errors.
+fn channel_kinds_from_python(d: &Bound<'_, PyDict>, what: &str) -> PyResult<ChannelKinds> {
+    let mut kinds = ChannelKinds::NONE;
+    for (key, value) in d.iter() {
+        let key: String = key.extract()?;
+        let value: String = value.extract()?;
+        let kind: AnimKind = value
+            .parse()
+            .map_err(|e: String| PyValueError::new_err(format!("{what}[{key:?}]: {e}")))?;
+        let slot = match key.as_str() {
+            "translation" => &mut kinds.translation,
+            "rotation" => &mut kinds.rotation,
+            "scale" => &mut kinds.scale,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "{what}: unknown channel {other:?}; the channels are translation, rotation, scale"
+                )));
+            }
+        };
+        *slot = Some(kind);
+    }
+    Ok(kinds)
+}
+
 fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: BoneTrack) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     d.set_item("bone", &track.bone)?;
     d.set_item("kind", track.kind_override.map(AnimKind::name))?;
+    d.set_item("channel_kinds", channel_kinds_to_python(py, &track.channel_kinds)?)?;
+    d.set_item("channel_overrides", channel_kinds_to_python(py, &track.channel_overrides)?)?;
     d.set_item("cosmetic", track.cosmetic)?;
     let frames = |keys: Vec<f64>| PyArray1::from_vec(py, keys);
     let r = &track.rotation;
@@ -474,8 +525,21 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         })
     })?;
     let animations = list_from(d, "Scene", "animations", animation_from_python)?;
+    let (t, r, s): (Vec<f64>, Vec<f64>, Vec<f64>) = get(d, "Scene", "placement")?;
+    let placement = match (&t[..], &r[..], &s[..]) {
+        (&[tx, ty, tz], &[rx, ry, rz, rw], &[sx, sy, sz]) => Transform {
+            translation: Vec3::new(tx, ty, tz),
+            rotation: Quat::new(rx, ry, rz, rw),
+            scale: Vec3::new(sx, sy, sz),
+        },
+        _ => {
+            return Err(PyValueError::new_err(
+                "Scene.placement: expected (translation (3,), rotation (4,) x y z w, scale (3,))",
+            ));
+        }
+    };
     Ok(Scene {
-        placement: Default::default(),
+        placement,
         skeleton,
         meshes,
         materials,
@@ -530,6 +594,8 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
     expect_len(what, "parents", parents.len(), n, "the bone count")?;
     let cosmetic: Vec<bool> = vector(d, what, "cosmetic")?;
     expect_len(what, "cosmetic", cosmetic.len(), n, "the bone count")?;
+    let compensate: Vec<bool> = vector(d, what, "scale_compensate")?;
+    expect_len(what, "scale_compensate", compensate.len(), n, "the bone count")?;
     let local = transforms_from_python(d, "", n)?;
     let global = transforms_from_python(d, "global_", n)?;
     let bones = names
@@ -543,7 +609,7 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
                 })?),
             };
             Ok(Bone {
-                scale_compensate: false,
+                scale_compensate: compensate[i],
                 name,
                 parent,
                 local: local[i],
@@ -693,9 +759,15 @@ fn track_from_python(d: &Bound<'_, PyDict>) -> PyResult<BoneTrack> {
         Ok(frames.into_iter().zip(values).collect())
     };
     let vec3 = |(frame, v): (f64, Vec<f64>)| Key::new(frame, Vec3::new(v[0], v[1], v[2]));
+    let channels = |name: &str| -> PyResult<ChannelKinds> {
+        let dict = field(d, what, name)?
+            .cast_into::<PyDict>()
+            .map_err(|_| PyValueError::new_err(format!("{what}.{name}: expected a dict")))?;
+        channel_kinds_from_python(&dict, &format!("{what}.{name}"))
+    };
     Ok(BoneTrack {
-        channel_overrides: Default::default(),
-        channel_kinds: Default::default(),
+        channel_overrides: channels("channel_overrides")?,
+        channel_kinds: channels("channel_kinds")?,
         bone: get(d, what, "bone")?,
         kind_override: kind.map(|k| k.parse()).transpose().map_err(PyValueError::new_err)?,
         cosmetic: get(d, what, "cosmetic")?,
@@ -720,6 +792,7 @@ pub(crate) fn other_side<'py>(
     rotations: PyReadonlyArray2<'py, f32>,
     scales: PyReadonlyArray2<'py, f32>,
     from_global: bool,
+    scale_compensate: PyReadonlyArray1<'py, bool>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let n = parents.len();
     let names = ["translations", "rotations", "scales"].map(String::from);
@@ -727,12 +800,17 @@ pub(crate) fn other_side<'py>(
     let parents = parents
         .as_slice()
         .map_err(|e| PyValueError::new_err(format!("Skeleton.parents: {e}")))?;
+    let compensate = scale_compensate
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("Skeleton.scale_compensate: {e}")))?;
+    expect_len("Skeleton", "scale_compensate", compensate.len(), n, "the bone count")?;
     let mut skeleton = Skeleton {
         bones: given
             .into_iter()
             .zip(parents)
-            .map(|(transform, &p)| Bone {
-                scale_compensate: false,
+            .zip(compensate)
+            .map(|((transform, &p), &scale_compensate)| Bone {
+                scale_compensate,
                 name: String::new(),
                 // Negative parents other than -1 are refused when the scene is written;
                 // here they are roots.

@@ -682,11 +682,32 @@ impl Builder<'_> {
         }
         out.bones = tracks.list.iter().map(|t| t.track.clone()).collect();
         let effective = pose::channel_kinds(&out, &self.scene.skeleton);
+        // Which channels an override covers: resolved again without the curves' own modes
+        // and with a kind no Cast mode gives (delta), whatever resolves to another kind is
+        // an override's.
+        let overrides_only = scene::Animation {
+            kind: AnimKind::Delta,
+            bones: out
+                .bones
+                .iter()
+                .map(|t| BoneTrack {
+                    bone: t.bone.clone(),
+                    channel_overrides: t.channel_overrides,
+                    ..BoneTrack::default()
+                })
+                .collect(),
+            ..scene::Animation::default()
+        };
+        let overridden = pose::channel_kinds(&overrides_only, &self.scene.skeleton);
         out.bones = tracks
             .list
             .into_iter()
             .zip(effective)
-            .map(|(t, kinds)| t.finish(kinds, &self.scene.skeleton, &self.rest_scales, self.report))
+            .zip(overridden)
+            .map(|((t, kinds), over)| {
+                let overridden = [over.translation, over.scale].map(|k| k != AnimKind::Delta);
+                t.finish(kinds, overridden, &self.scene.skeleton, &self.rest_scales, self.report)
+            })
             .collect();
         Ok(out)
     }
@@ -735,12 +756,11 @@ impl Builder<'_> {
                 _ => 2,
             };
             let mode = mode_kind(curve.mode(), self.report);
-            match track.modes[channel] {
-                None => track.modes[channel] = Some(mode),
-                Some(first) if first != mode => self
-                    .report
-                    .lose("axes of one bone's translation or scale in different modes (the first axis's mode is used)"),
-                Some(_) => {}
+            // The first curve of a channel gives its kind; an axis in another mode is
+            // rewritten into it once the rest pose is known (`TrackCurves::finish`).
+            track.modes[channel].get_or_insert(mode);
+            if channel != 1 {
+                track.axis_modes[channel / 2][axis(kp)] = Some(mode);
             }
             if curve.additive_blend_weight().is_some() {
                 self.report.lose("additive blend weights (ab)");
@@ -772,6 +792,8 @@ struct TrackCurves<'a> {
     track: BoneTrack,
     /// The Cast mode of the first curve of each channel: translation, rotation, scale.
     modes: [Option<AnimKind>; 3],
+    /// The Cast mode of each axis curve of translation and of scale.
+    axis_modes: [[Option<AnimKind>; 3]; 2],
     rotation: Option<(Vec<u32>, &'a [Vec4<f32>])>,
     translation: [Axis<'a>; 3],
     scale: [Axis<'a>; 3],
@@ -793,6 +815,7 @@ impl<'a> Tracks<'a> {
                     ..BoneTrack::default()
                 },
                 modes: [None; 3],
+                axis_modes: [[None; 3]; 2],
                 rotation: None,
                 translation: [None, None, None],
                 scale: [None, None, None],
@@ -811,6 +834,7 @@ impl TrackCurves<'_> {
     fn finish(
         self,
         kinds: TrackKinds,
+        overridden: [bool; 2],
         skeleton: &scene::Skeleton,
         rest_scales: &[Vec3<f64>],
         report: &mut ConversionReport,
@@ -829,11 +853,46 @@ impl TrackCurves<'_> {
             _ => Vec3::ZERO,
         };
         track.translation = join_axes(&self.translation, rest, report);
+        let lp = bone.map_or(Vec3::ZERO, |b| skeleton.bones[b].local.translation);
+        let s = bone.and_then(|b| rest_scales.get(b).copied()).unwrap_or(Vec3::ONE);
         let rest_scale = match (kinds.scale, bone) {
-            (AnimKind::Absolute, Some(b)) => rest_scales.get(b).copied().unwrap_or(Vec3::ONE),
+            (AnimKind::Absolute, Some(_)) => s,
             _ => Vec3::ONE,
         };
         track.scale = join_axes(&self.scale, rest_scale, report);
+        // An axis whose mode differs from its channel's (the first axis's) is rewritten into
+        // the channel's mode, unless an override covers the channel (then no curve's mode
+        // counts). Relative and additive read an axis alike: translation rest + key, scale
+        // a factor of the rest scale; absolute is the value itself (a scale relative to `s`).
+        let absolute = |m: Option<AnimKind>| m == Some(AnimKind::Absolute);
+        for (c, keys) in [(0, &mut track.translation), (1, &mut track.scale)] {
+            let own = self.modes[if c == 0 { 0 } else { 2 }];
+            if overridden[c] || own.is_none() {
+                continue;
+            }
+            for (axis, mode) in self.axis_modes[c].iter().enumerate() {
+                if mode.is_none() || absolute(*mode) == absolute(own) {
+                    continue;
+                }
+                let rest = [[lp.x, lp.y, lp.z], [s.x, s.y, s.z]][c][axis];
+                // (factor, offset) taking the axis's value into the channel's mode.
+                let (factor, offset) = match (c, absolute(own)) {
+                    (0, true) => (1.0, rest),
+                    (0, false) => (1.0, -rest),
+                    (_, true) => (rest, 0.0),
+                    (_, false) => (if rest == 0.0 { 0.0 } else { 1.0 / rest }, 0.0),
+                };
+                for key in keys.iter_mut() {
+                    let v = match axis {
+                        0 => &mut key.value.x,
+                        1 => &mut key.value.y,
+                        _ => &mut key.value.z,
+                    };
+                    *v = *v * factor + offset;
+                }
+            }
+        }
+
         if rest_scale != Vec3::ONE {
             for key in &mut track.scale {
                 key.value = Vec3::new(

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use animbin_core::math::{Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
+use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Key, Precision, Scene};
 
 use super::AnimatedBones;
 use super::builder::{Builder, finite3, unit_quat};
@@ -103,10 +103,6 @@ pub(super) fn export_animation(
         extras: None,
     };
     let mut seen: HashSet<(usize, &'static str)> = HashSet::new();
-    // Per bone, the compensation nodes of its children that do not inherit its scale, in
-    // bone order: listed once when a scale track first needs them (a scan of every bone per
-    // scale track would cost bones x tracks).
-    let mut compensating_children: Option<HashMap<usize, Vec<usize>>> = None;
     let mut missing = Vec::new();
     let (mut duplicates, mut dropped) = (0usize, 0usize);
     for (t, track) in anim.bones.iter().enumerate() {
@@ -196,36 +192,12 @@ pub(super) fn export_animation(
                 let (times, values) =
                     channel_keys(&track.scale, anim.framerate, &|v| finite3(v, &w), &w, &mut dropped)?;
                 channel(b, node, "scale", times, values, "VEC3", 3)?;
-                // Children that do not inherit this scale undo it on their compensation
-                // nodes, at the same times (exact at keys; between keys 1 / lerp differs from
-                // the lerp of 1 / key, by at most the curvature of 1 / s).
-                let by_parent = compensating_children.get_or_insert_with(|| {
-                    let mut by_parent: HashMap<usize, Vec<usize>> = HashMap::new();
-                    for (c, parent) in animated.parents.iter().enumerate() {
-                        if let (Some(p), Some(node)) = (*parent, animated.compensation[c]) {
-                            by_parent.entry(p).or_default().push(node);
-                        }
-                    }
-                    by_parent
-                });
-                let compensating = bone.and_then(|p| by_parent.get(&p)).cloned().unwrap_or_default();
-                for c in compensating {
-                    if seen.insert((c, "scale")) {
-                        let (times, values) = channel_keys(
-                            &track.scale,
-                            anim.framerate,
-                            &|v| finite3(super::inverse_scale(v), &w),
-                            &w,
-                            &mut 0,
-                        )?;
-                        channel(b, c, "scale", times, values, "VEC3", 3)?;
-                    }
-                }
             } else {
                 duplicates += 1;
             }
         }
     }
+    compensation_channels(b, anim, skeleton, animated, interpolation, &mut out, &label)?;
     if !missing.is_empty() {
         report.lose(format!(
             "{}: {} track(s) name bones that are not in the skeleton ({}): exported as extra nodes that move no vertices",
@@ -284,6 +256,93 @@ pub(super) fn export_animation(
     });
     b.root.animations.push(out);
     Ok(())
+}
+
+/// The scale channels of the compensation nodes: each undoes its bone's parent's scale in
+/// model space, the product of the scales of the parent and of the ancestors it inherits
+/// scale from (up to and including the first that does not inherit), at the union of their
+/// scale key frames (each scale sampled as glTF interpolates it). Exact at those frames;
+/// between them `1 / (a * b)` of lerped scales is not the lerp of the products.
+fn compensation_channels(
+    b: &mut Builder,
+    anim: &Animation,
+    skeleton: &animbin_core::scene::Skeleton,
+    animated: &AnimatedBones<'_>,
+    interpolation: &'static str,
+    out: &mut json::Animation,
+    label: &dyn Fn() -> String,
+) -> Result<()> {
+    let bones = &skeleton.bones;
+    if !animated.compensation.iter().any(Option::is_some) {
+        return Ok(());
+    }
+    // Each bone's first track with scale keys, sorted by frame.
+    let mut scale_keys: HashMap<usize, Vec<(f64, Vec3<f64>)>> = HashMap::new();
+    for track in &anim.bones {
+        if let Some(&i) = animated.by_name.get(track.bone.as_str()) {
+            if !track.scale.is_empty() && !scale_keys.contains_key(&i) {
+                let mut keys: Vec<(f64, Vec3<f64>)> = track.scale.iter().map(|k| (k.frame, k.value)).collect();
+                keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+                scale_keys.insert(i, keys);
+            }
+        }
+    }
+    for (i, node) in animated.compensation.iter().enumerate() {
+        let (Some(node), Some(parent)) = (*node, animated.parents[i]) else {
+            continue;
+        };
+        let chain = super::scale_chain(bones, animated.parents, parent);
+        let mut frames: Vec<f64> = chain
+            .iter()
+            .filter_map(|c| scale_keys.get(c))
+            .flat_map(|keys| keys.iter().map(|k| k.0))
+            .collect();
+        if frames.is_empty() {
+            continue;
+        }
+        frames.sort_by(f64::total_cmp);
+        frames.dedup();
+        let keys: Vec<Key<Vec3<f64>>> = frames
+            .into_iter()
+            .map(|f| {
+                let world = chain.iter().fold(Vec3::ONE, |acc, c| {
+                    acc * scale_keys
+                        .get(c)
+                        .map_or(bones[*c].local.scale, |keys| sample_scale(keys, f))
+                });
+                Key::new(f, super::inverse_scale(world))
+            })
+            .collect();
+        let what = || format!("{}: the compensation of bone {i} ({:?})", label(), bones[i].name);
+        let (times, values) = channel_keys(&keys, anim.framerate, &|v| finite3(v, &what), &what, &mut 0)?;
+        let input = b.times(&times, &what)?;
+        let output = b.floats(&values, "VEC3", 3, None, false, &what)?;
+        out.samplers.push(json::Sampler {
+            input,
+            interpolation,
+            output,
+        });
+        out.channels.push(json::Channel {
+            sampler: out.samplers.len() - 1,
+            target: json::ChannelTarget { node, path: "scale" },
+        });
+    }
+    Ok(())
+}
+
+/// A scale track's value at `frame` (keys sorted by frame): linear between keys, held
+/// outside them.
+fn sample_scale(keys: &[(f64, Vec3<f64>)], frame: f64) -> Vec3<f64> {
+    let after = keys.partition_point(|k| k.0 <= frame);
+    match (after.checked_sub(1).map(|i| keys[i]), keys.get(after)) {
+        (Some((f0, v0)), Some(&(f1, v1))) if f1 > f0 => {
+            let t = (frame - f0) / (f1 - f0);
+            v0 + (v1 - v0) * Vec3::new(t, t, t)
+        }
+        (Some((_, v0)), _) => v0,
+        (None, Some(&(_, v1))) => v1,
+        (None, None) => Vec3::ONE,
+    }
 }
 
 /// `Single` when every key value of `anim` is exactly an `f32`, else `Double`.

@@ -114,7 +114,11 @@ pub(crate) fn build(
         let moved = Transform {
             translation: bones[i].local.translation,
             rotation: Quat::IDENTITY,
-            scale: inverse_scale(bones[p].local.scale),
+            scale: inverse_scale(
+                scale_chain(bones, &parents, p)
+                    .iter()
+                    .fold(Vec3::ONE, |acc, &b| acc * bones[b].local.scale),
+            ),
         };
         node_trs(&mut node, &moved, &|| {
             format!("bone {i} ({:?}) compensation", bones[i].name)
@@ -300,6 +304,22 @@ fn by_name_of(bones: &[animbin_core::scene::Bone]) -> HashMap<&str, usize> {
         by_name.entry(bone.name.as_str()).or_insert(i);
     }
     by_name
+}
+
+/// The bones whose scales make up `parent`'s scale in model space: itself, then its
+/// ancestors while the bone below inherits its parent's scale ([`animbin_core::pose::compose`]).
+pub(super) fn scale_chain(bones: &[animbin_core::scene::Bone], parents: &[Option<usize>], parent: usize) -> Vec<usize> {
+    let mut chain = vec![parent];
+    let mut at = parent;
+    while let Some(p) = parents[at].filter(|_| !bones[at].scale_compensate) {
+        // The tree parents have no cycles; the bound only keeps this from looping if they did.
+        if chain.len() > bones.len() {
+            break;
+        }
+        chain.push(p);
+        at = p;
+    }
+    chain
 }
 
 /// `1 / s` per axis; a zero scale stays 0 (the parent collapses its children anyway).

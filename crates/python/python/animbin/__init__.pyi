@@ -290,6 +290,9 @@ class Skeleton:
     column vectors, translation in ``[:3, 3]`` (Blender's ``bone.matrix_local``)."""
     cosmetic: NDArray[np.bool_]
     """(N,) cosmetic bones (SE formats: attachments a game may skip)."""
+    scale_compensate: NDArray[np.bool_]
+    """(N,) bones that do not inherit their parent's scale (Cast ``ssc``, Blender's
+    inherit-scale ``'NONE'``); the parent's scale still stretches their offsets."""
 
     def __init__(
         self,
@@ -303,10 +306,12 @@ class Skeleton:
         global_rotations: ArrayLike | None = None,
         global_scales: ArrayLike | None = None,
         cosmetic: ArrayLike | None = None,
+        scale_compensate: ArrayLike | None = None,
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is computed
         from the other through the hierarchy. Missing rotations are identity, missing
-        scales 1, missing translations 0; ``cosmetic`` defaults to all ``False``."""
+        scales 1, missing translations 0; ``cosmetic`` and ``scale_compensate`` default to
+        all ``False``."""
     def __len__(self) -> int: ...
 
 class Mesh:
@@ -422,6 +427,12 @@ class BoneTrack:
     bone: str
     kind: AnimKind | None
     """A kind overriding the animation's for this bone and its children (SEAnim modifiers)."""
+    channel_kinds: dict[str, AnimKind]
+    """The kind of this track's own keys per channel (``"translation"``, ``"rotation"``,
+    ``"scale"``) where it is not the animation's (Cast keeps a mode on each curve)."""
+    channel_overrides: dict[str, AnimKind]
+    """Per-channel overrides for this bone and its children (Cast CurveModeOverride flags);
+    they win over ``kind`` for the channels they name."""
     cosmetic: bool
     rotation_frames: NDArray[np.float64]
     """(K,)."""
@@ -446,6 +457,8 @@ class BoneTrack:
         scales: ArrayLike = (),
         kind: AnimKind | None = None,
         cosmetic: bool = False,
+        channel_kinds: dict[str, AnimKind] | None = None,
+        channel_overrides: dict[str, AnimKind] | None = None,
     ) -> None: ...
 
 class PropertyTrack:
@@ -501,6 +514,9 @@ class Scene:
     materials: list[Material]
     textures: list[Texture]
     animations: list[Animation]
+    placement: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+    """Where the model sits in the world (Cast's Model p, r, s): translation (3,), rotation
+    (4,) x y z w, scale (3,); the identity for formats without one."""
     lost: list[str]
     """What the scene model could not hold of the file, one line per kind (empty when it
     holds everything)."""
@@ -512,4 +528,5 @@ class Scene:
         materials: Iterable[Material] = (),
         animations: Iterable[Animation] = (),
         textures: Iterable[Texture] = (),
+        placement: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
     ) -> None: ...

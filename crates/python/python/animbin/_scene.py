@@ -201,7 +201,9 @@ class Skeleton(_Record):
     ``translations`` / ``rotations`` / ``scales`` ((N, 3) / (N, 4) x y z w / (N, 3)
     float32, local to the parent), ``global_translations`` / ``global_rotations`` /
     ``global_scales`` (the same in model space), ``cosmetic`` ((N,) bool: SE formats'
-    attachments a game may skip) and ``bind_matrices`` ((N, 4, 4) float32, computed from
+    attachments a game may skip), ``scale_compensate`` ((N,) bool: the bone does not inherit
+    its parent's scale, Cast's ``ssc`` and Blender's inherit-scale ``'NONE'``; the parent's
+    scale still stretches the bone's offset) and ``bind_matrices`` ((N, 4, 4) float32, computed from
     the global transforms: ``[row, column]`` for column vectors, translation in
     ``[:3, 3]``; ``mathutils.Matrix(m.tolist())`` is Blender's ``bone.matrix_local``).
     """
@@ -216,6 +218,7 @@ class Skeleton(_Record):
         "global_rotations",
         "global_scales",
         "cosmetic",
+        "scale_compensate",
     )
     _fields = __slots__
 
@@ -231,14 +234,20 @@ class Skeleton(_Record):
         global_rotations: Any = None,
         global_scales: Any = None,
         cosmetic: Any = None,
+        scale_compensate: Any = None,
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is
         computed from the other through the hierarchy (as animbin's conversions do).
         Missing rotations are identity, missing scales 1, missing translations 0;
-        ``cosmetic`` defaults to all ``False``."""
+        ``cosmetic`` and ``scale_compensate`` default to all ``False``."""
         self.names = [str(n) for n in names]
         n = len(self.names)
         self.parents = _array(parents, np.int32, (n,), "Skeleton.parents")
+        self.scale_compensate = (
+            np.zeros(n, dtype=bool)
+            if scale_compensate is None
+            else _array(scale_compensate, np.bool_, (n,), "Skeleton.scale_compensate")
+        )
         have_local = any(v is not None for v in (translations, rotations, scales))
         have_global = any(v is not None for v in (global_translations, global_rotations, global_scales))
         local = _transforms(n, translations, rotations, scales, "Skeleton.")
@@ -246,11 +255,11 @@ class Skeleton(_Record):
         if have_global and not have_local:
             from . import _animbin
 
-            local = _animbin._other_side(self.parents, *world, True)
+            local = _animbin._other_side(self.parents, *world, True, self.scale_compensate)
         elif not have_global:
             from . import _animbin
 
-            world = _animbin._other_side(self.parents, *local, False)
+            world = _animbin._other_side(self.parents, *local, False, self.scale_compensate)
         self.translations, self.rotations, self.scales = local
         self.global_translations, self.global_rotations, self.global_scales = world
         self.cosmetic = (
@@ -297,6 +306,7 @@ class Skeleton(_Record):
                 key = prefix + name
                 out[key] = _array(getattr(self, key), np.float32, (n, width), f"{field}.{key}")
         out["cosmetic"] = _array(self.cosmetic, np.bool_, (n,), f"{field}.cosmetic")
+        out["scale_compensate"] = _array(self.scale_compensate, np.bool_, (n,), f"{field}.scale_compensate")
         return out
 
 
@@ -553,11 +563,17 @@ class BoneTrack(_Record):
     ``rotation_frames`` (K,) with ``rotations`` (K, 4) x y z w, ``translation_frames`` with
     ``translations`` (K, 3), ``scale_frames`` with ``scales`` (K, 3), all local to the
     parent and float64. ``kind`` overrides the animation's kind for this bone and its
-    children (SEAnim modifiers), or is ``None``; ``cosmetic`` marks a cosmetic bone."""
+    children (SEAnim modifiers), or is ``None``; ``channel_overrides`` does so per channel
+    (a dict such as ``{"rotation": "absolute"}``: Cast's CurveModeOverride flags) and wins
+    over ``kind`` for the channels it names; ``channel_kinds`` is the kind of this track's
+    own keys per channel where it is not the animation's (Cast keeps a mode on each curve);
+    ``cosmetic`` marks a cosmetic bone."""
 
     __slots__ = (
         "bone",
         "kind",
+        "channel_kinds",
+        "channel_overrides",
         "cosmetic",
         "rotation_frames",
         "rotations",
@@ -580,9 +596,13 @@ class BoneTrack(_Record):
         scales: Any = (),
         kind: str | None = None,
         cosmetic: bool = False,
+        channel_kinds: dict[str, str] | None = None,
+        channel_overrides: dict[str, str] | None = None,
     ) -> None:
         self.bone = str(bone)
         self.kind = None if kind is None else _kind(kind, "BoneTrack.kind")
+        self.channel_kinds = _channel_kinds(channel_kinds, "BoneTrack.channel_kinds")
+        self.channel_overrides = _channel_kinds(channel_overrides, "BoneTrack.channel_overrides")
         self.cosmetic = bool(cosmetic)
         self.rotation_frames, self.rotations = _channel(rotation_frames, rotations, 4, "rotation")
         self.translation_frames, self.translations = _channel(translation_frames, translations, 3, "translation")
@@ -594,6 +614,8 @@ class BoneTrack(_Record):
         out: dict[str, Any] = {
             "bone": str(self.bone),
             "kind": None if self.kind is None else _kind(self.kind, f"{field}.kind"),
+            "channel_kinds": _channel_kinds(self.channel_kinds, f"{field}.channel_kinds"),
+            "channel_overrides": _channel_kinds(self.channel_overrides, f"{field}.channel_overrides"),
             "cosmetic": bool(self.cosmetic),
         }
         for name, width in (("rotation", 4), ("translation", 3), ("scale", 3)):
@@ -601,6 +623,19 @@ class BoneTrack(_Record):
             out[name + "_frames"] = frames
             out[name + "s"] = values
         return out
+
+
+_CHANNELS = ("translation", "rotation", "scale")
+
+
+def _channel_kinds(value: Any, field: str) -> dict[str, str]:
+    """A dict of channel name to kind name, checked."""
+    out = {}
+    for channel, kind in dict(value or {}).items():
+        if channel not in _CHANNELS:
+            raise ValueError(f"{field}: unknown channel {channel!r}; the channels are {', '.join(_CHANNELS)}")
+        out[str(channel)] = _kind(kind, f"{field}[{channel!r}]")
+    return out
 
 
 def _channel(frames: Any, values: Any, width: int, name: str, field: str = "BoneTrack") -> tuple[np.ndarray, np.ndarray]:
@@ -706,10 +741,13 @@ class Animation(_Record):
 class Scene(_Record):
     """Everything a file holds in animbin's neutral scene model: ``skeleton`` (``None``
     when there are no bones), ``meshes``, ``materials``, ``textures`` and ``animations``;
+    ``placement`` is where the model sits in the world (Cast: the Model node's position,
+    rotation and scale), a tuple of translation (3,), rotation (4,) x y z w and scale (3,)
+    float64 arrays, the identity for formats without one;
     ``lost`` lists what the scene model could not hold of the file, one line per kind
     (empty for a scene built by hand)."""
 
-    __slots__ = ("skeleton", "meshes", "materials", "textures", "animations", "lost")
+    __slots__ = ("skeleton", "meshes", "materials", "textures", "animations", "placement", "lost")
     _fields = __slots__
 
     def __init__(
@@ -719,7 +757,9 @@ class Scene(_Record):
         materials: Iterable[Material] = (),
         animations: Iterable[Animation] = (),
         textures: Iterable[Texture] = (),
+        placement: Any = None,
     ) -> None:
+        self.placement = _placement(placement, "Scene.placement")
         self.skeleton = skeleton
         self.meshes = list(meshes)
         self.materials = list(materials)
@@ -744,4 +784,21 @@ class Scene(_Record):
             "materials": each(self.materials, Material, "materials"),
             "textures": each(self.textures, Texture, "textures"),
             "animations": each(self.animations, Animation, "animations"),
+            "placement": _placement(self.placement, "Scene.placement"),
         }
+
+
+def _placement(value: Any, field: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A placement as (translation, rotation x y z w, scale) float64 arrays; ``None`` is
+    the identity."""
+    if value is None:
+        return (np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]), np.ones(3))
+    try:
+        t, r, s = value
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected (translation, rotation, scale)") from None
+    return (
+        _array(t, np.float64, (3,), f"{field}[0]"),
+        _array(r, np.float64, (4,), f"{field}[1]"),
+        _array(s, np.float64, (3,), f"{field}[2]"),
+    )

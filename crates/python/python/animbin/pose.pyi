@@ -25,7 +25,7 @@ argument, something other than a NumPy array a ``TypeError``, an unknown kind a
 computed.
 """
 
-from typing import Iterable, Literal, Mapping, Optional
+from typing import Any, Iterable, Literal, Mapping, Optional
 
 import numpy as np
 from numpy.typing import NDArray
@@ -76,3 +76,10 @@ def effective_kinds(
     override wins even for a bone not in ``parents``; any other track whose bone is not in
     ``parents`` plays ``kind``. Parent cycles do not loop.
     """
+
+def channel_kinds(animation: Any, parents: Mapping[str, Optional[str]]) -> list[dict[str, Kind]]:
+    """The kind of each track's ``translation``, ``rotation`` and ``scale`` keys (one dict
+    per track of ``animation``, an ``animbin.Animation``): per channel, the override of the
+    nearest bone among the track's own and its ancestors (``channel_overrides``, else
+    ``kind``), else the track's ``channel_kinds``, else the animation's kind. ``parents``:
+    every bone of the skeleton, name -> parent name (``None`` for a root)."""
