@@ -33,7 +33,7 @@ scene.add(root);
 
 // `time` is the playback position in seconds: kept here, since the range input rounds its
 // value to its step (a frame), which would swallow the small advances of slow playback.
-const view = { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, rate: 30, time: 0 };
+const view = { timings: {}, chosenAt: 0, content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, rate: 30, time: 0 };
 const clock = new THREE.Clock();
 // Tests turn the wall clock off and advance playback by hand (see `animbinPage` below).
 let manualClock = false;
@@ -111,9 +111,10 @@ function clearView() {
   render();
 }
 
-/** The most vertices whose skinned positions are measured at each sampled time of an
- * animation when framing; larger meshes are measured in the pose shown only (their bones are
- * still followed over the whole animation). */
+/** The most vertices whose skinned positions are measured when framing, at each sampled
+ * time of an animation; larger meshes are measured by their rest pose's box (their bones are
+ * still followed over the whole animation): skinning a million vertices in JavaScript takes
+ * longer than the rest of opening the file. */
 const FRAME_VERTICES = 50_000;
 
 /** Frames the camera on what is drawn (the skeleton when there is no mesh), over the whole
@@ -126,19 +127,32 @@ function frame() {
   view.content?.traverse((o) => {
     if (o.isMesh) vertices += o.geometry.attributes.position?.count ?? 0;
   });
+  const precise = vertices <= FRAME_VERTICES;
   const measure = (meshes) => {
     root.updateMatrixWorld(true);
     if (view.content && meshes) box.expandByObject(view.content, true);
     if (view.helper) for (const node of view.helper.nodes) box.expandByPoint(node.getWorldPosition(p));
   };
-  measure(true);
+  if (precise) {
+    measure(true);
+  } else {
+    // The rest pose: the geometry's own box where the mesh stands (skinning moves nothing
+    // at rest), without skinning a vertex.
+    measure(false);
+    const rest = new THREE.Box3();
+    view.content?.traverse((o) => {
+      if (!o.isMesh) return;
+      if (o.geometry.boundingBox === null) o.geometry.computeBoundingBox();
+      box.union(rest.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld));
+    });
+  }
   const duration = view.action ? view.action.getClip().duration : 0;
   if (view.mixer && duration > 0) {
     const shown = view.time;
     const samples = 32;
     for (let i = 0; i <= samples; i += 1) {
       view.mixer.setTime((duration * i) / samples);
-      measure(vertices <= FRAME_VERTICES);
+      measure(precise);
     }
     view.mixer.setTime(shown);
     root.updateMatrixWorld(true);
@@ -197,8 +211,19 @@ function chooseClip(index) {
 
 async function show(glb) {
   clearView();
-  const gltf = await new GLTFLoader().parseAsync(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength), '');
+  // The worker sends the glb in a buffer of its own: three reads it in place.
+  const whole = glb.byteOffset === 0 && glb.byteLength === glb.buffer.byteLength;
+  const buffer = whole ? glb.buffer : glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength);
+  let start = performance.now();
+  const gltf = await new GLTFLoader().parseAsync(buffer, '');
+  view.timings.parse = (performance.now() - start) / 1000;
+  start = performance.now();
   view.content = gltf.scene;
+  // A skinned mesh is drawn wherever its bones take it: three culls it by a sphere of its
+  // skinned vertices, computed once (in JavaScript, over every vertex) and stale once it moves.
+  gltf.scene.traverse((o) => {
+    if (o.isSkinnedMesh) o.frustumCulled = false;
+  });
   root.add(gltf.scene);
   view.helper = new NodeLines(gltf.scene);
   view.helper.visible = ui.skeleton.checked && view.helper.nodes.length > 0;
@@ -212,6 +237,7 @@ async function show(glb) {
   applyUp();
   frame();
   render();
+  view.timings.draw = (performance.now() - start) / 1000;
 }
 
 function applyUp() {
@@ -219,15 +245,16 @@ function applyUp() {
 }
 
 /** One step of the view after `dt` seconds of wall clock: playback advances by `dt` times
- * the speed chosen (round the clip's end), else the camera controls move. */
+ * the speed chosen (round the clip's end), else what the camera controls moved is drawn.
+ * Nothing else is drawn again: every change draws the view itself, and a large mesh takes
+ * long to draw without a GPU. */
 function step(dt) {
   if (view.playing && view.mixer && view.action) {
     const duration = view.action.getClip().duration || 0;
     let t = view.time + dt * Number(ui.speed.value);
     if (duration > 0) t %= duration;
     seek(t);
-  } else {
-    controls.update();
+  } else if (controls.update()) {
     render();
   }
 }
@@ -274,6 +301,17 @@ window.animbinPage = {
   manualClock(on) {
     manualClock = !!on;
     clock.getDelta();
+  },
+  /** Seconds of each phase of the last file opened: `start` (from the choice to the worker
+   * starting on it), in the worker `read`, `open` (parsed), `check` (info and validate),
+   * `glb` (the view's glb built), `reply` (until the page has the glb); here `parse`
+   * (three.js reads the glb) and `draw` (the view built, framed and drawn once). */
+  timings() {
+    return { ...view.timings };
+  },
+  /** Seconds since the page was given the last files chosen. */
+  sinceChosen() {
+    return (performance.now() - view.chosenAt) / 1000;
   },
   /** One step of the view as after `seconds` of wall clock; returns the time shown. */
   advance(seconds) {
@@ -380,6 +418,7 @@ async function handle(data) {
       break;
     case 'opened': {
       performance.mark('animbin-opened');
+      view.timings = { ...data.timings, reply: (performance.timeOrigin + performance.now() - data.postedAt) / 1000 };
       ui.format.textContent = `${data.name ?? ''}: ${data.format}`;
       ui.info.dataset.json = data.infoJson;
       ui.info.textContent = JSON.stringify(JSON.parse(data.infoJson), null, 2);
@@ -405,9 +444,12 @@ async function handle(data) {
       ui.status.textContent = '';
       performance.mark('animbin-first-frame');
       setState('ready');
+      send({ type: 'details' });
       break;
     }
     case 'details':
+      // Details asked for a file before the one now opening are not this file's.
+      if (body.dataset.state !== 'ready') break;
       ui.target.replaceChildren(...data.targets.map((t) => new Option(t, t)));
       ui.target.disabled = false;
       ui.download.disabled = false;
@@ -440,6 +482,7 @@ async function handle(data) {
 
 function open(files) {
   if (!files.length) return;
+  view.chosenAt = performance.now();
   setState('loading');
   converted = null;
   ui.error.hidden = true;
@@ -452,7 +495,7 @@ function open(files) {
   ui.losses.replaceChildren();
   ui.target.replaceChildren();
   ui.download.disabled = true;
-  send({ type: 'open', files: [...files] });
+  send({ type: 'open', files: [...files], sentAt: performance.timeOrigin + performance.now() });
 }
 
 ui.files.addEventListener('change', () => open(ui.files.files));

@@ -19,10 +19,12 @@ function errorMessage(e, file) {
   };
 }
 
-/** Reads a File with progress: each chunk's share of all the bytes chosen. */
+/** Reads the Files chosen with progress: the share of all their bytes read, posted at each
+ * hundredth (a post for each of the 64 KiB chunks of a large file kept the page busy). */
 async function readAll(files) {
   const total = files.reduce((n, f) => n + f.size, 0) || 1;
   let done = 0;
+  let posted = 0;
   const out = [];
   for (const file of files) {
     const bytes = new Uint8Array(file.size);
@@ -34,24 +36,38 @@ async function readAll(files) {
       bytes.set(value, at);
       at += value.length;
       done += value.length;
-      post({ type: 'progress', phase: 'reading', fraction: done / total });
+      if (done / total - posted >= 0.01 || done === total) {
+        posted = done / total;
+        post({ type: 'progress', phase: 'reading', fraction: posted });
+      }
     }
     out.push({ name: file.name, bytes: at === bytes.length ? bytes : bytes.subarray(0, at) });
   }
   return out;
 }
 
-async function openChosen(files, options) {
+async function openChosen(files, options, sentAt) {
   if (current) {
     current.document.free();
     current = null;
   }
+  // Seconds of each phase, for the page's benchmark (web/bench.mjs).
+  const timings = { start: (performance.timeOrigin + performance.now() - sentAt) / 1000 };
+  let since = performance.now();
+  const lap = (phase) => {
+    const now = performance.now();
+    timings[phase] = (now - since) / 1000;
+    since = now;
+  };
   const read = await readAll(files);
+  lap('read');
   post({ type: 'progress', phase: 'parsing', fraction: 1 });
   const { document, anims, textures } = openFiles(read);
   current = { document, anims, textures, name: document.name };
+  lap('open');
   const infoJson = document.infoJson();
   const problems = document.validate();
+  lap('check');
   post({ type: 'progress', phase: 'converting for the view', fraction: 1 });
   let glb = null;
   let lost = [];
@@ -64,12 +80,21 @@ async function openChosen(files, options) {
     viewError = e.message;
     if (e.fatal) throw e;
   }
+  lap('glb');
   post(
     { type: 'opened', format: document.format, name: document.name, infoJson, problems, glb, lost, viewError,
-      anims: anims.map((a) => a.name), textures: textures.map((t) => t.name) },
+      anims: anims.map((a) => a.name), textures: textures.map((t) => t.name), timings,
+      postedAt: performance.timeOrigin + performance.now() },
     glb ? [glb.buffer] : [],
   );
-  // What the page shows after the first frame: the targets and the animations' rates and notes.
+  current.options = options;
+}
+
+/** What the page shows after the first frame: the targets and the animations' rates and
+ * notes. The page asks once it has drawn the file, so that this work does not compete with
+ * its drawing. */
+function details() {
+  const { document, anims, options } = current;
   const targets = document.targets();
   let animations = [];
   try {
@@ -83,7 +108,9 @@ async function openChosen(files, options) {
 self.onmessage = async ({ data }) => {
   try {
     if (data.type === 'open') {
-      await openChosen(data.files, data.options || {});
+      await openChosen(data.files, data.options || {}, data.sentAt ?? performance.timeOrigin + performance.now());
+    } else if (data.type === 'details') {
+      if (current) details();
     } else if (data.type === 'convert') {
       if (!current) throw new AnimbinError('no file is open');
       const options = { ...(data.options || {}), anims: current.anims, textures: current.textures };

@@ -135,9 +135,13 @@ export function formats() {
   return JSON.parse(wasm.formatsJson());
 }
 
+/** The most bytes a texture's type is told by (PNG's signature is 8, JPEG's 3). */
+const IMAGE_SIGNATURE = 16;
+
 /** "image/png" or "image/jpeg" for a texture a glb can embed, else null. */
 export function imageType(bytes) {
-  return wasm.imageType(bytesOf(bytes)) ?? null;
+  // Only the first bytes cross into the WebAssembly memory: a file may be hundreds of MiB.
+  return wasm.imageType(bytesOf(bytes).subarray(0, IMAGE_SIGNATURE)) ?? null;
 }
 
 /** animbin's version. */
@@ -145,8 +149,10 @@ export const version = wasm.version();
 
 /** Sorts files chosen together (a model, its animations, its textures): PNG and JPEG files
  * are textures; of the others, the first whose format holds meshes (else bones) is the
- * document, and the rest are its animations. Files that do not read are thrown as their
- * error (the document's first). Returns `{ document, anims, textures }`. */
+ * document, and the rest are its animations. A file whose summary does not read is thrown
+ * as its error (the first such), as is the document when it does not read whole; an
+ * animation file's other faults are the conversions' errors, which name it. Returns
+ * `{ document, anims, textures }`. */
 export function openFiles(files) {
   const holds = new Map(formats().map((f) => [f.name, f.holds]));
   const textures = [];
@@ -157,23 +163,20 @@ export function openFiles(files) {
     else opened.push({ name: file.name, bytes });
   }
   if (opened.length === 0) throw new AnimbinError('no file to open (only textures were given)');
-  const documents = opened.map((f) => ({ ...f, document: open(f.bytes, { name: f.name }) }));
-  const rank = (d) => {
-    const h = holds.get(d.document.format) || [];
-    const info = d.document.info();
-    const has = (k) => typeof info[k] === 'number' && info[k] > 0;
+  if (opened.length === 1) return { document: open(opened[0].bytes, { name: opened[0].name }), anims: [], textures };
+  // Ranked by their summaries (read through each format's view, which builds no document):
+  // only the one chosen is read whole here; the animations are read by each conversion.
+  const rank = (f) => {
+    const summary = info(f.bytes, { name: f.name });
+    const h = holds.get(summary.format) || [];
+    const has = (k) => typeof summary[k] === 'number' && summary[k] > 0;
     if (h.includes('meshes') && (has('mesh_count') || has('vertex_count'))) return 0;
     if (h.includes('bones') && has('bone_count') && !has('frame_count')) return 1;
     return 2;
   };
-  let primary = 0;
-  documents.forEach((d, i) => {
-    if (rank(d) < rank(documents[primary])) primary = i;
-  });
-  const document = documents[primary].document;
-  const anims = documents.filter((_, i) => i !== primary).map(({ name, bytes, document: d }) => {
-    d.free();
-    return { name, bytes };
-  });
+  const ranks = opened.map(rank);
+  const primary = ranks.indexOf(Math.min(...ranks));
+  const document = open(opened[primary].bytes, { name: opened[primary].name });
+  const anims = opened.filter((_, i) => i !== primary);
   return { document, anims, textures };
 }

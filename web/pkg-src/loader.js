@@ -51,7 +51,10 @@ export class AnimbinLoader extends Loader {
     const { document, anims, textures } = openFiles(files);
     try {
       const glb = document.glb({ ...this.options, anims, textures });
-      const gltf = await this.gltfLoader.parseAsync(glb.bytes.buffer.slice(glb.bytes.byteOffset, glb.bytes.byteOffset + glb.bytes.byteLength), '');
+      // The glb has a buffer of its own (the bytes out of WebAssembly): read in place.
+      const { buffer, byteOffset, byteLength } = glb.bytes;
+      const whole = byteOffset === 0 && byteLength === buffer.byteLength;
+      const gltf = await this.gltfLoader.parseAsync(whole ? buffer : buffer.slice(byteOffset, byteOffset + byteLength), '');
       gltf.animbin = { format: document.format, info: document.info(), lost: glb.lost };
       return gltf;
     } finally {

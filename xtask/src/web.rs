@@ -1,15 +1,20 @@
 //! `cargo xtask web`: the WebAssembly build of the library, the npm package `animbin` and the
 //! static page, into `target/web/` (the page) and `target/web/pkg/` (the package).
 //!
-//! 1. `animbin-wasm` for `wasm32-unknown-unknown`, release, optimised for size;
+//! 1. `animbin-wasm` for `wasm32-unknown-unknown`, release, optimised for speed;
 //! 2. `wasm-bindgen` of the crate's exact wasm-bindgen version (installed with `cargo
-//!    install` when missing), ES module output, then `wasm-opt -Oz` from npm's `binaryen`;
+//!    install` when missing), ES module output, then `wasm-opt -O3` from npm's `binaryen`;
 //! 3. the package's own modules (`web/pkg-src`) beside the bindings;
 //! 4. the page (`web/page`) with three.js bundled by esbuild (npm), its Web Worker and the
 //!    wasm beside them. The npm tools come from `web/package-lock.json` (`npm ci`).
 //!
 //! `cargo xtask web bench-files DIR [MIB]` writes the SEModel and SEAnim of about MIB MiB
 //! (48) that the page's benchmark opens, from the criterion benchmarks' generators.
+//!
+//! `cargo xtask web bench [RUNS]` is the page's benchmark: the page (built when missing), the
+//! release command and the 48 MiB files in `target/web-bench/` (written when missing), then
+//! `web/bench.mjs`, which prints the median time from choosing the files to the first frame
+//! drawn in headless Chromium beside `animbin convert` of the same files to glb.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,6 +26,12 @@ use crate::{cargo, run};
 pub(crate) fn main(root: &Path, args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         None | Some("build") => build(root),
+        Some("bench") => {
+            let runs = args
+                .get(1)
+                .map_or(Ok(5), |r| r.parse::<usize>().map_err(|e| format!("RUNS: {e}")))?;
+            bench(root, runs)
+        }
         Some("bench-files") => {
             let dir = args.get(1).ok_or("usage: cargo xtask web bench-files DIR [MIB]")?;
             let mib = args
@@ -29,7 +40,7 @@ pub(crate) fn main(root: &Path, args: &[String]) -> Result<(), String> {
             bench_files(Path::new(dir), mib << 20)
         }
         Some(other) => Err(format!(
-            "unknown web task {other:?}: build (the default) or bench-files DIR [MIB]"
+            "unknown web task {other:?}: build (the default), bench [RUNS] or bench-files DIR [MIB]"
         )),
     }
 }
@@ -105,7 +116,8 @@ fn build(root: &Path) -> Result<(), String> {
     }
     let version = wasm_bindgen_version(root)?;
     let bindgen = wasm_bindgen(&version)?;
-    // Size over speed: the page downloads it.
+    // Speed over size: opt-level "s" made the conversions of large files about twice as
+    // slow, for a wasm 0.2 MB smaller in gzip (1.04 MB against 1.24 MB).
     run(cargo()
         .args([
             "build",
@@ -115,7 +127,7 @@ fn build(root: &Path) -> Result<(), String> {
             "-p",
             "animbin-wasm",
         ])
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "s")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3")
         .env("CARGO_PROFILE_RELEASE_LTO", "true")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1"))?;
     let _ = std::fs::remove_dir_all(&out);
@@ -135,7 +147,7 @@ fn build(root: &Path) -> Result<(), String> {
     let wasm_opt = web.join("node_modules/.bin/wasm-opt");
     if wasm_opt.exists() {
         run(Command::new(&wasm_opt)
-            .arg("-Oz")
+            .arg("-O3")
             .args([
                 "--enable-bulk-memory",
                 "--enable-nontrapping-float-to-int",
@@ -148,7 +160,7 @@ fn build(root: &Path) -> Result<(), String> {
             .arg("-o")
             .arg(&wasm))?;
     } else {
-        eprintln!("wasm-opt (npm binaryen) is missing: the wasm is not size-optimised");
+        eprintln!("wasm-opt (npm binaryen) is missing: the wasm is not optimised further");
     }
     for entry in std::fs::read_dir(web.join("pkg-src")).map_err(|e| e.to_string())? {
         let path = entry.map_err(|e| e.to_string())?.path();
@@ -200,6 +212,23 @@ fn build(root: &Path) -> Result<(), String> {
     );
     println!("npm package: {}", pkg.display());
     Ok(())
+}
+
+/// The page's benchmark, `runs` runs of each case (see the module's documentation).
+fn bench(root: &Path, runs: usize) -> Result<(), String> {
+    if !root.join("target/web/index.html").exists() {
+        build(root)?;
+    }
+    run(cargo().args(["build", "--release", "-q", "-p", "animbin-cli"]))?;
+    let dir = root.join("target/web-bench");
+    if !(dir.join("large.semodel").exists() && dir.join("large.seanim").exists()) {
+        bench_files(&dir, 48 << 20)?;
+    }
+    run(Command::new("node")
+        .arg(root.join("web/bench.mjs"))
+        .arg(&dir)
+        .env("RUNS", runs.to_string())
+        .env("ANIMBIN", root.join("target/release/animbin")))
 }
 
 /// Writes `large.semodel` and `large.seanim` of about `target` bytes each into `dir`.
