@@ -12,6 +12,7 @@ use crate::errors::{format_error, output_error, raise, warn_losses};
 use crate::files::{self, ReadError};
 use crate::options;
 use crate::scene;
+use crate::scene_keys::{self, KeyDtype};
 
 /// A file of any supported format, read into memory (it does not keep the file open).
 ///
@@ -237,7 +238,13 @@ impl Document {
             }
         }
         warn_losses(py, built.unmatched.iter().map(ToString::to_string), 1)?;
-        scene::to_python(py, built.scene, &built.report)
+        // Key values at the precision of the files they came from (the joined ones too).
+        let keys = options
+            .anims
+            .iter()
+            .map(|source| KeyDtype::of_document(&source.document))
+            .fold(KeyDtype::of_document(&self.inner), KeyDtype::join);
+        scene::to_python(py, built.scene, &built.report, keys)
     }
 
     /// Pickles as ``(bytes in its own form, format, path)``.
@@ -419,7 +426,15 @@ pub(crate) fn from_scene(
             "from_scene: a dump (json) is not a format to build; build one and call dump()",
         ));
     }
-    let options = options::read("from_scene", options, options::FROM_SCENE)?;
+    let mut options = options::read("from_scene", options, options::FROM_SCENE)?;
+    // float32 key values ask a format that chooses its precision for single; float64 ones
+    // leave the choice to the writer (single when every value is exactly an f32). Keys a
+    // new anim type rewrites stay single without being asked (asking would report their
+    // rounding as a loss).
+    let chooses = target.format().is_some_and(|f| f.info().chooses_precision);
+    if chooses && options.scene.precision.is_none() && options.scene.anim_kind.is_none() {
+        options.scene.precision = scene_keys::implied_precision(scene)?;
+    }
     let built = scene::from_python(scene)?;
     let conversion = py
         .detach(|| animbin::convert_scene(&built, target, &options))

@@ -7,9 +7,8 @@
 
 use animbin::core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin::core::scene::{
-    ChannelKinds,
-    AnimKind, Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Material, Mesh, Note, PropertyTrack,
-    Scene, Skeleton, SkinWeights, Texture,
+    AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Material, Mesh, Note,
+    PropertyTrack, Scene, Skeleton, SkinWeights, Texture,
 };
 use numpy::{Element, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -17,6 +16,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use zerocopy::{FromBytes, Immutable, IntoBytes};
+
+use crate::scene_keys::KeyDtype;
 
 /// The Python classes, imported once.
 struct Classes {
@@ -111,9 +112,15 @@ pub(crate) fn vec3s_f32<'py>(py: Python<'py>, values: &[Vec3<f32>]) -> PyResult<
     vectors(py, values, 3, |v| vec![v.x, v.y, v.z])
 }
 
-/// The scene as an `animbin.Scene`, with `lost` from `report`. The scene is consumed: its
-/// vectors of plain scalars (faces, skin weights) become NumPy's without a copy.
-pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionReport) -> PyResult<Bound<'py, PyAny>> {
+/// The scene as an `animbin.Scene`, with `lost` from `report` and key values of the dtype
+/// `keys` says (`scene_keys`). The scene is consumed: its vectors of plain scalars (faces,
+/// skin weights) become NumPy's without a copy.
+pub(crate) fn to_python<'py>(
+    py: Python<'py>,
+    scene: Scene,
+    report: &ConversionReport,
+    keys: KeyDtype,
+) -> PyResult<Bound<'py, PyAny>> {
     let classes = classes(py)?;
     let fields = PyDict::new(py);
     let skeleton = if scene.skeleton.bones.is_empty() {
@@ -133,7 +140,7 @@ pub(crate) fn to_python<'py>(py: Python<'py>, scene: Scene, report: &ConversionR
         make(&classes.texture, d)
     })?;
     set_list(&fields, "animations", scene.animations, |a| {
-        animation_to_python(py, classes, a)
+        animation_to_python(py, classes, a, keys)
     })?;
     let p = scene.placement;
     let placement = (
@@ -288,7 +295,13 @@ fn material_to_python<'py>(py: Python<'py>, classes: &Classes, material: &Materi
 /// An `animbin.Animation`; each track's keys are freed as soon as their arrays are made, so
 /// the allocator hands that memory to the next track's arrays instead of asking the kernel
 /// for fresh pages.
-fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Animation) -> PyResult<Bound<'py, PyAny>> {
+fn animation_to_python<'py>(
+    py: Python<'py>,
+    classes: &Classes,
+    animation: Animation,
+    keys: KeyDtype,
+) -> PyResult<Bound<'py, PyAny>> {
+    let single = keys.single_for(&animation);
     let d = PyDict::new(py);
     d.set_item("name", &animation.name)?;
     d.set_item("framerate", animation.framerate)?;
@@ -304,7 +317,9 @@ fn animation_to_python<'py>(py: Python<'py>, classes: &Classes, animation: Anima
     )?;
     let notes: Vec<(f64, &str)> = animation.notes.iter().map(|n| (n.frame, n.name.as_str())).collect();
     d.set_item("notes", notes)?;
-    set_list(&d, "tracks", animation.bones, |t| track_to_python(py, classes, t))?;
+    set_list(&d, "tracks", animation.bones, |t| {
+        track_to_python(py, classes, t, single)
+    })?;
     set_list(&d, "properties", &animation.properties, |p| {
         let pd = PyDict::new(py);
         pd.set_item("node", &p.node)?;
@@ -358,23 +373,23 @@ fn channel_kinds_from_python(d: &Bound<'_, PyDict>, what: &str) -> PyResult<Chan
     Ok(kinds)
 }
 
-fn track_to_python<'py>(py: Python<'py>, classes: &Classes, track: BoneTrack) -> PyResult<Bound<'py, PyAny>> {
+/// An `animbin.BoneTrack`, its key values `float32` when `single`.
+fn track_to_python<'py>(
+    py: Python<'py>,
+    classes: &Classes,
+    track: BoneTrack,
+    single: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     d.set_item("bone", &track.bone)?;
     d.set_item("kind", track.kind_override.map(AnimKind::name))?;
     d.set_item("channel_kinds", channel_kinds_to_python(py, &track.channel_kinds)?)?;
-    d.set_item("channel_overrides", channel_kinds_to_python(py, &track.channel_overrides)?)?;
+    d.set_item(
+        "channel_overrides",
+        channel_kinds_to_python(py, &track.channel_overrides)?,
+    )?;
     d.set_item("cosmetic", track.cosmetic)?;
-    let frames = |keys: Vec<f64>| PyArray1::from_vec(py, keys);
-    let r = &track.rotation;
-    d.set_item("rotation_frames", frames(r.iter().map(|k| k.frame).collect()))?;
-    let flat = flatten(r.iter().map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]));
-    d.set_item("rotations", array2(py, flat, r.len(), 4)?)?;
-    for (name, keys) in [("translation", &track.translation), ("scale", &track.scale)] {
-        d.set_item(format!("{name}_frames"), frames(keys.iter().map(|k| k.frame).collect()))?;
-        let flat = flatten(keys.iter().map(|k| [k.value.x, k.value.y, k.value.z]));
-        d.set_item(format!("{name}s"), array2(py, flat, keys.len(), 3)?)?;
-    }
+    crate::scene_keys::set_keys(&d, &track, single)?;
     make(&classes.bone_track, d)
 }
 
@@ -746,19 +761,8 @@ fn animation_from_python(d: &Bound<'_, PyDict>) -> PyResult<Animation> {
 fn track_from_python(d: &Bound<'_, PyDict>) -> PyResult<BoneTrack> {
     let what = "BoneTrack";
     let kind: Option<String> = get(d, what, "kind")?;
-    let keys = |name: &str, cols: usize| -> PyResult<Vec<(f64, Vec<f64>)>> {
-        let frames: Vec<f64> = vector(d, what, &format!("{name}_frames"))?;
-        let values = rows(d, what, &format!("{name}s"), cols, <[f64]>::to_vec)?;
-        expect_len(
-            what,
-            &format!("{name}s"),
-            values.len(),
-            frames.len(),
-            &format!("the number of {name}_frames"),
-        )?;
-        Ok(frames.into_iter().zip(values).collect())
-    };
-    let vec3 = |(frame, v): (f64, Vec<f64>)| Key::new(frame, Vec3::new(v[0], v[1], v[2]));
+    // Values arrive as float32 or float64 (`scene_keys`).
+    let (translation, rotation, scale) = crate::scene_keys::channels_from_python(d)?;
     let channels = |name: &str| -> PyResult<ChannelKinds> {
         let dict = field(d, what, name)?
             .cast_into::<PyDict>()
@@ -771,12 +775,9 @@ fn track_from_python(d: &Bound<'_, PyDict>) -> PyResult<BoneTrack> {
         bone: get(d, what, "bone")?,
         kind_override: kind.map(|k| k.parse()).transpose().map_err(PyValueError::new_err)?,
         cosmetic: get(d, what, "cosmetic")?,
-        translation: keys("translation", 3)?.into_iter().map(vec3).collect(),
-        rotation: keys("rotation", 4)?
-            .into_iter()
-            .map(|(frame, v)| Key::new(frame, Quat::new(v[0], v[1], v[2], v[3])))
-            .collect(),
-        scale: keys("scale", 3)?.into_iter().map(vec3).collect(),
+        translation,
+        rotation,
+        scale,
     })
 }
 

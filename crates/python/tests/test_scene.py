@@ -105,11 +105,16 @@ def test_scene_arrays_have_their_dtypes_and_shapes(path):
     for a in scene.animations:
         assert a.kind in ("absolute", "additive", "relative", "delta")
         assert a.interpolation in ("linear", "step")
+        # Key values in the file's precision (test_arrays.py), one dtype per animation.
+        dtypes = set()
         for t in a.tracks:
             for name, width in (("rotation", 4), ("translation", 3), ("scale", 3)):
                 frames, values = getattr(t, name + "_frames"), getattr(t, name + "s")
-                assert frames.dtype == np.float64 and values.dtype == np.float64
+                assert frames.dtype == np.float64 and values.dtype in (np.float32, np.float64)
+                dtypes.add(values.dtype)
                 assert values.shape == (len(frames), width)
+                assert values.dtype == a.dtype or len(values) == 0
+        assert len(dtypes) <= 1
 
 
 def test_semodel_arrays_hold_the_files_values():

@@ -422,7 +422,11 @@ class Texture:
     def __init__(self, name: str, png: bytes) -> None: ...
 
 class BoneTrack:
-    """The keys of one bone; each channel has its own key frames (float64, in frames)."""
+    """The keys of one bone; each channel has its own key frames (float64, in frames).
+    Values are in the file's precision: float32 for a single-precision file (SEAnim without
+    high precision, Cast, AnimX, DMF, a glTF whose keys are all float32), float64 for a
+    double-precision one (SEAnim's high precision, x8an); see ``Animation.dtype``. Built by
+    hand, float32 arrays stay float32 and anything else becomes float64."""
 
     bone: str
     kind: AnimKind | None
@@ -436,13 +440,13 @@ class BoneTrack:
     cosmetic: bool
     rotation_frames: NDArray[np.float64]
     """(K,)."""
-    rotations: NDArray[np.float64]
+    rotations: NDArray[np.float32] | NDArray[np.float64]
     """(K, 4) local rotations, x y z w."""
     translation_frames: NDArray[np.float64]
-    translations: NDArray[np.float64]
+    translations: NDArray[np.float32] | NDArray[np.float64]
     """(K, 3) local translations."""
     scale_frames: NDArray[np.float64]
-    scales: NDArray[np.float64]
+    scales: NDArray[np.float32] | NDArray[np.float64]
     """(K, 3)."""
 
     def __init__(
@@ -488,6 +492,12 @@ class Animation:
     tracks: list[BoneTrack]
     properties: list[PropertyTrack]
     weights: list[WeightTrack]
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The dtype of the key values: float32 when every non-empty value array of every
+        track is float32 (``Document.scene()`` of a single-precision file; ``from_scene``
+        then writes single precision where the format chooses it, SEAnim), float64
+        otherwise (a double-precision file, mixed dtypes, no keys)."""
 
     def __init__(
         self,

@@ -562,8 +562,12 @@ class BoneTrack(_Record):
     """The keys of one bone. Each channel has its own key frames, float64 in frames:
     ``rotation_frames`` (K,) with ``rotations`` (K, 4) x y z w, ``translation_frames`` with
     ``translations`` (K, 3), ``scale_frames`` with ``scales`` (K, 3), all local to the
-    parent and float64. ``kind`` overrides the animation's kind for this bone and its
-    children (SEAnim modifiers), or is ``None``; ``channel_overrides`` does so per channel
+    parent. The values are in the file's precision: float32 for a single-precision file
+    (SEAnim without high precision, Cast, AnimX, DMF, a glTF whose keys are all float32),
+    float64 for a double-precision one (SEAnim's high precision, x8an's fixed point, whose
+    rotations are computed); see ``Animation.dtype``. Built by hand, float32 arrays stay
+    float32 and anything else becomes float64. ``kind`` overrides the animation's kind for
+    this bone and its children (SEAnim modifiers), or is ``None``; ``channel_overrides`` does so per channel
     (a dict such as ``{"rotation": "absolute"}``: Cast's CurveModeOverride flags) and wins
     over ``kind`` for the channels it names; ``channel_kinds`` is the kind of this track's
     own keys per channel where it is not the animation's (Cast keeps a mode on each curve);
@@ -640,7 +644,10 @@ def _channel_kinds(value: Any, field: str) -> dict[str, str]:
 
 def _channel(frames: Any, values: Any, width: int, name: str, field: str = "BoneTrack") -> tuple[np.ndarray, np.ndarray]:
     frames = _array(frames, np.float64, (None,), f"{field}.{name}_frames")
-    values = _array(values, np.float64, (None, width), f"{field}.{name}s")
+    # float32 values stay float32 (a single-precision file's, and what from_scene then
+    # writes as single); anything else becomes float64.
+    dtype = np.float32 if getattr(values, "dtype", None) == np.float32 else np.float64
+    values = _array(values, dtype, (None, width), f"{field}.{name}s")
     _rows(values, len(frames), f"{field}.{name}s", f"the number of {name}_frames")
     return frames, values
 
@@ -676,7 +683,8 @@ class Animation(_Record):
     (``"linear"`` or ``"step"``); ``notes``, (frame, name) events (SEAnim notetracks,
     Blender's pose markers); ``tracks``, one ``BoneTrack`` per animated bone;
     ``properties``, ``PropertyTrack``s for everything else; ``weights``, one
-    ``WeightTrack`` per animated morph target name."""
+    ``WeightTrack`` per animated morph target name. ``dtype`` is the dtype of the key
+    values (see ``BoneTrack``)."""
 
     __slots__ = ("name", "framerate", "frame_count", "looping", "kind", "interpolation", "notes", "tracks", "properties", "weights")
     _fields = __slots__
@@ -712,6 +720,16 @@ class Animation(_Record):
             last += [float(w.frames.max()) for w in self.weights if len(w.frames)]
             frame_count = max(last) + 1 if last else 0.0
         self.frame_count = float(frame_count)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the key values: float32 when every track's values are float32
+        (``Document.scene()`` of a single-precision file; ``from_scene`` then writes single
+        precision where the format chooses, SEAnim), float64 otherwise (a double-precision
+        file, mixed dtypes, or no keys). Empty arrays do not count."""
+        arrays = [a for t in self.tracks for a in (t.rotations, t.translations, t.scales) if len(a)]
+        single = bool(arrays) and all(getattr(a, "dtype", None) == np.float32 for a in arrays)
+        return np.dtype(np.float32 if single else np.float64)
 
     def _to_native(self, field: str = "Animation") -> dict[str, Any]:
         """The fields for the native module, named in errors after ``field``

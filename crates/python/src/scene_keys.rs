@@ -1,0 +1,226 @@
+//! Bone track keys between the scene and NumPy, at the precision of the file they came from.
+//!
+//! The scene holds key values as `f64` whatever the file held. Going out, a single-precision
+//! file's values become `float32` arrays (each value narrowed once, as the array is built:
+//! no `float64` array is made and converted again) and a double-precision file's `float64`;
+//! frames stay `float64` (frame numbers and times in frames, which an `f32` cannot count past
+//! 2^24). Coming in, either dtype is read, and an animation whose value arrays are all
+//! `float32` asks a format that chooses its precision (SEAnim) for single precision.
+
+use animbin::core::math::{Quat, Vec3};
+use animbin::core::scene::{Animation, BoneTrack, Key, Precision};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+/// The dtype an animation's key values take in Python.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyDtype {
+    /// `float32`: the file stores single-precision values (SEAnim without
+    /// `SEANIM_PRECISION_HIGH`, Cast, AnimX, DMF).
+    Single,
+    /// `float64`: the file stores double precision (SEAnim's high precision), or values the
+    /// scene computes from fixed point (x8an's rotations), which an `f32` would round.
+    Double,
+    /// The format does not say: `float32` when every value of the animation is exactly an
+    /// `f32`. glTF holds `f32` accessors, but animbin's extras may state that the source
+    /// was double, and its import then keeps the wider values it computes.
+    ByValues,
+}
+
+impl KeyDtype {
+    /// The dtype of the key values of `document`'s animations.
+    pub(crate) fn of_document(document: &animbin::Document) -> Self {
+        use animbin::Document as D;
+        match document {
+            D::SeAnim(anim) => match anim.precision() {
+                animbin::seanim::Precision::Single => Self::Single,
+                animbin::seanim::Precision::Double => Self::Double,
+            },
+            D::Cast(_) | D::AnimX(_) | D::Dmf(_) | D::SeModel(_) => Self::Single,
+            D::Sf3(_) => Self::Double,
+            _ => Self::ByValues,
+        }
+    }
+
+    /// The dtype for animations from documents of dtypes `self` and `other`: the wider when
+    /// they differ, so that no value is rounded.
+    pub(crate) fn join(self, other: Self) -> Self {
+        match (self, other) {
+            (a, b) if a == b => a,
+            (Self::Double, _) | (_, Self::Double) => Self::Double,
+            _ => Self::ByValues,
+        }
+    }
+
+    /// Whether `animation`'s values become `float32`.
+    pub(crate) fn single_for(self, animation: &Animation) -> bool {
+        match self {
+            Self::Single => true,
+            Self::Double => false,
+            Self::ByValues => animation.bones.iter().all(single_exact),
+        }
+    }
+}
+
+/// Whether `value` is exactly an `f32` (NaN is: it stays NaN).
+fn exact_f32(value: f64) -> bool {
+    f64::from(value as f32) == value || value.is_nan()
+}
+
+/// Whether every key value of `track` is exactly an `f32`.
+fn single_exact(track: &BoneTrack) -> bool {
+    [&track.translation, &track.scale]
+        .into_iter()
+        .flatten()
+        .all(|k| [k.value.x, k.value.y, k.value.z].into_iter().all(exact_f32))
+        && track
+            .rotation
+            .iter()
+            .all(|k| [k.value.x, k.value.y, k.value.z, k.value.w].into_iter().all(exact_f32))
+}
+
+/// A (rows, N) array of `rows`, built in one vector that NumPy then owns (no copy after it):
+/// `float32` (each value narrowed to the nearest `f32`) when `single`, else `float64`.
+fn values_array<'py, const N: usize>(
+    py: Python<'py>,
+    rows: impl ExactSizeIterator<Item = [f64; N]>,
+    single: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let n = rows.len();
+    if single {
+        let mut flat = Vec::with_capacity(n * N);
+        for row in rows {
+            flat.extend(row.map(|v| v as f32));
+        }
+        Ok(PyArray1::from_vec(py, flat).reshape([n, N])?.into_any())
+    } else {
+        let mut flat = Vec::with_capacity(n * N);
+        for row in rows {
+            flat.extend(row);
+        }
+        Ok(PyArray1::from_vec(py, flat).reshape([n, N])?.into_any())
+    }
+}
+
+/// The frames of `keys` as a `float64` array (built in place, then owned by NumPy).
+fn frames_array<'py, V>(py: Python<'py>, keys: &[Key<V>]) -> Bound<'py, PyAny> {
+    PyArray1::from_vec(py, keys.iter().map(|k| k.frame).collect()).into_any()
+}
+
+/// Sets `{rotation,translation,scale}_frames` and `{rotation,translation,scale}s` of the
+/// `BoneTrack` fields `d` from `track`, the values `float32` when `single`.
+pub(crate) fn set_keys(d: &Bound<'_, PyDict>, track: &BoneTrack, single: bool) -> PyResult<()> {
+    let py = d.py();
+    let r = &track.rotation;
+    d.set_item("rotation_frames", frames_array(py, r))?;
+    let rotations = r.iter().map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]);
+    d.set_item("rotations", values_array(py, rotations, single)?)?;
+    for (name, keys) in [("translation", &track.translation), ("scale", &track.scale)] {
+        d.set_item(format!("{name}_frames"), frames_array(py, keys))?;
+        let values = keys.iter().map(|k| [k.value.x, k.value.y, k.value.z]);
+        d.set_item(format!("{name}s"), values_array(py, values, single)?)?;
+    }
+    Ok(())
+}
+
+/// The keys of the channel `name` (`"rotation"`: the arrays `rotation_frames` (K,) `float64`
+/// and `rotations` (K, `cols`) `float32` or `float64`) of the `BoneTrack` fields `d`, each
+/// value row made by `make`.
+pub(crate) fn keys_from_python<V>(
+    d: &Bound<'_, PyDict>,
+    name: &str,
+    make: impl Fn(&[f64]) -> V,
+    cols: usize,
+) -> PyResult<Vec<Key<V>>> {
+    let what = "BoneTrack";
+    let frames_name = format!("{name}_frames");
+    let values_name = format!("{name}s");
+    let error = |field: &str, e: &dyn std::fmt::Display| PyValueError::new_err(format!("{what}.{field}: {e}"));
+    let frames: PyReadonlyArray1<'_, f64> = crate::scene::get(d, what, &frames_name)?;
+    let frames = frames.as_slice().map_err(|e| error(&frames_name, &e))?;
+    let values = crate::scene::field(d, what, &values_name)?;
+    let mut row = [0.0f64; 4];
+    let mut keys = Vec::with_capacity(frames.len());
+    let check = |shape: &[usize]| -> PyResult<()> {
+        if shape[1] != cols {
+            return Err(error(
+                &values_name,
+                &format_args!("expected {cols} columns, got {}", shape[1]),
+            ));
+        }
+        crate::scene::expect_len(
+            what,
+            &values_name,
+            shape[0],
+            frames.len(),
+            &format!("the number of {frames_name}"),
+        )
+    };
+    if let Ok(single) = values.extract::<PyReadonlyArray2<'_, f32>>() {
+        check(single.shape())?;
+        let flat = single.as_slice().map_err(|e| error(&values_name, &e))?;
+        for (&frame, values) in frames.iter().zip(flat.chunks_exact(cols)) {
+            for (to, &from) in row.iter_mut().zip(values) {
+                *to = f64::from(from);
+            }
+            keys.push(Key::new(frame, make(&row[..cols])));
+        }
+    } else {
+        let double: PyReadonlyArray2<'_, f64> = crate::scene::get(d, what, &values_name)?;
+        check(double.shape())?;
+        let flat = double.as_slice().map_err(|e| error(&values_name, &e))?;
+        keys.extend(
+            frames
+                .iter()
+                .zip(flat.chunks_exact(cols))
+                .map(|(&frame, values)| Key::new(frame, make(values))),
+        );
+    }
+    Ok(keys)
+}
+
+/// The channels of a `BoneTrack`'s fields as the scene's keys: translations, rotations and
+/// scales.
+pub(crate) type Channels = (Vec<Key<Vec3<f64>>>, Vec<Key<Quat<f64>>>, Vec<Key<Vec3<f64>>>);
+
+/// The translation, rotation and scale keys of the `BoneTrack` fields `d`.
+pub(crate) fn channels_from_python(d: &Bound<'_, PyDict>) -> PyResult<Channels> {
+    let vec3 = |v: &[f64]| Vec3::new(v[0], v[1], v[2]);
+    Ok((
+        keys_from_python(d, "translation", vec3, 3)?,
+        keys_from_python(d, "rotation", |v| Quat::new(v[0], v[1], v[2], v[3]), 4)?,
+        keys_from_python(d, "scale", vec3, 3)?,
+    ))
+}
+
+/// The precision the key values of a `Scene._to_native()` dict imply: single when every
+/// non-empty value array of every track is `float32` (as `Document.scene()` gives them for a
+/// single-precision file), else `None` (the writer chooses, as for `float64` arrays: single
+/// when every value is exactly an `f32`).
+pub(crate) fn implied_precision(scene: &Bound<'_, PyDict>) -> PyResult<Option<Precision>> {
+    let mut any = false;
+    let Some(animations) = scene.get_item("animations")? else {
+        return Ok(None);
+    };
+    for animation in animations.cast_into::<PyList>()?.iter() {
+        let Some(tracks) = animation.cast_into::<PyDict>()?.get_item("tracks")? else {
+            continue;
+        };
+        for track in tracks.cast_into::<PyList>()?.iter() {
+            let track = track.cast_into::<PyDict>()?;
+            for name in ["rotations", "translations", "scales"] {
+                let Some(values) = track.get_item(name)? else {
+                    continue;
+                };
+                if values.extract::<PyReadonlyArray2<'_, f32>>().is_ok() {
+                    any |= values.len()? > 0;
+                } else if values.len()? > 0 {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+    Ok(any.then_some(Precision::Single))
+}
