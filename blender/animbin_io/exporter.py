@@ -24,6 +24,7 @@ import base64
 import math
 import os
 import re
+import types
 import warnings
 from itertools import chain
 from dataclasses import dataclass, field
@@ -113,7 +114,29 @@ def skeleton_of(armature_object, scale: float):
         global_translations=np.array(globals_t, dtype=np.float64).reshape(-1, 3),
         global_rotations=np.array(globals_r, dtype=np.float64).reshape(-1, 4),
         cosmetic=np.array([bool(b.get(blend.COSMETIC_PROPERTY, False)) for b in bones], dtype=bool),
+        # Blender's inherit-scale NONE is a bone that does not inherit its parent's scale
+        # (Cast's ssc); every other mode is written as full inheritance.
+        scale_compensate=np.array([b.inherit_scale == "NONE" for b in bones], dtype=bool),
     )
+
+
+def placement_of(armature_object, up_axis: str, scale: float):
+    """The armature object's transform as the scene's model placement (Cast's Model p, r,
+    s), in the file's axes (without the up-axis turn an import puts on it); ``None`` for the
+    identity."""
+    matrix = armature_object.matrix_world
+    if up_axis == "Y":
+        matrix = Y_UP_FROM_Z_UP @ matrix
+    t, r, s = matrix.decompose()
+    placement = (
+        np.array(tuple(t), dtype=np.float64) * scale,
+        np.array((r.x, r.y, r.z, r.w), dtype=np.float64),
+        np.array(tuple(s), dtype=np.float64),
+    )
+    identity = (np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]), np.ones(3))
+    if all(np.allclose(a, b, atol=1e-6) for a, b in zip(placement, identity)):
+        return None
+    return placement
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,11 +242,18 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
     supported = fmt["animation_kinds"]
     kind = stored.get("kind", "absolute") if settings.kind == "ACTION" else settings.kind
     overrides = dict(stored.get("overrides", {})) if settings.kind == "ACTION" else {}
-    if kind not in supported or any(k not in supported for k in overrides.values()):
+    # Per-channel kinds and overrides an import kept (Cast's modes per curve).
+    per_channel = {
+        key: {bone: dict(kinds) for bone, kinds in dict(stored.get(key, {})).items()} if settings.kind == "ACTION" else {}
+        for key in ("channel_kinds", "channel_overrides")
+    }
+    stated = [kind, *overrides.values()] + [k for d in per_channel.values() for kinds in d.values() for k in kinds.values()]
+    if any(k not in supported for k in stated):
         result.warnings.append(
             f"action {action.name}: {fmt['label'] or format_name} cannot state {kind} keys; written as absolute"
         )
         kind, overrides = "absolute", {}
+        per_channel = {"channel_kinds": {}, "channel_overrides": {}}
     cosmetic = set(stored.get("cosmetic", ()))
 
     bones = armature_object.data.bones
@@ -239,7 +269,21 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
     # may number its tracks by position (x8an's slots).
     empty = {n for n in stored.get("empty_tracks", ()) if n in bones and n not in channels}
     names = [b.name for b in bones if b.name in channels or b.name in empty]
-    kinds = animbin.pose.effective_kinds(kind, names, overrides, parents_of)
+    kinds = animbin.pose.channel_kinds(
+        types.SimpleNamespace(
+            kind=kind,
+            tracks=[
+                types.SimpleNamespace(
+                    bone=name,
+                    kind=overrides.get(name),
+                    channel_kinds=per_channel["channel_kinds"].get(name, {}),
+                    channel_overrides=per_channel["channel_overrides"].get(name, {}),
+                )
+                for name in names
+            ],
+        ),
+        parents_of,
+    )
     start, end = action.frame_range
     frames = np.arange(math.floor(start), math.floor(end) + 1, dtype=np.float64) if settings.keys == "FRAMES" else None
 
@@ -251,11 +295,13 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
         if "location" in props:
             times, location = _sample(props["location"], 3, _DEFAULTS["location"], frames)
             fields["translation_frames"] = times
-            fields["translations"] = pose.basis_to_keys_translation(bone_kind, tr, rr, location) * settings.scale
+            fields["translations"] = (
+                pose.basis_to_keys_translation(bone_kind["translation"], tr, rr, location) * settings.scale
+            )
         rotation = _rotation_keys(armature_object.pose.bones[name], props, frames)
         if rotation is not None:
             fields["rotation_frames"] = rotation[0]
-            fields["rotations"] = pose.basis_to_keys_rotation(bone_kind, rr, rotation[1])
+            fields["rotations"] = pose.basis_to_keys_rotation(bone_kind["rotation"], rr, rotation[1])
         if "scale" in props:
             fields["scale_frames"], fields["scales"] = _sample(props["scale"], 3, _DEFAULTS["scale"], frames)
         if not fields and name not in empty:
@@ -264,6 +310,8 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
             animbin.BoneTrack(
                 name,
                 kind=overrides.get(name),
+                channel_kinds=per_channel["channel_kinds"].get(name),
+                channel_overrides=per_channel["channel_overrides"].get(name),
                 cosmetic=name in cosmetic or bool(bones[name].get(blend.COSMETIC_PROPERTY, False)),
                 **fields,
             )
@@ -721,7 +769,8 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
             settings,
             result,
         )
-    scene = animbin.Scene(skeleton, meshes, materials.ordered(), textures=materials.textures)
+    placement = placement_of(armature, settings.up_axis, settings.scale) if armature is not None else None
+    scene = animbin.Scene(skeleton, meshes, materials.ordered(), textures=materials.textures, placement=placement)
     if "animations" in table.info(format_name)["holds"]:
         # The shape keys' weight animations go with the model that holds the keys.
         scene.animations = shapes.weight_animations(objects, blend.scene_framerate(context.scene))

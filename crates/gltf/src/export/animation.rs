@@ -261,8 +261,9 @@ pub(super) fn export_animation(
 /// The scale channels of the compensation nodes: each undoes its bone's parent's scale in
 /// model space, the product of the scales of the parent and of the ancestors it inherits
 /// scale from (up to and including the first that does not inherit), at the union of their
-/// scale key frames (each scale sampled as glTF interpolates it). Exact at those frames;
-/// between them `1 / (a * b)` of lerped scales is not the lerp of the products.
+/// scale key frames and every whole frame between (each scale sampled as glTF interpolates
+/// it). Exact at those frames; between them `1 / s` of a lerped `s` is not the lerp of
+/// `1 / s`, which no glTF interpolation can give.
 fn compensation_channels(
     b: &mut Builder,
     anim: &Animation,
@@ -302,6 +303,16 @@ fn compensation_channels(
         }
         frames.sort_by(f64::total_cmp);
         frames.dedup();
+        // 1 / s is not linear between keys: every whole frame between the first key and the
+        // last is sampled too (exact there), unless that would be far more than the keys
+        // (a file's key count bounds what it costs).
+        let (first, last) = (frames[0], frames[frames.len() - 1]);
+        if last - first <= (64 * frames.len()) as f64 {
+            let whole = (first.ceil() as i64..=last.floor() as i64).map(|f| f as f64);
+            frames.extend(whole);
+            frames.sort_by(f64::total_cmp);
+            frames.dedup();
+        }
         let keys: Vec<Key<Vec3<f64>>> = frames
             .into_iter()
             .map(|f| {
