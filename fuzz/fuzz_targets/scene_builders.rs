@@ -13,8 +13,8 @@ use animbin::{ConvertOptions, Document, Target};
 use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, BoneTrack, Interpolation, Key, Material, Mesh, Note, PropertyTrack, Scene, Skeleton,
-    SkinWeights, Texture,
+    AnimKind, Animation, Bone, BoneTrack, Interpolation, Key, Material, Mesh, MorphTarget, Note, PropertyTrack, Scene,
+    Skeleton, SkinWeights, Texture, WeightTrack,
 };
 use animbin_fuzz::{list, name};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -188,7 +188,7 @@ fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
                 })
             })
             .collect::<Result<_>>()?,
-        morph_targets: Vec::new(),
+        morph_targets: list(u, 2, |u| morph_target(u, v))?,
     })
 }
 
@@ -255,6 +255,29 @@ fn keys<T>(u: &mut Unstructured, mut value: impl FnMut(&mut Unstructured) -> Res
     let n = u.int_in_range(0..=4usize)?;
     let frames = frames(u, n)?;
     frames.into_iter().map(|f| Ok(Key::new(f, value(u)?))).collect()
+}
+
+/// A morph target name: mostly one of two, so that weight tracks find their targets.
+fn target_name(u: &mut Unstructured) -> Result<String> {
+    if u.ratio(3, 4)? {
+        Ok((*u.choose(&["smile", "blink"])?).to_string())
+    } else {
+        name(u)
+    }
+}
+
+/// A morph target of a mesh of `v` vertices: indices mostly inside it, offsets per index
+/// (rarely a count that does not match), normal offsets sometimes.
+fn morph_target(u: &mut Unstructured, v: usize) -> Result<MorphTarget> {
+    let k = u.int_in_range(0..=v.min(3))?;
+    let indices = (0..k).map(|_| Ok(index(u, v)? as u32)).collect::<Result<Vec<u32>>>()?;
+    Ok(MorphTarget {
+        name: target_name(u)?,
+        position_deltas: many(u, k, vec3f)?,
+        normal_deltas: if u.ratio(1, 4)? { many(u, k, vec3f)? } else { Vec::new() },
+        max_weight: if u.ratio(1, 4)? { Some(f32v(u)?) } else { None },
+        indices,
+    })
 }
 
 fn kind(u: &mut Unstructured) -> Result<AnimKind> {
@@ -330,7 +353,12 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
                 data: u.arbitrary()?,
             })
         })?,
-        weights: Vec::new(),
+        weights: list(u, 2, |u| {
+            Ok(WeightTrack {
+                target: target_name(u)?,
+                keys: keys(u, f64v)?,
+            })
+        })?,
     })
 }
 
