@@ -24,7 +24,7 @@
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
-use animbin_core::io::{SliceReader, check_count, write_to_vec};
+use animbin_core::io::{SliceReader, check_count, read_pod_vec, write_to_vec};
 use animbin_core::strings::{DotNetString, VarInt, read_dotnet_string, write_dotnet_string};
 use animbin_core::{Error, ErrorKind, binary_enum};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
@@ -405,11 +405,14 @@ impl BinRead for Interpolations {
     type Args<'a> = (bool, u32);
     fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (per_key, count): (bool, u32)) -> BinResult<Self> {
         if per_key {
-            let count = check_count(reader, "interpolation", u64::from(count), 1)?;
-            let mut all = Vec::with_capacity(count);
-            for _ in 0..count {
-                all.push(Interpolation::read_options(reader, endian, ())?);
-            }
+            // One copy of the bytes, then each checked, an error at its own offset.
+            let pos = reader.stream_position()?;
+            let bytes: Vec<u8> = read_pod_vec(reader, endian, u64::from(count), "interpolation")?;
+            let all = bytes
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| Interpolation::try_from(b).map_err(|kind| kind.at(pos + i as u64)))
+                .collect::<BinResult<Vec<_>>>()?;
             Ok(Self::PerKeyframe(all))
         } else {
             Interpolation::read_options(reader, endian, ()).map(Self::Shared)

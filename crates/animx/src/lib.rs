@@ -163,5 +163,5 @@ pub fn read(bytes: &[u8]) -> Result<Animation> {
 
 /// Reads and decodes a whole file, decompressing within `options`.
 pub fn read_with(bytes: &[u8], options: &ReadOptions) -> Result<Animation> {
-    AnimXFile::read(bytes)?.decode(options)
+    model::read_animation(bytes, options)
 }

@@ -41,9 +41,15 @@ const MAX_RATIO: u64 = 255;
 
 /// Decodes the chunks in `data` (which starts at file offset `base`) into the plain bytes,
 /// refusing to produce more than `limit` bytes.
+///
+/// The output is allocated once, at the size the chunk headers add up to ([`plain_size`]),
+/// and each block decodes straight into its place in it.
 pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> {
     let mut reader = SliceReader::new(data);
-    let mut out = Vec::new();
+    // Zeroed, so that every block decodes into initialised bytes; for a large output the
+    // zero pages come from the system untouched, so this costs no pass over the memory.
+    let mut out = vec![0u8; plain_size(data, limit)];
+    let mut len = 0usize;
     let err = |at: u64, kind: ErrorKind| Error::new(FORMAT, base + at, kind);
     while !reader.rest().is_empty() {
         let chunk_at = reader.position();
@@ -61,7 +67,7 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
         } else {
             None
         };
-        let total = out.len() as u64 + original;
+        let total = len as u64 + original;
         if total > limit {
             return Err(err(
                 length_at,
@@ -85,24 +91,30 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
                 },
             ));
         };
-        match compressed {
-            None => out.extend_from_slice(bytes),
-            Some(size) => {
-                if original > size.saturating_mul(MAX_RATIO) {
-                    return Err(err(
-                        length_at,
-                        ErrorKind::invalid(
-                            format!(
-                                "an originalLength an LZ4 block of {size} bytes can hold (at most {})",
-                                size * MAX_RATIO
-                            ),
-                            original,
+        if let Some(size) = compressed {
+            if original > size.saturating_mul(MAX_RATIO) {
+                return Err(err(
+                    length_at,
+                    ErrorKind::invalid(
+                        format!(
+                            "an originalLength an LZ4 block of {size} bytes can hold (at most {})",
+                            size * MAX_RATIO
                         ),
-                    ));
-                }
-                let start = out.len();
-                out.resize(start + original as usize, 0);
-                let decoded = lz4_flex::block::decompress_into(bytes, &mut out[start..])
+                        original,
+                    ),
+                ));
+            }
+        }
+        // The size pass saw the same headers, so this holds; growing keeps it safe regardless.
+        let end = len + original as usize;
+        if end > out.len() {
+            out.resize(end, 0);
+        }
+        let place = &mut out[len..end];
+        match compressed {
+            None => place.copy_from_slice(bytes),
+            Some(_) => {
+                let decoded = lz4_flex::block::decompress_into(bytes, place)
                     .map_err(|e| err(data_at, ErrorKind::invalid("a valid LZ4 block", e)))?;
                 if decoded as u64 != original {
                     return Err(err(
@@ -115,8 +127,44 @@ pub fn decompress(data: &[u8], base: u64, limit: u64) -> Result<Vec<u8>, Error> 
                 }
             }
         }
+        len = end;
     }
+    out.truncate(len);
     Ok(out)
+}
+
+/// The plain size that the chunk headers of `data` add up to, walking them as
+/// [`decompress`] does and stopping before the first chunk it would refuse, so that the
+/// output holds no more than the checked chunks give (at most `limit`, and at most
+/// [`MAX_RATIO`] times the input).
+fn plain_size(data: &[u8], limit: u64) -> usize {
+    let mut reader = SliceReader::new(data);
+    let mut total = 0u64;
+    while !reader.rest().is_empty() {
+        let Some(flags) = read_varint(&mut reader).ok().and_then(ChunkFlags::from_bits) else {
+            break;
+        };
+        let Ok(original) = read_varint(&mut reader).map(u64::from) else {
+            break;
+        };
+        let compressed = if flags.contains(ChunkFlags::COMPRESSED) {
+            match read_varint(&mut reader) {
+                Ok(size) => Some(u64::from(size)),
+                Err(_) => break,
+            }
+        } else {
+            None
+        };
+        let stored = compressed.unwrap_or(original);
+        let fits = total + original <= limit
+            && compressed.is_none_or(|size| original <= size.saturating_mul(MAX_RATIO))
+            && reader.take_slice(stored).is_some();
+        if !fits {
+            break;
+        }
+        total += original;
+    }
+    total as usize
 }
 
 /// Reads one of a chunk's varints, naming it in the error.
@@ -162,7 +210,7 @@ mod tests {
     use animbin_core::ErrorKind;
     use animbin_testing::hex;
 
-    use super::{compress, decompress};
+    use super::{compress, decompress, plain_size};
 
     #[test]
     fn lz4_compressed_chunk_decodes_to_exactly_its_original_length() {
@@ -223,5 +271,19 @@ mod tests {
         // The limit holds across chunks.
         let err = decompress(&packed, 0, 1 << 20).unwrap_err();
         assert!(matches!(err.kind, ErrorKind::LimitExceeded { .. }), "{err}");
+    }
+
+    #[test]
+    fn the_output_is_sized_by_the_chunks_decompress_would_accept() {
+        let plain: Vec<u8> = (0..(2 << 20) + 1000).map(|i: u32| (i % 7) as u8).collect();
+        let packed = compress(&plain);
+        assert_eq!(plain_size(&packed, 8 << 20), plain.len());
+        // Under the limit of two chunks, or with the last chunk cut short, the walk stops
+        // before the chunk decompress refuses.
+        assert_eq!(plain_size(&packed, 2 << 20), 2 << 20);
+        assert_eq!(plain_size(&packed[..packed.len() - 1], 8 << 20), 2 << 20);
+        // A claimed length no block of its size can hold counts for nothing.
+        assert_eq!(plain_size(&hex("01 ff ff 03 01 00"), 8 << 20), 0);
+        assert!(decompress(&hex("01 ff ff 03 01 00"), 0, 8 << 20).is_err());
     }
 }

@@ -69,18 +69,35 @@ impl AnimXFile {
     /// Errors inside decompressed data give the offset in the decompressed bytes and the
     /// format name `"animx (decompressed)"`; errors in a plain file give file offsets.
     pub fn decode(&self, options: &ReadOptions) -> Result<Animation, Error> {
-        let tracks = match self.header.encoding {
-            Encoding::Plain => read_tracks(&self.data, self.header_size(), &self.header, FORMAT)?,
-            _ => read_tracks(&self.tracks_bytes(options)?, 0, &self.header, DECOMPRESSED)?,
-        };
-        Ok(Animation {
-            version: self.header.version,
-            name: self.header.name.0.clone(),
-            global_duration: self.header.global_duration,
-            encoding: self.header.encoding,
-            tracks,
-        })
+        decode(&self.header, &self.data, self.header_size(), options)
     }
+}
+
+/// Reads and decodes a whole file: the header, then the tracks straight from `bytes` (plain)
+/// or from their one decompressed copy, without keeping the stored bytes.
+pub(crate) fn read_animation(bytes: &[u8], options: &ReadOptions) -> Result<Animation, Error> {
+    let (header, at) = read_header(bytes)?;
+    decode(&header, &bytes[at..], at as u64, options)
+}
+
+/// Decodes the tracks stored in `data` (at file offset `base`) under `header`.
+fn decode(header: &Header, data: &[u8], base: u64, options: &ReadOptions) -> Result<Animation, Error> {
+    let tracks = match header.encoding {
+        Encoding::Plain => read_tracks(data, base, header, FORMAT)?,
+        _ => read_tracks(
+            &plain_tracks(header.encoding, data, base, options)?,
+            0,
+            header,
+            DECOMPRESSED,
+        )?,
+    };
+    Ok(Animation {
+        version: header.version,
+        name: header.name.0.clone(),
+        global_duration: header.global_duration,
+        encoding: header.encoding,
+        tracks,
+    })
 }
 
 /// The header of a file and its plain track bytes: borrowed from `bytes` for a plain file,

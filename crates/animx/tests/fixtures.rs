@@ -355,6 +355,8 @@ fn bad_tracks_name_their_offsets() {
     // Curve flags and interpolation.
     assert_error(&file("02 15 00 00 01 04 00", 1), 22, "curve flags");
     assert_error(&file("02 15 00 00 01 00 04", 1), 23, "interpolation 0..=3");
+    // Per-keyframe interpolations (read in one copy): the bad one's own offset.
+    assert_error(&file("02 15 00 00 03 01 01 02 04", 1), 25, "interpolation 0..=3");
     // A string value's hasValue byte.
     assert_error(&file("01 27 00 00 01 00 00 00 00 02", 1), 26, "hasValue");
     // A keyframe count the bytes cannot hold.

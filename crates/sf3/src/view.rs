@@ -8,6 +8,7 @@ use animbin_core::io::{SliceReader, first_overlap, read_from_slice, slice_at};
 use animbin_core::{Endian, Error, ErrorKind, Fixed16, Quat, Result, Rot14, Vec3};
 use binrw::BinRead;
 use zerocopy::byteorder::big_endian::{I16, I32, U16};
+use zerocopy::{FromBytes, Immutable, Unaligned};
 
 use crate::FORMAT;
 use crate::layout::{ArrayKind, Channel, END_MARKER, SLOT_ENTRY_SIZE, SegmentHeader, SlotEntry};
@@ -258,52 +259,45 @@ fn check_entry(
 }
 
 /// Copies out the keys of an entry whose ranges [`check_entry`] gave (every range lies
-/// inside `base` and holds its channel's count of elements).
+/// inside `base` and holds its channel's count of elements): each channel's arrays are cast
+/// in place, then its keys built in one loop into a vector of their exact length.
 fn decode_slot(base: &[u8], entry: &SlotEntry, ranges: &Ranges) -> Slot {
-    let array = |a: ArrayKind| {
-        let (start, end) = ranges[a.index()];
-        &base[start as usize..end as usize]
-    };
-    let u16s = |a| array(a).chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]]));
-    let i16s = |a| {
-        array(a)
-            .chunks_exact(2)
-            .map(|c| Rot14(i16::from_be_bytes([c[0], c[1]])))
-    };
-    let i32s = |a| {
-        array(a)
-            .chunks_exact(4)
-            .map(|c| Fixed16(i32::from_be_bytes([c[0], c[1], c[2], c[3]])))
-    };
     use ArrayKind as A;
-    let vec3 = |t: Channel| {
-        let [times, x, y, z] = match t {
-            Channel::Translation => [A::TranslationTimes, A::TranslationX, A::TranslationY, A::TranslationZ],
-            _ => [A::ScaleTimes, A::ScaleX, A::ScaleY, A::ScaleZ],
-        };
-        let mut keys = Vec::with_capacity(entry.keys(t) as usize);
-        keys.extend(
-            u16s(times)
-                .zip(i32s(x))
-                .zip(i32s(y))
-                .zip(i32s(z))
-                .map(|(((t, x), y), z)| Key::new(t, Vec3::new(x, y, z))),
-        );
-        keys
+    fn array<'a, T: FromBytes + Immutable + Unaligned>(base: &'a [u8], ranges: &Ranges, a: ArrayKind) -> &'a [T] {
+        let (start, end) = ranges[a.index()];
+        <[T]>::ref_from_bytes(&base[start as usize..end as usize]).unwrap_or_default()
+    }
+    let vec3 = |[times, x, y, z]: [ArrayKind; 4]| -> Vec<Key<Vec3<Fixed16>>> {
+        let times: &[U16] = array(base, ranges, times);
+        let n = times.len();
+        let [x, y, z] = [x, y, z].map(|a| array::<I32>(base, ranges, a).get(..n).unwrap_or_default());
+        (0..n.min(x.len()).min(y.len()).min(z.len()))
+            .map(|i| {
+                let value = Vec3::new(Fixed16(x[i].get()), Fixed16(y[i].get()), Fixed16(z[i].get()));
+                Key::new(times[i].get(), value)
+            })
+            .collect()
     };
-    let mut rotation = Vec::with_capacity(entry.rotation_keys as usize);
-    rotation.extend(
-        u16s(A::RotationTimes)
-            .zip(i16s(A::RotationX))
-            .zip(i16s(A::RotationY))
-            .zip(i16s(A::RotationZ))
-            .zip(i16s(A::RotationW))
-            .map(|((((t, x), y), z), w)| Key::new(t, Quat::new(x, y, z, w))),
-    );
+    let times: &[U16] = array(base, ranges, A::RotationTimes);
+    let n = times.len();
+    let [x, y, z, w] = [A::RotationX, A::RotationY, A::RotationZ, A::RotationW]
+        .map(|a| array::<I16>(base, ranges, a).get(..n).unwrap_or_default());
+    let rotation = (0..n.min(x.len()).min(y.len()).min(z.len()).min(w.len()))
+        .map(|i| {
+            let value = Quat::new(
+                Rot14(x[i].get()),
+                Rot14(y[i].get()),
+                Rot14(z[i].get()),
+                Rot14(w[i].get()),
+            );
+            Key::new(times[i].get(), value)
+        })
+        .collect();
+    debug_assert_eq!(n, entry.rotation_keys as usize, "the ranges hold the entry's counts");
     Slot {
-        translation: vec3(Channel::Translation),
+        translation: vec3([A::TranslationTimes, A::TranslationX, A::TranslationY, A::TranslationZ]),
         rotation,
-        scale: vec3(Channel::Scale),
+        scale: vec3([A::ScaleTimes, A::ScaleX, A::ScaleY, A::ScaleZ]),
     }
 }
 
@@ -591,7 +585,10 @@ pub(crate) fn read_file(bytes: &[u8]) -> Result<Sf3File> {
     let mut segments = Vec::new();
     let mut placed = Vec::new();
     let end = walk_file(bytes, |padding_words, _, base| {
-        let mut slots = Vec::new();
+        // The table's entries counted up to its terminator (bounded by the input), so that
+        // the slots are allocated once; walk_segment checks the offset itself.
+        let table = word_at(base, 0).map_or(0, |offset| offset as usize);
+        let mut slots = Vec::with_capacity(entry_count(base, table));
         let (_, len) = walk_segment(base, &mut placed, |entry, ranges| {
             slots.push(decode_slot(base, &entry, ranges));
             Ok(())

@@ -328,6 +328,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn keyed_runs_longer_than_a_read_chunk_read_back_in_both_orders() {
+        // 1000 keyframes of 16 bytes: the chunked copy takes two passes and a partial third.
+        let times: Vec<f32> = (0..1000).map(|k| k as f32 * 0.25).collect();
+        let values = Values::Float3((0..1000).map(|k| Vec3::new(k as f32, -(k as f32), 0.5)).collect());
+        for time_first in [false, true] {
+            let mut bytes = std::io::Cursor::new(Vec::new());
+            values.write_keyed(&mut bytes, &times, time_first).unwrap();
+            let bytes = bytes.into_inner();
+            assert_eq!(bytes.len(), 16_000);
+            let mut reader = std::io::Cursor::new(&bytes[..]);
+            let (read_times, read_values) =
+                Values::read_keyed(&mut reader, ValueType::Float3, 1000, time_first).unwrap();
+            assert_eq!((read_times, read_values), (times.clone(), values.clone()));
+            assert_eq!(reader.position(), 16_000);
+        }
+    }
+
+    #[test]
     fn every_id_names_one_type_and_sizes_follow_formats_md() {
         for (id, ty) in ValueType::ALL.iter().enumerate() {
             assert_eq!(*ty as u8, id as u8);

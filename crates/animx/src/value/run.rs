@@ -19,6 +19,13 @@ fn read4(records: &mut std::io::Cursor<&[u8]>) -> [u8; 4] {
     bytes
 }
 
+/// The bytes of records [`read_keyed`] copies and decodes at a time: small enough to stay in
+/// the L1 cache, large enough that each copy is a bulk one.
+const KEYED_CHUNK: usize = 8 * 1024;
+
+/// The largest plain value [`read_keyed`] decodes in chunks (a `float4x4` of `f64`s).
+const MAX_PLAIN_SIZE: usize = 128;
+
 pub(super) fn read_keyed<T: Element, R: Read + Seek>(
     reader: &mut R,
     count: u32,
@@ -27,27 +34,41 @@ pub(super) fn read_keyed<T: Element, R: Read + Seek>(
     let count = check_count(reader, "keyframe", u64::from(count), 4 + T::MIN_SIZE)?;
     let mut times = Vec::with_capacity(count);
     let mut values = Vec::with_capacity(count);
+    let size = T::MIN_SIZE as usize;
+    // Plain data (a value copied field by field; any bytes of its size decode) is copied in
+    // cache-sized chunks, each decoded in two tight loops, one per column.
+    let plain = T::FIXED && size <= MAX_PLAIN_SIZE && T::from_le_bytes(&[0; MAX_PLAIN_SIZE][..size]).is_some();
+    if plain {
+        let record = 4 + size;
+        let (time_at, value_at) = if time_first { (0, 4) } else { (size, 0) };
+        let per_chunk = KEYED_CHUNK / record;
+        let mut chunk = [0u8; KEYED_CHUNK];
+        let mut left = count;
+        while left > 0 {
+            let n = left.min(per_chunk);
+            let bytes = &mut chunk[..n * record];
+            reader.read_exact(bytes)?;
+            times.extend(
+                bytes
+                    .chunks_exact(record)
+                    .map(|r| f32::from_le_bytes(r[time_at..time_at + 4].try_into().expect("four bytes"))),
+            );
+            values.extend(
+                bytes
+                    .chunks_exact(record)
+                    .map(|r| T::from_le_bytes(&r[value_at..value_at + size]).expect("a plain value of its size")),
+            );
+            left -= n;
+        }
+        return Ok((times, values));
+    }
     if T::FIXED {
         // One copy of the whole run, then each record decoded from memory: reading record
         // by record through the file's reader cost more than the decoding. A value that does
         // not decode is read again below, through the reader, for an error at its offset.
         let start = reader.stream_position()?;
-        let mut block = vec![0u8; count * (4 + T::MIN_SIZE as usize)];
+        let mut block = vec![0u8; count * (4 + size)];
         reader.read_exact(&mut block)?;
-        let size = T::MIN_SIZE as usize;
-        // Plain data is copied field by field (the first record tells whether `T` is plain).
-        if count == 0 || T::from_le_bytes(&block[..size]).is_some() {
-            for record in block.chunks_exact(4 + size) {
-                let (time, value) = if time_first {
-                    (&record[..4], &record[4..])
-                } else {
-                    (&record[size..], &record[..size])
-                };
-                times.push(f32::from_le_bytes(time.try_into().expect("four bytes")));
-                values.push(T::from_le_bytes(value).expect("a plain value of its size"));
-            }
-            return Ok((times, values));
-        }
         let mut records = std::io::Cursor::new(&block[..]);
         let decoded: BinResult<()> = (0..count).try_for_each(|_| {
             if time_first {
