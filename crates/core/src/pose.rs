@@ -22,7 +22,63 @@
 //! track carries one (SEAnim modifier bones apply "to the bone and its children,
 //! recursively"), else the animation's kind ([`effective_kinds`]). Additive animations are
 //! meant to be layered over whatever plays; a format without layering plays them over the
-//! bind pose.
+//! bind pose. Kinds may differ per channel ([`channel_kinds`]): a track's own
+//! [`BoneTrack::channel_kinds`], overridden for the channels an ancestor's
+//! [`BoneTrack::channel_overrides`] (or `kind_override`) names.
+//!
+//! # What a key means, per format, and how it reaches glTF and Blender
+//!
+//! `rest` is the bone's local bind transform in the scene (`lp`/`lr` for Cast), `s` a Cast
+//! bone's scale. Each row is what the file's key becomes as the bone's parent-space
+//! transform (the scene's kinds are the rules in the table above).
+//!
+//! | format | kind (scene kind per channel) | translation | rotation | scale |
+//! |---|---|---|---|---|
+//! | SEAnim | absolute (Absolute) | key | key | key |
+//! | SEAnim | relative (Relative) | rest + key | key | key |
+//! | SEAnim | additive (Additive) | rest + key | rest * key | key |
+//! | SEAnim | delta (Delta) | rest + rest rotation * key | key | key |
+//! | Cast | absolute, per curve `m` (Absolute) | key; a missing axis: rest | key | key / `s` (scene rest scale 1) |
+//! | Cast | relative (Relative; rotation: Additive) | rest + key | rest * key | key (a factor of `s`) |
+//! | Cast | additive (Additive) | rest + key | rest * key | key (a factor of `s`) |
+//! | Cast | delta | - (no such mode) | - | - |
+//! | glTF | absolute only (Absolute; animbin's extras restore the source's kind) | key | key | key |
+//! | AnimX, DMF, x8an | absolute only (Absolute) | key | key | key |
+//! | SEModel | no animations | - | - | - |
+//!
+//! Scale keys mean the same in every kind (the key is the scale); Cast's absolute scale keys
+//! are relative to the bone's `s`, which is not part of Cast's rest pose (a parent's `s` does
+//! not stretch its children's offsets), so the scene holds `key / s` over a rest scale of 1.
+//! Cast's relative and additive rotations are `rest * key` (the facts sheet: "added to the
+//! rest position value"), which is the scene's additive rotation rule, not SEAnim's relative
+//! one; a Cast relative curve therefore gives the scene kind Relative for its translation
+//! and scale and Additive for its rotation. Cast keeps a mode per curve, down to the axis: an
+//! axis whose mode differs from its channel's is rewritten into the channel's mode (exact:
+//! translation `rest + key`, scale a factor of `s`). A CurveModeOverride covers its node and
+//! all of its children for the channels its `ot`, `or`, `os` select.
+//!
+//! Writing: a target that stores one kind per animation or bone (SEAnim) or none (AnimX, DMF,
+//! x8an) gets the per-channel kinds rewritten as keys of the animation's kind
+//! ([`flatten_channel_kinds`]); Cast writes each channel's mode on its curves and the
+//! overrides as CurveModeOverride nodes.
+//!
+//! **glTF** (export): every channel holds the local transform that plays, `apply_*` of the
+//! key's kind over `rest` (scale: the key), in the scene's units and axes; a bone that does
+//! not inherit its parent's scale ([`Bone::scale_compensate`], Cast's `ssc`) under a parent
+//! whose model-space scale is not 1 hangs from a compensation node that holds its
+//! translation and `1 / parent scale` (keyed at every scale key of the parents and every
+//! whole frame between: exact there; `1 / s` between frames is not linear, which no glTF
+//! interpolation gives; nothing extra when every such parent's scale is 1); the scene's
+//! placement (a Cast Model's `p`, `r`, `s`) is one root node above the model.
+//!
+//! **Blender** (the extension's import; its export inverts it): a bone's rest matrix is its
+//! model-space bind pose without scale; a pose bone's channels are `rest^-1 * played`:
+//! location `rr^-1 * (played - tr)`, rotation `rr^-1 * played`, scale the key (Blender
+//! bones hold no rest scale, and for Cast the rest scale is already divided out); a
+//! compensating bone is inherit-scale `NONE` (which still stretches its offset by the
+//! parent's scale, as [`compose`] does), any other `FULL`; the placement is the armature
+//! object's transform (inside the up-axis turn). Each channel is read with its own kind
+//! (`animbin.pose.channel_kinds`).
 
 use std::collections::{HashMap, HashSet};
 
