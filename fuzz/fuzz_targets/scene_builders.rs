@@ -128,7 +128,10 @@ fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
             scale_compensate: false,
         });
     }
-    let mut skeleton = Skeleton { bones };
+    let mut skeleton = Skeleton {
+        bones,
+        ..Default::default()
+    };
     if u.ratio(3, 4)? {
         skeleton.update_globals();
     } else {
@@ -380,6 +383,7 @@ fn scene(u: &mut Unstructured) -> Result<Scene> {
         textures,
         animations,
         placement: Transform::IDENTITY,
+        ..Default::default()
     })
 }
 

@@ -188,6 +188,7 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
                 cosmetic: false,
             })
             .collect(),
+        ..Default::default()
     })
 }
 
@@ -417,6 +418,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                     materials,
                     textures: Vec::new(),
                     animations,
+                    ..Default::default()
                 }
             })
     })

@@ -509,6 +509,7 @@ fn a_scene_model_is_written_as_one_model_with_its_materials_files_and_colours() 
                 global: Transform::IDENTITY,
                 cosmetic: false,
             }],
+            ..Default::default()
         },
         materials: vec![scene::Material {
             name: "m".into(),

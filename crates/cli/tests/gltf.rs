@@ -686,6 +686,7 @@ mod any_to_any {
                     cosmetic: false,
                 })
                 .collect(),
+            ..Default::default()
         };
         skeleton.update_globals();
         skeleton

@@ -422,6 +422,7 @@ mod tests {
                 bone("mag", Some(1)),
                 bone("arm", Some(0)),
             ],
+            ..Default::default()
         };
         let track = |name: &str, k: Option<AnimKind>| BoneTrack {
             bone: name.into(),
@@ -519,6 +520,7 @@ mod tests {
         let h = std::f64::consts::FRAC_1_SQRT_2;
         let mut skeleton = Skeleton {
             bones: vec![bone("root", None), bone("arm", Some(0))],
+            ..Default::default()
         };
         skeleton.bones[1].local = Transform {
             translation: Vec3::new(0.0, 5.0, 0.0),

@@ -30,6 +30,11 @@ pub struct Scene {
     /// no model node.
     #[serde(default)]
     pub placement: Transform,
+    /// The model's name where the source has one (Cast: a Model node's `n`); empty otherwise.
+    /// Tools name what they build from the model after it (the Blender extension's armature
+    /// and meshes) rather than after the file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
 }
 
 /// A bone hierarchy.
@@ -37,6 +42,113 @@ pub struct Scene {
 pub struct Skeleton {
     /// The bones; `parent` indices point into this list.
     pub bones: Vec<Bone>,
+    /// Inverse-kinematics chains (Cast's IKHandle nodes), naming bones by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ik_handles: Vec<IkHandle>,
+    /// Bones that follow other bones' translation, rotation or scale (Cast's Constraint
+    /// nodes), naming bones by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<Constraint>,
+}
+
+/// An inverse-kinematics chain from a start bone down to an end bone, which a solver turns so
+/// that the end bone reaches a target (Cast's IKHandle; Blender's IK constraint on the end
+/// bone, with the chain's length). Bone fields are indices into [`Skeleton::bones`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct IkHandle {
+    /// The handle's name; empty where the source has none.
+    #[serde(default)]
+    pub name: String,
+    /// The first (top) bone of the chain.
+    pub start: usize,
+    /// The last bone of the chain, which reaches for the target; a descendant of `start`.
+    pub end: usize,
+    /// The bone the chain reaches for.
+    #[serde(default)]
+    pub target: Option<usize>,
+    /// An offset from the target (Cast's `to`); `None` where the source states none.
+    #[serde(default)]
+    pub target_offset: Option<Vec3<f64>>,
+    /// The bone the chain's bend points towards (a pole vector).
+    #[serde(default)]
+    pub pole_vector: Option<usize>,
+    /// The bone whose rotation twists the chain about its axis (Cast's `pb`).
+    #[serde(default)]
+    pub pole: Option<usize>,
+    /// The end bone also takes the target's rotation.
+    #[serde(default)]
+    pub use_target_rotation: bool,
+}
+
+/// What a [`Constraint`] copies from its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConstraintKind {
+    /// The translation (Cast `pt`, Maya's point constraint, Blender's copy location).
+    #[default]
+    Point,
+    /// The rotation (Cast `or`, Maya's orient constraint, Blender's copy rotation).
+    Orient,
+    /// The scale (Cast `sc`, Blender's copy scale).
+    Scale,
+}
+
+impl ConstraintKind {
+    /// Cast's `ct` name: `"pt"`, `"or"` or `"sc"`.
+    pub const fn cast_name(self) -> &'static str {
+        match self {
+            Self::Point => "pt",
+            Self::Orient => "or",
+            Self::Scale => "sc",
+        }
+    }
+
+    /// The kind of Cast's `ct` name, or `None` for another string.
+    pub fn from_cast_name(name: &str) -> Option<Self> {
+        [Self::Point, Self::Orient, Self::Scale]
+            .into_iter()
+            .find(|k| k.cast_name() == name)
+    }
+}
+
+/// A constraint's fixed offset from its target: a vector for point and scale constraints, a
+/// rotation for orient constraints (Cast's `co`, `3v` or `4v`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConstraintOffset {
+    /// A translation (point) or a scale factor (scale).
+    Vector(Vec3<f64>),
+    /// A rotation, x, y, z, w (orient).
+    Rotation(Quat<f64>),
+}
+
+/// A bone that copies its target bone's translation, rotation or scale (Cast's Constraint).
+/// Bone fields are indices into [`Skeleton::bones`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Constraint {
+    /// The constraint's name; empty where the source has none.
+    #[serde(default)]
+    pub name: String,
+    /// What it copies.
+    pub kind: ConstraintKind,
+    /// The constrained bone, which follows.
+    pub bone: usize,
+    /// The bone it follows.
+    pub target: usize,
+    /// Keep the offset between the two bones in the bind pose.
+    #[serde(default)]
+    pub maintain_offset: bool,
+    /// A fixed offset added to what is copied; `None` where the source states none (zero,
+    /// identity, or a scale of one).
+    #[serde(default)]
+    pub offset: Option<ConstraintOffset>,
+    /// How much of the target's value is taken, 0 to 1; `None` where the source states none
+    /// (1).
+    #[serde(default)]
+    pub weight: Option<f64>,
+    /// Axes left alone: x, y, z.
+    #[serde(default)]
+    pub skip: [bool; 3],
 }
 
 /// One bone of a skeleton with its bind pose.
@@ -418,6 +530,7 @@ mod tests {
     fn globals_accumulate_down_the_chain_even_when_children_come_first() {
         let mut skeleton = Skeleton {
             bones: vec![bone("child", Some(1), 2.0), bone("root", None, 1.0)],
+            ..Skeleton::default()
         };
         skeleton.update_globals();
         assert_eq!(skeleton.bones[0].global.translation, Vec3::new(3.0, 0.0, 0.0));
@@ -433,6 +546,7 @@ mod tests {
                 bone("b", Some(0), 0.0),
                 bone("c", Some(9), 0.0),
             ],
+            ..Skeleton::default()
         };
         assert_eq!(skeleton.resolve_order(), vec![2, 0, 1]);
     }
@@ -461,6 +575,26 @@ impl ConversionReport {
     /// True when nothing was lost.
     pub fn is_lossless(&self) -> bool {
         self.lost.is_empty()
+    }
+
+    /// Records the scene's IK handles and constraints as lost, for a format (`label`) that
+    /// holds no rig controls.
+    pub fn lose_rig_controls(&mut self, scene: &Scene, label: &str) {
+        let handles = scene.skeleton.ik_handles.len();
+        let constraints = scene.skeleton.constraints.len();
+        if handles > 0 {
+            self.lose(format!("{handles} IK handles ({label} has no IK)"));
+        }
+        if constraints > 0 {
+            self.lose(format!("{constraints} bone constraints ({label} has no constraints)"));
+        }
+    }
+
+    /// Records the scene's model name as lost, for a format (`label`) that stores none.
+    pub fn lose_model_name(&mut self, scene: &Scene, label: &str) {
+        if !scene.name.is_empty() {
+            self.lose(format!("the model name ({label} stores none)"));
+        }
     }
 
     /// Records the scene's morph targets and weight tracks as lost, for a format (`label`)

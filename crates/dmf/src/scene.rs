@@ -168,6 +168,7 @@ impl Dmf {
                     }
                 })
                 .collect(),
+            ..Default::default()
         };
         skeleton.update_globals();
         let meshes = self.meshes(report);
@@ -183,6 +184,7 @@ impl Dmf {
             materials,
             textures,
             animations,
+            ..Default::default()
         }
     }
 
@@ -327,6 +329,8 @@ impl Dmf {
     /// has no axis convention or unit.
     pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
         report.lose_morph_targets(scene, "DMF");
+        report.lose_rig_controls(scene, "DMF");
+        report.lose_model_name(scene, "DMF");
         let (bones, bone_index) = dmf_bones(scene, report)?;
         let textures = scene
             .textures

@@ -283,6 +283,10 @@ pub fn to_bytes_with_images(
     images: &ImageFiles,
     report: &mut ConversionReport,
 ) -> Result<Vec<u8>> {
+    report.lose_rig_controls(scene, "glTF");
+    if !scene.name.is_empty() {
+        report.lose("the model name (the glTF export does not write it)");
+    }
     let out = export::build(scene, options, images, report)?;
     let mut root = out.root;
     match container {

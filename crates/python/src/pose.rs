@@ -417,6 +417,7 @@ fn channel_kinds<'py>(
                 scale_compensate: false,
             })
             .collect(),
+        ..Default::default()
     };
     let kinds = pose::channel_kinds(&anim, &skeleton);
     let out = PyList::empty(py);

@@ -560,6 +560,7 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         materials,
         textures,
         animations,
+        ..Default::default()
     })
 }
 
@@ -633,7 +634,10 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
             })
         })
         .collect::<PyResult<_>>()?;
-    Ok(Skeleton { bones })
+    Ok(Skeleton {
+        bones,
+        ..Default::default()
+    })
 }
 
 fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
@@ -821,6 +825,7 @@ pub(crate) fn other_side<'py>(
                 cosmetic: false,
             })
             .collect(),
+        ..Default::default()
     };
     let computed: Vec<Transform> = if from_global {
         skeleton.update_locals();

@@ -31,6 +31,7 @@ fn scene() -> Scene {
                 global: rest,
                 cosmetic: false,
             }],
+            ..Default::default()
         },
         animations: vec![Animation {
             framerate: 30.0,

@@ -109,6 +109,7 @@ fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionRe
                 cosmetic: false,
             })
             .collect(),
+        ..Default::default()
     };
     if bones.iter().any(|b| b.flags != 0) {
         report.lose("bone flags (no bit is defined; the scene keeps none)");
@@ -743,6 +744,8 @@ impl SeModel {
         _options: &SceneOptions,
         report: &mut ConversionReport,
     ) -> Result<Self> {
+        report.lose_rig_controls(scene, "SEModel");
+        report.lose_model_name(scene, "SEModel");
         Ok(match layout {
             Layout::Deployed => Self::Deployed(deployed_from_scene(scene, report)?),
             Layout::Draft => Self::Draft(draft_from_scene(scene, report)?),

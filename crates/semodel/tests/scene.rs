@@ -241,6 +241,7 @@ fn skinned_scene() -> Scene {
                     cosmetic: false,
                 },
             ],
+            ..Default::default()
         },
         meshes: vec![a, b],
         materials: vec![SceneMaterial {

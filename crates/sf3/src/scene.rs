@@ -165,6 +165,7 @@ fn from_scene(scene: &Scene, options: Ticks, report: &mut ConversionReport) -> R
         report.lose("meshes, materials and textures (x8an files hold animations only)");
     }
     report.lose_morph_targets(scene, "x8an");
+    report.lose_rig_controls(scene, "x8an");
     let segments = scene
         .animations
         .iter()

@@ -108,6 +108,7 @@ fn sample() -> CastFile {
         placement: Default::default(),
         skeleton: scene::Skeleton {
             bones: vec![bone("tag_origin", None, 0.0), bone("j_upper", Some(0), 1.0)],
+            ..Default::default()
         },
         meshes: vec![quad],
         materials: vec![scene::Material {
@@ -117,6 +118,7 @@ fn sample() -> CastFile {
         }],
         textures: Vec::new(),
         animations: vec![wave],
+        ..Default::default()
     };
     let mut report = ConversionReport::default();
     let file = CastFile::from_scene(&scene, &SceneOptions::default(), &mut report).expect("the sample converts");

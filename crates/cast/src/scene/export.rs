@@ -6,7 +6,7 @@ use animbin_core::math::{Quat, Transform, Vec3, Vec4};
 use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene};
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, blend, refuse};
+use super::{PROPERTY_FORMAT, blend, refuse, rig};
 use crate::FORMAT;
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Property, Value};
@@ -139,8 +139,9 @@ fn mode_name(kind: AnimKind, report: &mut ConversionReport) -> &'static str {
 impl CastFile {
     /// A file holding `scene`, recording in `report` what Cast cannot hold.
     ///
-    /// One Root; a Model (no name; `p`, `r`, `s` from [`Scene::placement`] when it is not
-    /// the identity) holding the skeleton (bones with `n`, `p`, `ssc` 0 for a bone that
+    /// One Root; a Model (`n` from [`Scene::name`] when it is not empty; `p`, `r`, `s` from
+    /// [`Scene::placement`] when it is not the identity) holding the skeleton (IKHandle and
+    /// Constraint nodes after the bones; bones with `n`, `p`, `ssc` 0 for a bone that
     /// inherits its parent's scale, `lp`, `lr`, `wp`, `wr`, and `s` when the scale is not
     /// 1), the materials (`n`, `t` "pbr", the
     /// base colour as a linear Color in `albedo`, the diffuse, normal and specular maps as
@@ -171,6 +172,9 @@ impl CastFile {
         let has_model = !scene.skeleton.bones.is_empty() || !scene.meshes.is_empty() || !scene.materials.is_empty();
         if has_model {
             let mut model = hashes.node(NodeKind::Model);
+            if !scene.name.is_empty() {
+                model.push(Property::string("n", scene.name.clone()));
+            }
             if scene.placement != Transform::IDENTITY {
                 let mut lost = false;
                 let p = scene.placement;
@@ -206,6 +210,9 @@ impl CastFile {
                     .extend(blend::blend_shape_nodes(i, mesh, hash, &mut hashes, report)?);
             }
             root.children.push(model);
+        }
+        if !has_model && !scene.name.is_empty() {
+            report.lose("the name of a scene without a model (Cast names models)");
         }
         if !has_model && scene.placement != Transform::IDENTITY {
             report.lose("the placement of a scene without a model (Cast places models)");
@@ -245,8 +252,10 @@ fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut NodeHashes, report: &m
     }
     let mut node = hashes.node(NodeKind::Skeleton);
     let mut lost = false;
+    let mut bone_hashes = Vec::with_capacity(n);
     for bone in &skeleton.bones {
         let mut b = hashes.node(NodeKind::Bone);
+        bone_hashes.push(b.hash);
         b.push(Property::string("n", bone.name.clone()));
         let parent = match bone.parent {
             None => u32::MAX,
@@ -290,6 +299,9 @@ fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut NodeHashes, report: &m
     if skeleton.bones.iter().any(|b| b.cosmetic) {
         report.lose("cosmetic bone marks");
     }
+    // After every bone, so bone hashes do not depend on the rig controls.
+    node.children
+        .extend(rig::rig_nodes(skeleton, &bone_hashes, hashes, report)?);
     Ok(node)
 }
 

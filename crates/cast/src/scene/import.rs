@@ -10,7 +10,7 @@ use animbin_core::scene::{
 };
 use animbin_core::{Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, blend, refuse};
+use super::{PROPERTY_FORMAT, blend, refuse, rig};
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Value};
 use crate::nodes::{self, ColorLayer, is_material_slot};
@@ -32,6 +32,8 @@ fn documented(kind: NodeKind, name: &str) -> bool {
         NodeKind::Curve => &["nn", "kp", "kb", "kv", "m", "ab"],
         NodeKind::CurveModeOverride => &["nn", "m", "ot", "or", "os"],
         NodeKind::NotificationTrack => &["n", "kb"],
+        NodeKind::IkHandle => &["n", "sb", "eb", "tb", "to", "pv", "pb", "tr"],
+        NodeKind::Constraint => &["n", "ct", "cb", "tb", "mo", "co", "wt", "sx", "sy", "sz"],
         _ => return true,
     };
     let layer = |prefix: char| name.strip_prefix(prefix).and_then(crate::nodes::layer_number).is_some();
@@ -42,7 +44,7 @@ fn documented(kind: NodeKind, name: &str) -> bool {
 
 /// Reports undocumented properties of `node` (which the scene has no place for) and
 /// repeated ones (of which the first is used).
-fn lose_undocumented(node: &Node, kind: NodeKind, report: &mut ConversionReport) {
+pub(super) fn lose_undocumented(node: &Node, kind: NodeKind, report: &mut ConversionReport) {
     for (i, p) in node.properties.iter().enumerate() {
         if node.properties[..i].iter().any(|q| q.name == p.name) {
             report.lose(format!(
@@ -92,8 +94,6 @@ struct Builder<'r> {
     report: &'r mut ConversionReport,
     unknown_nodes: usize,
     hairs: usize,
-    ik_handles: usize,
-    constraints: usize,
     instances: usize,
     metadata: usize,
     animation_skeletons: usize,
@@ -109,7 +109,11 @@ impl CastFile {
     /// Every Model under a Root adds its bones, materials and meshes to the scene's one
     /// skeleton, material list and mesh list (bone and material indices offset by what
     /// earlier models added); every Animation becomes a scene animation.
-    /// - The first Model's `p`, `r` and `s` are the scene's [`Scene::placement`].
+    /// - The first Model's `p`, `r` and `s` are the scene's [`Scene::placement`], the first
+    ///   model name (`n`) its [`Scene::name`].
+    /// - IKHandle and Constraint nodes of a skeleton are [`scene::Skeleton::ik_handles`] and
+    ///   [`scene::Skeleton::constraints`], their bone hashes resolved to bone indices (a
+    ///   handle or constraint naming no bone of its skeleton is skipped and reported).
     /// - Bones: name, parent, local (`lp`, `lr`) and world (`wp`, `wr`) bind poses (a side
     ///   that is absent is computed from the other), `ssc` (default on) as
     ///   [`scene::Bone::scale_compensate`]. A bone's scale `s` is not part of its rest pose
@@ -140,10 +144,10 @@ impl CastFile {
     ///   [`PropertyTrack`] (`format` [`PROPERTY_FORMAT`], `property` its `kp`, `data` a Cast
     ///   file holding just that curve), so it comes back when the scene is written as Cast.
     ///
-    /// What the scene cannot hold is one line each in `report`: model names, placements of
+    /// What the scene cannot hold is one line each in `report`: model names after the first, placements of
     /// later models that differ from the first's, bone scales other than 1,
     /// tangents, colour layers after the first, float colours that 8 bits do not hold, the
-    /// skinning method, hair, IK handles, constraints, instances, metadata, material slots
+    /// skinning method, hair, instances, metadata, material slots
     /// other than the four, additive blend weights, axes of one channel in different modes,
     /// skeletons inside animations, unknown nodes, undocumented and repeated properties.
     ///
@@ -157,8 +161,6 @@ impl CastFile {
             report,
             unknown_nodes: 0,
             hairs: 0,
-            ik_handles: 0,
-            constraints: 0,
             instances: 0,
             metadata: 0,
             animation_skeletons: 0,
@@ -191,8 +193,6 @@ impl CastFile {
             b.scene.animations.push(animation);
         }
         lose_count(b.hairs, "hair", b.report);
-        lose_count(b.ik_handles, "IK handles", b.report);
-        lose_count(b.constraints, "constraints", b.report);
         lose_count(b.instances, "instances of other scene files", b.report);
         lose_count(
             b.metadata,
@@ -217,8 +217,12 @@ impl Builder<'_> {
     fn model(&mut self, typed: nodes::Model<'_>) -> Result<()> {
         let model = typed.node();
         lose_undocumented(model, NodeKind::Model, self.report);
-        if typed.name().is_some_and(|n| !n.is_empty()) {
-            self.report.lose("model names (the scene has no model node)");
+        if let Some(name) = typed.name().filter(|n| !n.is_empty()) {
+            if self.scene.name.is_empty() {
+                self.scene.name = name.to_string();
+            } else if self.scene.name != name {
+                self.report.lose("model names after the first (the scene has one name)");
+            }
         }
         let placement = Transform {
             translation: typed.position().map_or(Vec3::ZERO, widen3),
@@ -332,12 +336,11 @@ impl Builder<'_> {
         }
         for child in &skeleton.node().children {
             match child.kind() {
-                Some(NodeKind::Bone) => {}
-                Some(NodeKind::IkHandle) => self.ik_handles += 1,
-                Some(NodeKind::Constraint) => self.constraints += 1,
+                Some(NodeKind::Bone | NodeKind::IkHandle | NodeKind::Constraint) => {}
                 _ => self.unknown_nodes += 1,
             }
         }
+        rig::import_rig(skeleton, offset, &mut self.scene.skeleton, self.report);
         self.scene
             .skeleton
             .bones

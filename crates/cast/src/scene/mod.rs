@@ -10,6 +10,7 @@ use crate::FORMAT;
 mod blend;
 mod export;
 mod import;
+mod rig;
 
 pub use export::{FIRST_HASH, NodeHashes};
 

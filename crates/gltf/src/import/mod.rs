@@ -220,7 +220,10 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         bone_nodes[new_index[old]] = node;
         bone_of_node.insert(node, new_index[old]);
     }
-    let mut skeleton = Skeleton { bones };
+    let mut skeleton = Skeleton {
+        bones,
+        ..Default::default()
+    };
     skeleton.update_globals();
     // The bind pose of joints comes from the inverse bind matrices.
     let mut bound = HashSet::new();

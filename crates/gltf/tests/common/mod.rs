@@ -34,6 +34,7 @@ pub fn skeleton() -> Skeleton {
             bone("j_gun", None, [10.0, 5.0, 30.0], [0.0, 0.0, 0.0, 1.0]),
             bone("j_mag", Some(3), [0.0, -2.0, 0.0], [0.0, 0.0, 0.0, 1.0]),
         ],
+        ..Default::default()
     };
     s.update_globals();
     s
@@ -209,6 +210,7 @@ pub fn full_scene() -> Scene {
         materials,
         textures,
         animations: vec![animation(), step_animation()],
+        ..Default::default()
     }
 }
 

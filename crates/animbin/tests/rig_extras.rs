@@ -1,0 +1,127 @@
+//! IK handles, constraints and the model name through `convert`: Cast keeps them whole, and
+//! every other format says it drops them.
+
+use animbin::core::math::{Transform, Vec3};
+use animbin::core::scene::{
+    Animation, Bone, BoneTrack, Constraint, ConstraintKind, ConstraintOffset, ConversionReport, IkHandle, Key, Scene,
+    SceneOptions, Skeleton,
+};
+use animbin::{ConvertOptions, Document, Target};
+
+fn arm() -> Scene {
+    let bone = |name: &str, parent: Option<usize>, x: f64| Bone {
+        name: name.into(),
+        parent,
+        local: Transform {
+            translation: Vec3::new(x, 0.0, 0.0),
+            ..Transform::IDENTITY
+        },
+        global: Transform::IDENTITY,
+        cosmetic: false,
+        scale_compensate: true,
+    };
+    let mut skeleton = Skeleton {
+        bones: vec![
+            bone("shoulder", None, 0.0),
+            bone("elbow", Some(0), 1.0),
+            bone("wrist", Some(1), 1.0),
+            bone("hand_target", None, 2.0),
+        ],
+        ik_handles: vec![IkHandle {
+            name: "arm_ik".into(),
+            start: 0,
+            end: 2,
+            target: Some(3),
+            use_target_rotation: true,
+            ..IkHandle::default()
+        }],
+        constraints: vec![
+            Constraint {
+                kind: ConstraintKind::Orient,
+                bone: 2,
+                target: 3,
+                weight: Some(0.25),
+                skip: [false, true, false],
+                ..Constraint::default()
+            },
+            Constraint {
+                name: "scale_follow".into(),
+                kind: ConstraintKind::Scale,
+                bone: 1,
+                target: 3,
+                maintain_offset: true,
+                offset: Some(ConstraintOffset::Vector(Vec3::new(2.0, 2.0, 2.0))),
+                ..Constraint::default()
+            },
+        ],
+    };
+    skeleton.update_globals();
+    Scene {
+        name: "arm_rig".into(),
+        skeleton,
+        animations: vec![Animation {
+            name: "reach".into(),
+            frame_count: 2.0,
+            bones: vec![BoneTrack {
+                bone: "hand_target".into(),
+                translation: vec![
+                    Key::new(0.0, Vec3::new(2.0, 0.0, 0.0)),
+                    Key::new(1.0, Vec3::new(1.5, 1.0, 0.0)),
+                ],
+                ..BoneTrack::default()
+            }],
+            ..Animation::default()
+        }],
+        ..Scene::default()
+    }
+}
+
+#[test]
+fn cast_keeps_the_ik_handles_constraints_and_name() {
+    let conversion = animbin::convert_scene(&arm(), Target::Cast, &ConvertOptions::default()).unwrap();
+    assert!(
+        !conversion
+            .lost_lines()
+            .iter()
+            .any(|l| l.contains("IK") || l.contains("constraint") || l.contains("name")),
+        "{:?}",
+        conversion.lost_lines()
+    );
+    let bytes = conversion.to_bytes().unwrap();
+    let mut report = ConversionReport::default();
+    let back = Document::parse(&bytes, None)
+        .unwrap()
+        .to_scene(&SceneOptions::default(), &mut report)
+        .unwrap();
+    let want = arm();
+    assert_eq!(back.name, want.name);
+    assert_eq!(back.skeleton.ik_handles, want.skeleton.ik_handles);
+    assert_eq!(back.skeleton.constraints, want.skeleton.constraints);
+}
+
+#[test]
+fn formats_without_ik_or_constraints_report_them() {
+    for target in [
+        Target::Glb,
+        Target::Gltf,
+        Target::SeModel,
+        Target::SeAnim,
+        Target::AnimX,
+        Target::Dmf,
+        Target::Sf3,
+    ] {
+        let conversion = animbin::convert_scene(&arm(), target, &ConvertOptions::default()).unwrap();
+        let lost = conversion.lost_lines();
+        assert!(
+            lost.iter().any(|l| l.contains(": 1 IK handles (")),
+            "{target:?}: {lost:?}"
+        );
+        assert!(
+            lost.iter().any(|l| l.contains(": 2 bone constraints (")),
+            "{target:?}: {lost:?}"
+        );
+        if matches!(target, Target::Glb | Target::Gltf | Target::SeModel | Target::Dmf) {
+            assert!(lost.iter().any(|l| l.contains("model name")), "{target:?}: {lost:?}");
+        }
+    }
+}
