@@ -489,36 +489,40 @@ fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut
                 .map(|(k, f)| key_frame(f, &|| format!("bone {bone:?} {channel} key {k}"), report))
                 .collect::<Result<Vec<u32>>>()
         };
-        if !track.rotation.is_empty() {
-            let kb = frames(&mut track.rotation.iter().map(|k| k.frame), "rotation", report)?;
-            let mut kv = Vec::with_capacity(kb.len());
-            for (k, key) in track.rotation.iter().enumerate() {
-                let what = || format!("bone {bone:?} rotation key {k}");
-                let q = key.value;
-                kv.push(Vec4::new(
-                    key_value(q.x, &mut values_lost, &what)?,
-                    key_value(q.y, &mut values_lost, &what)?,
-                    key_value(q.z, &mut values_lost, &what)?,
-                    key_value(q.w, &mut values_lost, &what)?,
-                ));
-            }
-            last_frame = last_frame.max(kb.iter().copied().max());
-            node.children
-                .push(hashes.curve(bone, "rq", &kb, Value::Vec4(kv), rotation_mode));
-        }
-        for (keys, names, channel, kind) in [
-            (&track.translation, ["tx", "ty", "tz"], "translation", translation_kind),
-            (
-                &track.scale,
-                ["sx", "sy", "sz"],
-                "scale",
-                own(track.channel_kinds.scale),
-            ),
-        ] {
-            if keys.is_empty() {
+        let scale_kind = own(track.channel_kinds.scale);
+        // A reader takes the animation's kind from the first curve: the channels in the
+        // animation's mode go first (else rq, t, s), so the kind comes back.
+        let mut order = [
+            (!track.rotation.is_empty()).then_some((0, rotation_mode)),
+            (!track.translation.is_empty())
+                .then(|| (1, channel_mode(translation_kind, false, translation_kind, report))),
+            (!track.scale.is_empty()).then(|| (2, channel_mode(scale_kind, false, translation_kind, report))),
+        ];
+        order.sort_by_key(|c| c.is_none_or(|(_, m)| m != mode));
+        for (channel, channel_mode) in order.into_iter().flatten() {
+            if channel == 0 {
+                let kb = frames(&mut track.rotation.iter().map(|k| k.frame), "rotation", report)?;
+                let mut kv = Vec::with_capacity(kb.len());
+                for (k, key) in track.rotation.iter().enumerate() {
+                    let what = || format!("bone {bone:?} rotation key {k}");
+                    let q = key.value;
+                    kv.push(Vec4::new(
+                        key_value(q.x, &mut values_lost, &what)?,
+                        key_value(q.y, &mut values_lost, &what)?,
+                        key_value(q.z, &mut values_lost, &what)?,
+                        key_value(q.w, &mut values_lost, &what)?,
+                    ));
+                }
+                last_frame = last_frame.max(kb.iter().copied().max());
+                node.children
+                    .push(hashes.curve(bone, "rq", &kb, Value::Vec4(kv), channel_mode));
                 continue;
             }
-            let mode = channel_mode(kind, false, translation_kind, report);
+            let (keys, names, channel) = if channel == 1 {
+                (&track.translation, ["tx", "ty", "tz"], "translation")
+            } else {
+                (&track.scale, ["sx", "sy", "sz"], "scale")
+            };
             let kb = frames(&mut keys.iter().map(|k| k.frame), channel, report)?;
             last_frame = last_frame.max(kb.iter().copied().max());
             for (axis, kp) in names.into_iter().enumerate() {
@@ -528,7 +532,8 @@ fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut
                     let x = [key.value.x, key.value.y, key.value.z][axis];
                     kv.push(key_value(x, &mut values_lost, &what)?);
                 }
-                node.children.push(hashes.curve(bone, kp, &kb, Value::Float(kv), mode));
+                node.children
+                    .push(hashes.curve(bone, kp, &kb, Value::Float(kv), channel_mode));
             }
         }
     }
