@@ -37,7 +37,7 @@ from mathutils import Euler, Matrix, Quaternion
 
 import animbin
 
-from . import blend, pose, shapes, table
+from . import blend, pose, rig, shapes, table
 
 Y_UP_FROM_Z_UP = Matrix.Rotation(-math.pi / 2, 4, "X")
 
@@ -751,6 +751,8 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
         armature = next((a for a in map(_armature_for, objects) if a is not None), None)
     skeleton = skeleton_of(armature, settings.scale) if armature is not None else None
     bone_index = {name: i for i, name in enumerate(skeleton.names)} if skeleton is not None else {}
+    if skeleton is not None:
+        skeleton.ik_handles, skeleton.constraints = rig.rig_of(armature, bone_index, result)
     materials = Materials(os.path.dirname(os.path.abspath(path)), format_name, result)
     meshes = []
     for obj in objects:
@@ -771,6 +773,9 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
         )
     placement = placement_of(armature, settings.up_axis, settings.scale) if armature is not None else None
     scene = animbin.Scene(skeleton, meshes, materials.ordered(), textures=materials.textures, placement=placement)
+    if armature is not None:
+        # The model's name as imported (empty when the file had none), else the armature's.
+        scene.name = str(armature.get(rig.MODEL_NAME_PROPERTY, armature.name))
     if "animations" in table.info(format_name)["holds"]:
         # The shape keys' weight animations go with the model that holds the keys.
         scene.animations = shapes.weight_animations(objects, blend.scene_framerate(context.scene))

@@ -43,7 +43,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 import animbin
 
-from . import blend, pose, shapes, table
+from . import blend, pose, rig, shapes, table
 
 
 @dataclass
@@ -100,11 +100,15 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     # As the library's stem (the name without its last extension), which names unnamed
     # animations.
     stem = os.path.splitext(os.path.basename(path))[0]
+    # The armature and unnamed meshes are named after the model where the file names it.
+    model_name = getattr(scene, "name", "") or stem
 
     armature_object = None
     bone_names = []
     if scene.skeleton is not None and len(scene.skeleton) > 0:
-        armature_object, bone_names = build_armature(context, stem, scene.skeleton, settings)
+        armature_object, bone_names = build_armature(context, model_name, scene.skeleton, settings)
+        armature_object[rig.MODEL_NAME_PROPERTY] = getattr(scene, "name", "")
+        rig.add_constraints(armature_object, bone_names, scene.skeleton, result)
         _orient(armature_object, settings)
         _place(armature_object, scene.placement, settings)
     elif any(a.tracks for a in scene.animations):
@@ -120,7 +124,7 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
 
     materials = build_materials(scene, path, stem, result)
     for index, mesh in enumerate(scene.meshes):
-        name = mesh.name or (stem if len(scene.meshes) == 1 else f"{stem}_{index}")
+        name = mesh.name or (model_name if len(scene.meshes) == 1 else f"{model_name}_{index}")
         obj = build_mesh(context, name, mesh, materials, armature_object, bone_names, settings, result)
         shapes.add_shape_keys(obj, mesh, settings.scale)
         if armature_object is None:

@@ -66,6 +66,7 @@ import animbin
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blend_shape_checks  # noqa: E402
+import rig_extras_checks  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -1134,6 +1135,7 @@ def main():
                 lambda: check_gltf_separate(checks, os.path.abspath(args.testdata), out_dir),
                 lambda: check_parent_cycles(checks),
                 lambda: blend_shape_checks.check_blend_shapes(checks, os.path.abspath(args.testdata), out_dir),
+                lambda: rig_extras_checks.check_rig_extras(checks, out_dir),
             ):
                 try:
                     check()

@@ -21,6 +21,7 @@ mod pose;
 mod scene;
 mod scene_keys;
 mod scene_morph;
+mod scene_rig;
 mod table;
 
 use pyo3::prelude::*;

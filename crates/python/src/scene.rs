@@ -149,6 +149,7 @@ pub(crate) fn to_python<'py>(
         PyArray1::from_vec(py, vec![p.scale.x, p.scale.y, p.scale.z]),
     );
     fields.set_item("placement", placement)?;
+    fields.set_item("name", &scene.name)?;
     fields.set_item("lost", &report.lost)?;
     make(&classes.scene, fields)
 }
@@ -197,6 +198,7 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
     d.set_item("cosmetic", PyArray1::from_vec(py, cosmetic))?;
     let compensate: Vec<bool> = bones.iter().map(|b| b.scale_compensate).collect();
     d.set_item("scale_compensate", PyArray1::from_vec(py, compensate))?;
+    crate::scene_rig::rig_to_python(&d, skeleton)?;
     make(&classes.skeleton, d)
 }
 
@@ -560,7 +562,12 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         materials,
         textures,
         animations,
-        ..Default::default()
+        name: match d.get_item("name")? {
+            Some(name) if !name.is_none() => name
+                .extract()
+                .map_err(|e| PyValueError::new_err(format!("Scene.name: {e}")))?,
+            _ => String::new(),
+        },
     })
 }
 
@@ -634,10 +641,12 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
             })
         })
         .collect::<PyResult<_>>()?;
-    Ok(Skeleton {
+    let mut skeleton = Skeleton {
         bones,
         ..Default::default()
-    })
+    };
+    crate::scene_rig::rig_from_python(d, &mut skeleton)?;
+    Ok(skeleton)
 }
 
 fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {

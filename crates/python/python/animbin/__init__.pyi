@@ -291,6 +291,8 @@ class Skeleton:
     cosmetic: NDArray[np.bool_]
     """(N,) cosmetic bones (SE formats: attachments a game may skip)."""
     scale_compensate: NDArray[np.bool_]
+    ik_handles: list[dict[str, Any]]
+    constraints: list[dict[str, Any]]
     """(N,) bones that do not inherit their parent's scale (Cast ``ssc``, Blender's
     inherit-scale ``'NONE'``); the parent's scale still stretches their offsets."""
 
@@ -307,6 +309,8 @@ class Skeleton:
         global_scales: ArrayLike | None = None,
         cosmetic: ArrayLike | None = None,
         scale_compensate: ArrayLike | None = None,
+        ik_handles: Iterable[dict[str, Any]] = (),
+        constraints: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is computed
         from the other through the hierarchy. Missing rotations are identity, missing
@@ -525,6 +529,7 @@ class Scene:
     textures: list[Texture]
     animations: list[Animation]
     placement: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+    name: str
     """Where the model sits in the world (Cast's Model p, r, s): translation (3,), rotation
     (4,) x y z w, scale (3,); the identity for formats without one."""
     lost: list[str]
@@ -539,4 +544,5 @@ class Scene:
         animations: Iterable[Animation] = (),
         textures: Iterable[Texture] = (),
         placement: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
+        name: str = "",
     ) -> None: ...

@@ -206,6 +206,15 @@ class Skeleton(_Record):
     scale still stretches the bone's offset) and ``bind_matrices`` ((N, 4, 4) float32, computed from
     the global transforms: ``[row, column]`` for column vectors, translation in
     ``[:3, 3]``; ``mathutils.Matrix(m.tolist())`` is Blender's ``bone.matrix_local``).
+
+    ``ik_handles`` and ``constraints`` are lists of dicts naming bones by index. An IK
+    handle: ``name``, ``start``, ``end`` (the chain, top to tip), ``target``, ``pole_vector``
+    and ``pole`` (bone indices or ``None``), ``target_offset`` ((x, y, z) or ``None``),
+    ``use_target_rotation`` (bool). A constraint: ``name``, ``kind`` (``"point"``,
+    ``"orient"`` or ``"scale"``: what the bone copies from its target), ``bone``, ``target``,
+    ``maintain_offset`` (bool), ``offset`` ((x, y, z) for point and scale, (x, y, z, w) for
+    orient, or ``None``), ``weight`` (float or ``None`` for 1) and ``skip`` ((x, y, z) bools:
+    axes left alone). Cast's IKHandle and Constraint nodes; other formats have none.
     """
 
     __slots__ = (
@@ -219,6 +228,8 @@ class Skeleton(_Record):
         "global_scales",
         "cosmetic",
         "scale_compensate",
+        "ik_handles",
+        "constraints",
     )
     _fields = __slots__
 
@@ -235,6 +246,8 @@ class Skeleton(_Record):
         global_scales: Any = None,
         cosmetic: Any = None,
         scale_compensate: Any = None,
+        ik_handles: Iterable[dict[str, Any]] = (),
+        constraints: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is
         computed from the other through the hierarchy (as animbin's conversions do).
@@ -242,6 +255,8 @@ class Skeleton(_Record):
         ``cosmetic`` and ``scale_compensate`` default to all ``False``."""
         self.names = [str(n) for n in names]
         n = len(self.names)
+        self.ik_handles = [dict(h) for h in ik_handles]
+        self.constraints = [dict(c) for c in constraints]
         self.parents = _array(parents, np.int32, (n,), "Skeleton.parents")
         self.scale_compensate = (
             np.zeros(n, dtype=bool)
@@ -307,6 +322,8 @@ class Skeleton(_Record):
                 out[key] = _array(getattr(self, key), np.float32, (n, width), f"{field}.{key}")
         out["cosmetic"] = _array(self.cosmetic, np.bool_, (n,), f"{field}.cosmetic")
         out["scale_compensate"] = _array(self.scale_compensate, np.bool_, (n,), f"{field}.scale_compensate")
+        out["ik_handles"] = [dict(h) for h in self.ik_handles]
+        out["constraints"] = [dict(c) for c in self.constraints]
         return out
 
 
@@ -761,11 +778,12 @@ class Scene(_Record):
     when there are no bones), ``meshes``, ``materials``, ``textures`` and ``animations``;
     ``placement`` is where the model sits in the world (Cast: the Model node's position,
     rotation and scale), a tuple of translation (3,), rotation (4,) x y z w and scale (3,)
-    float64 arrays, the identity for formats without one;
+    float64 arrays, the identity for formats without one; ``name`` is the model's name (Cast:
+    the Model node's ``n``), empty where the file has none;
     ``lost`` lists what the scene model could not hold of the file, one line per kind
     (empty for a scene built by hand)."""
 
-    __slots__ = ("skeleton", "meshes", "materials", "textures", "animations", "placement", "lost")
+    __slots__ = ("skeleton", "meshes", "materials", "textures", "animations", "placement", "name", "lost")
     _fields = __slots__
 
     def __init__(
@@ -776,8 +794,10 @@ class Scene(_Record):
         animations: Iterable[Animation] = (),
         textures: Iterable[Texture] = (),
         placement: Any = None,
+        name: str = "",
     ) -> None:
         self.placement = _placement(placement, "Scene.placement")
+        self.name = str(name)
         self.skeleton = skeleton
         self.meshes = list(meshes)
         self.materials = list(materials)
@@ -803,6 +823,7 @@ class Scene(_Record):
             "textures": each(self.textures, Texture, "textures"),
             "animations": each(self.animations, Animation, "animations"),
             "placement": _placement(self.placement, "Scene.placement"),
+            "name": str(self.name),
         }
 
 
