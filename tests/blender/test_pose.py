@@ -42,7 +42,8 @@ frames (1e-4): each bone's world matrix (``armature.matrix_world @ pose_bone.mat
 the skinned mesh's deformed vertices in world space (linear blend skinning of the bind
 positions by each bone's posed matrix times the inverse of its rest frame); after the
 extension's import also each bone's rest frame in the world. The glTF side
-uses the same expected values: ``animbin convert`` with ``--z-up`` for a Z-up file (Blender's
+uses the same expected values, checked also at every whole frame between keys (1e-4),
+and between whole frames within 2e-3 (``GLB_BETWEEN_WHOLE_FRAMES`` says why): ``animbin convert`` with ``--z-up`` for a Z-up file (Blender's
 glTF importer turns glTF's Y-up back), without it for a Y-up one. Before Blender, the suite
 checks its own reading of the rig: every rig file plays the same motion (the corpus
 task writes it so), so their expected poses must agree. (Read by hand against the format
@@ -81,6 +82,12 @@ import animbin
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TOLERANCE = 1e-4
+# Blender's glTF import between whole frames. glTF has no segment scale compensation: the
+# converter hangs such a bone from a node holding the inverse of its parent's scale, sampled
+# at every key and whole frame; glTF interpolates that node's scale linearly between samples,
+# which the inverse of a linearly changing scale is not (1/s is not linear in the frame), so
+# between whole frames the glb is close, not exact: 1.3e-3 at most on these rigs.
+GLB_BETWEEN_WHOLE_FRAMES = 2e-3
 
 
 # --- Cast files, read by hand (CAST.md sections 2-4) ---------------------------------------
@@ -412,10 +419,14 @@ class Motion:
     def rotation_frames(self):
         return sorted({float(f) for (_b, kp), (frames, _v, _m) in self.curves.items() if kp == "rq" for f in frames})
 
-    def frames_to_check(self):
-        """Every key frame and the midpoint between each two neighbouring ones."""
+    def frames_to_check(self, whole_frames=False):
+        """Every key frame and the midpoint between each two neighbouring ones; with
+        ``whole_frames`` also every whole frame between them."""
         keys = self.key_frames()
-        return sorted(set(keys) | {(a + b) / 2 for a, b in zip(keys, keys[1:])})
+        frames = set(keys) | {(a + b) / 2 for a, b in zip(keys, keys[1:])}
+        if whole_frames and keys:
+            frames |= {float(f) for f in range(math.ceil(keys[0]), math.floor(keys[-1]) + 1)}
+        return sorted(frames)
 
     def channels(self, rig, frame, slerped=False):
         """bone index -> (translation, rotation, scale factor) at ``frame``."""
@@ -542,13 +553,15 @@ def blender_vertices(mesh_names):
     return result
 
 
-def compare(checks, label, rig, motion, armature, slerped=False):
+def compare(checks, label, rig, motion, armature, slerped=False, between_whole_frames=TOLERANCE):
     """The posed bones (and skinned meshes) in Blender against the expected ones at every
-    frame to check."""
+    frame to check: within ``TOLERANCE`` at keys and whole frames, and within
+    ``between_whole_frames`` between them."""
     missing = [n for n in rig.names if n not in armature.pose.bones]
     checks.true(f"{label}: every bone in Blender (missing {missing})", not missing)
     mesh_names = {name for name, *_rest in rig.meshes}
-    for frame in motion.frames_to_check():
+    for frame in motion.frames_to_check(whole_frames=between_whole_frames != TOLERANCE):
+        tolerance = TOLERANCE if frame in motion.key_frames() or frame == int(frame) else between_whole_frames
         set_frame(frame)
         matrices = rig.pose(motion.channels(rig, frame, slerped))
         expected = rig.world(matrices)
@@ -560,15 +573,15 @@ def compare(checks, label, rig, motion, armature, slerped=False):
                 if off > worst:
                     worst_bone, worst = name, off
         checks.true(
-            f"{label}: frame {frame:g}: bone world matrices off by {worst:.3g} (worst: {worst_bone})",
-            worst <= TOLERANCE,
+            f"{label}: frame {frame:g}: bone world matrices off by {worst:.3g} (worst: {worst_bone}, tolerance {tolerance})",
+            worst <= tolerance,
         )
         if mesh_names:
             vertices = blender_vertices(mesh_names)
             for name, positions in rig.skinned(matrices).items():
                 if checks.true(f"{label}: mesh {name!r} in Blender", name in vertices):
                     what = f"{label}: frame {frame:g}: mesh {name!r} deformed vertices"
-                    checks.close(what, vertices[name], positions)
+                    checks.close(what, vertices[name], positions, tolerance)
 
 
 def import_with_extension(path, **options):
@@ -631,7 +644,14 @@ def check_file(checks, animbin_path, label, path, work, anim_path=None):
     convert(animbin_path, path, glb, rig.up, anim_path)
     empty_scene(motion.framerate)
     import_gltf(glb)
-    compare(checks, f"{label} (glb, Blender's glTF importer)", rig, motion, armature_object())
+    compare(
+        checks,
+        f"{label} (glb, Blender's glTF importer)",
+        rig,
+        motion,
+        armature_object(),
+        between_whole_frames=GLB_BETWEEN_WHOLE_FRAMES,
+    )
 
 
 def check_same_motion(checks, files):
