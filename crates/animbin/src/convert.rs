@@ -6,10 +6,12 @@ use std::collections::HashSet;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use animbin_core::SceneOptions;
 use animbin_core::images::ImageFiles;
 use animbin_core::scene::{Animation, ConversionReport, Scene};
+use animbin_gltf::{Container, GltfFile};
 
 use crate::{Document, Error, Format, Result, Target, textures};
 
@@ -204,7 +206,7 @@ impl fmt::Display for UnmatchedTracks {
 /// no bone.
 #[derive(Debug)]
 pub struct Conversion<'a> {
-    document: Cow<'a, Document>,
+    output: Output<'a>,
     target: Target,
     /// What the target (or the scene model on the way) cannot hold, one line per kind.
     pub report: ConversionReport,
@@ -212,15 +214,53 @@ pub struct Conversion<'a> {
     pub unmatched: Vec<UnmatchedTracks>,
 }
 
+/// What a conversion writes.
+#[derive(Debug)]
+enum Output<'a> {
+    /// A document in the target's format (the input itself when no change was needed).
+    Document(Cow<'a, Document>),
+    /// A glb encoded from the scene and not joined: writing streams its JSON and its buffer's
+    /// pieces ([`animbin_gltf::Encoded::write`]), so the file is never held whole beside them.
+    /// Its document is made when asked for.
+    Glb {
+        encoded: animbin_gltf::Encoded,
+        document: OnceLock<Document>,
+    },
+}
+
+impl Output<'_> {
+    fn document(document: Document) -> Self {
+        Self::Document(Cow::Owned(document))
+    }
+}
+
+/// The document of a glb encoded from a scene: the file's bytes, joined.
+fn glb_document(bytes: Vec<u8>) -> Document {
+    Document::Gltf(GltfFile {
+        bytes,
+        container: Container::Glb,
+    })
+}
+
 impl Conversion<'_> {
     /// The document in the target's format (the input itself when no change was needed).
+    /// A glb converted from a scene is written without being joined in memory: asking for its
+    /// document joins it (once).
     pub fn document(&self) -> &Document {
-        &self.document
+        match &self.output {
+            Output::Document(document) => document,
+            Output::Glb { encoded, document } => document.get_or_init(|| glb_document(encoded.to_bytes())),
+        }
     }
 
     /// The document in the target's format, owned.
     pub fn into_document(self) -> Document {
-        self.document.into_owned()
+        match self.output {
+            Output::Document(document) => document.into_owned(),
+            Output::Glb { encoded, document } => document
+                .into_inner()
+                .unwrap_or_else(|| glb_document(encoded.into_bytes())),
+        }
     }
 
     /// The target.
@@ -239,15 +279,20 @@ impl Conversion<'_> {
         lost.chain(self.unmatched.iter().map(ToString::to_string)).collect()
     }
 
-    /// Encodes the result to `writer`.
+    /// Encodes the result to `writer`; a glb converted from a scene is streamed.
     pub fn write(&self, writer: impl Write) -> Result<()> {
-        self.document
-            .write(self.target, writer, &mut ConversionReport::default())
+        match &self.output {
+            Output::Document(document) => document.write(self.target, writer, &mut ConversionReport::default()),
+            Output::Glb { encoded, .. } => Ok(encoded.write(writer)?),
+        }
     }
 
     /// Encodes the result into memory.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        self.document.to_bytes(self.target)
+        match &self.output {
+            Output::Document(document) => document.to_bytes(self.target),
+            Output::Glb { encoded, .. } => Ok(encoded.to_bytes()),
+        }
     }
 
     #[cfg(feature = "fs")]
@@ -283,7 +328,7 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
     let whole = options.anims.is_empty() && options.animation.is_none() && !new_header;
     if whole && writes_directly(document, target) {
         return Ok(Conversion {
-            document: Cow::Borrowed(document),
+            output: Output::Document(Cow::Borrowed(document)),
             target,
             report: ConversionReport::default(),
             unmatched: Vec::new(),
@@ -293,7 +338,7 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
     if let Some((converted, report)) = whole.then(|| crate::se_cast::convert(document, target)).flatten() {
         return strict_checked(
             Conversion {
-                document: Cow::Owned(converted),
+                output: Output::document(converted),
                 target,
                 report,
                 unmatched: Vec::new(),
@@ -478,9 +523,18 @@ fn build(
             animbin_core::pose::flatten_channel_kinds(scene.to_mut());
         }
     }
-    let built = Document::build(&scene, target, &options.scene, &images, &mut report)?;
+    let output = if target == Target::Glb {
+        // What `Document::build` makes for a glb (`GltfFile::from_scene`), left unjoined.
+        let encoded = animbin_gltf::encode(&scene, Container::Glb, &options.scene, &images, &mut report)?;
+        Output::Glb {
+            encoded,
+            document: OnceLock::new(),
+        }
+    } else {
+        Output::document(Document::build(&scene, target, &options.scene, &images, &mut report)?)
+    };
     let conversion = Conversion {
-        document: Cow::Owned(built),
+        output,
         target,
         report,
         unmatched,

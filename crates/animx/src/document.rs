@@ -110,12 +110,21 @@ impl AnimXDocument {
     }
 
     /// Writes the AnimX bytes (see [`AnimXDocument::to_file`]) into `writer`, whatever
-    /// [`AnimXDocument::form`].
+    /// [`AnimXDocument::form`]. An unchanged file is written from its stored bytes as they
+    /// are, checked against the animation without encoding its tracks into memory.
     pub fn write(&self, mut writer: impl Write) -> Result<(), Error> {
-        let bytes = self.to_bytes()?;
-        writer
-            .write_all(&bytes)
-            .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e)))
+        let io = |e| Error::new(FORMAT, 0, ErrorKind::Io(e));
+        match &self.stored {
+            Some(stored) if self.animation.still_encodes_to(stored, &ReadOptions::default())? => {
+                writer.write_all(&stored.header_bytes()?).map_err(io)?;
+                writer.write_all(&stored.data).map_err(io)
+            }
+            _ => {
+                let file = self.to_file()?;
+                writer.write_all(&file.header_bytes()?).map_err(io)?;
+                writer.write_all(&file.data).map_err(io)
+            }
+        }
     }
 
     /// The animation as pretty-printed AnimJ text ([`animj::to_string`]).

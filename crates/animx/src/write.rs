@@ -7,6 +7,7 @@ use animbin_core::io::write_to_vec;
 use animbin_core::strings::{DotNetString, VarInt};
 use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinWrite;
+use binrw::io::NoSeek;
 
 use crate::layout::{Encoding, Header};
 use crate::model::{AnimXFile, Animation, ReadOptions};
@@ -28,9 +29,36 @@ pub fn to_bytes(animation: &Animation) -> Result<Vec<u8>, Error> {
 impl AnimXFile {
     /// The file's bytes: the header, then the stored data as it is.
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
-        let mut out = write_to_vec(FORMAT, &self.header, Endian::Little)?;
+        let mut out = self.header_bytes()?;
         out.extend_from_slice(&self.data);
         Ok(out)
+    }
+
+    /// The header's bytes (what comes before [`AnimXFile::data`]).
+    pub fn header_bytes(&self) -> Result<Vec<u8>, Error> {
+        write_to_vec(FORMAT, &self.header, Endian::Little)
+    }
+}
+
+/// A [`Write`] that keeps nothing and checks that what is written is `expected`, from its
+/// start, refusing the first byte that differs.
+struct Matches<'a> {
+    expected: &'a [u8],
+    at: usize,
+}
+
+impl Write for Matches<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.expected[self.at..].starts_with(buf) {
+            self.at += buf.len();
+            Ok(buf.len())
+        } else {
+            Err(std::io::Error::other("the encoding differs from the stored bytes"))
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -90,6 +118,39 @@ impl Animation {
     /// Encodes the tracks and compresses them with [`Animation::encoding`].
     pub fn encode(&self) -> Result<AnimXFile, Error> {
         self.compress(self.header()?, self.tracks_bytes()?)
+    }
+
+    /// Whether writing this animation keeping `original` ([`Animation::encode_keeping`])
+    /// gives `original` back: the same header, and tracks that encode to its plain track
+    /// bytes. The tracks are encoded into a comparison, not into memory, and the comparison
+    /// stops at the first byte that differs. A track that cannot be encoded is not an error
+    /// here: it gives `false`, and encoding it reports it.
+    pub fn still_encodes_to(&self, original: &AnimXFile, options: &ReadOptions) -> Result<bool, Error> {
+        let Ok(header) = self.header() else {
+            return Ok(false);
+        };
+        // Headers compared as bytes: a NaN duration never equals itself.
+        let same_header =
+            header == original.header || write_to_vec(FORMAT, &header, Endian::Little)? == original.header_bytes()?;
+        if !same_header {
+            return Ok(false);
+        }
+        let Ok(stored) = original.tracks_bytes(options) else {
+            return Ok(false);
+        };
+        let mut matches = NoSeek::new(Matches {
+            expected: &stored,
+            at: 0,
+        });
+        for track in &self.tracks {
+            if track
+                .write_options(&mut matches, Endian::Little, (self.version,))
+                .is_err()
+            {
+                return Ok(false);
+            }
+        }
+        Ok(matches.into_inner().at == stored.len())
     }
 
     /// Encodes like [`Animation::encode`], but gives back `original` itself when it holds

@@ -1,7 +1,7 @@
 //! AnimXDocument: an animation with the file it came from, its lossless dump, and AnimJ
 //! detection.
 
-use animbin_animx::{AnimXDocument, AnimXFile, Animation, Encoding, ReadOptions, animj};
+use animbin_animx::{AnimXDocument, AnimXFile, Animation, Encoding, ReadOptions, TrackData, Values, animj};
 use animbin_testing::animx::sample;
 use serde_json::{Value, json};
 
@@ -62,6 +62,69 @@ fn an_edited_animation_is_encoded_anew() {
     let bytes = doc.to_bytes().unwrap();
     assert_eq!(bytes, animbin_animx::to_bytes(&doc.animation).unwrap());
     assert_eq!(animbin_animx::read(&bytes).unwrap(), doc.animation);
+}
+
+/// The bytes `write` gives.
+fn written(doc: &AnimXDocument) -> Result<Vec<u8>, animbin_core::Error> {
+    let mut out = Vec::new();
+    doc.write(&mut out)?;
+    Ok(out)
+}
+
+#[test]
+fn write_keeps_the_stored_bytes_only_while_every_track_encodes_to_them() {
+    let plain = animbin_animx::to_bytes(&sample(Encoding::Plain)).unwrap();
+    for bytes in [plain, foreign_lz4()] {
+        let doc = AnimXDocument::read(&bytes).unwrap();
+        let stored = doc.stored.as_ref().unwrap();
+        assert!(doc.animation.still_encodes_to(stored, &ReadOptions::default()).unwrap());
+        assert_eq!(written(&doc).unwrap(), bytes);
+        // One value of the last track, the last bytes of the stored tracks, changed.
+        let mut edited = doc.clone();
+        let TrackData::Raw(raw) = &mut edited.animation.tracks[1].data else {
+            panic!("the sample's second track is raw")
+        };
+        let Values::Float3(values) = &mut raw.values else {
+            panic!("the sample's raw track holds Float3 values")
+        };
+        values[1].z = 2.0;
+        assert!(
+            !edited
+                .animation
+                .still_encodes_to(stored, &ReadOptions::default())
+                .unwrap()
+        );
+        let out = written(&edited).unwrap();
+        assert_eq!(out, animbin_animx::to_bytes(&edited.animation).unwrap());
+        assert_eq!(animbin_animx::read(&out).unwrap(), edited.animation);
+        // A track fewer: every byte written matches, but the stored tracks go on.
+        let mut shorter = doc.clone();
+        shorter.animation.tracks.pop();
+        assert!(
+            !shorter
+                .animation
+                .still_encodes_to(stored, &ReadOptions::default())
+                .unwrap()
+        );
+        assert_eq!(
+            written(&shorter).unwrap(),
+            animbin_animx::to_bytes(&shorter.animation).unwrap()
+        );
+    }
+}
+
+#[test]
+fn write_refuses_a_track_that_cannot_be_encoded_as_to_bytes_does() {
+    let mut doc = AnimXDocument::read(&foreign_lz4()).unwrap();
+    let TrackData::Curve(curve) = &mut doc.animation.tracks[0].data else {
+        panic!("the sample's first track is a curve")
+    };
+    curve.keyframes.times.push(2.0);
+    let stored = doc.stored.as_ref().unwrap();
+    assert!(!doc.animation.still_encodes_to(stored, &ReadOptions::default()).unwrap());
+    let expected = doc.to_bytes().unwrap_err().to_string();
+    assert!(expected.contains("keyframe times for"), "{expected}");
+    assert_eq!(written(&doc).unwrap_err().to_string(), expected);
 }
 
 #[test]

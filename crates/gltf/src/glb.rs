@@ -1,8 +1,13 @@
-//! The GLB container: a 12-byte header, a JSON chunk and an optional BIN chunk.
+//! The GLB container: a 12-byte header, a JSON chunk and an optional BIN chunk, read from
+//! bytes and written either whole ([`Glb::to_vec`]) or streamed from the BIN chunk's pieces
+//! ([`Glb::write`], [`BinPieces`]).
 //!
 //! Parsed here rather than by the `gltf` crate so that every length is checked with the
 //! byte offset of the field that broke (a header length under 12, a chunk running past the
 //! end), and nothing can underflow.
+
+use std::borrow::Cow;
+use std::io::Write;
 
 use crate::MAGIC;
 use crate::error::{Error, Result};
@@ -111,52 +116,199 @@ impl<'a> Glb<'a> {
     /// Writes a GLB file: the JSON padded with spaces and the BIN chunk padded with zeros,
     /// each to a multiple of 4 bytes.
     pub fn to_vec(json: &[u8], bin: Option<&[u8]>) -> Result<Vec<u8>> {
-        let head = Self::head(json, bin.map(<[u8]>::len))?;
-        let mut out = Vec::with_capacity(head.len() + bin.map_or(0, |b| b.len().div_ceil(4) * 4));
-        out.extend_from_slice(&head);
+        let sizes = Sizes::of(json.len(), bin.map(<[u8]>::len))?;
+        let mut out = Vec::with_capacity(sizes.total);
+        sizes.write(json, &mut out)?;
         if let Some(bin) = bin {
             out.extend_from_slice(bin);
-            out.resize(out.len().next_multiple_of(4), 0);
+            out.resize(sizes.total, 0);
         }
         Ok(out)
     }
 
-    /// [`Glb::to_vec`] built in the BIN chunk's own buffer: the bytes before it are moved in
-    /// front of it, so a large buffer is never held twice.
-    pub fn from_bin(json: &[u8], bin: Option<Vec<u8>>) -> Result<Vec<u8>> {
-        let Some(mut bin) = bin else {
-            return Self::to_vec(json, None);
-        };
-        let head = Self::head(json, Some(bin.len()))?;
-        bin.resize(bin.len().next_multiple_of(4), 0);
-        // Grows the allocation in place where the allocator can (large blocks are remapped),
-        // then shifts the bytes up once.
-        bin.splice(0..0, head);
-        Ok(bin)
+    /// Writes a GLB file of `json` and the BIN chunk's `bin` pieces straight into `writer`,
+    /// as [`Glb::to_vec`] lays them out: nothing is joined in memory first. Sizes are checked
+    /// before the first byte is written.
+    pub fn write(json: &[u8], bin: Option<&BinPieces>, mut writer: impl Write) -> Result<()> {
+        let sizes = Sizes::of(json.len(), bin.map(BinPieces::len))?;
+        sizes.write(json, &mut writer)?;
+        if let Some(bin) = bin {
+            bin.write(&mut writer)?;
+            write_zeros(&mut writer, sizes.bin_padding)?;
+        }
+        Ok(())
     }
 
-    /// The file header, the JSON chunk and the BIN chunk's header when it has `bin_len`
-    /// bytes before padding.
-    fn head(json: &[u8], bin_len: Option<usize>) -> Result<Vec<u8>> {
-        let padded = |n: usize| n.div_ceil(4) * 4;
-        let json_len = padded(json.len());
-        let bin_len = bin_len.map(padded);
-        let total = 12 + 8 + json_len + bin_len.map_or(0, |n| 8 + n);
-        let total32 = u32::try_from(total)
-            .map_err(|_| Error::Unencodable(format!("a GLB file of {total} bytes (the limit is 4 GiB)")))?;
-        let mut out = Vec::with_capacity(20 + json_len + 8);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&total32.to_le_bytes());
-        out.extend_from_slice(&(json_len as u32).to_le_bytes());
-        out.extend_from_slice(&CHUNK_JSON.to_le_bytes());
-        out.extend_from_slice(json);
-        out.resize(20 + json_len, b' ');
-        if let Some(bin_len) = bin_len {
-            out.extend_from_slice(&(bin_len as u32).to_le_bytes());
-            out.extend_from_slice(&CHUNK_BIN.to_le_bytes());
+    /// [`Glb::write`] into a new vector, each piece of `bin` freed once it is copied.
+    pub fn join(json: &[u8], bin: Option<BinPieces>) -> Result<Vec<u8>> {
+        let sizes = Sizes::of(json.len(), bin.as_ref().map(BinPieces::len))?;
+        let mut out = Vec::with_capacity(sizes.total);
+        sizes.write(json, &mut out)?;
+        if let Some(bin) = bin {
+            bin.append_to(&mut out);
+            out.resize(sizes.total, 0);
         }
         Ok(out)
+    }
+
+    /// The size of the GLB file of a JSON chunk of `json_len` bytes and a BIN chunk of
+    /// `bin_len` bytes (before padding), or why the container cannot hold them.
+    pub fn file_size(json_len: usize, bin_len: Option<usize>) -> Result<usize> {
+        Sizes::of(json_len, bin_len).map(|sizes| sizes.total)
+    }
+}
+
+/// The lengths a GLB header states, and the padding of its chunks.
+struct Sizes {
+    total: usize,
+    json_padded: usize,
+    /// The BIN chunk's length with padding, when there is one.
+    bin_padded: Option<usize>,
+    bin_padding: usize,
+}
+
+impl Sizes {
+    fn of(json_len: usize, bin_len: Option<usize>) -> Result<Self> {
+        let json_padded = json_len.next_multiple_of(4);
+        let bin_padded = bin_len.map(|n| n.next_multiple_of(4));
+        let total = 12 + 8 + json_padded + bin_padded.map_or(0, |n| 8 + n);
+        if u32::try_from(total).is_err() {
+            return Err(Error::Unencodable(format!(
+                "a GLB file of {total} bytes (the limit is 4 GiB)"
+            )));
+        }
+        Ok(Self {
+            total,
+            json_padded,
+            bin_padded,
+            bin_padding: bin_padded.unwrap_or(0) - bin_len.unwrap_or(0),
+        })
+    }
+
+    /// Writes the file header, the JSON chunk and the BIN chunk's header (when there is one).
+    fn write(&self, json: &[u8], writer: &mut impl Write) -> Result<()> {
+        let mut head = [0u8; 20];
+        head[..4].copy_from_slice(MAGIC);
+        head[4..8].copy_from_slice(&2u32.to_le_bytes());
+        head[8..12].copy_from_slice(&(self.total as u32).to_le_bytes());
+        head[12..16].copy_from_slice(&(self.json_padded as u32).to_le_bytes());
+        head[16..20].copy_from_slice(&CHUNK_JSON.to_le_bytes());
+        writer.write_all(&head)?;
+        writer.write_all(json)?;
+        writer.write_all(&b"   "[..self.json_padded - json.len()])?;
+        if let Some(bin_padded) = self.bin_padded {
+            let mut head = [0u8; 8];
+            head[..4].copy_from_slice(&(bin_padded as u32).to_le_bytes());
+            head[4..].copy_from_slice(&CHUNK_BIN.to_le_bytes());
+            writer.write_all(&head)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `n` zero bytes.
+fn write_zeros(writer: &mut impl Write, mut n: usize) -> std::io::Result<()> {
+    const ZEROS: [u8; 64] = [0; 64];
+    while n > 0 {
+        let k = n.min(ZEROS.len());
+        writer.write_all(&ZEROS[..k])?;
+        n -= k;
+    }
+    Ok(())
+}
+
+/// The BIN chunk of a GLB file being built: the buffer views' bytes, each at the next 4-byte
+/// boundary after the one before (zeros between), held as pieces rather than one buffer,
+/// so that a large view is kept in the vector it was encoded into (never copied into a
+/// growing buffer) and the whole is written piece by piece ([`Glb::write`]). Small views
+/// share a piece, so a file of many short accessors does not hold one allocation each.
+#[derive(Default)]
+pub struct BinPieces {
+    /// Each piece's offset in the buffer (a multiple of 4) and its bytes.
+    pieces: Vec<(usize, Vec<u8>)>,
+    /// Where the last view ends: the buffer's length before the chunk's padding.
+    len: usize,
+}
+
+impl BinPieces {
+    /// Views shorter than this are copied into a shared piece.
+    const SMALL: usize = 64 * 1024;
+    /// The capacity of a shared piece.
+    const SHARED: usize = 1024 * 1024;
+
+    /// The buffer's length: where the last view ends.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no view has been added.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a view's bytes at the next 4-byte boundary and gives its offset. Bytes given
+    /// owned and not small are kept as they are, without a copy.
+    pub fn push(&mut self, bytes: Cow<'_, [u8]>) -> usize {
+        let offset = self.len.next_multiple_of(4);
+        let n = bytes.len();
+        if n == 0 {
+            self.len = offset;
+            return offset;
+        }
+        match self.pieces.last_mut() {
+            Some((start, shared)) if n < Self::SMALL && offset - *start + n <= shared.capacity() => {
+                // Zeros from the piece's end (empty views may have moved the buffer's end
+                // past it) up to the view.
+                shared.resize(offset - *start, 0);
+                shared.extend_from_slice(&bytes);
+            }
+            _ if n < Self::SMALL => {
+                let mut shared = Vec::with_capacity(Self::SHARED);
+                shared.extend_from_slice(&bytes);
+                self.pieces.push((offset, shared));
+            }
+            _ => self.pieces.push((offset, bytes.into_owned())),
+        }
+        self.len = offset + n;
+        offset
+    }
+
+    /// Writes the buffer's bytes, zeros between the pieces, into `writer`.
+    pub fn write(&self, writer: &mut impl Write) -> std::io::Result<()> {
+        let mut written = 0;
+        for (offset, bytes) in &self.pieces {
+            write_zeros(writer, offset - written)?;
+            writer.write_all(bytes)?;
+            written = offset + bytes.len();
+        }
+        write_zeros(writer, self.len - written)
+    }
+
+    /// The buffer as one vector, each piece freed once it is copied.
+    pub fn into_vec(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len);
+        self.append_to(&mut out);
+        out
+    }
+
+    /// Appends the buffer's bytes to `out`, each piece freed once it is copied.
+    fn append_to(self, out: &mut Vec<u8>) {
+        let start = out.len();
+        for (offset, bytes) in self.pieces {
+            out.resize(start + offset, 0);
+            out.extend_from_slice(&bytes);
+        }
+        out.resize(start + self.len, 0);
+    }
+}
+
+impl std::fmt::Debug for BinPieces {
+    // The pieces can be megabytes: their count and length say enough.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BinPieces")
+            .field("pieces", &self.pieces.len())
+            .field("len", &self.len)
+            .finish()
     }
 }
 
@@ -164,22 +316,64 @@ impl<'a> Glb<'a> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn built_in_the_bin_buffer_is_the_same_file() {
-        for bin in [
-            None,
-            Some(&b""[..]),
-            Some(&b"abc"[..]),
-            Some(&b"abcd"[..]),
-            Some(&[7u8; 1001][..]),
-        ] {
-            for json in [&b"{}"[..], b"{\"a\":1}"] {
-                assert_eq!(
-                    Glb::from_bin(json, bin.map(<[u8]>::to_vec)).unwrap(),
-                    Glb::to_vec(json, bin).unwrap()
-                );
-            }
+    /// Views of every length up to past a small view, added in one order, each found at its
+    /// offset and 4-byte aligned, with zeros between them.
+    fn pieces_of(lengths: &[usize]) -> (BinPieces, Vec<u8>) {
+        let mut pieces = BinPieces::default();
+        let mut joined = Vec::new();
+        for (i, &n) in lengths.iter().enumerate() {
+            let bytes: Vec<u8> = (0..n).map(|k| (k * 7 + i + 1) as u8 | 1).collect();
+            joined.resize(joined.len().next_multiple_of(4), 0);
+            assert_eq!(joined.len(), pieces.push(Cow::Owned(bytes.clone())), "view {i}");
+            joined.extend_from_slice(&bytes);
         }
+        (pieces, joined)
+    }
+
+    #[test]
+    fn streamed_pieces_are_the_file_built_whole() {
+        let small = BinPieces::SMALL;
+        for lengths in [
+            &[][..],
+            &[0],
+            &[3],
+            &[1, 2, 0, 5, 4],
+            &[small + 1, 3, small, 6, 0],
+            &[5, small * 3 + 2, 1, 0],
+            &[7; 400],
+        ] {
+            let (pieces, joined) = pieces_of(lengths);
+            assert_eq!(pieces.len(), joined.len());
+            let mut streamed = Vec::new();
+            pieces.write(&mut streamed).unwrap();
+            assert_eq!(streamed, joined, "{lengths:?}");
+            for json in [&b"{}"[..], b"{\"a\":1}", b"{\"ab\":1}", b"{\"abc\":1}"] {
+                let mut file = Vec::new();
+                Glb::write(json, Some(&pieces), &mut file).unwrap();
+                assert_eq!(file, Glb::to_vec(json, Some(&joined)).unwrap(), "{lengths:?}");
+                assert_eq!(Glb::file_size(json.len(), Some(pieces.len())).unwrap(), file.len());
+                let mut file = Vec::new();
+                Glb::write(json, None, &mut file).unwrap();
+                assert_eq!(file, Glb::to_vec(json, None).unwrap());
+            }
+            let glb = Glb::to_vec(b"{}", Some(&joined)).unwrap();
+            assert_eq!(Glb::join(b"{}", Some(pieces)).unwrap(), glb, "{lengths:?}");
+            assert_eq!(pieces_of(lengths).0.into_vec(), joined, "{lengths:?}");
+        }
+    }
+
+    #[test]
+    fn small_views_share_a_piece_and_large_ones_keep_their_vector() {
+        let (pieces, _) = pieces_of(&[10, 20, 30]);
+        assert_eq!(pieces.pieces.len(), 1);
+        let large = vec![9u8; BinPieces::SMALL];
+        let at = large.as_ptr();
+        let mut pieces = BinPieces::default();
+        pieces.push(Cow::Borrowed(&[1, 2, 3]));
+        pieces.push(Cow::Owned(large));
+        assert_eq!(pieces.pieces.len(), 2);
+        assert_eq!(pieces.pieces[1].0, 4);
+        assert_eq!(pieces.pieces[1].1.as_ptr(), at, "the large view was copied");
     }
 
     #[test]

@@ -226,7 +226,7 @@ pub use extras::{
     PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use file::GltfFile;
-pub use glb::Glb;
+pub use glb::{BinPieces, Glb};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
 pub use repack::{Container, join, repack, split};
 pub use summary::Summary;
@@ -283,6 +283,19 @@ pub fn to_bytes_with_images(
     images: &ImageFiles,
     report: &mut ConversionReport,
 ) -> Result<Vec<u8>> {
+    Ok(encode(scene, container, options, images, report)?.into_bytes())
+}
+
+/// Encodes `scene` in the given container (as [`to_bytes_with_images`]) without joining the
+/// file: the JSON text and the binary buffer's pieces, which [`Encoded::write`] streams.
+/// Everything that can fail but the output is checked here.
+pub fn encode(
+    scene: &Scene,
+    container: Container,
+    options: &SceneOptions,
+    images: &ImageFiles,
+    report: &mut ConversionReport,
+) -> Result<Encoded> {
     report.lose_rig_controls(scene, "glTF");
     if !scene.name.is_empty() {
         report.lose("the model name (the glTF export does not write it)");
@@ -292,12 +305,17 @@ pub fn to_bytes_with_images(
     match container {
         Container::Gltf => {
             if !out.bin.is_empty() {
+                let bin = out.bin.into_vec();
                 root.buffers.push(json::Buffer {
-                    byte_length: out.bin.len(),
-                    uri: Some(repack::data_uri(&out.bin)),
+                    byte_length: bin.len(),
+                    uri: Some(repack::data_uri(&bin)),
                 });
             }
-            serialize(root)
+            Ok(Encoded {
+                json: serialize(root)?,
+                bin: None,
+                container,
+            })
         }
         Container::Glb => {
             let bin = (!out.bin.is_empty()).then_some(out.bin);
@@ -307,23 +325,90 @@ pub fn to_bytes_with_images(
                     uri: None,
                 });
             }
-            Glb::from_bin(&serialize(root)?, bin)
+            let json = serialize(root)?;
+            Glb::file_size(json.len(), bin.as_ref().map(BinPieces::len))?;
+            Ok(Encoded { json, bin, container })
         }
     }
 }
 
-/// [`to_bytes`] into `writer`. The file is built in memory first (a GLB header states the
-/// total length), so nothing is written when the scene cannot be encoded.
+/// A scene encoded as glTF ([`encode`]) and not yet written: the JSON text and, in a `.glb`,
+/// the BIN chunk's pieces. Writing streams them in order ([`Glb::write`]), so the file is
+/// never held whole beside the pieces it is made of.
+pub struct Encoded {
+    json: Vec<u8>,
+    bin: Option<BinPieces>,
+    container: Container,
+}
+
+impl Encoded {
+    /// The container it is written in.
+    pub fn container(&self) -> Container {
+        self.container
+    }
+
+    /// The size of the file it writes, in bytes.
+    pub fn len(&self) -> usize {
+        match self.container {
+            Container::Gltf => self.json.len(),
+            // Checked by `encode`.
+            Container::Glb => Glb::file_size(self.json.len(), self.bin.as_ref().map(BinPieces::len)).unwrap_or(0),
+        }
+    }
+
+    /// Whether it writes no bytes (never: a file has at least its JSON).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the file into `writer`, piece by piece.
+    pub fn write(&self, mut writer: impl Write) -> Result<()> {
+        match self.container {
+            Container::Gltf => writer.write_all(&self.json)?,
+            Container::Glb => Glb::write(&self.json, self.bin.as_ref(), writer)?,
+        }
+        Ok(())
+    }
+
+    /// The file's bytes, copied from the pieces.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len());
+        // Writing into a vector fails only where the sizes did, which `encode` checked.
+        let _ = self.write(&mut out);
+        out
+    }
+
+    /// The file's bytes, each piece freed once copied.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self.container {
+            Container::Gltf => self.json,
+            // Sizes were checked by `encode`, so joining cannot fail.
+            Container::Glb => Glb::join(&self.json, self.bin).unwrap_or_default(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Encoded {
+    // The JSON and the buffer can be megabytes: their lengths say enough.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Encoded")
+            .field("json", &format_args!("[{} bytes]", self.json.len()))
+            .field("bin", &self.bin)
+            .field("container", &self.container)
+            .finish()
+    }
+}
+
+/// [`to_bytes`] into `writer`, streamed: the file is encoded first (so nothing is written
+/// when the scene cannot be encoded), then written piece by piece ([`Encoded::write`]).
 pub fn write(
     scene: &Scene,
     container: Container,
     options: &SceneOptions,
     report: &mut ConversionReport,
-    mut writer: impl Write,
+    writer: impl Write,
 ) -> Result<()> {
-    let bytes = to_bytes(scene, container, options, report)?;
-    writer.write_all(&bytes)?;
-    Ok(())
+    encode(scene, container, options, &ImageFiles::default(), report)?.write(writer)
 }
 
 /// The JSON text: through `serde_json::Value`, so members come out in sorted order, which a

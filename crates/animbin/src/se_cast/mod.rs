@@ -77,6 +77,8 @@ pub use semodel::{cast_to_semodel, semodel_to_cast};
 pub(crate) use seanim::seanim_from_cast_unchecked;
 pub(crate) use semodel::semodel_from_cast_unchecked;
 
+use std::io::Write;
+
 use animbin_cast::{CastFile, Node, NodeKind, Property, Value};
 use animbin_core::scene::ConversionReport;
 use animbin_semodel::Layout;
@@ -88,12 +90,39 @@ pub(crate) const SEBLEND_LOSS: &str = "SEBlend blend shapes as Cast blend shapes
 
 use animbin_cast::NodeHashes as Hashes;
 
-/// Whether two files have the same bytes (so that NaN values compare by their bits).
+/// Whether two files have the same bytes (so that NaN values compare by their bits): `b`
+/// is compared with `a`'s bytes as it is encoded, not encoded into memory beside them.
 fn same_file(a: &CastFile, b: &CastFile) -> bool {
-    match (animbin_cast::to_bytes(a), animbin_cast::to_bytes(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+    animbin_cast::to_bytes(a).is_ok_and(|a| writes_exactly(&a, |w| animbin_cast::write(b, w)))
+}
+
+/// A [`Write`] that keeps nothing and checks that what is written is `expected`, from its
+/// start, refusing the first bytes that differ (or run past its end).
+struct Matches<'a> {
+    expected: &'a [u8],
+    at: usize,
+}
+
+impl Write for Matches<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.expected[self.at..].starts_with(buf) {
+            self.at += buf.len();
+            Ok(buf.len())
+        } else {
+            Err(std::io::Error::other("the bytes differ"))
+        }
     }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Whether `write` succeeds and writes exactly `expected`. What it writes is compared as it
+/// is written, so the check holds one encoding in memory, not two.
+fn writes_exactly<E>(expected: &[u8], write: impl FnOnce(&mut Matches<'_>) -> Result<(), E>) -> bool {
+    let mut matches = Matches { expected, at: 0 };
+    write(&mut matches).is_ok() && matches.at == expected.len()
 }
 
 /// The only top-level node, when it is a Root with one child of `kind`.
@@ -160,9 +189,9 @@ pub(crate) fn convert(document: &Document, target: Target) -> Option<(Document, 
             if anim.trailer.seblend().is_some() {
                 report.lose(SEBLEND_LOSS);
             }
-            let back = seanim_from_cast_unchecked(&cast).map(|a| animbin_seanim::to_bytes(&a).ok());
+            let back = seanim_from_cast_unchecked(&cast);
             if let Ok(bytes) = animbin_seanim::to_bytes(anim) {
-                if back != Some(Some(bytes)) {
+                if !back.is_some_and(|a| writes_exactly(&bytes, |w| animbin_seanim::write(&a, w))) {
                     report.lose(UNMAPPED);
                 }
             }
@@ -170,9 +199,9 @@ pub(crate) fn convert(document: &Document, target: Target) -> Option<(Document, 
         }
         (Document::SeModel(model), Target::Cast) => {
             let cast = semodel_to_cast(model);
-            let back = semodel_from_cast_unchecked(&cast).map(|m| animbin_semodel::to_bytes(&m).ok());
+            let back = semodel_from_cast_unchecked(&cast);
             if let Ok(bytes) = animbin_semodel::to_bytes(model) {
-                if back != Some(Some(bytes)) {
+                if !back.is_some_and(|m| writes_exactly(&bytes, |w| animbin_semodel::write(&m, w))) {
                     report.lose(UNMAPPED);
                 }
             }
@@ -199,3 +228,50 @@ pub(crate) fn convert(document: &Document, target: Target) -> Option<(Document, 
 /// The report line for an SE file that the mapping does not give back whole (which would be
 /// a gap in the mapping: it is meant to carry everything).
 const UNMAPPED: &str = "fields of this SE file that the Cast mapping does not give back (Cast -> SE gives other bytes)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_exactly_accepts_only_the_same_bytes() {
+        let write_all = |bytes: &'static [u8]| move |w: &mut Matches<'_>| w.write_all(bytes);
+        let expected = b"abcdef";
+        assert!(writes_exactly(expected, write_all(b"abcdef")));
+        assert!(writes_exactly(b"", write_all(b"")));
+        // Shorter, longer, one byte changed.
+        assert!(!writes_exactly(expected, write_all(b"abcde")));
+        assert!(!writes_exactly(expected, write_all(b"abcdefg")));
+        assert!(!writes_exactly(expected, write_all(b"abcdXf")));
+        // In pieces, as writers write.
+        assert!(writes_exactly(expected, |w: &mut Matches<'_>| {
+            w.write_all(b"ab")?;
+            w.write_all(b"")?;
+            w.write_all(b"cdef")
+        }));
+        // A writer's own error is a difference.
+        assert!(!writes_exactly(expected, |_: &mut Matches<'_>| Err("refused")));
+    }
+
+    #[test]
+    fn same_file_compares_the_encoded_bytes() {
+        let file = |value: f32| CastFile {
+            flags: 0,
+            roots: vec![Node::with(
+                NodeKind::Root,
+                1,
+                vec![Property::new("v", Value::Float(vec![1.0, value]))],
+                vec![],
+            )],
+        };
+        assert!(same_file(&file(2.0), &file(2.0)));
+        assert!(!same_file(&file(2.0), &file(3.0)));
+        // NaN compares by its bits: the same NaN is the same file, another NaN is not.
+        assert!(same_file(&file(f32::NAN), &file(f32::NAN)));
+        assert!(!same_file(&file(f32::NAN), &file(f32::from_bits(0x7fc0_0001))));
+        let mut longer = file(2.0);
+        longer.roots.push(file(2.0).roots.remove(0));
+        assert!(!same_file(&file(2.0), &longer));
+        assert!(!same_file(&longer, &file(2.0)));
+    }
+}

@@ -2,18 +2,22 @@
 //! one binary buffer as the other parts add data, and the checks that turn scene transforms
 //! into the finite `f32` values glTF nodes and channels hold.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use animbin_core::math::{Quat, Transform, Vec3};
 
 use crate::error::{Error, Result};
+use crate::glb::BinPieces;
 use crate::json::{self, component, short};
 
 /// Accessors, buffer views and the one binary buffer, built up together.
 #[derive(Default)]
 pub(super) struct Builder {
     pub(super) root: json::Root,
-    pub(super) bin: Vec<u8>,
+    /// The buffer, as the pieces a GLB writer streams (a large accessor's bytes are kept in
+    /// the vector they were encoded into).
+    pub(super) bin: BinPieces,
     /// Animation input accessors by the bits of their f32 times, shared between channels.
     times: HashMap<Vec<u32>, usize>,
     /// The nodes of meshes with morph targets and their targets' names, for `weights`
@@ -22,14 +26,19 @@ pub(super) struct Builder {
 }
 
 impl Builder {
+    /// A buffer view of `bytes`, at the next 4-byte boundary of the buffer.
     pub(super) fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        self.bin.resize(self.bin.len().div_ceil(4) * 4, 0);
-        let byte_offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        self.view_of(Cow::Borrowed(bytes), target)
+    }
+
+    /// [`Builder::view`] of bytes the caller encoded: a large view keeps its vector.
+    fn view_of(&mut self, bytes: Cow<'_, [u8]>, target: Option<u32>) -> usize {
+        let byte_length = bytes.len();
+        let byte_offset = self.bin.push(bytes);
         self.root.buffer_views.push(json::BufferView {
             buffer: 0,
             byte_offset,
-            byte_length: bytes.len(),
+            byte_length,
             target,
         });
         self.root.buffer_views.len() - 1
@@ -52,8 +61,7 @@ impl Builder {
                 i / dims
             )));
         }
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let buffer_view = self.view(&bytes, target);
+        let buffer_view = self.view_of(Cow::Owned(le_bytes(values, f32::to_le_bytes)), target);
         let (min, max) = if bounds {
             let mut min = vec![f32::INFINITY; dims];
             let mut max = vec![f32::NEG_INFINITY; dims];
@@ -93,12 +101,12 @@ impl Builder {
         target: Option<u32>,
         normalized: bool,
     ) -> usize {
-        let bytes: Vec<u8> = match component {
+        let bytes = match component {
             component::U8 => values.iter().map(|&v| v as u8).collect(),
-            component::U16 => values.iter().flat_map(|&v| (v as u16).to_le_bytes()).collect(),
-            _ => values.iter().flat_map(|&v| v.to_le_bytes()).collect(),
+            component::U16 => le_bytes(values, |v| (v as u16).to_le_bytes()),
+            _ => le_bytes(values, u32::to_le_bytes),
         };
-        let buffer_view = self.view(&bytes, target);
+        let buffer_view = self.view_of(Cow::Owned(bytes), target);
         self.root.accessors.push(json::Accessor {
             buffer_view: Some(buffer_view),
             component_type: component,
@@ -127,6 +135,16 @@ impl Builder {
         self.root.nodes.push(node);
         self.root.nodes.len() - 1
     }
+}
+
+/// The little-endian bytes of `values`, in one allocation of the right size (collecting a
+/// `flat_map` grows the vector by doubling, copying it each time).
+fn le_bytes<T: Copy, const N: usize>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * N);
+    for &v in values {
+        out.extend_from_slice(&bytes(v));
+    }
+    out
 }
 
 pub(super) fn finite3(v: Vec3<f64>, what: &dyn Fn() -> String) -> Result<[f32; 3]> {

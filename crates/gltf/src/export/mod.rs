@@ -33,7 +33,7 @@ use skin::{build_skin, tree_parents};
 /// A built glTF document and its binary buffer.
 pub(crate) struct Output {
     pub root: json::Root,
-    pub bin: Vec<u8>,
+    pub bin: crate::glb::BinPieces,
 }
 
 /// The names in a report line: the first few, then how many more.
