@@ -19,6 +19,7 @@ fn arm() -> Scene {
         global: Transform::IDENTITY,
         cosmetic: false,
         scale_compensate: true,
+        rest_scale: Vec3::ONE,
     };
     let mut skeleton = Skeleton {
         bones: vec![
@@ -123,5 +124,56 @@ fn formats_without_ik_or_constraints_report_them() {
         if matches!(target, Target::Glb | Target::Gltf | Target::SeModel | Target::Dmf) {
             assert!(lost.iter().any(|l| l.contains("model name")), "{target:?}: {lost:?}");
         }
+    }
+}
+
+fn painted() -> Scene {
+    use animbin::core::math::Rgba8;
+    use animbin::core::scene::Mesh;
+    let v = |x: f32, y: f32| animbin::core::math::Vec3::new(x, y, 0.0);
+    let layer = |k: u8| (0..3).map(|i| Rgba8::new(k, 10 * i, 255 - k, 255)).collect::<Vec<_>>();
+    Scene {
+        meshes: vec![Mesh {
+            name: "tri".into(),
+            positions: vec![v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0)],
+            faces: vec![[0, 1, 2]],
+            colors: layer(0),
+            extra_color_layers: vec![layer(100), layer(200)],
+            ..Mesh::default()
+        }],
+        ..Scene::default()
+    }
+}
+
+#[test]
+fn every_colour_layer_reaches_glb_and_cast_and_comes_back() {
+    for target in [Target::Glb, Target::Cast] {
+        let conversion = animbin::convert_scene(&painted(), target, &ConvertOptions::default()).unwrap();
+        assert!(
+            !conversion.lost_lines().iter().any(|l| l.contains("colour")),
+            "{target:?}: {:?}",
+            conversion.lost_lines()
+        );
+        let bytes = conversion.to_bytes().unwrap();
+        let mut report = ConversionReport::default();
+        let back = Document::parse(&bytes, None)
+            .unwrap()
+            .to_scene(&SceneOptions::default(), &mut report)
+            .unwrap();
+        let want = &painted().meshes[0];
+        assert_eq!(back.meshes[0].colors, want.colors, "{target:?}");
+        assert_eq!(back.meshes[0].extra_color_layers, want.extra_color_layers, "{target:?}");
+    }
+}
+
+#[test]
+fn formats_with_one_colour_layer_report_the_others() {
+    for target in [Target::SeModel, Target::Dmf] {
+        let conversion = animbin::convert_scene(&painted(), target, &ConvertOptions::default()).unwrap();
+        let lost = conversion.lost_lines();
+        assert!(
+            lost.iter().any(|l| l.contains("2 colour layers after the first")),
+            "{target:?}: {lost:?}"
+        );
     }
 }

@@ -256,6 +256,7 @@ fn a_scene_without_rig_or_name_writes_what_it_wrote_before() {
                 global: Transform::IDENTITY,
                 cosmetic: false,
                 scale_compensate: true,
+                rest_scale: Vec3::ONE,
             }],
             ..Default::default()
         },
@@ -265,4 +266,54 @@ fn a_scene_without_rig_or_name_writes_what_it_wrote_before() {
     let model = &file.roots[0].children[0];
     assert!(model.property("n").is_none());
     assert_eq!(model.children[0].children.len(), 1);
+}
+
+#[test]
+fn every_colour_layer_goes_to_cast_and_back_whole() {
+    use animbin_core::math::Rgba8;
+    let v = animbin_core::math::Vec3::new;
+    let layer = |k: u8| (0..3).map(|i| Rgba8::new(k, i, 255 - k, 128 + i)).collect::<Vec<_>>();
+    let scene = Scene {
+        meshes: vec![scene::Mesh {
+            positions: vec![v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)],
+            faces: vec![[0, 1, 2]],
+            colors: layer(0),
+            extra_color_layers: vec![layer(1), layer(2)],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let (file, lost) = from_scene(&scene);
+    assert_eq!(lost, Vec::<String>::new());
+    let mesh = &file.roots[0].children[0].children[0];
+    assert_eq!(mesh.property("cl").map(|p| &p.value), Some(&Value::Byte(vec![3])));
+    assert_eq!(
+        mesh.property("c2").map(|p| &p.value),
+        Some(&Value::Integer(
+            layer(2)
+                .iter()
+                .map(|c| u32::from_le_bytes([c.r, c.g, c.b, c.a]))
+                .collect()
+        ))
+    );
+    let (back, lost) = to_scene(&read(&to_bytes(&file).unwrap()).unwrap());
+    assert_eq!(lost, Vec::<String>::new());
+    assert_eq!(back, scene);
+}
+
+#[test]
+fn colour_layers_of_the_wrong_length_are_refused_on_write() {
+    let v = animbin_core::math::Vec3::new;
+    let scene = Scene {
+        meshes: vec![scene::Mesh {
+            positions: vec![v(0.0, 0.0, 0.0); 3],
+            faces: vec![[0, 1, 2]],
+            colors: vec![animbin_core::math::Rgba8::new(1, 2, 3, 4); 3],
+            extra_color_layers: vec![vec![animbin_core::math::Rgba8::new(1, 2, 3, 4); 2]],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let mut report = ConversionReport::default();
+    assert!(CastFile::from_scene(&scene, &SceneOptions::default(), &mut report).is_err());
 }

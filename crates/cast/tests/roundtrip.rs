@@ -238,6 +238,7 @@ fn mesh(bones: usize, materials: usize) -> impl Strategy<Value = scene::Mesh> {
                 },
             )
     })
+                    ..Default::default()
 }
 
 fn material() -> impl Strategy<Value = scene::Material> {

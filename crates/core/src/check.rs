@@ -142,6 +142,14 @@ fn check_mesh(mesh: &Mesh, field: &str, scene: &Scene) -> Result<(), SceneError>
             format!("{} colours for {vertices} vertices", mesh.colors.len()),
         );
     }
+    for (l, layer) in mesh.extra_color_layers.iter().enumerate() {
+        if layer.len() != vertices {
+            return fail(
+                format_args!("{field}.color_layers[{}]", l + 1),
+                format!("{} colours for {vertices} vertices", layer.len()),
+            );
+        }
+    }
     for (f, face) in mesh.faces.iter().enumerate() {
         if let Some(&v) = face.iter().find(|&&v| v as usize >= vertices) {
             return fail(

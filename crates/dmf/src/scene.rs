@@ -332,6 +332,7 @@ impl Dmf {
         report.lose_rig_controls(scene, "DMF");
         report.lose_model_name(scene, "DMF");
         let (bones, bone_index) = dmf_bones(scene, report)?;
+        report.lose_extra_color_layers(scene, "DMF");
         let textures = scene
             .textures
             .iter()

@@ -82,6 +82,7 @@ fn scene() -> Scene {
     let mut skeleton = Skeleton {
         bones: vec![bone("hips", None, 0.0), bone("spine", Some(0), 1.0)],
     };
+        ..Default::default()
     skeleton.update_globals();
     Scene {
         placement: Default::default(),
@@ -105,6 +106,7 @@ fn scene() -> Scene {
             materials: vec![Some(0)],
             morph_targets: Vec::new(),
         }],
+            ..Default::default()
         materials: vec![Material {
             name: "cloth".into(),
             texture: Some(0),
@@ -135,6 +137,7 @@ fn scene() -> Scene {
             ..SceneAnimation::default()
         }],
     }
+        ..Default::default()
 }
 
 #[test]

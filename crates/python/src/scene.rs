@@ -212,6 +212,7 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         colors,
         skin,
         faces,
+        extra_color_layers,
         materials,
         morph_targets,
     } = mesh;
@@ -231,14 +232,16 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         layers.push(vectors(py, &layer, 2, |uv| vec![uv.x, uv.y])?);
     }
     d.set_item("uv_layers", layers)?;
-    let color_layers = if colors.is_empty() {
-        Vec::new()
-    } else {
-        vec![vectors(py, &colors, 4, |c| vec![c.r, c.g, c.b, c.a])?]
-    };
+    let mut color_layers = Vec::with_capacity(1 + extra_color_layers.len());
+    if !colors.is_empty() {
+        color_layers.push(vectors(py, &colors, 4, |c| vec![c.r, c.g, c.b, c.a])?);
+    }
     drop(colors);
     d.set_item("color_layers", color_layers)?;
     let face_count = faces.len();
+    for layer in extra_color_layers {
+        color_layers.push(vectors(py, &layer, 4, |c| vec![c.r, c.g, c.b, c.a])?);
+    }
     d.set_item("faces", array2(py, faces.into_flattened(), face_count, 3)?)?;
     match skin {
         Some(skin) => {
@@ -664,20 +667,13 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
     for uvs in &uv_layers {
         expect_len(what, "uv_layers", uvs.len(), v, "the vertex count")?;
     }
-    let mut color_layers = layers(d, what, "color_layers", 4, |r: &[u8]| Rgba::new(r[0], r[1], r[2], r[3]))?;
-    if color_layers.len() > 1 {
-        return Err(PyValueError::new_err(format!(
-            "Mesh.color_layers: the scene model holds one colour layer, got {}",
-            color_layers.len()
-        )));
+    let color_layers = layers(d, what, "color_layers", 4, |r: &[u8]| Rgba::new(r[0], r[1], r[2], r[3]))?;
+    for colors in &color_layers {
+        expect_len(what, "color_layers", colors.len(), v, "the vertex count")?;
     }
-    let colors = match color_layers.pop() {
-        Some(colors) => {
-            expect_len(what, "color_layers", colors.len(), v, "the vertex count")?;
-            colors
-        }
-        None => Vec::new(),
-    };
+    let mut color_layers = color_layers.into_iter();
+    let colors = color_layers.next().unwrap_or_default();
+    let extra_color_layers: Vec<_> = color_layers.collect();
     let faces = rows(d, what, "faces", 3, |r: &[u32]| [r[0], r[1], r[2]])?;
     let skin = if field(d, what, "bone_indices")?.is_none() {
         None
@@ -719,6 +715,7 @@ fn material_from_python(d: &Bound<'_, PyDict>) -> PyResult<Material> {
         .map_err(|_| PyValueError::new_err("Material.textures: expected a dict"))?;
     let slot = |name: &str| -> PyResult<Option<String>> {
         textures
+        extra_color_layers,
             .get_item(name)?
             .map(|v| v.extract::<String>())
             .transpose()

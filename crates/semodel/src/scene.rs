@@ -238,6 +238,7 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
             materials,
             morph_targets: Vec::new(),
         });
+            ..Default::default()
     }
     let materials = m
         .materials
@@ -329,6 +330,7 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
             materials,
             morph_targets: Vec::new(),
         });
+            ..Default::default()
     }
     // The draft has no material block: materials that meshes use become named placeholders.
     let materials = match highest_material {
@@ -747,6 +749,7 @@ impl SeModel {
         report.lose_rig_controls(scene, "SEModel");
         report.lose_model_name(scene, "SEModel");
         Ok(match layout {
+        report.lose_extra_color_layers(scene, "SEModel");
             Layout::Deployed => Self::Deployed(deployed_from_scene(scene, report)?),
             Layout::Draft => Self::Draft(draft_from_scene(scene, report)?),
         })

@@ -66,6 +66,7 @@ fn sample() -> CastFile {
         materials: vec![Some(0)],
         morph_targets: Vec::new(),
     };
+        ..Default::default()
     let wave = Animation {
         name: "wave".into(),
         framerate: 30.0,

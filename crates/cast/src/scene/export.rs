@@ -353,6 +353,9 @@ fn mesh_node(
     if !mesh.colors.is_empty() && mesh.colors.len() != v {
         return Err(wrong("colours", mesh.colors.len()));
     }
+    if let Some((l, layer)) = mesh.extra_color_layers.iter().enumerate().find(|(_, l)| l.len() != v) {
+        return Err(wrong(&format!("colours in colour layer {}", l + 1), layer.len()));
+    }
     if let Some((l, layer)) = mesh.uv_layers.iter().enumerate().find(|(_, l)| l.len() != v) {
         return Err(wrong(&format!("coordinates in UV layer {l}"), layer.len()));
     }
@@ -381,13 +384,16 @@ fn mesh_node(
         node.push(Property::new("ul", Value::narrowest(&[count])));
     }
     if !mesh.colors.is_empty() {
-        let packed = mesh
-            .colors
-            .iter()
-            .map(|c| u32::from_le_bytes([c.r, c.g, c.b, c.a]))
-            .collect();
-        node.push(Property::new("c0", Value::Integer(packed)));
-        node.push(Property::new("cl", Value::Byte(vec![1])));
+        let layers = std::iter::once(&mesh.colors).chain(&mesh.extra_color_layers);
+        for (l, layer) in layers.enumerate() {
+            let packed = layer.iter().map(|c| u32::from_le_bytes([c.r, c.g, c.b, c.a])).collect();
+            node.push(Property::new(format!("c{l}"), Value::Integer(packed)));
+        }
+        let count = u32::try_from(1 + mesh.extra_color_layers.len())
+            .map_err(|_| unencodable(format!("mesh {i}: colour layer count")))?;
+        node.push(Property::new("cl", Value::narrowest(&[count])));
+    } else if !mesh.extra_color_layers.is_empty() {
+        return Err(refuse(format!("mesh {i} has colour layers after an empty first one")));
     }
     if let Some(skin) = mesh.skin.as_ref().filter(|s| s.influences > 0) {
         let n = skin.influences.saturating_mul(v);

@@ -454,9 +454,23 @@ impl Builder<'_> {
             Some(layer) if skip(self.report, "the first colour layer", layer.len()) => self.colors(layer),
             _ => Vec::new(),
         };
-        if color_layers.is_some_and(|n| n > 1) {
-            self.report
-                .lose("colour layers after the first (the scene holds one per mesh)");
+        // c1 ... c(cl-1), while each is present and whole (after a skipped first layer, none:
+        // the scene's first layer is `colors`).
+        let mut extra_color_layers = Vec::new();
+        for l in 1..color_layers.unwrap_or(0) {
+            if colors.is_empty() {
+                self.report.lose("colour layers after a skipped first layer");
+                break;
+            }
+            match mesh.color_layer(l) {
+                Some(layer) if skip(self.report, &format!("c{l}"), layer.len()) => {
+                    extra_color_layers.push(self.colors(layer));
+                }
+                _ => {
+                    self.report.lose("colour layers past a missing one");
+                    break;
+                }
+            }
         }
         let all_uv_layers = node
             .properties
@@ -498,6 +512,7 @@ impl Builder<'_> {
                     self.report.lose("mesh material hashes that name no material");
                     Vec::new()
                 }
+            extra_color_layers,
             },
         };
         Ok(scene::Mesh {

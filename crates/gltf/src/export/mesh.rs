@@ -39,6 +39,9 @@ pub(super) fn mesh_primitive(
     };
     count_check("normals", mesh.normals.len())?;
     count_check("colours", mesh.colors.len())?;
+    for layer in &mesh.extra_color_layers {
+        count_check("colours", layer.len())?;
+    }
     for layer in &mesh.uv_layers {
         if layer.len() != n {
             return Err(Error::Unencodable(format!(
@@ -88,13 +91,11 @@ pub(super) fn mesh_primitive(
         attributes.insert(format!("TEXCOORD_{layer}"), a);
     }
     if !mesh.colors.is_empty() {
-        let values: Vec<u32> = mesh
-            .colors
-            .iter()
-            .flat_map(|c| [c.r, c.g, c.b, c.a].map(u32::from))
-            .collect();
-        let a = b.uints(&values, component::U8, "VEC4", 4, Some(target::ARRAY_BUFFER), true);
-        attributes.insert("COLOR_0".to_string(), a);
+        for (set, layer) in std::iter::once(&mesh.colors).chain(&mesh.extra_color_layers).enumerate() {
+            let values: Vec<u32> = layer.iter().flat_map(|c| [c.r, c.g, c.b, c.a].map(u32::from)).collect();
+            let a = b.uints(&values, component::U8, "VEC4", 4, Some(target::ARRAY_BUFFER), true);
+            attributes.insert(format!("COLOR_{set}"), a);
+        }
     }
     if let Some(skin) = &mesh.skin {
         if scene.skeleton.bones.is_empty() {

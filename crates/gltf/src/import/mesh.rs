@@ -47,6 +47,7 @@ pub(super) fn import_primitive(
     let mut joint_sets: Vec<(u32, Vec<u32>)> = Vec::new();
     let mut weight_sets: Vec<(u32, Vec<f32>)> = Vec::new();
     let mut uv_sets: Vec<(u32, Vec<Vec2<f32>>)> = Vec::new();
+    let mut color_sets: Vec<(u32, Vec<Rgba<u8>>)> = Vec::new();
     for (semantic, a) in primitive.attributes() {
         match semantic {
             Semantic::Normals => {
@@ -59,14 +60,16 @@ pub(super) fn import_primitive(
                 let (v, _) = accessor::floats(&a, buffers, &[2], "texture coordinates")?;
                 uv_sets.push((set, v.chunks_exact(2).map(|p| Vec2::new(p[0], p[1])).collect()));
             }
-            Semantic::Colors(0) => {
-                same_count(&a, "COLOR_0")?;
+            Semantic::Colors(set) => {
+                same_count(&a, &format!("COLOR_{set}"))?;
                 let (v, dims) = accessor::floats(&a, buffers, &[3, 4], "colours")?;
                 let to8 = |c: f32| (c.clamp(0.0, 1.0) * 255.0).round() as u8;
-                mesh.colors = v
-                    .chunks_exact(dims)
-                    .map(|c| Rgba::new(to8(c[0]), to8(c[1]), to8(c[2]), if dims == 4 { to8(c[3]) } else { 255 }))
-                    .collect();
+                color_sets.push((
+                    set,
+                    v.chunks_exact(dims)
+                        .map(|c| Rgba::new(to8(c[0]), to8(c[1]), to8(c[2]), if dims == 4 { to8(c[3]) } else { 255 }))
+                        .collect(),
+                ));
             }
             Semantic::Joints(set) => {
                 same_count(&a, &format!("JOINTS_{set}"))?;
@@ -84,6 +87,15 @@ pub(super) fn import_primitive(
     }
     uv_sets.sort_by_key(|(set, _)| *set);
     mesh.uv_layers = uv_sets.into_iter().map(|(_, v)| v).collect();
+    // COLOR_0, COLOR_1, ... while the sets run on without a gap (glTF numbers them from 0).
+    color_sets.sort_by_key(|(set, _)| *set);
+    let whole = color_sets.iter().enumerate().take_while(|(i, (set, _))| *set as usize == *i).count();
+    if whole < color_sets.len() {
+        report.lose("vertex colour sets after a missing COLOR_n");
+    }
+    let mut layers = color_sets.into_iter().take(whole).map(|(_, v)| v);
+    mesh.colors = layers.next().unwrap_or_default();
+    mesh.extra_color_layers = layers.collect();
 
     // Skin weights: every JOINTS_n with its WEIGHTS_n, joints mapped to bones.
     joint_sets.sort_by_key(|(set, _)| *set);

@@ -75,6 +75,7 @@ pub fn mesh() -> Mesh {
         materials: vec![Some(0), Some(1)],
         morph_targets: Vec::new(),
     }
+        ..Default::default()
 }
 
 pub fn materials() -> (Vec<Material>, Vec<Texture>) {

@@ -329,7 +329,7 @@ class Mesh:
     uv_layers: list[NDArray[np.float32]]
     """Each (V, 2)."""
     color_layers: list[NDArray[np.uint8]]
-    """Each (V, 4) RGBA, 0-255 (the scene model holds at most one layer)."""
+    """Each (V, 4) RGBA, 0-255, one per colour layer."""
     faces: NDArray[np.uint32]
     """(F, 3) vertex indices."""
     bone_indices: NDArray[np.uint32] | None

@@ -344,7 +344,7 @@ class Mesh(_Record):
 
     Attributes: ``name``; ``positions`` (V, 3) float32; ``normals`` (V, 3) float32 or
     ``None``; ``uv_layers``, a list of (V, 2) float32; ``color_layers``, a list of (V, 4)
-    uint8 RGBA (the scene model holds at most one); ``faces`` (F, 3) uint32;
+    uint8 RGBA (Cast's c0, c1, ..., glTF's COLOR_0, ...); ``faces`` (F, 3) uint32;
     ``bone_indices`` (V, K) uint32 and ``bone_weights`` (V, K) float32, K influences per
     vertex with unused slots weighted 0, or both ``None`` for an unskinned mesh;
     ``materials``, indices into ``Scene.materials`` (one per UV layer in SEModel, one for
@@ -423,8 +423,6 @@ class Mesh(_Record):
             c = _array(c, np.uint8, (None, 4), f"{field}.color_layers[{i}]")
             _rows(c, v, f"{field}.color_layers[{i}]", "the vertex count")
             color_layers.append(c)
-        if len(color_layers) > 1:
-            raise ValueError(f"{field}.color_layers: the scene model holds one colour layer, got {len(color_layers)}")
         if (self.bone_indices is None) != (self.bone_weights is None):
             raise ValueError(f"{field}: bone_indices and bone_weights go together (both or neither)")
         bone_indices = bone_weights = None
