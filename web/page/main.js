@@ -178,25 +178,22 @@ function seek(seconds) {
   view.time = seconds;
   view.mixer.setTime(seconds);
   ui.time.value = seconds;
-  ui.clock.textContent = `${seconds.toFixed(3)} s (frame ${Math.round(seconds * view.rate)})`;
+  showClock();
   render();
 }
 
-function chooseClip(index) {
-  if (!view.mixer) return;
-  view.mixer.stopAllAction();
-  const clip = view.clips[index];
-  view.clip = index;
-  view.action = view.mixer.clipAction(clip);
-  view.action.play();
-  const details = view.details?.[index];
+function showClock() {
+  ui.clock.textContent = `${view.time.toFixed(3)} s (frame ${Math.round(view.time * view.rate)})`;
+}
+
+/** What the worker's details tell of the clip shown: its frame rate (the timeline's step)
+ * and its notes, as marks over the timeline. Nothing is drawn again. */
+function showClipDetails() {
+  const clip = view.clips[view.clip];
+  const details = view.details?.[view.clip];
   view.rate = details?.framerate > 0 ? details.framerate : 30;
-  ui.time.max = clip.duration;
-  // The most keys of one track: 1 means every track holds one pose, which never moves.
-  ui.time.dataset.keys = String(Math.max(0, ...clip.tracks.map((t) => t.times.length)));
   ui.time.step = 1 / view.rate;
-  ui.time.disabled = false;
-  ui.play.disabled = false;
+  showClock();
   ui.marks.replaceChildren(
     ...(details?.notes || []).map((note) => {
       const mark = document.createElement('span');
@@ -206,6 +203,21 @@ function chooseClip(index) {
       return mark;
     }),
   );
+}
+
+function chooseClip(index) {
+  if (!view.mixer) return;
+  view.mixer.stopAllAction();
+  const clip = view.clips[index];
+  view.clip = index;
+  view.action = view.mixer.clipAction(clip);
+  view.action.play();
+  ui.time.max = clip.duration;
+  // The most keys of one track: 1 means every track holds one pose, which never moves.
+  ui.time.dataset.keys = String(Math.max(0, ...clip.tracks.map((t) => t.times.length)));
+  ui.time.disabled = false;
+  ui.play.disabled = false;
+  showClipDetails();
   seek(0);
 }
 
@@ -454,7 +466,7 @@ async function handle(data) {
       ui.target.disabled = false;
       ui.download.disabled = false;
       view.details = data.animations;
-      if (view.clips.length) chooseClip(Number(ui.animation.value) || 0);
+      if (view.clips.length) showClipDetails();
       body.dataset.details = 'ready';
       break;
     case 'converted':
