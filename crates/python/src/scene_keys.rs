@@ -81,48 +81,68 @@ fn single_exact(track: &BoneTrack) -> bool {
             .all(|k| [k.value.x, k.value.y, k.value.z, k.value.w].into_iter().all(exact_f32))
 }
 
-/// A (rows, N) array of `rows`, built in one vector that NumPy then owns (no copy after it):
-/// `float32` (each value narrowed to the nearest `f32`) when `single`, else `float64`.
-fn values_array<'py, const N: usize>(
-    py: Python<'py>,
-    rows: impl ExactSizeIterator<Item = [f64; N]>,
-    single: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let n = rows.len();
-    if single {
-        let mut flat = Vec::with_capacity(n * N);
-        for row in rows {
-            flat.extend(row.map(|v| v as f32));
-        }
-        Ok(PyArray1::from_vec(py, flat).reshape([n, N])?.into_any())
-    } else {
-        let mut flat = Vec::with_capacity(n * N);
-        for row in rows {
-            flat.extend(row);
-        }
-        Ok(PyArray1::from_vec(py, flat).reshape([n, N])?.into_any())
+/// Scalars NumPy can hold that an `f64` key value narrows to (`f32`) or stays (`f64`).
+trait KeyScalar: numpy::Element + Copy + Default {
+    fn from_f64(value: f64) -> Self;
+}
+
+impl KeyScalar for f32 {
+    fn from_f64(value: f64) -> Self {
+        // The nearest f32: a single-precision file's own value, which the scene widened.
+        value as f32
     }
 }
 
-/// The frames of `keys` as a `float64` array (built in place, then owned by NumPy).
-fn frames_array<'py, V>(py: Python<'py>, keys: &[Key<V>]) -> Bound<'py, PyAny> {
-    PyArray1::from_vec(py, keys.iter().map(|k| k.frame).collect()).into_any()
+impl KeyScalar for f64 {
+    fn from_f64(value: f64) -> Self {
+        value
+    }
+}
+
+/// The (K,) `float64` frames and (K, N) values of one channel, filled in one pass over the
+/// keys into two buffers sized beforehand, which NumPy then owns (no copy after it).
+fn channel_arrays<'py, V, S: KeyScalar, const N: usize>(
+    py: Python<'py>,
+    keys: &[Key<V>],
+    row: impl Fn(&V) -> [f64; N],
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let mut frames = vec![0.0f64; keys.len()];
+    let mut values = vec![S::default(); keys.len() * N];
+    for ((key, frame), out) in keys.iter().zip(&mut frames).zip(values.chunks_exact_mut(N)) {
+        *frame = key.frame;
+        for (to, from) in out.iter_mut().zip(row(&key.value)) {
+            *to = S::from_f64(from);
+        }
+    }
+    let values = PyArray1::from_vec(py, values).reshape([keys.len(), N])?.into_any();
+    Ok((PyArray1::from_vec(py, frames).into_any(), values))
+}
+
+/// Sets `{name}_frames` and `{name}s` of the `BoneTrack` fields `d` from `keys`, the values
+/// `float32` when `single`.
+fn set_channel<V, const N: usize>(
+    d: &Bound<'_, PyDict>,
+    name: &str,
+    keys: &[Key<V>],
+    single: bool,
+    row: impl Fn(&V) -> [f64; N],
+) -> PyResult<()> {
+    let (frames, values) = if single {
+        channel_arrays::<V, f32, N>(d.py(), keys, row)?
+    } else {
+        channel_arrays::<V, f64, N>(d.py(), keys, row)?
+    };
+    d.set_item(format!("{name}_frames"), frames)?;
+    d.set_item(format!("{name}s"), values)
 }
 
 /// Sets `{rotation,translation,scale}_frames` and `{rotation,translation,scale}s` of the
 /// `BoneTrack` fields `d` from `track`, the values `float32` when `single`.
 pub(crate) fn set_keys(d: &Bound<'_, PyDict>, track: &BoneTrack, single: bool) -> PyResult<()> {
-    let py = d.py();
-    let r = &track.rotation;
-    d.set_item("rotation_frames", frames_array(py, r))?;
-    let rotations = r.iter().map(|k| [k.value.x, k.value.y, k.value.z, k.value.w]);
-    d.set_item("rotations", values_array(py, rotations, single)?)?;
-    for (name, keys) in [("translation", &track.translation), ("scale", &track.scale)] {
-        d.set_item(format!("{name}_frames"), frames_array(py, keys))?;
-        let values = keys.iter().map(|k| [k.value.x, k.value.y, k.value.z]);
-        d.set_item(format!("{name}s"), values_array(py, values, single)?)?;
-    }
-    Ok(())
+    let vec3 = |v: &Vec3<f64>| [v.x, v.y, v.z];
+    set_channel(d, "rotation", &track.rotation, single, |q| [q.x, q.y, q.z, q.w])?;
+    set_channel(d, "translation", &track.translation, single, vec3)?;
+    set_channel(d, "scale", &track.scale, single, vec3)
 }
 
 /// The keys of the channel `name` (`"rotation"`: the arrays `rotation_frames` (K,) `float64`
