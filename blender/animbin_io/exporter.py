@@ -612,27 +612,32 @@ def meshes_of(
             uv = uv.reshape(-1, 2)
             uv[:, 1] = 1.0 - uv[:, 1]
             uv_layers.append(uv)
-        color = None
+        # Every colour attribute is a colour layer, the render colour first (the one formats
+        # with a single layer keep), then the others in Blender's order.
+        colors = []
         attributes = mesh.color_attributes
         if len(attributes):
-            index = attributes.render_color_index if 0 <= attributes.render_color_index < len(attributes) else 0
-            attribute = attributes[index]
-            values = np.empty(len(attribute.data) * 4, dtype=np.float64)
-            attribute.data.foreach_get("color_srgb", values)
-            values = np.clip(np.round(values.reshape(-1, 4) * 255.0), 0, 255).astype(np.uint8)
-            color = (
-                values[corner_vertex]
-                if attribute.domain == "POINT"
-                else values if attribute.domain == "CORNER" else None
-            )
-            if color is None:
-                result.warnings.append(
-                    f"{obj.name}: colour attribute {attribute.name} on {attribute.domain} not written"
+            first = attributes.render_color_index if 0 <= attributes.render_color_index < len(attributes) else 0
+            for index in [first, *(i for i in range(len(attributes)) if i != first)]:
+                attribute = attributes[index]
+                values = np.empty(len(attribute.data) * 4, dtype=np.float64)
+                attribute.data.foreach_get("color_srgb", values)
+                values = np.clip(np.round(values.reshape(-1, 4) * 255.0), 0, 255).astype(np.uint8)
+                color = (
+                    values[corner_vertex]
+                    if attribute.domain == "POINT"
+                    else values if attribute.domain == "CORNER" else None
                 )
 
         skin = _skin(obj, mesh, bone_index) if bone_index else None
 
         slots = [s.material for s in obj.material_slots]
+                if color is None:
+                    result.warnings.append(
+                        f"{obj.name}: colour attribute {attribute.name} on {attribute.domain} not written"
+                    )
+                else:
+                    colors.append(color)
         layered = len(slots) > 1 and not tri_material.any()
         groups = [0] if layered or not slots else sorted(set(tri_material.tolist()))
         made = []
@@ -641,8 +646,7 @@ def meshes_of(
             used = np.unique(picked)
             key = [corner_vertex[used][:, None].astype(np.float64), np.round(corner_normals[used] * 1e5)]
             key += [uv[used] for uv in uv_layers]
-            if color is not None:
-                key.append(color[used].astype(np.float64))
+            key += [color[used].astype(np.float64) for color in colors]
             first, inverse = _unique_rows(np.hstack(key))
             corner_to_vertex = np.full(corners, -1, dtype=np.int64)
             corner_to_vertex[used] = inverse
@@ -668,7 +672,7 @@ def meshes_of(
                     name=name,
                     normals=corner_normals[chosen],
                     uv_layers=[uv[chosen] for uv in uv_layers],
-                    color_layers=[color[chosen]] if color is not None else [],
+                    color_layers=[color[chosen] for color in colors],
                     bone_indices=skin[0][vertices] if skin else None,
                     bone_weights=skin[1][vertices] if skin else None,
                     materials=mesh_materials,

@@ -1,8 +1,9 @@
-"""IK handles, constraints and the model name in Blender, for tests/blender/test_addon.py: a
-Cast file with an IK handle and point / orient / scale constraints, imported by the
-extension, gives an armature named after the model with Blender IK and copy location /
-rotation / scale constraints on the right bones with the file's settings, and exported again
-to Cast gives the same IK handles, constraints and name."""
+"""IK handles, constraints, the model name and colour layers in Blender, for
+tests/blender/test_addon.py: a Cast file with an IK handle, point / orient / scale
+constraints and a mesh with two colour layers, imported by the extension, gives an armature
+named after the model with Blender IK and copy location / rotation / scale constraints on the
+right bones with the file's settings and two colour attributes, and exported again to Cast
+gives the same IK handles, constraints, name and colour layers."""
 
 from __future__ import annotations
 
@@ -60,16 +61,29 @@ CONSTRAINTS = [
 ]
 
 
+QUAD = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32)
+COLOR_LAYERS = [
+    np.array([[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]], dtype=np.uint8),
+    np.array([[10, 20, 30, 40], [50, 60, 70, 80], [90, 100, 110, 120], [130, 140, 150, 160]], dtype=np.uint8),
+]
+
+
+def _by_position(positions, layer):
+    """Each vertex's colour keyed by its position, so vertex orders may differ."""
+    return {tuple(np.round(p, 5).tolist()): tuple(int(v) for v in c) for p, c in zip(positions, layer)}
+
+
 def rig_scene() -> animbin.Scene:
     """An arm (shoulder, elbow, wrist) with a hand target and an elbow pole, a quad skinned
     to the shoulder, one IK handle and three constraints, in a model named ``arm_rig``."""
     translations = np.array([[0, 0, 0], [1, 0, 0], [1, 0, 0], [2, 1, 0], [1, -1, 0]], dtype=np.float32)
     skeleton = animbin.Skeleton(BONES, PARENTS, translations, ik_handles=[IK], constraints=CONSTRAINTS)
     mesh = animbin.Mesh(
-        np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32),
+        QUAD,
         [[0, 1, 2], [0, 2, 3]],
         bone_indices=np.zeros((4, 1), dtype=np.uint32),
         bone_weights=np.ones((4, 1), dtype=np.float32),
+        color_layers=COLOR_LAYERS,
     )
     return animbin.Scene(skeleton, [mesh], name="arm_rig")
 
@@ -126,7 +140,20 @@ def check_rig_extras(checks, out_dir):
         checks.equal("rig: copy scale target", (c.target, c.subtarget), (arm, "shoulder"))
         checks.equal("rig: copy scale axes", (c.use_x, c.use_y, c.use_z), (True, True, True))
 
-    # -> the extension's Cast export: the same IK handle, constraints and name.
+    attributes = mesh.data.color_attributes
+    if checks.equal("colour layers: two colour attributes", len(attributes), 2):
+        positions = np.array([v.co[:] for v in mesh.data.vertices])
+        for k, attribute in enumerate(attributes):
+            values = np.empty(len(attribute.data) * 4)
+            attribute.data.foreach_get("color_srgb", values)
+            values = np.round(values.reshape(-1, 4) * 255.0).astype(np.uint8)
+            checks.equal(
+                f"colour layers: attribute {k} holds layer {k}",
+                _by_position(positions, values),
+                _by_position(QUAD, COLOR_LAYERS[k]),
+            )
+
+    # -> the extension's Cast export: the same IK handle, constraints, name and colours.
     for o in bpy.data.objects:
         o.select_set(True)
     bpy.context.view_layer.objects.active = arm
@@ -136,6 +163,13 @@ def check_rig_extras(checks, out_dir):
     checks.equal("rig: exported model name", back.name, "arm_rig")
     checks.equal("rig: exported bone names", back.skeleton.names, BONES)
     checks.equal("rig: exported IK handles", back.skeleton.ik_handles, source.skeleton.ik_handles)
+    if checks.equal("colour layers: exported layer count", len(back.meshes[0].color_layers), 2):
+        for k, layer in enumerate(back.meshes[0].color_layers):
+            checks.equal(
+                f"colour layers: exported layer {k}",
+                _by_position(back.meshes[0].positions, layer),
+                _by_position(QUAD, COLOR_LAYERS[k]),
+            )
     by_bone = sorted(back.skeleton.constraints, key=lambda c: c["bone"])
     checks.equal(
         "rig: exported constraints (in bone order)",

@@ -82,3 +82,28 @@ def test_formats_without_rig_controls_report_them():
     assert any("1 IK handles (SEModel has no IK)" in line for line in lines), lines
     assert any("2 bone constraints (SEModel has no constraints)" in line for line in lines), lines
     assert any("the model name (SEModel stores none)" in line for line in lines), lines
+
+
+def painted():
+    quad = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32)
+    layers = [np.arange(16, dtype=np.uint8).reshape(4, 4) * (k + 1) for k in range(3)]
+    return animbin.Scene(meshes=[animbin.Mesh(quad, [[0, 1, 2], [0, 2, 3]], color_layers=layers)])
+
+
+@pytest.mark.parametrize("target", ["cast", "glb"])
+def test_every_colour_layer_comes_back(target):
+    scene = painted()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", animbin.LossWarning)
+        data = animbin.from_scene(scene, target).to_bytes()
+    (mesh,) = animbin.open(data).scene().meshes
+    assert len(mesh.color_layers) == 3
+    for got, want in zip(mesh.color_layers, scene.meshes[0].color_layers):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_a_colour_layer_of_the_wrong_length_is_refused():
+    scene = painted()
+    scene.meshes[0].color_layers[2] = scene.meshes[0].color_layers[2][:3]
+    with pytest.raises(ValueError, match=r"color_layers\[2\]"):
+        animbin.from_scene(scene, "cast")
