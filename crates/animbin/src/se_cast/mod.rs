@@ -125,6 +125,105 @@ fn writes_exactly<E>(expected: &[u8], write: impl FnOnce(&mut Matches<'_>) -> Re
     write(&mut matches).is_ok() && matches.at == expected.len()
 }
 
+/// The bytes a [`Chunks`] writer sends at a time.
+const CHUNK: usize = 1 << 20;
+
+/// A [`Write`] that sends what is written through a bounded channel, a chunk at a time.
+struct Chunks {
+    sender: std::sync::mpsc::SyncSender<Vec<u8>>,
+    chunk: Vec<u8>,
+}
+
+impl Chunks {
+    fn send(&mut self) -> std::io::Result<()> {
+        if self.chunk.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(&mut self.chunk, Vec::with_capacity(CHUNK));
+        self.sender
+            .send(chunk)
+            .map_err(|_| std::io::Error::other("the comparison stopped"))
+    }
+}
+
+impl Write for Chunks {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.chunk.extend_from_slice(buf);
+        if self.chunk.len() >= CHUNK {
+            self.send()?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A [`Write`] that checks what is written against the chunks a [`Chunks`] writer sends,
+/// refusing the first bytes that differ (or run past them).
+struct MatchesChunks<'a> {
+    receiver: &'a std::sync::mpsc::Receiver<Vec<u8>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl Write for MatchesChunks<'_> {
+    fn write(&mut self, mut buf: &[u8]) -> std::io::Result<usize> {
+        let n = buf.len();
+        while !buf.is_empty() {
+            if self.at == self.chunk.len() {
+                self.chunk = self
+                    .receiver
+                    .recv()
+                    .map_err(|_| std::io::Error::other("longer than the other file"))?;
+                self.at = 0;
+            }
+            let k = buf.len().min(self.chunk.len() - self.at);
+            if buf[..k] != self.chunk[self.at..self.at + k] {
+                return Err(std::io::Error::other("the bytes differ"));
+            }
+            self.at += k;
+            buf = &buf[k..];
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Whether `a` and `b` both succeed and write the same bytes. Neither encoding is held: `a`
+/// writes on a thread of its own, a chunk at a time through a channel of a few chunks, and
+/// what `b` writes is compared with them as it comes.
+fn write_the_same<EA, EB>(
+    a: impl FnOnce(&mut Chunks) -> Result<(), EA> + Send,
+    b: impl FnOnce(&mut MatchesChunks<'_>) -> Result<(), EB>,
+) -> bool {
+    let (sender, receiver) = std::sync::mpsc::sync_channel(2);
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || {
+            let mut chunks = Chunks {
+                sender,
+                chunk: Vec::with_capacity(CHUNK),
+            };
+            a(&mut chunks).is_ok() && chunks.send().is_ok()
+        });
+        let mut matches = MatchesChunks {
+            receiver: &receiver,
+            chunk: Vec::new(),
+            at: 0,
+        };
+        // The end of `b` must be the end of `a`: every chunk used up, and no more to come.
+        let same = b(&mut matches).is_ok() && matches.at == matches.chunk.len() && receiver.recv().is_err();
+        // A writer still sending (a longer file, or `b` stopped early) fails once nothing
+        // receives.
+        drop(receiver);
+        writer.join().unwrap_or(false) && same
+    })
+}
+
 /// The only top-level node, when it is a Root with one child of `kind`.
 fn only_child(file: &CastFile, kind: NodeKind) -> Option<&Node> {
     let [root] = file.roots.as_slice() else {
@@ -190,20 +289,27 @@ pub(crate) fn convert(document: &Document, target: Target) -> Option<(Document, 
                 report.lose(SEBLEND_LOSS);
             }
             let back = seanim_from_cast_unchecked(&cast);
-            if let Ok(bytes) = animbin_seanim::to_bytes(anim) {
-                if !back.is_some_and(|a| writes_exactly(&bytes, |w| animbin_seanim::write(&a, w))) {
-                    report.lose(UNMAPPED);
-                }
+            let same = back.is_some_and(|back| {
+                write_the_same(|w| animbin_seanim::write(anim, w), |w| animbin_seanim::write(&back, w))
+            });
+            // An SEAnim this crate cannot encode is not the mapping's loss.
+            if !same && animbin_seanim::write(anim, std::io::sink()).is_ok() {
+                report.lose(UNMAPPED);
             }
             Document::Cast(cast)
         }
         (Document::SeModel(model), Target::Cast) => {
             let cast = semodel_to_cast(model);
             let back = semodel_from_cast_unchecked(&cast);
-            if let Ok(bytes) = animbin_semodel::to_bytes(model) {
-                if !back.is_some_and(|m| writes_exactly(&bytes, |w| animbin_semodel::write(&m, w))) {
-                    report.lose(UNMAPPED);
-                }
+            let same = back.is_some_and(|back| {
+                write_the_same(
+                    |w| animbin_semodel::write(model, w),
+                    |w| animbin_semodel::write(&back, w),
+                )
+            });
+            // An SEModel this crate cannot encode is not the mapping's loss.
+            if !same && animbin_semodel::write(model, std::io::sink()).is_ok() {
+                report.lose(UNMAPPED);
             }
             Document::Cast(cast)
         }
@@ -251,6 +357,43 @@ mod tests {
         }));
         // A writer's own error is a difference.
         assert!(!writes_exactly(expected, |_: &mut Matches<'_>| Err("refused")));
+    }
+
+    #[test]
+    fn write_the_same_compares_every_byte_across_chunks() {
+        let long: Vec<u8> = (0..CHUNK * 3 + 17).map(|i| (i % 251) as u8).collect();
+        let write_in = |bytes: &[u8], piece: usize, w: &mut dyn Write| -> std::io::Result<()> {
+            bytes.chunks(piece.max(1)).try_for_each(|c| w.write_all(c))
+        };
+        for (a, b, same) in [
+            (&long[..], &long[..], true),
+            (&long[..CHUNK], &long[..CHUNK], true),
+            (&b""[..], &b""[..], true),
+            (&long[..], &long[..long.len() - 1], false),
+            (&long[..long.len() - 1], &long[..], false),
+            (&long[..CHUNK], &long[..], false),
+            (&long[..], &b""[..], false),
+            (&b""[..], &long[..1], false),
+        ] {
+            for (pa, pb) in [(7, 100_003), (CHUNK + 5, 3), (a.len(), b.len())] {
+                assert_eq!(
+                    write_the_same(|w| write_in(a, pa, w), |w| write_in(b, pb, w)),
+                    same,
+                    "{} and {} bytes, in pieces of {pa} and {pb}",
+                    a.len(),
+                    b.len()
+                );
+            }
+        }
+        let mut changed = long.clone();
+        changed[CHUNK * 2 + 3] ^= 1;
+        assert!(!write_the_same(
+            |w| write_in(&long, 4096, w),
+            |w| write_in(&changed, 999, w)
+        ));
+        // Either side's own error is a difference.
+        assert!(!write_the_same(|_| Err("refused"), |w| write_in(&long, 10, w)));
+        assert!(!write_the_same(|w| write_in(&long, 10, w), |_| Err("refused")));
     }
 
     #[test]
