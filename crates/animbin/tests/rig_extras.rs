@@ -101,6 +101,25 @@ fn cast_keeps_the_ik_handles_constraints_and_name() {
 }
 
 #[test]
+fn gltf_keeps_the_model_name_as_its_scene_name() {
+    for target in [Target::Glb, Target::Gltf] {
+        let conversion = animbin::convert_scene(&arm(), target, &ConvertOptions::default()).unwrap();
+        assert!(
+            !conversion.lost_lines().iter().any(|l| l.contains("name")),
+            "{target:?}: {:?}",
+            conversion.lost_lines()
+        );
+        let bytes = conversion.to_bytes().unwrap();
+        let mut report = ConversionReport::default();
+        let back = Document::parse(&bytes, None)
+            .unwrap()
+            .to_scene(&SceneOptions::default(), &mut report)
+            .unwrap();
+        assert_eq!(back.name, "arm_rig", "{target:?}");
+    }
+}
+
+#[test]
 fn formats_without_ik_or_constraints_report_them() {
     for target in [
         Target::Glb,
@@ -121,7 +140,7 @@ fn formats_without_ik_or_constraints_report_them() {
             lost.iter().any(|l| l.contains(": 2 bone constraints (")),
             "{target:?}: {lost:?}"
         );
-        if matches!(target, Target::Glb | Target::Gltf | Target::SeModel | Target::Dmf) {
+        if matches!(target, Target::SeModel | Target::Dmf) {
             assert!(lost.iter().any(|l| l.contains("model name")), "{target:?}: {lost:?}");
         }
     }

@@ -105,6 +105,9 @@ impl Default for Asset {
 /// `scene`.
 #[derive(Debug, Serialize)]
 pub struct Scene {
+    /// The scene's name: the model's ([`animbin_core::scene::Scene::name`]), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The root nodes.
     pub nodes: Vec<usize>,
     /// Application data.

@@ -297,9 +297,6 @@ pub fn encode(
     report: &mut ConversionReport,
 ) -> Result<Encoded> {
     report.lose_rig_controls(scene, "glTF");
-    if !scene.name.is_empty() {
-        report.lose("the model name (the glTF export does not write it)");
-    }
     let out = export::build(scene, options, images, report)?;
     let mut root = out.root;
     match container {

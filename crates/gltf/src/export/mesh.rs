@@ -91,7 +91,8 @@ pub(super) fn mesh_primitive(
         attributes.insert(format!("TEXCOORD_{layer}"), a);
     }
     if !mesh.colors.is_empty() {
-        for (set, layer) in std::iter::once(&mesh.colors).chain(&mesh.extra_color_layers).enumerate() {
+        let layers = std::iter::once(&mesh.colors).chain(&mesh.extra_color_layers);
+        for (set, layer) in layers.enumerate() {
             let values: Vec<u32> = layer.iter().flat_map(|c| [c.r, c.g, c.b, c.a].map(u32::from)).collect();
             let a = b.uints(&values, component::U8, "VEC4", 4, Some(target::ARRAY_BUFFER), true);
             attributes.insert(format!("COLOR_{set}"), a);

@@ -89,7 +89,11 @@ pub(super) fn import_primitive(
     mesh.uv_layers = uv_sets.into_iter().map(|(_, v)| v).collect();
     // COLOR_0, COLOR_1, ... while the sets run on without a gap (glTF numbers them from 0).
     color_sets.sort_by_key(|(set, _)| *set);
-    let whole = color_sets.iter().enumerate().take_while(|(i, (set, _))| *set as usize == *i).count();
+    let whole = color_sets
+        .iter()
+        .enumerate()
+        .take_while(|(i, (set, _))| *set as usize == *i)
+        .count();
     if whole < color_sets.len() {
         report.lose("vertex colour sets after a missing COLOR_n");
     }
