@@ -146,7 +146,7 @@ impl CastFile {
     ///
     /// What the scene cannot hold is one line each in `report`: model names after the first, placements of
     /// later models that differ from the first's, bone scales other than 1,
-    /// tangents, colour layers after the first, float colours that 8 bits do not hold, the
+    /// tangents, colour layers past a missing one, float colours that 8 bits do not hold, the
     /// skinning method, hair, instances, metadata, material slots
     /// other than the four, additive blend weights, axes of one channel in different modes,
     /// skeletons inside animations, unknown nodes, undocumented and repeated properties.
