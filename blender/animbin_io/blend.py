@@ -17,6 +17,18 @@ INTERPOLATION_LINEAR = 1
 ACTION_PROPERTY = "animbin"
 # A bone's cosmetic flag (SE formats), kept on the armature's bone.
 COSMETIC_PROPERTY = "animbin_cosmetic"
+# A bone's rest scale (Cast's `s`: not part of the rest pose, the scale absolute scale keys
+# are measured against), kept on the armature's bone when it is not (1, 1, 1), so that an
+# animation imported later onto the armature is read against it and export writes it back.
+REST_SCALE_PROPERTY = "animbin_rest_scale"
+
+
+def rest_scale(bone) -> tuple[float, float, float]:
+    """The rest scale kept on an armature ``bone`` (:data:`REST_SCALE_PROPERTY`), else 1."""
+    value = bone.get(REST_SCALE_PROPERTY)
+    if value is None or len(value) != 3:
+        return (1.0, 1.0, 1.0)
+    return tuple(float(v) for v in value)
 
 
 def is_slotted(action: bpy.types.Action) -> bool:

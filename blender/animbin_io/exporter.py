@@ -117,6 +117,8 @@ def skeleton_of(armature_object, scale: float):
         # Blender's inherit-scale NONE is a bone that does not inherit its parent's scale
         # (Cast's ssc); every other mode is written as full inheritance.
         scale_compensate=np.array([b.inherit_scale == "NONE" for b in bones], dtype=bool),
+        # Cast's `s`, kept on the bone by an import (1 where none was).
+        rest_scale=np.array([blend.rest_scale(b) for b in bones], dtype=np.float64).reshape(-1, 3),
     )
 
 
@@ -303,7 +305,9 @@ def animation_of(context, action, armature_object, format_name: str, settings: A
             fields["rotation_frames"] = rotation[0]
             fields["rotations"] = pose.basis_to_keys_rotation(bone_kind["rotation"], rr, rotation[1])
         if "scale" in props:
-            fields["scale_frames"], fields["scales"] = _sample(props["scale"], 3, _DEFAULTS["scale"], frames)
+            times, scale = _sample(props["scale"], 3, _DEFAULTS["scale"], frames)
+            fields["scale_frames"] = times
+            fields["scales"] = pose.basis_to_keys_scale(bone_kind["scale"], blend.rest_scale(bones[name]), scale)
         if not fields and name not in empty:
             continue
         tracks.append(

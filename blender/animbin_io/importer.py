@@ -287,6 +287,11 @@ def build_armature(context, name: str, skeleton, settings: Settings):
     for index, cosmetic in enumerate(skeleton.cosmetic):
         if cosmetic:
             data.bones[blender_names[index]][blend.COSMETIC_PROPERTY] = True
+    rest_scales = getattr(skeleton, "rest_scale", None)
+    if rest_scales is not None:
+        for index, s in enumerate(np.asarray(rest_scales, dtype=np.float64).reshape(-1, 3).tolist()):
+            if s != [1.0, 1.0, 1.0]:
+                data.bones[blender_names[index]][blend.REST_SCALE_PROPERTY] = s
     return obj, blender_names
 
 
@@ -564,9 +569,9 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
                 pose_bone.rotation_mode = "QUATERNION"
                 writer.curves(bone, "rotation_quaternion", frames, rotation[:, [3, 0, 1, 2]], interpolation)
             if len(track.scale_frames):
-                writer.curves(
-                    bone, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), interpolation
-                )
+                rest_scale = blend.rest_scale(armature_object.data.bones[bone])
+                scale = pose.keys_to_basis_scale(kind["scale"], rest_scale, np.asarray(track.scales, dtype=np.float64))
+                writer.curves(bone, "scale", track.scale_frames, scale, interpolation)
         if missing:
             result.warnings.append(
                 f"action {action.name}: {len(missing)} tracks name bones the armature lacks: {', '.join(missing[:10])}"

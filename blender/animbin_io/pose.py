@@ -8,7 +8,8 @@ parent-space transform, so ``basis = rest^-1 @ key``. With the rest pose a trans
 
 - location ``= rr^-1 * (translation - tr)``
 - rotation ``= rr^-1 * rotation``
-- scale ``= scale``
+- scale ``= scale`` as it plays (an absolute key divided by the bone's rest scale, Cast's
+  ``s``, as ``animbin_core::pose::apply_scale`` does)
 
 so each channel keeps its own key frames. That split is Blender's and is all this module
 computes. What a key of an animation's kind means (the parent-space transform it plays
@@ -127,6 +128,24 @@ def basis_to_keys_translation(kind: str, tr: np.ndarray, rr: np.ndarray, locatio
     tr, rr = _rows(tr, 3)[0], _rows(rr, 4)[0]
     played = quat_rotate(quat_normalize(rr), _rows(location, 3)) + tr
     return animbin.pose.remove_translation(kind, tr, rr, played)
+
+
+def keys_to_basis_scale(kind: str, rest_scale, keys: np.ndarray) -> np.ndarray:
+    """(K, 3) scale keys of ``kind`` as pose-bone scales: an absolute key is measured
+    against the bone's rest scale (``key / rest_scale`` per axis; an axis of rest scale 0
+    keeps the key), any other kind's key is the scale (the library's ``apply_scale``)."""
+    s = _rows(rest_scale, 3)[0]
+    if kind != "absolute" or (s == 1.0).all():
+        return np.asarray(keys)
+    return _rows(keys, 3) / np.where(s == 0.0, 1.0, s)
+
+
+def basis_to_keys_scale(kind: str, rest_scale, scale: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`keys_to_basis_scale`."""
+    s = _rows(rest_scale, 3)[0]
+    if kind != "absolute" or (s == 1.0).all():
+        return np.asarray(scale)
+    return _rows(scale, 3) * np.where(s == 0.0, 1.0, s)
 
 
 def keys_to_basis_rotation(kind: str, rr: np.ndarray, keys: np.ndarray) -> np.ndarray:

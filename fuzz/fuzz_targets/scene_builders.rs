@@ -126,6 +126,7 @@ fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
             global: Transform::IDENTITY,
             cosmetic: u.ratio(1, 8)?,
             scale_compensate: false,
+            rest_scale: Vec3::ONE,
         });
     }
     let mut skeleton = Skeleton {

@@ -522,6 +522,17 @@ fn build(
         if scene.animations.iter().any(|a| a.bones.iter().any(per_channel)) {
             animbin_core::pose::flatten_channel_kinds(scene.to_mut());
         }
+        // Absolute scale keys measured against a bone's rest scale (Cast's `s`) become what
+        // plays, as the target reads them.
+        if scene
+            .skeleton
+            .bones
+            .iter()
+            .any(|b| b.rest_scale != animbin_core::math::Vec3::ONE)
+            && !animbin_core::pose::fold_rest_scales(scene.to_mut())
+        {
+            report.lose("scale key digits when divided by bone rest scales (Cast's s)");
+        }
     }
     let output = if target == Target::Glb {
         // What `Document::build` makes for a glb (`GltfFile::from_scene`), left unjoined.

@@ -164,6 +164,8 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
             vec3(),
             quat(),
             any::<bool>(),
+            // Cast's `s`, kept apart from the rest pose: mostly 1, as in most files.
+            prop_oneof![Just(Vec3::ONE), vec3()],
         ),
         0..5,
     )
@@ -171,22 +173,25 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
         bones: bones
             .into_iter()
             .enumerate()
-            .map(|(i, (parent, root, lt, lr, gt, gr, scale_compensate))| scene::Bone {
-                scale_compensate,
-                name: format!("bone{i}"),
-                parent: (i > 0 && !root).then(|| parent.index(i)),
-                local: Transform {
-                    translation: lt,
-                    rotation: lr,
-                    scale: Vec3::ONE,
+            .map(
+                |(i, (parent, root, lt, lr, gt, gr, scale_compensate, rest_scale))| scene::Bone {
+                    scale_compensate,
+                    rest_scale,
+                    name: format!("bone{i}"),
+                    parent: (i > 0 && !root).then(|| parent.index(i)),
+                    local: Transform {
+                        translation: lt,
+                        rotation: lr,
+                        scale: Vec3::ONE,
+                    },
+                    global: Transform {
+                        translation: gt,
+                        rotation: gr,
+                        scale: Vec3::ONE,
+                    },
+                    cosmetic: false,
                 },
-                global: Transform {
-                    translation: gt,
-                    rotation: gr,
-                    scale: Vec3::ONE,
-                },
-                cosmetic: false,
-            })
+            )
             .collect(),
         ..Default::default()
     })

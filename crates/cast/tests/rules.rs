@@ -344,7 +344,7 @@ fn scene_pose(scene: &Scene, anim: &Animation, frame: f64) -> Vec<Mat> {
             local[i].rotation = pose::apply_rotation(kind.rotation, &rest, k.value);
         }
         if let Some(k) = track.scale.iter().find(|k| k.frame == frame) {
-            local[i].scale = k.value;
+            local[i].scale = pose::apply_scale(kind.scale, bones[i].rest_scale, k.value);
         }
     }
     let mut world = vec![Transform::IDENTITY; bones.len()];
@@ -365,19 +365,25 @@ fn check(curves: &[RigCurve], overrides: &[RigOverride], frames: &[u32]) {
     let file = cast_file(&bones, curves, overrides);
     let mut report = ConversionReport::default();
     let scene = file.to_scene(&SceneOptions::default(), &mut report).unwrap();
-    // What the scene reports of these files changes no pose: the rest scales it divides
-    // out and the axes it fills from the rest pose.
+    // What the scene reports of these files changes no pose: the axes it fills from the
+    // rest pose.
     assert!(
         report
             .lost
             .iter()
-            .all(|l| l.starts_with("bone scales (s)") || l.starts_with("translation or scale curves without all three")),
+            .all(|l| l.starts_with("translation or scale curves without all three")),
         "{:?}",
         report.lost
     );
+    check_scene(&scene, curves, overrides, frames);
+}
+
+/// `scene` (of the rig) posed at each of `frames` as the rules pose `curves` and `overrides`.
+fn check_scene(scene: &Scene, curves: &[RigCurve], overrides: &[RigOverride], frames: &[u32]) {
+    let bones = rig();
     for &frame in frames {
         let want = expected(&bones, curves, overrides, frame);
-        let got = scene_pose(&scene, &scene.animations[0], f64::from(frame));
+        let got = scene_pose(scene, &scene.animations[0], f64::from(frame));
         for (i, (w, g)) in want.iter().zip(&got).enumerate() {
             let off = (0..3)
                 .flat_map(|r| (0..4).map(move |c| (r, c)))
@@ -435,6 +441,70 @@ fn absolute_scale_keys_are_relative_to_s_and_compensating_bones_keep_their_own_s
     ));
     curves.push(rq("knee", "absolute", &[(0, turn(0, 0.2)), (10, turn(2, -0.4))]));
     check(&curves, &[], &[0, 10]);
+}
+
+#[test]
+fn an_animation_file_without_a_skeleton_joined_onto_one_measures_absolute_scales_against_s() {
+    // The rig's file split in two, as `convert --anim` joins them: the skeleton (with the
+    // root's s 2 and the foot's 0.5) in one file (the knee's keys uniform: the foot inherits
+    // its scale, and a non-uniform one under a turn would shear, which no TRS holds), the curves alone in another. The
+    // animation's scene knows no `s`, so its keys stay as written; joined onto the skeleton,
+    // which carries the rest scales, they play as in the one file.
+    let mut curves = axes("root", 's', "absolute", &[(0, [4.0, 2.0, 2.0]), (10, [1.0, 1.0, 2.0])]);
+    curves.extend(axes(
+        "foot",
+        's',
+        "absolute",
+        &[(0, [0.5, 0.5, 0.5]), (10, [1.5, 0.5, 1.0])],
+    ));
+    curves.extend(axes(
+        "knee",
+        's',
+        "absolute",
+        &[(0, [1.25, 1.25, 1.25]), (10, [1.0, 1.0, 1.0])],
+    ));
+    let whole = cast_file(&rig(), &curves, &[]);
+    let [model, animation] = <[Node; 2]>::try_from(whole.roots[0].children.clone()).unwrap();
+    let part = |node: Node| CastFile {
+        flags: 0,
+        roots: vec![Node::with(NodeKind::Root, 1, vec![], vec![node])],
+    };
+    let options = SceneOptions::default();
+    let mut report = ConversionReport::default();
+    let mut scene = part(model).to_scene(&options, &mut report).unwrap();
+    let keys = part(animation).to_scene(&options, &mut report).unwrap();
+    assert!(report.is_lossless(), "{:?}", report.lost);
+    let s: Vec<[f64; 3]> = scene
+        .skeleton
+        .bones
+        .iter()
+        .map(|b| [b.rest_scale.x, b.rest_scale.y, b.rest_scale.z])
+        .collect();
+    assert_eq!(s, [[2.0; 3], [1.0; 3], [0.5; 3]]);
+    // The keys as the file has them: the root's first key is 4, 2, 2 (not divided by 2).
+    let root_keys = &keys.animations[0]
+        .bones
+        .iter()
+        .find(|t| t.bone == "root")
+        .unwrap()
+        .scale;
+    assert_eq!(
+        [root_keys[0].value.x, root_keys[0].value.y, root_keys[0].value.z],
+        [4.0, 2.0, 2.0]
+    );
+    scene.animations = keys.animations;
+    check_scene(&scene, &curves, &[], &[0, 10]);
+    // And written back as one Cast file, the rest scales and keys are as they were.
+    let mut report = ConversionReport::default();
+    let back = CastFile::from_scene(&scene, &options, &mut report)
+        .unwrap()
+        .to_scene(&options, &mut report)
+        .unwrap();
+    // (The world poses computed from `lp` and `lr` hold more digits than f32.)
+    assert_eq!(report.lost, ["bind pose digits beyond f32"]);
+    let rest_scales = |scene: &Scene| scene.skeleton.bones.iter().map(|b| b.rest_scale).collect::<Vec<_>>();
+    assert_eq!(rest_scales(&back), rest_scales(&scene));
+    assert_eq!(back.animations[0].bones, scene.animations[0].bones);
 }
 
 #[test]

@@ -503,6 +503,7 @@ fn a_scene_model_is_written_as_one_model_with_its_materials_files_and_colours() 
         skeleton: scene::Skeleton {
             bones: vec![scene::Bone {
                 scale_compensate: false,
+                rest_scale: Vec3::ONE,
                 name: "root".into(),
                 parent: None,
                 local: Transform::IDENTITY,

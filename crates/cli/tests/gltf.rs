@@ -676,6 +676,7 @@ mod any_to_any {
             bones: (0..n)
                 .map(|i| Bone {
                     scale_compensate: false,
+                    rest_scale: Vec3::ONE,
                     name: format!("bone{i}"),
                     parent: i.checked_sub(1),
                     local: Transform {

@@ -313,6 +313,7 @@ mod tests {
     fn bone(parent: Option<usize>) -> Bone {
         Bone {
             scale_compensate: false,
+            rest_scale: Vec3::ONE,
             name: "b".into(),
             parent,
             local: Transform::IDENTITY,

@@ -339,6 +339,7 @@ mod tests {
                     global: Transform::IDENTITY,
                     cosmetic: false,
                     scale_compensate: false,
+                    rest_scale: crate::math::Vec3::ONE,
                 });
             }
             let kind = |next: &mut dyn FnMut(usize) -> usize| match next(6) {

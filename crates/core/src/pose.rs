@@ -38,7 +38,7 @@
 //! | SEAnim | relative (Relative) | rest + key | key | key |
 //! | SEAnim | additive (Additive) | rest + key | rest * key | key |
 //! | SEAnim | delta (Delta) | rest + rest rotation * key | key | key |
-//! | Cast | absolute, per curve `m` (Absolute) | key; a missing axis: rest | key | key / `s` (scene rest scale 1) |
+//! | Cast | absolute, per curve `m` (Absolute) | key; a missing axis: rest | key | key / `s` (the bone's rest scale) |
 //! | Cast | relative (Relative; rotation: Additive) | rest + key | rest * key | key (a factor of `s`) |
 //! | Cast | additive (Additive) | rest + key | rest * key | key (a factor of `s`) |
 //! | Cast | delta | - (no such mode) | - | - |
@@ -46,9 +46,13 @@
 //! | AnimX, DMF, x8an | absolute only (Absolute) | key | key | key |
 //! | SEModel | no animations | - | - | - |
 //!
-//! Scale keys mean the same in every kind (the key is the scale); Cast's absolute scale keys
-//! are relative to the bone's `s`, which is not part of Cast's rest pose (a parent's `s` does
-//! not stretch its children's offsets), so the scene holds `key / s` over a rest scale of 1.
+//! Scale keys mean the same in every kind (the key is the scale), except that absolute scale
+//! keys are measured against the bone's rest scale ([`Bone::rest_scale`], Cast's `s`; 1 in
+//! every other format): `key / s` plays ([`apply_scale`]). The rest scale is not part of the
+//! rest pose (a parent's `s` does not stretch its children's offsets); the scene keeps it
+//! and the keys as the file has them, so Cast -> scene -> Cast keeps both; a pose divides
+//! (glTF export, the Blender importer, [`compensated_under_scaled_parents`]), and a target
+//! without the concept gets the division folded into its keys ([`fold_rest_scales`]).
 //! Cast's relative and additive rotations are `rest * key` (the facts sheet: "added to the
 //! rest position value"), which is the scene's additive rotation rule, not SEAnim's relative
 //! one; a Cast relative curve therefore gives the scene kind Relative for its translation
@@ -63,7 +67,7 @@
 //! overrides as CurveModeOverride nodes.
 //!
 //! **glTF** (export): every channel holds the local transform that plays, `apply_*` of the
-//! key's kind over `rest` (scale: the key), in the scene's units and axes; a bone that does
+//! key's kind over `rest` (scale: [`apply_scale`]), in the scene's units and axes; a bone that does
 //! not inherit its parent's scale ([`Bone::scale_compensate`], Cast's `ssc`) under a parent
 //! whose model-space scale is not 1 hangs from a compensation node that holds its
 //! translation and `1 / parent scale` (keyed at every scale key of the parents and every
@@ -73,8 +77,10 @@
 //!
 //! **Blender** (the extension's import; its export inverts it): a bone's rest matrix is its
 //! model-space bind pose without scale; a pose bone's channels are `rest^-1 * played`:
-//! location `rr^-1 * (played - tr)`, rotation `rr^-1 * played`, scale the key (Blender
-//! bones hold no rest scale, and for Cast the rest scale is already divided out); a
+//! location `rr^-1 * (played - tr)`, rotation `rr^-1 * played`, scale as it plays (an
+//! absolute key divided by the bone's rest scale, which the armature keeps per bone as the
+//! custom property `animbin_rest_scale`, so an animation imported later divides by it too,
+//! and the exporter writes it back as `s`); a
 //! compensating bone is inherit-scale `NONE` (which still stretches its offset by the
 //! parent's scale, as [`compose`] does), any other `FULL`; the placement is the armature
 //! object's transform (inside the up-axis turn). Each channel is read with its own kind
@@ -130,18 +136,26 @@ pub fn decompose(parent: Transform, global: Transform, scale_compensate: bool) -
 /// The bones whose parent's model-space scale is not 1 at rest or at some scale key (of a
 /// track naming the parent or an ancestor it inherits scale from, in any animation) and that
 /// do not inherit it ([`Bone::scale_compensate`]): the only bones for which the flag changes
-/// a pose, so the only ones a target without the flag must compensate or report. Scale keys are read as they play over the rest scale (every
-/// kind's scale rule is the key itself).
+/// a pose, so the only ones a target without the flag must compensate or report. Scale keys
+/// are read as they play ([`apply_scale`]: an absolute key over the bone's rest scale).
 pub fn compensated_under_scaled_parents(scene: &Scene) -> Vec<usize> {
     let bones = &scene.skeleton.bones;
-    // The bones named by a scale key other than 1, gathered once (not searched per bone).
-    let scale_keyed: HashSet<&str> = scene
-        .animations
-        .iter()
-        .flat_map(|a| &a.bones)
-        .filter(|t| t.scale.iter().any(|k| k.value != Vec3::ONE))
-        .map(|t| t.bone.as_str())
-        .collect();
+    let bone_of = scene.skeleton.indices_by_name();
+    // The bones named by a scale key that plays other than 1, gathered once (not searched
+    // per bone).
+    let mut scale_keyed: HashSet<&str> = HashSet::new();
+    for anim in &scene.animations {
+        let kinds = channel_kinds(anim, &scene.skeleton);
+        for (t, kinds) in anim.bones.iter().zip(kinds) {
+            let rest_scale = bone_of.get(t.bone.as_str()).map_or(Vec3::ONE, |&b| bones[b].rest_scale);
+            if t.scale
+                .iter()
+                .any(|k| apply_scale(kinds.scale, rest_scale, k.value) != Vec3::ONE)
+            {
+                scale_keyed.insert(t.bone.as_str());
+            }
+        }
+    }
     let mut scaled: Vec<bool> = bones
         .iter()
         .map(|b| b.local.scale != Vec3::ONE || scale_keyed.contains(b.name.as_str()))
@@ -353,6 +367,67 @@ pub fn apply_rotation(kind: AnimKind, rest: &Transform, key: Quat<f64>) -> Quat<
     }
 }
 
+/// The local scale that plays for a key of `kind` of a bone whose rest scale is
+/// `rest_scale` ([`Bone::rest_scale`]): an absolute key is measured against the rest scale
+/// (`key / rest_scale` per axis, so a key equal to it plays 1); any other kind's key is the
+/// scale itself. An axis whose rest scale is 0 takes the key as it is.
+pub fn apply_scale(kind: AnimKind, rest_scale: Vec3<f64>, key: Vec3<f64>) -> Vec3<f64> {
+    let divide = |k: f64, s: f64| if s == 0.0 { k } else { k / s };
+    match kind {
+        AnimKind::Absolute if rest_scale != Vec3::ONE => Vec3::new(
+            divide(key.x, rest_scale.x),
+            divide(key.y, rest_scale.y),
+            divide(key.z, rest_scale.z),
+        ),
+        _ => key,
+    }
+}
+
+/// The inverse of [`apply_scale`].
+pub fn remove_scale(kind: AnimKind, rest_scale: Vec3<f64>, value: Vec3<f64>) -> Vec3<f64> {
+    let multiply = |v: f64, s: f64| if s == 0.0 { v } else { v * s };
+    match kind {
+        AnimKind::Absolute if rest_scale != Vec3::ONE => Vec3::new(
+            multiply(value.x, rest_scale.x),
+            multiply(value.y, rest_scale.y),
+            multiply(value.z, rest_scale.z),
+        ),
+        _ => value,
+    }
+}
+
+/// Folds every bone's rest scale ([`Bone::rest_scale`]) into the absolute scale keys that
+/// are measured against it (each becomes what plays, [`apply_scale`]) and sets the rest
+/// scales to 1, for a target without the concept (every format but Cast); what plays stays
+/// the same. Returns whether every folded key comes back exactly when multiplied by its
+/// rest scale again (`true` when there was nothing to fold).
+pub fn fold_rest_scales(scene: &mut Scene) -> bool {
+    let skeleton = &scene.skeleton;
+    if skeleton.bones.iter().all(|b| b.rest_scale == Vec3::ONE) {
+        return true;
+    }
+    let bone_of = skeleton.indices_by_name();
+    let mut exact = true;
+    for anim in &mut scene.animations {
+        let kinds = channel_kinds(anim, skeleton);
+        for (track, kinds) in anim.bones.iter_mut().zip(kinds) {
+            let Some(&b) = bone_of.get(track.bone.as_str()) else {
+                continue;
+            };
+            let rest_scale = skeleton.bones[b].rest_scale;
+            for key in &mut track.scale {
+                let played = apply_scale(kinds.scale, rest_scale, key.value);
+                exact &= remove_scale(kinds.scale, rest_scale, played) == key.value;
+                key.value = played;
+            }
+        }
+    }
+    for bone in &mut scene.skeleton.bones {
+        bone.rest_scale = Vec3::ONE;
+    }
+    exact
+}
+
 /// The inverse of [`apply_rotation`].
 pub fn remove_rotation(kind: AnimKind, rest: &Transform, value: Quat<f64>) -> Quat<f64> {
     match kind {
@@ -378,6 +453,14 @@ pub fn rebase(anim: &mut Animation, skeleton: &Skeleton, kind: AnimKind) -> usiz
         let rest = bone_of
             .get(track.bone.as_str())
             .map_or(Transform::IDENTITY, |&b| skeleton.bones[b].local);
+        let rest_scale = bone_of
+            .get(track.bone.as_str())
+            .map_or(Vec3::ONE, |&b| skeleton.bones[b].rest_scale);
+        if from.scale != kind {
+            for key in &mut track.scale {
+                key.value = remove_scale(kind, rest_scale, apply_scale(from.scale, rest_scale, key.value));
+            }
+        }
         if from.translation != kind {
             for key in &mut track.translation {
                 key.value = remove_translation(kind, &rest, apply_translation(from.translation, &rest, key.value));
@@ -406,6 +489,7 @@ mod tests {
             global: Transform::IDENTITY,
             cosmetic: false,
             scale_compensate: false,
+            rest_scale: Vec3::ONE,
         }
     }
 

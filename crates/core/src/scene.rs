@@ -170,6 +170,20 @@ pub struct Bone {
     /// scale. `false` is full inheritance, what SEModel and glTF do.
     #[serde(default)]
     pub scale_compensate: bool,
+    /// The scale that absolute scale keys are measured against (Cast's `s`; (1, 1, 1) for
+    /// every other format): not part of the rest pose (`local` and `global` carry no part of
+    /// it, so it never stretches children's offsets), but an absolute scale key equal to it
+    /// leaves the bone as at rest. Kept as the file has it, with the keys as the file has
+    /// them; a pose divides absolute scale keys by it ([`crate::pose::apply_scale`]), and a
+    /// target without the concept gets it folded into the keys
+    /// ([`crate::pose::fold_rest_scales`]).
+    #[serde(default = "unit_scale")]
+    pub rest_scale: Vec3<f64>,
+}
+
+/// (1, 1, 1), the rest scale of a bone whose format has none.
+fn unit_scale() -> Vec3<f64> {
+    Vec3::ONE
 }
 
 impl Skeleton {
@@ -528,6 +542,7 @@ mod tests {
             global: Transform::IDENTITY,
             cosmetic: false,
             scale_compensate: false,
+            rest_scale: Vec3::ONE,
         }
     }
 

@@ -160,6 +160,7 @@ impl Dmf {
                     }
                     SceneBone {
                         scale_compensate: false,
+                        rest_scale: Vec3::ONE,
                         name: lossy(&b.name, report),
                         parent: b.parent().filter(|&p| p < self.bones.len() && p != i),
                         local,

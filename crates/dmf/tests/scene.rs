@@ -73,6 +73,7 @@ fn transform(x: f64) -> Transform {
 fn scene() -> Scene {
     let bone = |name: &str, parent, x| SceneBone {
         scale_compensate: false,
+        rest_scale: Vec3::ONE,
         name: name.into(),
         parent,
         local: transform(x),

@@ -23,6 +23,7 @@ fn bone(name: &str, parent: Option<usize>, t: [f64; 3], r: [f64; 4], compensate:
         global: Transform::IDENTITY,
         cosmetic: false,
         scale_compensate: compensate,
+        rest_scale: Vec3::ONE,
     }
 }
 

@@ -384,6 +384,7 @@ proptest! {
         for (i, (t, r)) in rests.into_iter().enumerate() {
             skeleton.bones.push(animbin_core::scene::Bone {
                 scale_compensate: false,
+                rest_scale: Vec3::ONE,
                 name: format!("bone{i}"),
                 parent: i.checked_sub(1),
                 local: Transform { translation: t, rotation: r, scale: Vec3::ONE },

@@ -415,6 +415,7 @@ fn channel_kinds<'py>(
                 global: Transform::IDENTITY,
                 cosmetic: false,
                 scale_compensate: false,
+                rest_scale: Vec3::ONE,
             })
             .collect(),
         ..Default::default()

@@ -198,6 +198,8 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
     d.set_item("cosmetic", PyArray1::from_vec(py, cosmetic))?;
     let compensate: Vec<bool> = bones.iter().map(|b| b.scale_compensate).collect();
     d.set_item("scale_compensate", PyArray1::from_vec(py, compensate))?;
+    let rest_scale = flatten(bones.iter().map(|b| [b.rest_scale.x, b.rest_scale.y, b.rest_scale.z]));
+    d.set_item("rest_scale", array2(py, rest_scale, n, 3)?)?;
     crate::scene_rig::rig_to_python(&d, skeleton)?;
     make(&classes.skeleton, d)
 }
@@ -624,6 +626,18 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
     expect_len(what, "scale_compensate", compensate.len(), n, "the bone count")?;
     let local = transforms_from_python(d, "", n)?;
     let global = transforms_from_python(d, "global_", n)?;
+    // Absent or None: every bone's rest scale is 1 (what every format but Cast has).
+    let rest_scale = match d.get_item("rest_scale")?.filter(|v| !v.is_none()) {
+        None => vec![Vec3::ONE; n],
+        Some(value) => {
+            let array: PyReadonlyArray2<'_, f64> = value
+                .extract()
+                .map_err(|e: PyErr| PyValueError::new_err(format!("{what}.rest_scale: {e}")))?;
+            let rows = rows_of(&array, what, "rest_scale", 3, |r: &[f64]| Vec3::new(r[0], r[1], r[2]))?;
+            expect_len(what, "rest_scale", rows.len(), n, "the bone count")?;
+            rows
+        }
+    };
     let bones = names
         .into_iter()
         .enumerate()
@@ -636,6 +650,7 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
             };
             Ok(Bone {
                 scale_compensate: compensate[i],
+                rest_scale: rest_scale[i],
                 name,
                 parent,
                 local: local[i],
@@ -822,6 +837,8 @@ pub(crate) fn other_side<'py>(
             .zip(compensate)
             .map(|((transform, &p), &scale_compensate)| Bone {
                 scale_compensate,
+                // Rest scales play no part in the bind pose.
+                rest_scale: Vec3::ONE,
                 name: String::new(),
                 // Negative parents other than -1 are refused when the scene is written;
                 // here they are roots.

@@ -91,3 +91,33 @@ def test_channel_kinds_walk_up_to_an_ancestors_override():
     assert kinds[1] == {"translation": "relative", "rotation": "absolute", "scale": "absolute"}
     with pytest.raises(ValueError, match="channel"):
         animbin.BoneTrack("x", channel_kinds={"position": "absolute"})
+
+
+def test_rest_scales_are_casts_s_and_absolute_scale_keys_stay_as_written():
+    scene = _scene(POSES / "rig_override.cast")
+    rest = scene.skeleton.rest_scale
+    assert rest.dtype == np.float64 and rest.shape == (len(scene.skeleton), 3)
+    # The rig scales some bones (s) and not others; the bind pose carries none of it.
+    assert (rest != 1).any() and (rest == 1).all(axis=1).any()
+    assert np.array_equal(scene.skeleton.scales, np.ones_like(scene.skeleton.scales))
+
+
+def test_hand_built_rest_scales_go_to_cast_whole_and_fold_into_other_formats():
+    skeleton = animbin.Skeleton(["root", "child"], [-1, 0], rest_scale=[[2, 2, 2], [1, 1, 0.5]])
+    assert skeleton.rest_scale.dtype == np.float64
+    assert np.array_equal(animbin.Skeleton(["a"], [-1]).rest_scale, [[1, 1, 1]])
+    keys = np.array([[2, 2, 2], [4, 1, 3]], dtype=np.float32)
+    track = animbin.BoneTrack("root", scale_frames=[0, 10], scales=keys)
+    child = animbin.BoneTrack("child", scale_frames=[0], scales=np.array([[1, 1, 0.5]], dtype=np.float32))
+    scene = animbin.Scene(skeleton, animations=[animbin.Animation("a", [track, child], framerate=30.0)])
+    back = animbin.open(animbin.from_scene(scene, "cast").to_bytes()).scene()
+    assert np.array_equal(back.skeleton.rest_scale, skeleton.rest_scale)
+    assert np.array_equal(back.animations[0].tracks[0].scales, keys)
+    # SEAnim has no rest scale: its keys are what plays (a key equal to s plays 1), exactly.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", animbin.LossWarning)
+        seanim = animbin.open(animbin.from_scene(scene, "seanim").to_bytes()).scene()
+    assert not [w for w in caught if "rest scale" in str(w.message)]
+    tracks = {t.bone: t for t in seanim.animations[0].tracks}
+    assert np.array_equal(tracks["root"].scales, keys / 2)
+    assert np.array_equal(tracks["child"].scales, [[1, 1, 1]])

@@ -25,6 +25,7 @@ fn scene() -> Scene {
         skeleton: Skeleton {
             bones: vec![Bone {
                 scale_compensate: false,
+                rest_scale: Vec3::ONE,
                 name: "j_gun".into(),
                 parent: None,
                 local: rest,

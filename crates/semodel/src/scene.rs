@@ -96,6 +96,7 @@ fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionRe
             .zip(&parents)
             .map(|(b, &parent)| scene::Bone {
                 scale_compensate: false,
+                rest_scale: Vec3::ONE,
                 name: b.name.clone(),
                 parent,
                 local: b

@@ -135,6 +135,7 @@ fn a_parent_cycle_or_a_parent_out_of_range_is_refused() {
     scene.skeleton.bones = vec![
         SceneBone {
             scale_compensate: false,
+            rest_scale: Vec3::ONE,
             name: "a".into(),
             parent: Some(1),
             local: Transform::IDENTITY,
@@ -226,6 +227,7 @@ fn skinned_scene() -> Scene {
             bones: vec![
                 SceneBone {
                     scale_compensate: false,
+                    rest_scale: Vec3::ONE,
                     name: "root".into(),
                     parent: None,
                     local: Transform::IDENTITY,
@@ -234,6 +236,7 @@ fn skinned_scene() -> Scene {
                 },
                 SceneBone {
                     scale_compensate: false,
+                    rest_scale: Vec3::ONE,
                     name: "arm".into(),
                     parent: Some(0),
                     local: Transform::IDENTITY,

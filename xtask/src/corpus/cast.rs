@@ -31,6 +31,7 @@ fn bone(name: &str, parent: Option<usize>, y: f64) -> scene::Bone {
     };
     scene::Bone {
         scale_compensate: false,
+        rest_scale: Vec3::ONE,
         name: name.into(),
         parent,
         local: at(y.min(1.0)),

@@ -142,8 +142,8 @@ impl CastFile {
     /// One Root; a Model (`n` from [`Scene::name`] when it is not empty; `p`, `r`, `s` from
     /// [`Scene::placement`] when it is not the identity) holding the skeleton (IKHandle and
     /// Constraint nodes after the bones; bones with `n`, `p`, `ssc` 0 for a bone that
-    /// inherits its parent's scale, `lp`, `lr`, `wp`, `wr`, and `s` when the scale is not
-    /// 1), the materials (`n`, `t` "pbr", the
+    /// inherits its parent's scale, `lp`, `lr`, `wp`, `wr`, and `s` (the bone's rest scale, times its
+    /// rest-pose scale where a format has one) when it is not 1), the materials (`n`, `t` "pbr", the
     /// base colour as a linear Color in `albedo`, the diffuse, normal and specular maps as
     /// Files in their slots) and the meshes (`n` when named, `vp`, `vn`, `u0`... and `ul`,
     /// colours packed in `c0` with `cl` 1, `wb`/`wv`/`mi`, `f`, `m`) when the scene has any;
@@ -285,11 +285,11 @@ fn skeleton_node(skeleton: &scene::Skeleton, hashes: &mut NodeHashes, report: &m
             "wr",
             Value::Vec4(vec![narrow4(bone.global.rotation, &mut lost)]),
         ));
-        if bone.local.scale != Vec3::ONE {
-            b.push(Property::new(
-                "s",
-                Value::Vec3(vec![narrow3(bone.local.scale, &mut lost)]),
-            ));
+        // `s` is the rest scale absolute scale keys are measured against (kept as read from
+        // Cast); a rest-pose scale from another format has nowhere else to go in Cast.
+        let s = bone.rest_scale * bone.local.scale;
+        if s != Vec3::ONE {
+            b.push(Property::new("s", Value::Vec3(vec![narrow3(s, &mut lost)])));
         }
         node.children.push(b);
     }

@@ -99,8 +99,6 @@ struct Builder<'r> {
     animation_skeletons: usize,
     /// Models read so far (the first places the scene).
     models: usize,
-    /// Each scene bone's Cast scale (`s`), which absolute scale keys are relative to.
-    rest_scales: Vec<Vec3<f64>>,
 }
 
 impl CastFile {
@@ -118,8 +116,8 @@ impl CastFile {
     ///   that is absent is computed from the other), `ssc` (default on) as
     ///   [`scene::Bone::scale_compensate`]. A bone's scale `s` is not part of its rest pose
     ///   (Cast's consumers build rest matrices from position and rotation, so a parent's `s`
-    ///   never stretches its children's offsets): the scene's rest scale is 1 and `s` divides
-    ///   the bone's absolute scale keys, which Cast reads relative to it.
+    ///   never stretches its children's offsets): it is [`scene::Bone::rest_scale`], which
+    ///   the bone's absolute scale keys (kept as the file has them) are measured against.
     /// - Meshes: name, positions, normals, every UV layer (`ul` of them, else `u0`, `u1`, ...
     ///   as present), the first colour layer (`c0`, or the legacy `vc`; float colours rounded
     ///   to 8 bits), skin weights of any influence count (`mi`, `wb`, `wv`), triangles and the
@@ -165,7 +163,6 @@ impl CastFile {
             metadata: 0,
             animation_skeletons: 0,
             models: 0,
-            rest_scales: Vec::new(),
         };
         let mut animations = Vec::new();
         for top in &self.roots {
@@ -315,20 +312,15 @@ impl Builder<'_> {
                 cosmetic: false,
                 // Cast's default is on (the format author's add-on: inherit-scale NONE).
                 scale_compensate: typed.segment_scale_compensate().unwrap_or(true),
+                // A bone's `s` is not part of the rest pose: Cast's consumers (the format
+                // author's Blender add-on) build rest matrices from position and rotation
+                // alone, so a parent's `s` never stretches its children's offsets, and they
+                // read absolute scale keys relative to `s` (a key equal to `s` leaves the
+                // skinned mesh as bound). The scene keeps it as the bone's rest scale and the
+                // keys as the file has them; a pose divides by it.
+                rest_scale: typed.scale().map_or(Vec3::ONE, widen3),
             });
         }
-        // A bone's `s` is not part of the rest pose: Cast's consumers (the format author's
-        // Blender add-on) build rest matrices from position and rotation alone, so a parent's
-        // `s` never stretches its children's offsets, and they read absolute scale keys
-        // relative to `s` (a key equal to `s` leaves the skinned mesh as bound). The scene's
-        // rest scale is therefore 1, and `s` divides absolute scale keys (`animation`).
-        let rest_scales: Vec<Vec3<f64>> = bones.iter().map(|b| b.scale().map_or(Vec3::ONE, widen3)).collect();
-        if rest_scales.iter().any(|&s| s != Vec3::ONE) {
-            self.report.lose(
-                "bone scales (s) other than 1 (Cast's rest pose carries none: absolute scale keys are divided by them)",
-            );
-        }
-        self.rest_scales.extend(rest_scales);
         if has_world && !has_local {
             skeleton_out.update_locals();
         } else if !has_world {
@@ -724,7 +716,7 @@ impl Builder<'_> {
             .zip(overridden)
             .map(|((t, kinds), over)| {
                 let overridden = [over.translation, over.scale].map(|k| k != AnimKind::Delta);
-                t.finish(kinds, overridden, &self.scene.skeleton, &self.rest_scales, self.report)
+                t.finish(kinds, overridden, &self.scene.skeleton, self.report)
             })
             .collect();
         Ok(out)
@@ -847,14 +839,13 @@ impl<'a> Tracks<'a> {
 impl TrackCurves<'_> {
     /// The track with its keys, read under the kinds that apply to it (`kinds`): a missing
     /// translation axis takes the bind pose's value when absolute, else 0; a missing scale
-    /// axis is 1; absolute scale keys are divided by the bone's Cast scale (`rest_scales`,
-    /// by scene bone), which the scene's rest pose does not carry.
+    /// axis is 1 (absolute: the bone's rest scale `s`); absolute scale keys stay as the file
+    /// has them, measured against the bone's [`scene::Bone::rest_scale`].
     fn finish(
         self,
         kinds: TrackKinds,
         overridden: [bool; 2],
         skeleton: &scene::Skeleton,
-        rest_scales: &[Vec3<f64>],
         report: &mut ConversionReport,
     ) -> BoneTrack {
         let mut track = self.track;
@@ -872,7 +863,7 @@ impl TrackCurves<'_> {
         };
         track.translation = join_axes(&self.translation, rest, report);
         let lp = bone.map_or(Vec3::ZERO, |b| skeleton.bones[b].local.translation);
-        let s = bone.and_then(|b| rest_scales.get(b).copied()).unwrap_or(Vec3::ONE);
+        let s = bone.map_or(Vec3::ONE, |b| skeleton.bones[b].rest_scale);
         let rest_scale = match (kinds.scale, bone) {
             (AnimKind::Absolute, Some(_)) => s,
             _ => Vec3::ONE,
@@ -908,16 +899,6 @@ impl TrackCurves<'_> {
                     };
                     *v = *v * factor + offset;
                 }
-            }
-        }
-
-        if rest_scale != Vec3::ONE {
-            for key in &mut track.scale {
-                key.value = Vec3::new(
-                    key.value.x / rest_scale.x,
-                    key.value.y / rest_scale.y,
-                    key.value.z / rest_scale.z,
-                );
             }
         }
         track

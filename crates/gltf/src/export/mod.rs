@@ -75,6 +75,18 @@ pub(crate) fn build(
     }
     // Judged before the scale, which makes most values inexact.
     let precisions: Vec<Precision> = scene.animations.iter().map(key_precision).collect();
+    // Absolute scale keys play divided by their bone's rest scale (Cast's `s`), which glTF
+    // has no place for: the channels (and the compensation nodes built from them) hold what
+    // plays.
+    let folded;
+    let scene = if scene.skeleton.bones.iter().all(|b| b.rest_scale == Vec3::ONE) {
+        scene
+    } else {
+        let mut copy = scene.clone();
+        pose::fold_rest_scales(&mut copy);
+        folded = copy;
+        &folded
+    };
     let scaled;
     let scene = if options.unit_scale == 1.0 {
         scene

@@ -193,6 +193,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         }
         skeleton.bones.push(Bone {
             scale_compensate: false,
+            rest_scale: Vec3::ONE,
             name: nodes[node].name().map_or_else(|| format!("node{node}"), str::to_string),
             parent,
             local: trs(&nodes[node]),

@@ -13,6 +13,7 @@ pub use animbin_testing::gltf::PNG_1X1 as PNG;
 pub fn bone(name: &str, parent: Option<usize>, t: [f64; 3], r: [f64; 4]) -> Bone {
     Bone {
         scale_compensate: false,
+        rest_scale: Vec3::ONE,
         name: name.into(),
         parent,
         local: Transform {

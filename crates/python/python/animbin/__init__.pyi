@@ -291,10 +291,14 @@ class Skeleton:
     cosmetic: NDArray[np.bool_]
     """(N,) cosmetic bones (SE formats: attachments a game may skip)."""
     scale_compensate: NDArray[np.bool_]
-    ik_handles: list[dict[str, Any]]
-    constraints: list[dict[str, Any]]
     """(N,) bones that do not inherit their parent's scale (Cast ``ssc``, Blender's
     inherit-scale ``'NONE'``); the parent's scale still stretches their offsets."""
+    rest_scale: NDArray[np.float64]
+    """(N, 3) the scales absolute scale keys are measured against (Cast's ``s``; ones for
+    every other format): not part of the bind pose; an absolute key equal to it leaves the
+    bone as at rest."""
+    ik_handles: list[dict[str, Any]]
+    constraints: list[dict[str, Any]]
 
     def __init__(
         self,
@@ -311,6 +315,7 @@ class Skeleton:
         scale_compensate: ArrayLike | None = None,
         ik_handles: Iterable[dict[str, Any]] = (),
         constraints: Iterable[dict[str, Any]] = (),
+        rest_scale: ArrayLike | None = None,
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is computed
         from the other through the hierarchy. Missing rotations are identity, missing

@@ -203,7 +203,10 @@ class Skeleton(_Record):
     ``global_scales`` (the same in model space), ``cosmetic`` ((N,) bool: SE formats'
     attachments a game may skip), ``scale_compensate`` ((N,) bool: the bone does not inherit
     its parent's scale, Cast's ``ssc`` and Blender's inherit-scale ``'NONE'``; the parent's
-    scale still stretches the bone's offset) and ``bind_matrices`` ((N, 4, 4) float32, computed from
+    scale still stretches the bone's offset), ``rest_scale`` ((N, 3) float64: the scale that
+    absolute scale keys are measured against, Cast's ``s``, ones for every other format; not
+    part of the bind pose: an absolute key equal to it leaves the bone as at rest) and
+    ``bind_matrices`` ((N, 4, 4) float32, computed from
     the global transforms: ``[row, column]`` for column vectors, translation in
     ``[:3, 3]``; ``mathutils.Matrix(m.tolist())`` is Blender's ``bone.matrix_local``).
 
@@ -228,6 +231,7 @@ class Skeleton(_Record):
         "global_scales",
         "cosmetic",
         "scale_compensate",
+        "rest_scale",
         "ik_handles",
         "constraints",
     )
@@ -248,11 +252,13 @@ class Skeleton(_Record):
         scale_compensate: Any = None,
         ik_handles: Iterable[dict[str, Any]] = (),
         constraints: Iterable[dict[str, Any]] = (),
+        rest_scale: Any = None,
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is
         computed from the other through the hierarchy (as animbin's conversions do).
         Missing rotations are identity, missing scales 1, missing translations 0;
-        ``cosmetic`` and ``scale_compensate`` default to all ``False``."""
+        ``cosmetic`` and ``scale_compensate`` default to all ``False``, ``rest_scale`` to
+        ones."""
         self.names = [str(n) for n in names]
         n = len(self.names)
         self.ik_handles = [dict(h) for h in ik_handles]
@@ -279,6 +285,11 @@ class Skeleton(_Record):
         self.global_translations, self.global_rotations, self.global_scales = world
         self.cosmetic = (
             np.zeros(n, dtype=bool) if cosmetic is None else _array(cosmetic, np.bool_, (n,), "Skeleton.cosmetic")
+        )
+        self.rest_scale = (
+            np.ones((n, 3), dtype=np.float64)
+            if rest_scale is None
+            else _array(rest_scale, np.float64, (n, 3), "Skeleton.rest_scale")
         )
 
     def __len__(self) -> int:
@@ -322,6 +333,13 @@ class Skeleton(_Record):
                 out[key] = _array(getattr(self, key), np.float32, (n, width), f"{field}.{key}")
         out["cosmetic"] = _array(self.cosmetic, np.bool_, (n,), f"{field}.cosmetic")
         out["scale_compensate"] = _array(self.scale_compensate, np.bool_, (n,), f"{field}.scale_compensate")
+        # Records made before rest scales existed (or with it set to None) have ones.
+        rest_scale = getattr(self, "rest_scale", None)
+        out["rest_scale"] = (
+            np.ones((n, 3), dtype=np.float64)
+            if rest_scale is None
+            else _array(rest_scale, np.float64, (n, 3), f"{field}.rest_scale")
+        )
         out["ik_handles"] = [dict(h) for h in self.ik_handles]
         out["constraints"] = [dict(c) for c in self.constraints]
         return out
