@@ -67,6 +67,7 @@ import argparse
 import glob
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -553,10 +554,12 @@ def blender_vertices(mesh_names):
     return result
 
 
-def compare(checks, label, rig, motion, armature, slerped=False, between_whole_frames=TOLERANCE):
+def compare(checks, label, rig, motion, armature, slerped=False, between_whole_frames=TOLERANCE, approximated=()):
     """The posed bones (and skinned meshes) in Blender against the expected ones at every
     frame to check: within ``TOLERANCE`` at keys and whole frames, and within
-    ``between_whole_frames`` between them."""
+    ``between_whole_frames`` between them. Bones in ``approximated`` (the conversion said it
+    could not hold them exactly) are left out of the bone check, and so are the meshes when
+    any bone is."""
     missing = [n for n in rig.names if n not in armature.pose.bones]
     checks.true(f"{label}: every bone in Blender (missing {missing})", not missing)
     mesh_names = {name for name, *_rest in rig.meshes}
@@ -568,7 +571,7 @@ def compare(checks, label, rig, motion, armature, slerped=False, between_whole_f
         seen = blender_pose(armature, rig.names)
         worst_bone, worst = None, 0.0
         for index, name in enumerate(rig.names):
-            if name in seen:
+            if name in seen and name not in approximated:
                 off = float(np.abs(seen[name] - expected[index]).max())
                 if off > worst:
                     worst_bone, worst = name, off
@@ -576,7 +579,7 @@ def compare(checks, label, rig, motion, armature, slerped=False, between_whole_f
             f"{label}: frame {frame:g}: bone world matrices off by {worst:.3g} (worst: {worst_bone}, tolerance {tolerance})",
             worst <= tolerance,
         )
-        if mesh_names:
+        if mesh_names and not approximated:
             vertices = blender_vertices(mesh_names)
             for name, positions in rig.skinned(matrices).items():
                 if checks.true(f"{label}: mesh {name!r} in Blender", name in vertices):
@@ -606,6 +609,13 @@ def convert(animbin_path, source, glb, up, anim=None):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"animbin convert exited {done.returncode}: {done.stderr}")
+    return done.stderr
+
+
+def approximated_bones(messages):
+    """The bones the conversion says the glb holds close but not exactly: a compensating
+    bone under a parent whose inherited scale is sheared (``bone N ("name") ... not exact``)."""
+    return set(re.findall(r'bone \d+ \("([^"]*)"\) does not inherit [^\n]*not exact', messages))
 
 
 def check_file(checks, animbin_path, label, path, work, anim_path=None):
@@ -641,7 +651,18 @@ def check_file(checks, animbin_path, label, path, work, anim_path=None):
     compare(checks, f"{label} (extension)", rig, motion, armature)
 
     glb = os.path.join(work, os.path.basename(path) + ".glb")
-    convert(animbin_path, path, glb, rig.up, anim_path)
+    messages = convert(animbin_path, path, glb, rig.up, anim_path)
+    # The one pairing here whose glb cannot be exact: in ref_skeleton_only.cast the ankle
+    # inherits the knee's non-uniform (1.25, 1.25, 1) through a turn, and bøne_ü below it
+    # does not inherit scale; its compensation node cannot undo a shear. The conversion must
+    # say so (it may also name bones it cannot prove exact; those are still checked).
+    expected_approximated = {"bøne_ü"} if os.path.basename(path) == "ref_skeleton_only.cast" and anim_path else set()
+    approximated = approximated_bones(messages)
+    checks.true(
+        f"{label} (glb): the conversion names the bones it holds approximately: {sorted(approximated)}, "
+        f"which must include {sorted(expected_approximated)}",
+        expected_approximated <= approximated,
+    )
     empty_scene(motion.framerate)
     import_gltf(glb)
     compare(
@@ -651,6 +672,7 @@ def check_file(checks, animbin_path, label, path, work, anim_path=None):
         motion,
         armature_object(),
         between_whole_frames=GLB_BETWEEN_WHOLE_FRAMES,
+        approximated=expected_approximated & approximated,
     )
 
 

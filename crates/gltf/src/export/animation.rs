@@ -197,7 +197,7 @@ pub(super) fn export_animation(
             }
         }
     }
-    compensation_channels(b, anim, skeleton, animated, interpolation, &mut out, &label)?;
+    compensation_channels(b, anim, skeleton, animated, interpolation, &mut out, &label, report)?;
     if !missing.is_empty() {
         report.lose(format!(
             "{}: {} track(s) name bones that are not in the skeleton ({}): exported as extra nodes that move no vertices",
@@ -264,6 +264,12 @@ pub(super) fn export_animation(
 /// scale key frames and every whole frame between (each scale sampled as glTF interpolates
 /// it). Exact at those frames; between them `1 / s` of a lerped `s` is not the lerp of
 /// `1 / s`, which no glTF interpolation can give.
+///
+/// The per-axis product is the parent's model-space scale only while every bone above the
+/// parent in the chain scales uniformly: a non-uniform scale above a turned bone shears
+/// what it passes down, which a translation, rotation and scale node cannot undo. Such
+/// bones are reported (the glb holds the per-axis product for them, close but not exact).
+#[allow(clippy::too_many_arguments)]
 fn compensation_channels(
     b: &mut Builder,
     anim: &Animation,
@@ -272,6 +278,7 @@ fn compensation_channels(
     interpolation: &'static str,
     out: &mut json::Animation,
     label: &dyn Fn() -> String,
+    report: &mut ConversionReport,
 ) -> Result<()> {
     let bones = &skeleton.bones;
     if !animated.compensation.iter().any(Option::is_some) {
@@ -293,6 +300,19 @@ fn compensation_channels(
             continue;
         };
         let chain = super::scale_chain(bones, animated.parents, parent);
+        let uniform = |v: Vec3<f64>| v.x == v.y && v.y == v.z;
+        let sheared = chain[1..].iter().any(|c| match scale_keys.get(c) {
+            Some(keys) => !keys.iter().all(|k| uniform(k.1)),
+            None => !uniform(bones[*c].local.scale),
+        });
+        if sheared {
+            report.lose(format!(
+                "{}: bone {i} ({:?}) does not inherit its parent's scale, and a non-uniform scale above its parent \
+                 shears what the parent passes down; the glb undoes it per axis, which is close but not exact",
+                label(),
+                bones[i].name
+            ));
+        }
         let mut frames: Vec<f64> = chain
             .iter()
             .filter_map(|c| scale_keys.get(c))
