@@ -632,16 +632,16 @@ def meshes_of(
                     if attribute.domain == "POINT"
                     else values if attribute.domain == "CORNER" else None
                 )
-
-        skin = _skin(obj, mesh, bone_index) if bone_index else None
-
-        slots = [s.material for s in obj.material_slots]
                 if color is None:
                     result.warnings.append(
                         f"{obj.name}: colour attribute {attribute.name} on {attribute.domain} not written"
                     )
                 else:
                     colors.append(color)
+
+        skin = _skin(obj, mesh, bone_index) if bone_index else None
+
+        slots = [s.material for s in obj.material_slots]
         layered = len(slots) > 1 and not tri_material.any()
         groups = [0] if layered or not slots else sorted(set(tri_material.tolist()))
         made = []

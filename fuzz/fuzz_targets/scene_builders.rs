@@ -193,8 +193,8 @@ fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
             })
             .collect::<Result<_>>()?,
         morph_targets: list(u, 2, |u| morph_target(u, v))?,
-    })
         ..Default::default()
+    })
 }
 
 fn map_name(u: &mut Unstructured) -> Result<Option<String>> {

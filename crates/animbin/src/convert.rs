@@ -516,9 +516,8 @@ fn build(
         // compensation nodes, plain local keys) hold these; the others get one kind per
         // animation (or bone) with keys that play the same.
         animbin_core::pose::lose_placement_and_compensation(&scene, &mut report);
-        let per_channel = |t: &animbin_core::scene::BoneTrack| {
-            !t.channel_kinds.is_empty() || !t.channel_overrides.is_empty()
-        };
+        let per_channel =
+            |t: &animbin_core::scene::BoneTrack| !t.channel_kinds.is_empty() || !t.channel_overrides.is_empty();
         if scene.animations.iter().any(|a| a.bones.iter().any(per_channel)) {
             animbin_core::pose::flatten_channel_kinds(scene.to_mut());
         }

@@ -240,10 +240,10 @@ fn mesh(bones: usize, materials: usize) -> impl Strategy<Value = scene::Mesh> {
                     faces,
                     materials: material.map(Some).into_iter().collect(),
                     morph_targets: Vec::new(),
+                    ..Default::default()
                 },
             )
     })
-                    ..Default::default()
 }
 
 fn material() -> impl Strategy<Value = scene::Material> {

@@ -262,6 +262,10 @@ pub struct Mesh {
     /// Vertex colours: empty, or one per vertex. The first colour layer; more are in
     /// [`Mesh::extra_color_layers`].
     pub colors: Vec<Rgba8>,
+    /// Colour layers after the first (Cast's `c1`, `c2`, ..., glTF's `COLOR_1`, ...), each
+    /// with one colour per vertex; empty when `colors` is the only layer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_color_layers: Vec<Vec<Rgba8>>,
     /// Skin weights, when the mesh is skinned.
     pub skin: Option<SkinWeights>,
     /// Triangles as vertex indices.
@@ -276,10 +280,6 @@ pub struct Mesh {
 
 /// One morph target of a mesh: the offsets of the vertices it moves, at full weight.
 ///
-    /// Colour layers after the first (Cast's `c1`, `c2`, ..., glTF's `COLOR_1`, ...), each
-    /// with one colour per vertex; empty when `colors` is the only layer.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub extra_color_layers: Vec<Vec<Rgba8>>,
 /// Sparse, so its memory follows the data: a target that moves 10 vertices of 100,000 holds
 /// 10 entries. A vertex not listed does not move. Cast and Blender store final positions, and
 /// glTF and SEModel offsets; the scene holds offsets (`f32`, as every format stores them), so
@@ -610,6 +610,15 @@ impl ConversionReport {
         }
     }
 
+    /// Records the scene's colour layers after the first as lost, for a format (`label`) that
+    /// holds one colour per vertex.
+    pub fn lose_extra_color_layers(&mut self, scene: &Scene, label: &str) {
+        let layers: usize = scene.meshes.iter().map(|m| m.extra_color_layers.len()).sum();
+        if layers > 0 {
+            self.lose(format!("{layers} colour layers after the first ({label} holds one)"));
+        }
+    }
+
     /// Records the scene's model name as lost, for a format (`label`) that stores none.
     pub fn lose_model_name(&mut self, scene: &Scene, label: &str) {
         if !scene.name.is_empty() {
@@ -625,15 +634,6 @@ impl ConversionReport {
         if targets > 0 {
             self.lose(format!("{targets} morph targets ({label} has no blend shapes)"));
         }
-    /// Records the scene's colour layers after the first as lost, for a format (`label`) that
-    /// holds one colour per vertex.
-    pub fn lose_extra_color_layers(&mut self, scene: &Scene, label: &str) {
-        let layers: usize = scene.meshes.iter().map(|m| m.extra_color_layers.len()).sum();
-        if layers > 0 {
-            self.lose(format!("{layers} colour layers after the first ({label} holds one)"));
-        }
-    }
-
         if tracks > 0 {
             self.lose(format!(
                 "{tracks} morph target weight tracks ({label} has no blend shapes)"

@@ -332,8 +332,8 @@ impl Dmf {
         report.lose_morph_targets(scene, "DMF");
         report.lose_rig_controls(scene, "DMF");
         report.lose_model_name(scene, "DMF");
-        let (bones, bone_index) = dmf_bones(scene, report)?;
         report.lose_extra_color_layers(scene, "DMF");
+        let (bones, bone_index) = dmf_bones(scene, report)?;
         let textures = scene
             .textures
             .iter()

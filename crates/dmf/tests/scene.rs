@@ -82,8 +82,8 @@ fn scene() -> Scene {
     };
     let mut skeleton = Skeleton {
         bones: vec![bone("hips", None, 0.0), bone("spine", Some(0), 1.0)],
-    };
         ..Default::default()
+    };
     skeleton.update_globals();
     Scene {
         placement: Default::default(),
@@ -106,8 +106,8 @@ fn scene() -> Scene {
             faces: vec![[0, 1, 2]],
             materials: vec![Some(0)],
             morph_targets: Vec::new(),
-        }],
             ..Default::default()
+        }],
         materials: vec![Material {
             name: "cloth".into(),
             texture: Some(0),
@@ -137,8 +137,8 @@ fn scene() -> Scene {
             }],
             ..SceneAnimation::default()
         }],
-    }
         ..Default::default()
+    }
 }
 
 #[test]

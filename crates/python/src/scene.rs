@@ -212,9 +212,9 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         normals,
         uv_layers,
         colors,
+        extra_color_layers,
         skin,
         faces,
-        extra_color_layers,
         materials,
         morph_targets,
     } = mesh;
@@ -239,11 +239,11 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
         color_layers.push(vectors(py, &colors, 4, |c| vec![c.r, c.g, c.b, c.a])?);
     }
     drop(colors);
-    d.set_item("color_layers", color_layers)?;
-    let face_count = faces.len();
     for layer in extra_color_layers {
         color_layers.push(vectors(py, &layer, 4, |c| vec![c.r, c.g, c.b, c.a])?);
     }
+    d.set_item("color_layers", color_layers)?;
+    let face_count = faces.len();
     d.set_item("faces", array2(py, faces.into_flattened(), face_count, 3)?)?;
     match skin {
         Some(skin) => {
@@ -715,6 +715,7 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
         normals,
         uv_layers,
         colors,
+        extra_color_layers,
         skin,
         faces,
         materials: get(d, what, "materials")?,
@@ -730,7 +731,6 @@ fn material_from_python(d: &Bound<'_, PyDict>) -> PyResult<Material> {
         .map_err(|_| PyValueError::new_err("Material.textures: expected a dict"))?;
     let slot = |name: &str| -> PyResult<Option<String>> {
         textures
-        extra_color_layers,
             .get_item(name)?
             .map(|v| v.extract::<String>())
             .transpose()

@@ -238,8 +238,8 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
             faces: mesh.faces.clone(),
             materials,
             morph_targets: Vec::new(),
-        });
             ..Default::default()
+        });
     }
     let materials = m
         .materials
@@ -330,8 +330,8 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
             faces: mesh.faces.clone(),
             materials,
             morph_targets: Vec::new(),
-        });
             ..Default::default()
+        });
     }
     // The draft has no material block: materials that meshes use become named placeholders.
     let materials = match highest_material {
@@ -749,8 +749,8 @@ impl SeModel {
     ) -> Result<Self> {
         report.lose_rig_controls(scene, "SEModel");
         report.lose_model_name(scene, "SEModel");
-        Ok(match layout {
         report.lose_extra_color_layers(scene, "SEModel");
+        Ok(match layout {
             Layout::Deployed => Self::Deployed(deployed_from_scene(scene, report)?),
             Layout::Draft => Self::Draft(draft_from_scene(scene, report)?),
         })

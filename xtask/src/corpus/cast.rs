@@ -66,8 +66,8 @@ fn sample() -> CastFile {
         faces: vec![[0, 1, 2], [0, 2, 3]],
         materials: vec![Some(0)],
         morph_targets: Vec::new(),
-    };
         ..Default::default()
+    };
     let wave = Animation {
         name: "wave".into(),
         framerate: 30.0,

@@ -504,7 +504,6 @@ impl Builder<'_> {
                     self.report.lose("mesh material hashes that name no material");
                     Vec::new()
                 }
-            extra_color_layers,
             },
         };
         Ok(scene::Mesh {
@@ -513,6 +512,7 @@ impl Builder<'_> {
             normals,
             uv_layers,
             colors,
+            extra_color_layers,
             skin,
             faces,
             materials: material,

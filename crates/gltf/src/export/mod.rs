@@ -288,10 +288,13 @@ pub(crate) fn build(
             })
         });
         b.root.scenes.push(json::Scene {
+            name: (!scene.name.is_empty()).then(|| scene.name.clone()),
             nodes: scene_nodes,
             extras: extras.flatten(),
         });
         b.root.scene = Some(0);
+    } else if !scene.name.is_empty() {
+        report.lose("the model name of a scene without nodes (glTF names scenes of nodes)");
     }
     Ok(Output {
         root: b.root,
@@ -300,13 +303,10 @@ pub(crate) fn build(
 }
 
 /// The bones animations can name, and where their channels go.
-            name: (!scene.name.is_empty()).then(|| scene.name.clone()),
 pub(super) struct AnimatedBones<'a> {
     /// Each bone name's first bone.
     pub(super) by_name: &'a HashMap<&'a str, usize>,
     /// Each bone's parent in the node tree ([`tree_parents`]).
-    } else if !scene.name.is_empty() {
-        report.lose("the model name of a scene without nodes (glTF names scenes of nodes)");
     pub(super) parents: &'a [Option<usize>],
     /// The compensation node of each bone that has one: it takes the bone's translation
     /// channel, and the inverse of its parent's scale channel.

@@ -261,13 +261,13 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
 
     let mut scene = Scene {
         skeleton,
-        ..Scene::default()
         // The model's name: the name of the scene shown (the default one, else the first).
         name: document
             .default_scene()
             .or_else(|| document.scenes().next())
             .and_then(|s| s.name().map(str::to_string))
             .unwrap_or_default(),
+        ..Scene::default()
     };
 
     // Images and materials.

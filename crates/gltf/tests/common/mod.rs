@@ -75,8 +75,8 @@ pub fn mesh() -> Mesh {
         faces: vec![[0, 1, 2], [0, 2, 3]],
         materials: vec![Some(0), Some(1)],
         morph_targets: Vec::new(),
-    }
         ..Default::default()
+    }
 }
 
 pub fn materials() -> (Vec<Material>, Vec<Texture>) {
