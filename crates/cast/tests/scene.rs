@@ -424,7 +424,11 @@ fn models_join_one_skeleton_and_meshes_keep_every_uv_layer_and_their_weights() {
     let m = &scene.meshes[1];
     assert_eq!(m.uv_layers.len(), 3);
     assert_eq!(m.colors[0], Rgba8::new(255, 128, 0, 255));
-    assert_eq!(m.extra_color_layers, vec![vec![Rgba8::new(0, 0, 0, 0); 3]], "c1, packed");
+    assert_eq!(
+        m.extra_color_layers,
+        vec![vec![Rgba8::new(0, 0, 0, 0); 3]],
+        "c1, packed"
+    );
     let skin = m.skin.as_ref().unwrap();
     assert_eq!(skin.influences, 5);
     assert_eq!(

@@ -36,7 +36,18 @@ fn uniform(s: f64) -> Vec3<f64> {
 fn rig() -> Skeleton {
     let mut skeleton = Skeleton {
         bones: vec![
-            bone("root", None, [0.1, 0.2, 0.0], [0.0, 0.0, 0.7071, 0.7071], false),
+            bone(
+                "root",
+                None,
+                [0.1, 0.2, 0.0],
+                [
+                    0.0,
+                    0.0,
+                    std::f64::consts::FRAC_1_SQRT_2,
+                    std::f64::consts::FRAC_1_SQRT_2,
+                ],
+                false,
+            ),
             bone("pelvis", Some(0), [0.0, 0.0, 1.0], [0.2588, 0.0, 0.0, 0.9659], true),
             bone("spine", Some(1), [0.0, 0.8, 0.1], [0.12, 0.12, 0.0, 0.98], false),
             bone("head", Some(2), [0.0, 0.6, 0.0], [0.0, 0.3827, 0.0, 0.9239], true),
