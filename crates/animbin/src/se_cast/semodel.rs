@@ -109,6 +109,8 @@ fn skeleton_node(bones: &[Bone], hashes: &mut Hashes) -> Node {
         let mut b = hashes.node(NodeKind::Bone);
         b.push(Property::string("n", bone.name.clone()));
         b.push(integers("p", &[bone.parent as u32]));
+        // SEModel bones inherit their parents' scale in full; Cast's default (ssc on) does not.
+        b.push(Property::boolean("ssc", false));
         if let Some(local) = bone.local {
             b.push(Property::new("lp", Value::Vec3(vec![local.position])));
             b.push(Property::new("lr", Value::Vec4(vec![quat(local.rotation)])));
