@@ -61,8 +61,9 @@ fn shape_text(shape: &[usize]) -> String {
     }
 }
 
-/// `obj` as a float64 array of `ndim` dimensions whose last one is `width` (and, for one
-/// dimension, is the whole shape); anything else is an error naming `argument`.
+/// `obj` as a float64 array (a float32 one widened) of `ndim` dimensions whose last one is
+/// `width` (and, for one dimension, is the whole shape); anything else is an error naming
+/// `argument`.
 fn float64<'py>(
     function: &str,
     argument: &str,
@@ -81,9 +82,17 @@ fn float64<'py>(
             obj.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
         )));
     };
-    let Ok(array) = obj.cast::<PyArrayDyn<f64>>() else {
+    // A scene of a single-precision file hands out float32 keys: they are widened once here
+    // (exactly), so its arrays go straight in. Other dtypes are refused rather than guessed.
+    let widened;
+    let array = if let Ok(array) = obj.cast::<PyArrayDyn<f64>>() {
+        array
+    } else if obj.cast::<PyArrayDyn<f32>>().is_ok() {
+        widened = obj.call_method1("astype", ("float64",))?;
+        widened.cast::<PyArrayDyn<f64>>()?
+    } else {
         return Err(PyValueError::new_err(format!(
-            "{function}: {argument}: expected dtype float64, got {} (convert with numpy.asarray(..., dtype=numpy.float64))",
+            "{function}: {argument}: expected dtype float64 or float32, got {} (convert with numpy.asarray(..., dtype=numpy.float64))",
             untyped.dtype()
         )));
     };

@@ -263,11 +263,23 @@ def test_results_are_new_arrays():
     assert np.array_equal(keys, np.ones((4, 3)))
 
 
+def test_float32_keys_are_taken_as_they_widen():
+    # A single-precision file's scene hands out float32 keys: the functions take them as the
+    # float64 values they are exactly.
+    tr, rr = np.array([0.5, -1.0, 2.0]), np.array([0.0, 0.0, 0.38268343, 0.92387953])
+    keys = np.array([[0.1, 0.2, 0.3], [1.5, -2.25, 4.0]], dtype=np.float32)
+    for kind in ("absolute", "relative", "additive", "delta"):
+        seen = apply_translation(kind, tr.astype(np.float32), rr.astype(np.float32), keys)
+        as_float64 = [a.astype(np.float32).astype(np.float64) for a in (tr, rr, keys)]
+        assert seen.dtype == np.float64
+        assert np.array_equal(seen, apply_translation(kind, *as_float64))
+
+
 def test_shapes_dtypes_and_kinds_are_checked():
     tr, rr = np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0])
     keys3, keys4 = np.zeros((2, 3)), np.zeros((2, 4))
-    with pytest.raises(ValueError, match=r"apply_translation: keys: expected dtype float64, got float32"):
-        apply_translation("absolute", tr, rr, keys3.astype(np.float32))
+    with pytest.raises(ValueError, match=r"apply_translation: keys: expected dtype float64 or float32, got float16"):
+        apply_translation("absolute", tr, rr, keys3.astype(np.float16))
     with pytest.raises(ValueError, match=r"apply_translation: keys: expected shape \(N, 3\), got \(2, 4\)"):
         apply_translation("absolute", tr, rr, keys4)
     with pytest.raises(ValueError, match=r"remove_rotation: keys: expected shape \(N, 4\), got \(2, 3\)"):
@@ -278,7 +290,7 @@ def test_shapes_dtypes_and_kinds_are_checked():
         remove_translation("relative", np.zeros(4), rr, keys3)
     with pytest.raises(ValueError, match=r"apply_rotation: rest_rotation: expected shape \(4,\), got \(1, 4\)"):
         apply_rotation("additive", tr, rr.reshape(1, 4), keys4)
-    with pytest.raises(ValueError, match=r"apply_translation: rest_rotation: expected dtype float64, got int64"):
+    with pytest.raises(ValueError, match=r"apply_translation: rest_rotation: expected dtype float64 or float32, got int64"):
         apply_translation("delta", tr, np.array([0, 0, 0, 1], dtype=np.int64), keys3)
     with pytest.raises(ValueError, match=r"apply_translation: kind: unknown animation kind \"sideways\""):
         apply_translation("sideways", tr, rr, keys3)

@@ -17,9 +17,10 @@ additive  tr + key                            rr * key (key applied first), unit
 Relative and additive follow SETools; delta follows the SEAnim author's Blender add-on
 (io_anim_seanim). ``apply_*`` gives what plays, ``remove_*`` the keys back.
 
-Arrays are NumPy float64: ``rest_translation`` (3,), ``rest_rotation`` (4,) x y z w,
+Arrays are NumPy float64 (float32 ones, which a single-precision file's scene hands out,
+are widened exactly): ``rest_translation`` (3,), ``rest_rotation`` (4,) x y z w,
 ``keys`` (N, 3) translations or (N, 4) x y z w rotations (N may be 0); the result is a
-new array of the keys' shape. A wrong dtype or shape is a ``ValueError`` naming the
+new float64 array of the keys' shape. A wrong dtype or shape is a ``ValueError`` naming the
 argument, something other than a NumPy array a ``TypeError``, an unknown kind a
 ``ValueError`` listing the valid ones. The GIL is released while large arrays are
 computed.
