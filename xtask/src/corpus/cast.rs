@@ -30,7 +30,9 @@ fn bone(name: &str, parent: Option<usize>, y: f64) -> scene::Bone {
         ..Transform::IDENTITY
     };
     scene::Bone {
-        scale_compensate: false,
+        // Cast's default (ssc on, so the file says nothing); the sample's scales are all 1,
+        // where compensation changes nothing.
+        scale_compensate: true,
         rest_scale: Vec3::ONE,
         name: name.into(),
         parent,
