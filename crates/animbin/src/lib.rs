@@ -13,6 +13,9 @@
 //! let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 //! for entry in std::fs::read_dir(folder)? {
 //!     let path = entry?.path();
+//!     if !path.is_file() {
+//!         continue; // testdata/poses/ holds the pose suite's rigs
+//!     }
 //!     let document = Document::open(&path)?;
 //!     // Textures beside the file are embedded; unnamed animations take the file's stem.
 //!     let options = ConvertOptions::for_input(&path);
