@@ -128,9 +128,11 @@ fn writes_exactly<E>(expected: &[u8], write: impl FnOnce(&mut Matches<'_>) -> Re
 /// The bytes a [`Chunks`] writer sends at a time.
 const CHUNK: usize = 1 << 20;
 
-/// A [`Write`] that sends what is written through a bounded channel, a chunk at a time.
+/// A [`Write`] that sends what is written through a bounded channel, a chunk at a time, or
+/// (with no channel: where there are no threads) keeps the chunks.
 struct Chunks {
-    sender: std::sync::mpsc::SyncSender<Vec<u8>>,
+    sender: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
+    kept: Vec<Vec<u8>>,
     chunk: Vec<u8>,
 }
 
@@ -140,9 +142,15 @@ impl Chunks {
             return Ok(());
         }
         let chunk = std::mem::replace(&mut self.chunk, Vec::with_capacity(CHUNK));
-        self.sender
-            .send(chunk)
-            .map_err(|_| std::io::Error::other("the comparison stopped"))
+        match &self.sender {
+            Some(sender) => sender
+                .send(chunk)
+                .map_err(|_| std::io::Error::other("the comparison stopped")),
+            None => {
+                self.kept.push(chunk);
+                Ok(())
+            }
+        }
     }
 }
 
@@ -197,6 +205,7 @@ impl Write for MatchesChunks<'_> {
 /// Whether `a` and `b` both succeed and write the same bytes. Neither encoding is held: `a`
 /// writes on a thread of its own, a chunk at a time through a channel of a few chunks, and
 /// what `b` writes is compared with them as it comes.
+#[cfg(not(target_arch = "wasm32"))]
 fn write_the_same<EA, EB>(
     a: impl FnOnce(&mut Chunks) -> Result<(), EA> + Send,
     b: impl FnOnce(&mut MatchesChunks<'_>) -> Result<(), EB>,
@@ -205,23 +214,57 @@ fn write_the_same<EA, EB>(
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || {
             let mut chunks = Chunks {
-                sender,
+                sender: Some(sender),
+                kept: Vec::new(),
                 chunk: Vec::with_capacity(CHUNK),
             };
             a(&mut chunks).is_ok() && chunks.send().is_ok()
         });
-        let mut matches = MatchesChunks {
-            receiver: &receiver,
-            chunk: Vec::new(),
-            at: 0,
-        };
-        // The end of `b` must be the end of `a`: every chunk used up, and no more to come.
-        let same = b(&mut matches).is_ok() && matches.at == matches.chunk.len() && receiver.recv().is_err();
+        let same = matches_to_the_end(&receiver, b);
         // A writer still sending (a longer file, or `b` stopped early) fails once nothing
         // receives.
         drop(receiver);
         writer.join().unwrap_or(false) && same
     })
+}
+
+/// [`write_the_same`] where there are no threads (the browser): `a`'s chunks are kept whole,
+/// then what `b` writes is compared with them.
+#[cfg(target_arch = "wasm32")]
+fn write_the_same<EA, EB>(
+    a: impl FnOnce(&mut Chunks) -> Result<(), EA> + Send,
+    b: impl FnOnce(&mut MatchesChunks<'_>) -> Result<(), EB>,
+) -> bool {
+    let mut chunks = Chunks {
+        sender: None,
+        kept: Vec::new(),
+        chunk: Vec::with_capacity(CHUNK),
+    };
+    if !(a(&mut chunks).is_ok() && chunks.send().is_ok()) {
+        return false;
+    }
+    let (sender, receiver) = std::sync::mpsc::sync_channel(chunks.kept.len());
+    for chunk in chunks.kept {
+        if sender.send(chunk).is_err() {
+            return false;
+        }
+    }
+    drop(sender);
+    matches_to_the_end(&receiver, b)
+}
+
+/// Whether `b` succeeds and writes what `receiver` brings, to its end.
+fn matches_to_the_end<EB>(
+    receiver: &std::sync::mpsc::Receiver<Vec<u8>>,
+    b: impl FnOnce(&mut MatchesChunks<'_>) -> Result<(), EB>,
+) -> bool {
+    let mut matches = MatchesChunks {
+        receiver,
+        chunk: Vec::new(),
+        at: 0,
+    };
+    // The end of `b` must be the end of `a`: every chunk used up, and no more to come.
+    b(&mut matches).is_ok() && matches.at == matches.chunk.len() && receiver.recv().is_err()
 }
 
 /// The only top-level node, when it is a Root with one child of `kind`.
