@@ -2,13 +2,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const testdata = join(root, 'testdata');
 export const built = join(root, 'target/web');
-export const animbin = process.env.ANIMBIN || join(root, 'target/debug/animbin');
+// Resolved now: some tests run the command in a folder of their own.
+export const animbin = process.env.ANIMBIN ? resolve(process.env.ANIMBIN) : join(root, 'target/debug/animbin');
 
 /** Every file of testdata/ (not in its folders: poses/ is the Blender pose suite's), sorted. */
 export const samples = readdirSync(testdata, { withFileTypes: true })
