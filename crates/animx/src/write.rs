@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_core::io::write_to_vec;
+use animbin_core::io::{MatchingWriter, write_to_vec};
 use animbin_core::strings::{DotNetString, VarInt};
 use animbin_core::{Endian, Error, ErrorKind};
 use binrw::BinWrite;
@@ -37,28 +37,6 @@ impl AnimXFile {
     /// The header's bytes (what comes before [`AnimXFile::data`]).
     pub fn header_bytes(&self) -> Result<Vec<u8>, Error> {
         write_to_vec(FORMAT, &self.header, Endian::Little)
-    }
-}
-
-/// A [`Write`] that keeps nothing and checks that what is written is `expected`, from its
-/// start, refusing the first byte that differs.
-struct Matches<'a> {
-    expected: &'a [u8],
-    at: usize,
-}
-
-impl Write for Matches<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.expected[self.at..].starts_with(buf) {
-            self.at += buf.len();
-            Ok(buf.len())
-        } else {
-            Err(std::io::Error::other("the encoding differs from the stored bytes"))
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
@@ -138,10 +116,7 @@ impl Animation {
         let Ok(stored) = original.tracks_bytes(options) else {
             return Ok(false);
         };
-        let mut matches = NoSeek::new(Matches {
-            expected: &stored,
-            at: 0,
-        });
+        let mut matches = NoSeek::new(MatchingWriter::new(&stored));
         for track in &self.tracks {
             if track
                 .write_options(&mut matches, Endian::Little, (self.version,))
@@ -150,7 +125,7 @@ impl Animation {
                 return Ok(false);
             }
         }
-        Ok(matches.into_inner().at == stored.len())
+        Ok(matches.into_inner().matched_all())
     }
 
     /// Encodes like [`Animation::encode`], but gives back `original` itself when it holds

@@ -608,3 +608,39 @@ mod tests {
         assert_eq!(line_column_offset(text, 2, 99), text.len() as u64);
     }
 }
+
+/// A [`Write`] that keeps nothing and checks that what is written is `expected`, from its
+/// start, refusing the first bytes that differ (or run past its end): it tells whether an
+/// encoding equals bytes already held without making a second copy of them.
+#[derive(Debug)]
+pub struct MatchingWriter<'a> {
+    expected: &'a [u8],
+    at: usize,
+}
+
+impl<'a> MatchingWriter<'a> {
+    /// A writer that expects `expected`, from its first byte.
+    pub fn new(expected: &'a [u8]) -> Self {
+        Self { expected, at: 0 }
+    }
+
+    /// Whether what was written so far is the whole of `expected` (every write having matched).
+    pub fn matched_all(&self) -> bool {
+        self.at == self.expected.len()
+    }
+}
+
+impl Write for MatchingWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.expected[self.at..].starts_with(buf) {
+            self.at += buf.len();
+            Ok(buf.len())
+        } else {
+            Err(io::Error::other("the bytes differ from the expected ones"))
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}

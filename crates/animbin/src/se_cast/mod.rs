@@ -80,6 +80,7 @@ pub(crate) use semodel::semodel_from_cast_unchecked;
 use std::io::Write;
 
 use animbin_cast::{CastFile, Node, NodeKind, Property, Value};
+use animbin_core::io::MatchingWriter;
 use animbin_core::scene::ConversionReport;
 use animbin_semodel::Layout;
 
@@ -96,33 +97,11 @@ fn same_file(a: &CastFile, b: &CastFile) -> bool {
     animbin_cast::to_bytes(a).is_ok_and(|a| writes_exactly(&a, |w| animbin_cast::write(b, w)))
 }
 
-/// A [`Write`] that keeps nothing and checks that what is written is `expected`, from its
-/// start, refusing the first bytes that differ (or run past its end).
-struct Matches<'a> {
-    expected: &'a [u8],
-    at: usize,
-}
-
-impl Write for Matches<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.expected[self.at..].starts_with(buf) {
-            self.at += buf.len();
-            Ok(buf.len())
-        } else {
-            Err(std::io::Error::other("the bytes differ"))
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Whether `write` succeeds and writes exactly `expected`. What it writes is compared as it
 /// is written, so the check holds one encoding in memory, not two.
-fn writes_exactly<E>(expected: &[u8], write: impl FnOnce(&mut Matches<'_>) -> Result<(), E>) -> bool {
-    let mut matches = Matches { expected, at: 0 };
-    write(&mut matches).is_ok() && matches.at == expected.len()
+fn writes_exactly<E>(expected: &[u8], write: impl FnOnce(&mut MatchingWriter<'_>) -> Result<(), E>) -> bool {
+    let mut matches = MatchingWriter::new(expected);
+    write(&mut matches).is_ok() && matches.matched_all()
 }
 
 /// The bytes a [`Chunks`] writer sends at a time.
@@ -384,7 +363,7 @@ mod tests {
 
     #[test]
     fn writes_exactly_accepts_only_the_same_bytes() {
-        let write_all = |bytes: &'static [u8]| move |w: &mut Matches<'_>| w.write_all(bytes);
+        let write_all = |bytes: &'static [u8]| move |w: &mut MatchingWriter<'_>| w.write_all(bytes);
         let expected = b"abcdef";
         assert!(writes_exactly(expected, write_all(b"abcdef")));
         assert!(writes_exactly(b"", write_all(b"")));
@@ -393,13 +372,13 @@ mod tests {
         assert!(!writes_exactly(expected, write_all(b"abcdefg")));
         assert!(!writes_exactly(expected, write_all(b"abcdXf")));
         // In pieces, as writers write.
-        assert!(writes_exactly(expected, |w: &mut Matches<'_>| {
+        assert!(writes_exactly(expected, |w: &mut MatchingWriter<'_>| {
             w.write_all(b"ab")?;
             w.write_all(b"")?;
             w.write_all(b"cdef")
         }));
         // A writer's own error is a difference.
-        assert!(!writes_exactly(expected, |_: &mut Matches<'_>| Err("refused")));
+        assert!(!writes_exactly(expected, |_: &mut MatchingWriter<'_>| Err("refused")));
     }
 
     #[test]
