@@ -50,6 +50,26 @@ struct Sampled {
     interpolation: gltf::animation::Interpolation,
 }
 
+/// A sampler's key times (its input), refused unless they are finite and do not decrease.
+pub(super) fn key_times(sampler: &gltf::animation::Sampler, buffers: &Buffers, spath: &Path) -> Result<Vec<f32>> {
+    let (times, _) = accessor::floats(&sampler.input(), buffers, &[1], "key times")?;
+    if let Some(i) = times.iter().position(|t| !t.is_finite()) {
+        return Err(Error::invalid(
+            spath.field("input"),
+            "finite key times",
+            format!("{} at key {i}", times[i]),
+        ));
+    }
+    if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(Error::invalid(
+            spath.field("input"),
+            "key times that do not decrease",
+            format!("{} after {} at key {}", times[i + 1], times[i], i + 1),
+        ));
+    }
+    Ok(times)
+}
+
 pub(super) fn import_animation(
     animation: &gltf::Animation,
     buffers: &Buffers,
@@ -97,21 +117,7 @@ pub(super) fn import_animation(
         };
         let sampler = channel.sampler();
         let spath = path.field("samplers").index(sampler.index());
-        let (times, _) = accessor::floats(&sampler.input(), buffers, &[1], "key times")?;
-        if let Some(i) = times.iter().position(|t| !t.is_finite()) {
-            return Err(Error::invalid(
-                spath.field("input"),
-                "finite key times",
-                format!("{} at key {i}", times[i]),
-            ));
-        }
-        if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
-            return Err(Error::invalid(
-                spath.field("input"),
-                "key times that do not decrease",
-                format!("{} after {} at key {}", times[i + 1], times[i], i + 1),
-            ));
-        }
+        let times = key_times(&sampler, buffers, &spath)?;
         let dims = if property == Property::Rotation { 4 } else { 3 };
         let (values, _) = accessor::floats(&sampler.output(), buffers, &[dims], "key values")?;
         let interpolation = sampler.interpolation();

@@ -116,21 +116,7 @@ pub(super) fn read_channel(
     }
     let sampler = channel.sampler();
     let spath = path.field("samplers").index(sampler.index());
-    let (times, _) = accessor::floats(&sampler.input(), buffers, &[1], "key times")?;
-    if let Some(i) = times.iter().position(|t| !t.is_finite()) {
-        return Err(Error::invalid(
-            spath.field("input"),
-            "finite key times",
-            format!("{} at key {i}", times[i]),
-        ));
-    }
-    if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
-        return Err(Error::invalid(
-            spath.field("input"),
-            "key times that do not decrease",
-            format!("{} after {} at key {}", times[i + 1], times[i], i + 1),
-        ));
-    }
+    let times = super::animation::key_times(&sampler, buffers, &spath)?;
     let (values, _) = accessor::floats(&sampler.output(), buffers, &[1], "weights")?;
     let interpolation = sampler.interpolation();
     let per_key = if interpolation == Interpolation::CubicSpline {
