@@ -217,6 +217,14 @@ macro_rules! format_table {
                 })
             }
 
+            /// The width of the document's key values where its format states one
+            /// ([`FileFormat::key_precision`]): `None` where only the values can tell (glTF).
+            pub fn key_precision(&self) -> Option<animbin_core::scene::Precision> {
+                match self {
+                    $(Self::$format(d) => d.key_precision(),)+
+                }
+            }
+
             /// The target that writes the document back in the form it was read in.
             pub fn own_target(&self) -> Target {
                 match self {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
 use animbin_core::images::ImageFiles;
-use animbin_core::scene::{AnimKind, ConversionReport, Scene};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene};
 use animbin_core::{Error, ErrorKind, Problem, SceneOptions};
 
 use crate::animj;
@@ -72,6 +72,11 @@ impl FileFormat for AnimXDocument {
                 .write_all(self.to_animj()?.as_bytes())
                 .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e))),
         }
+    }
+
+    /// Key values are `f32`.
+    fn key_precision(&self) -> Option<Precision> {
+        Some(Precision::Single)
     }
 
     fn summary(&self) -> Summary {

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision};
 use animbin_core::{Error, Problem};
 
 use crate::model::CastFile;
@@ -48,6 +48,11 @@ impl FileFormat for CastFile {
 
     fn write_as(&self, (): (), writer: &mut dyn Write, _: &mut ConversionReport) -> Result<(), Error> {
         crate::write(self, writer)
+    }
+
+    /// Curve values and bind poses are `f32`.
+    fn key_precision(&self) -> Option<Precision> {
+        Some(Precision::Single)
     }
 
     fn summary(&self) -> Summary {

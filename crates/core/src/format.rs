@@ -53,7 +53,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::images::ImageFiles;
-use crate::scene::{AnimKind, ConversionReport, Scene, SceneOptions};
+use crate::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use crate::validate::Problem;
 
 bitflags::bitflags! {
@@ -234,6 +234,15 @@ pub trait FileFormat: Sized + Clone + Debug {
                 error,
             },
         })
+    }
+
+    /// The width of the file's animation key values: [`Precision::Single`] for a file that
+    /// stores them as `f32`, [`Precision::Double`] for one whose values need `f64` (SEAnim's
+    /// high precision, a fixed point that `f32` does not hold), `None` where the format
+    /// does not say (glTF accessors of any width), so a front end that hands keys out at the
+    /// file's precision (the Python package's `float32` arrays) judges by the values.
+    fn key_precision(&self) -> Option<Precision> {
+        None
     }
 
     /// The summary of the model.

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision};
 use animbin_core::{Error, ErrorKind, Problem};
 use serde::Deserialize;
 
@@ -85,6 +85,11 @@ impl FileFormat for Dmf {
                 .write_all(&json::to_vec(self)?)
                 .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e))),
         }
+    }
+
+    /// Key values are `f32`.
+    fn key_precision(&self) -> Option<Precision> {
+        Some(Precision::Single)
     }
 
     fn summary(&self) -> Summary {

@@ -30,17 +30,13 @@ pub(crate) enum KeyDtype {
 }
 
 impl KeyDtype {
-    /// The dtype of the key values of `document`'s animations.
+    /// The dtype of the key values of `document`'s animations: its format's own width, or
+    /// judged by the values where the format states none.
     pub(crate) fn of_document(document: &animbin::Document) -> Self {
-        use animbin::Document as D;
-        match document {
-            D::SeAnim(anim) => match anim.precision() {
-                animbin::seanim::Precision::Single => Self::Single,
-                animbin::seanim::Precision::Double => Self::Double,
-            },
-            D::Cast(_) | D::AnimX(_) | D::Dmf(_) | D::SeModel(_) => Self::Single,
-            D::Sf3(_) => Self::Double,
-            _ => Self::ByValues,
+        match document.key_precision() {
+            Some(Precision::Single) => Self::Single,
+            Some(Precision::Double) => Self::Double,
+            None => Self::ByValues,
         }
     }
 

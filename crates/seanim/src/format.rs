@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision};
 use animbin_core::{Error, Problem};
 
 use crate::layout::SeAnim;
@@ -51,6 +51,14 @@ impl FileFormat for SeAnim {
 
     fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         crate::to_bytes(self)
+    }
+
+    /// The header's precision flag.
+    fn key_precision(&self) -> Option<Precision> {
+                Some(match self.precision() {
+            crate::Precision::Single => Precision::Single,
+            crate::Precision::Double => Precision::Double,
+        })
     }
 
     fn summary(&self) -> Summary {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
 use animbin_core::images::ImageFiles;
-use animbin_core::scene::{AnimKind, ConversionReport, Scene, SceneOptions};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use animbin_core::{Error, Problem};
 
 use crate::layout::Layout;
@@ -59,6 +59,11 @@ impl FileFormat for SeModel {
 
     fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         crate::to_bytes(self)
+    }
+
+    /// Bind poses are `f32`.
+    fn key_precision(&self) -> Option<Precision> {
+        Some(Precision::Single)
     }
 
     fn summary(&self) -> Summary {

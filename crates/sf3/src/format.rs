@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision};
 use animbin_core::{Error, Problem};
 
 use crate::model::Sf3File;
@@ -65,6 +65,11 @@ impl FileFormat for Sf3File {
 
     fn write_as(&self, (): (), writer: &mut dyn Write, _: &mut ConversionReport) -> Result<(), Error> {
         crate::write(self, writer)
+    }
+
+    /// 16.16 fixed-point translations need more than `f32`'s 24 bits.
+    fn key_precision(&self) -> Option<Precision> {
+        Some(Precision::Double)
     }
 
     fn summary(&self) -> Summary {
