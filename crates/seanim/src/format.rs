@@ -55,7 +55,7 @@ impl FileFormat for SeAnim {
 
     /// The header's precision flag.
     fn key_precision(&self) -> Option<Precision> {
-                Some(match self.precision() {
+        Some(match self.precision() {
             crate::Precision::Single => Precision::Single,
             crate::Precision::Double => Precision::Double,
         })
