@@ -123,6 +123,7 @@ fn expected_losses(file: &CastFile, target: Target) -> Vec<(&'static str, &'stat
         ),
         (curve_kp(&["vb"]), "visibility curves", "property tracks"),
         (has(NodeKind::Hair), "hair", "hair"),
+        (has(NodeKind::Instance), "instances", "instances of other scene files"),
         (has(NodeKind::BlendShape), "blend shapes", "blend shapes"),
         (has(NodeKind::IkHandle), "IK handles", "IK handles"),
         (has(NodeKind::Constraint), "constraints", "constraints"),

@@ -232,6 +232,7 @@ fn from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<Animation,
     }
     report.lose_morph_targets(scene, "AnimX");
     report.lose_rig_controls(scene, "AnimX");
+    report.lose_hair_and_instances(scene, "AnimX");
     if scene.animations.len() > 1 {
         report.lose(format!(
             "{} animations after the first (AnimX holds one)",

@@ -10,7 +10,8 @@
 
 use std::fmt;
 
-use crate::scene::{Animation, Key, Mesh, MorphTarget, Scene};
+use crate::math::Transform;
+use crate::scene::{Animation, Hair, Instance, Key, Mesh, MorphTarget, Scene};
 
 /// A field of a scene that no file can be written from, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,11 +38,19 @@ impl Scene {
     /// weights; for each animation, a positive finite frame rate and length, and for each
     /// channel finite keys in strictly increasing frames. A material index past the scene's
     /// materials is not an error: writers treat it as no material, as they always have (an
-    /// SEModel's meshes name materials that another file may hold).
+    /// SEModel's meshes name materials that another file may hold). Each hair has as many
+    /// particles as its segments call for (the sum of `segments[i] + 1`), finite, and a
+    /// material inside the scene's; each instance a finite placement.
     pub fn check(&self) -> Result<(), SceneError> {
         self.check_skeleton()?;
         for (m, mesh) in self.meshes.iter().enumerate() {
             check_mesh(mesh, &format!("meshes[{m}]"), self)?;
+        }
+        for (h, hair) in self.hairs.iter().enumerate() {
+            check_hair(hair, &format!("hairs[{h}]"), self.materials.len())?;
+        }
+        for (i, instance) in self.instances.iter().enumerate() {
+            check_instance(instance, &format!("instances[{i}]"))?;
         }
         for (a, animation) in self.animations.iter().enumerate() {
             check_animation(animation, &format!("animations[{a}]"))?;
@@ -229,6 +238,50 @@ fn check_morph_target(target: &MorphTarget, field: &str, vertices: usize) -> Res
     Ok(())
 }
 
+/// A hair: the particles its segments call for, finite, and a material of the scene.
+fn check_hair(hair: &Hair, field: &str, materials: usize) -> Result<(), SceneError> {
+    let expected = hair.particle_count();
+    if hair.particles.len() as u64 != expected {
+        return fail(
+            format_args!("{field}.particles"),
+            format!(
+                "{} particles for {} strands of {} segments (a strand of k segments has k + 1 particles: {expected})",
+                hair.particles.len(),
+                hair.segments.len(),
+                expected - hair.segments.len() as u64,
+            ),
+        );
+    }
+    if let Some(i) = hair
+        .particles
+        .iter()
+        .position(|p| ![p.x, p.y, p.z].iter().all(|c| c.is_finite()))
+    {
+        return fail(format_args!("{field}.particles[{i}]"), "not finite");
+    }
+    match hair.material {
+        Some(m) if m >= materials => fail(
+            format_args!("{field}.material"),
+            format!("{m} is past the {materials} materials"),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// An instance: a finite placement.
+fn check_instance(instance: &Instance, field: &str) -> Result<(), SceneError> {
+    let Transform {
+        translation: t,
+        rotation: r,
+        scale: s,
+    } = instance.placement;
+    let values = [t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z];
+    match values.into_iter().find(|v| !v.is_finite()) {
+        Some(bad) => fail(format_args!("{field}.placement"), format!("{bad} is not finite")),
+        None => Ok(()),
+    }
+}
+
 fn check_animation(animation: &Animation, field: &str) -> Result<(), SceneError> {
     if !(animation.framerate.is_finite() && animation.framerate > 0.0) {
         return fail(
@@ -404,5 +457,48 @@ mod tests {
             error(&scene),
             "animations[0].framerate: -30 is not a positive number of frames per second"
         );
+    }
+
+    #[test]
+    fn hair_needs_one_more_particle_than_segments_per_strand_and_a_material_in_range() {
+        let mut scene = Scene::default();
+        scene.hairs.push(Hair {
+            name: "fringe".into(),
+            segments: vec![2, 1],
+            particles: vec![Vec3::new(0.0, 0.0, 0.0); 5],
+            material: None,
+        });
+        assert_eq!(scene.check(), Ok(()));
+        scene.hairs[0].particles.pop();
+        assert_eq!(
+            error(&scene),
+            "hairs[0].particles: 4 particles for 2 strands of 3 segments (a strand of k segments has k + 1 particles: 5)"
+        );
+        scene.hairs[0].segments = vec![u32::MAX; 3];
+        assert_eq!(
+            error(&scene),
+            "hairs[0].particles: 4 particles for 3 strands of 12884901885 segments (a strand of k segments has k + 1 particles: 12884901888)"
+        );
+        scene.hairs[0].segments = vec![3];
+        scene.hairs[0].particles[1].z = f32::NAN;
+        assert_eq!(error(&scene), "hairs[0].particles[1]: not finite");
+        scene.hairs[0].particles[1].z = 0.0;
+        scene.hairs[0].material = Some(0);
+        assert_eq!(error(&scene), "hairs[0].material: 0 is past the 0 materials");
+        scene.materials.push(crate::scene::Material::default());
+        assert_eq!(scene.check(), Ok(()));
+    }
+
+    #[test]
+    fn an_instance_needs_a_finite_placement() {
+        let mut scene = Scene::default();
+        scene.instances.push(Instance {
+            name: "crate".into(),
+            path: "props/crate.cast".into(),
+            placement: Transform::IDENTITY,
+        });
+        assert_eq!(scene.check(), Ok(()));
+        scene.instances[0].placement.scale.y = f64::INFINITY;
+        assert_eq!(error(&scene), "instances[0].placement: inf is not finite");
     }
 }

@@ -35,6 +35,14 @@ pub struct Scene {
     /// and meshes) rather than after the file.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// Hair: strands of line segments through particles (Cast's Hair nodes), beside the
+    /// meshes and placed with them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hairs: Vec<Hair>,
+    /// Other scene files placed in this one (Cast's Instance nodes), kept as references: the
+    /// referenced files are not read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<Instance>,
 }
 
 /// A bone hierarchy.
@@ -331,6 +339,51 @@ pub struct Material {
     pub base_color: Option<Rgba<f32>>,
 }
 
+/// Hair: strands, each a polyline through consecutive particles (Cast's Hair node).
+///
+/// The particles are in the model's space as the file stores them (Cast says world space),
+/// placed by [`Scene::placement`] like the meshes. A strand of `k` segments has `k + 1`
+/// particles, so `particles.len()` is the sum of `segments[i] + 1` ([`Scene::check`] says
+/// so).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Hair {
+    /// The hair's name; empty where the source has none.
+    #[serde(default)]
+    pub name: String,
+    /// The number of segments of each strand, strand after strand.
+    pub segments: Vec<u32>,
+    /// The particles, strand after strand: `segments[0] + 1` for the first strand, then the
+    /// next strand's.
+    pub particles: Vec<Vec3<f32>>,
+    /// The hair's material: an index into [`Scene::materials`].
+    #[serde(default)]
+    pub material: Option<usize>,
+}
+
+impl Hair {
+    /// The number of particles the segments call for: the sum of `segments[i] + 1` (in
+    /// `u64`, which no count of `u32` segments overflows).
+    pub fn particle_count(&self) -> u64 {
+        self.segments.iter().map(|&s| u64::from(s) + 1).sum()
+    }
+}
+
+/// Another scene file placed in this one (Cast's Instance node): a reference by path, not a
+/// copy of the file's contents.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Instance {
+    /// The instance's name; empty where the source has none.
+    #[serde(default)]
+    pub name: String,
+    /// The referenced scene's path as the file states it (Cast: the `p` of the File the
+    /// instance's `rf` names), relative paths unresolved; empty where the source names none.
+    #[serde(default)]
+    pub path: String,
+    /// Where the referenced scene sits in this one (Cast's `p`, `r`, `s`).
+    #[serde(default)]
+    pub placement: Transform,
+}
+
 /// An embedded image.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Texture {
@@ -616,6 +669,21 @@ impl ConversionReport {
         let layers: usize = scene.meshes.iter().map(|m| m.extra_color_layers.len()).sum();
         if layers > 0 {
             self.lose(format!("{layers} colour layers after the first ({label} holds one)"));
+        }
+    }
+
+    /// Records the scene's hair and instances of other scene files as lost, for a format
+    /// (`label`) that holds neither.
+    pub fn lose_hair_and_instances(&mut self, scene: &Scene, label: &str) {
+        let strands: usize = scene.hairs.iter().map(|h| h.segments.len()).sum();
+        if !scene.hairs.is_empty() {
+            self.lose(format!("hair ({strands} strands; {label} has no hair)"));
+        }
+        if !scene.instances.is_empty() {
+            self.lose(format!(
+                "{} instances of other scene files ({label} has no instances)",
+                scene.instances.len()
+            ));
         }
     }
 

@@ -331,6 +331,7 @@ impl Dmf {
     pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
         report.lose_morph_targets(scene, "DMF");
         report.lose_rig_controls(scene, "DMF");
+        report.lose_hair_and_instances(scene, "DMF");
         report.lose_model_name(scene, "DMF");
         report.lose_extra_color_layers(scene, "DMF");
         let (bones, bone_index) = dmf_bones(scene, report)?;

@@ -573,6 +573,7 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
                 .map_err(|e| PyValueError::new_err(format!("Scene.name: {e}")))?,
             _ => String::new(),
         },
+        ..Scene::default()
     })
 }
 

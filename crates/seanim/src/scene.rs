@@ -189,6 +189,7 @@ impl SeAnim {
         // SEBlend keys stay opaque (crate docs): their layout is not confirmed by any writer.
         report.lose_morph_targets(scene, "SEAnim (whose SEBlend key layout is unconfirmed)");
         report.lose_rig_controls(scene, "SEAnim");
+        report.lose_hair_and_instances(scene, "SEAnim");
         let rebased;
         let (first, single) = match options.anim_kind {
             Some(kind) if kind != first.kind || first.bones.iter().any(|t| t.kind_override.is_some()) => {

@@ -748,6 +748,7 @@ impl SeModel {
         report: &mut ConversionReport,
     ) -> Result<Self> {
         report.lose_rig_controls(scene, "SEModel");
+        report.lose_hair_and_instances(scene, "SEModel");
         report.lose_model_name(scene, "SEModel");
         report.lose_extra_color_layers(scene, "SEModel");
         Ok(match layout {

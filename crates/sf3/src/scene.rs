@@ -166,6 +166,7 @@ fn from_scene(scene: &Scene, options: Ticks, report: &mut ConversionReport) -> R
     }
     report.lose_morph_targets(scene, "x8an");
     report.lose_rig_controls(scene, "x8an");
+    report.lose_hair_and_instances(scene, "x8an");
     let segments = scene
         .animations
         .iter()

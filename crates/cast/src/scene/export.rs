@@ -6,7 +6,7 @@ use animbin_core::math::{Quat, Transform, Vec3, Vec4};
 use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene};
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, blend, refuse, rig};
+use super::{PROPERTY_FORMAT, blend, hair, refuse, rig};
 use crate::FORMAT;
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Property, Value};
@@ -73,11 +73,11 @@ fn narrow(x: f64, lost: &mut bool) -> f32 {
     y
 }
 
-fn narrow3(v: Vec3<f64>, lost: &mut bool) -> Vec3<f32> {
+pub(super) fn narrow3(v: Vec3<f64>, lost: &mut bool) -> Vec3<f32> {
     v.map(|x| narrow(x, lost))
 }
 
-fn narrow4(q: Quat<f64>, lost: &mut bool) -> Vec4<f32> {
+pub(super) fn narrow4(q: Quat<f64>, lost: &mut bool) -> Vec4<f32> {
     Vec4::new(
         narrow(q.x, lost),
         narrow(q.y, lost),
@@ -146,30 +146,37 @@ impl CastFile {
     /// rest-pose scale where a format has one) when it is not 1), the materials (`n`, `t` "pbr", the
     /// base colour as a linear Color in `albedo`, the diffuse, normal and specular maps as
     /// Files in their slots) and the meshes (`n` when named, `vp`, `vn`, `u0`... and `ul`,
-    /// colours packed in `c0` with `cl` 1, `wb`/`wv`/`mi`, `f`, `m`) when the scene has any;
+    /// colours packed in `c0` with `cl` 1, `wb`/`wv`/`mi`, `f`, `m`), then the blend shapes,
+    /// then the hairs (`n` when named, `se`, `pt`, `m`) when the scene has any of these;
     /// an Animation per scene animation (`n`, `fr`, `lo`; per bone a CurveModeOverride per
     /// mode of its overrides (`kind_override` covers every channel, `channel_overrides` the
     /// channels they set), then `rq`, `tx`/`ty`/`tz` and `sx`/`sy`/`sz` curves, each in the
     /// mode of its channel's kind (`channel_kinds`, else the animation's): a relative or
     /// delta rotation (the key is the rotation) is `absolute`, an additive rotation (rest
     /// times key) is `relative` beside relative translations, else `additive`; Cast property tracks as their curves; notes as one
-    /// notification track per name). Properties follow the reference writer's order, index
+    /// notification track per name); an Instance per scene instance after the animations (`n`
+    /// when named, `rf` naming its File child, whose `p` is the path, then `p`, `r`, `s`).
+    /// Properties follow the reference writer's order, index
     /// buffers take the narrowest width, hashes count up from [`FIRST_HASH`].
     ///
-    /// Key values and bind poses are `f32` in Cast: values that lose digits are reported, as
-    /// are fractional frames (rounded), the `delta` kind (written as `relative`), the kind of
-    /// an animation without keys, step interpolation, a frame count other than the last
+    /// Key values, bind poses and placements are `f32` in Cast: values that lose digits are
+    /// reported, as are fractional frames (rounded), the `delta` kind (written as
+    /// `relative`), the kind of an animation without keys, step interpolation, a frame count other than the last
     /// key's plus one, note orders that a frame sort cannot give back, cosmetic marks, bone
     /// tracks without keys, embedded textures, mesh materials after the first and property
     /// tracks of other formats. No option changes the result.
     ///
     /// Fails on frames that are negative or past u32, key values past `f32`'s range, bone
-    /// parents out of range or in a cycle, and meshes whose arrays disagree with their
-    /// vertex count or whose indices point past their arrays.
+    /// parents out of range or in a cycle, meshes whose arrays disagree with their
+    /// vertex count or whose indices point past their arrays, and hairs whose particles are
+    /// not the count their segments call for or whose material is past the scene's.
     pub fn from_scene(scene: &Scene, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Self> {
         let mut hashes = NodeHashes::new();
         let mut root = hashes.node(NodeKind::Root);
-        let has_model = !scene.skeleton.bones.is_empty() || !scene.meshes.is_empty() || !scene.materials.is_empty();
+        let has_model = !scene.skeleton.bones.is_empty()
+            || !scene.meshes.is_empty()
+            || !scene.materials.is_empty()
+            || !scene.hairs.is_empty();
         if has_model {
             let mut model = hashes.node(NodeKind::Model);
             if !scene.name.is_empty() {
@@ -209,6 +216,12 @@ impl CastFile {
                     .children
                     .extend(blend::blend_shape_nodes(i, mesh, hash, &mut hashes, report)?);
             }
+            // After the blend shapes, so the hashes of files without hair stay as they were.
+            for (i, h) in scene.hairs.iter().enumerate() {
+                model
+                    .children
+                    .push(hair::hair_node(i, h, &material_hashes, &mut hashes)?);
+            }
             root.children.push(model);
         }
         if !has_model && !scene.name.is_empty() {
@@ -225,6 +238,15 @@ impl CastFile {
         }
         for anim in &scene.animations {
             root.children.push(animation_node(anim, &mut hashes, report)?);
+        }
+        // Last, so the hashes of files without instances stay as they were.
+        let mut placement_lost = false;
+        for instance in &scene.instances {
+            root.children
+                .push(hair::instance_node(instance, &mut hashes, &mut placement_lost));
+        }
+        if placement_lost {
+            report.lose("instance placement digits beyond f32");
         }
         Ok(Self {
             flags: 0,

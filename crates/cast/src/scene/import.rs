@@ -10,7 +10,7 @@ use animbin_core::scene::{
 };
 use animbin_core::{Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, blend, refuse, rig};
+use super::{PROPERTY_FORMAT, blend, hair, refuse, rig};
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Value};
 use crate::nodes::{self, ColorLayer, is_material_slot};
@@ -34,6 +34,8 @@ fn documented(kind: NodeKind, name: &str) -> bool {
         NodeKind::NotificationTrack => &["n", "kb"],
         NodeKind::IkHandle => &["n", "sb", "eb", "tb", "to", "pv", "pb", "tr"],
         NodeKind::Constraint => &["n", "ct", "cb", "tb", "mo", "co", "wt", "sx", "sy", "sz"],
+        NodeKind::Hair => &["n", "se", "pt", "m"],
+        NodeKind::Instance => &["n", "rf", "p", "r", "s"],
         _ => return true,
     };
     let layer = |prefix: char| name.strip_prefix(prefix).and_then(crate::nodes::layer_number).is_some();
@@ -93,8 +95,6 @@ struct Builder<'r> {
     scene: Scene,
     report: &'r mut ConversionReport,
     unknown_nodes: usize,
-    hairs: usize,
-    instances: usize,
     metadata: usize,
     animation_skeletons: usize,
     /// Models read so far (the first places the scene).
@@ -123,6 +123,13 @@ impl CastFile {
     ///   to 8 bits), skin weights of any influence count (`mi`, `wb`, `wv`), triangles and the
     ///   material. Per-vertex arrays of the wrong length are skipped (as the format says
     ///   consumers do) and reported.
+    /// - Hair: every Hair of a model is a [`scene::Hair`]: name, segments (`se`), particles
+    ///   (`pt`, as the file stores them) and the material (`m`, resolved to its scene index;
+    ///   a hash naming no material of the model is read as none and reported). A hair whose
+    ///   particle count is not the sum of `se[i] + 1` is skipped and reported.
+    /// - Instances: every Instance under a Root is a [`scene::Instance`]: name, the path (`p`)
+    ///   of the File child its `rf` names (empty, and reported, when it names none) and its
+    ///   placement (`p`, `r`, `s`). The referenced file is not read.
     /// - Materials: name; the `diffuse` slot (else `albedo`) as the diffuse map, `normal` and
     ///   `specular` as maps, a Color in `albedo` or `diffuse` as the base colour (decoded to
     ///   linear when it is sRGB).
@@ -145,7 +152,7 @@ impl CastFile {
     /// What the scene cannot hold is one line each in `report`: model names after the first, placements of
     /// later models that differ from the first's, bone scales other than 1,
     /// tangents, colour layers past a missing one, float colours that 8 bits do not hold, the
-    /// skinning method, hair, instances, metadata, material slots
+    /// skinning method, metadata, material slots
     /// other than the four, additive blend weights, axes of one channel in different modes,
     /// skeletons inside animations, unknown nodes, undocumented and repeated properties.
     ///
@@ -158,8 +165,6 @@ impl CastFile {
             scene: Scene::default(),
             report,
             unknown_nodes: 0,
-            hairs: 0,
-            instances: 0,
             metadata: 0,
             animation_skeletons: 0,
             models: 0,
@@ -175,8 +180,9 @@ impl CastFile {
                     b.model(model)?;
                 } else if let Some(anim) = child.as_animation() {
                     animations.push(anim);
-                } else if child.is(NodeKind::Instance) {
-                    b.instances += 1;
+                } else if let Some(instance) = child.as_instance() {
+                    let instance = hair::import_instance(instance, b.report, &mut b.unknown_nodes);
+                    b.scene.instances.push(instance);
                 } else if child.is(NodeKind::Metadata) {
                     b.metadata += 1;
                 } else {
@@ -189,8 +195,6 @@ impl CastFile {
             let animation = b.animation(anim, options)?;
             b.scene.animations.push(animation);
         }
-        lose_count(b.hairs, "hair", b.report);
-        lose_count(b.instances, "instances of other scene files", b.report);
         lose_count(
             b.metadata,
             "metadata nodes (author, software, up axis, scene root)",
@@ -260,8 +264,10 @@ impl Builder<'_> {
                 let mesh = self.mesh(mesh, bone_offset, bone_count, model, &materials)?;
                 meshes_by_hash.entry(child.hash).or_insert(self.scene.meshes.len());
                 self.scene.meshes.push(mesh);
-            } else if child.is(NodeKind::Hair) {
-                self.hairs += 1;
+            } else if let Some(typed) = child.as_hair() {
+                if let Some(hair) = hair::import_hair(typed, &materials, self.report) {
+                    self.scene.hairs.push(hair);
+                }
             }
         }
         blend::import_blend_shapes(typed, &meshes_by_hash, &mut self.scene.meshes, self.report);

@@ -9,6 +9,7 @@ use crate::FORMAT;
 
 mod blend;
 mod export;
+mod hair;
 mod import;
 mod rig;
 
