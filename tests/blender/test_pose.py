@@ -554,12 +554,10 @@ def blender_vertices(mesh_names):
     return result
 
 
-def compare(checks, label, rig, motion, armature, slerped=False, between_whole_frames=TOLERANCE, approximated=()):
+def compare(checks, label, rig, motion, armature, slerped=False, between_whole_frames=TOLERANCE):
     """The posed bones (and skinned meshes) in Blender against the expected ones at every
     frame to check: within ``TOLERANCE`` at keys and whole frames, and within
-    ``between_whole_frames`` between them. Bones in ``approximated`` (the conversion said it
-    could not hold them exactly) are left out of the bone check, and so are the meshes when
-    any bone is."""
+    ``between_whole_frames`` between them."""
     missing = [n for n in rig.names if n not in armature.pose.bones]
     checks.true(f"{label}: every bone in Blender (missing {missing})", not missing)
     mesh_names = {name for name, *_rest in rig.meshes}
@@ -571,7 +569,7 @@ def compare(checks, label, rig, motion, armature, slerped=False, between_whole_f
         seen = blender_pose(armature, rig.names)
         worst_bone, worst = None, 0.0
         for index, name in enumerate(rig.names):
-            if name in seen and name not in approximated:
+            if name in seen:
                 off = float(np.abs(seen[name] - expected[index]).max())
                 if off > worst:
                     worst_bone, worst = name, off
@@ -579,7 +577,7 @@ def compare(checks, label, rig, motion, armature, slerped=False, between_whole_f
             f"{label}: frame {frame:g}: bone world matrices off by {worst:.3g} (worst: {worst_bone}, tolerance {tolerance})",
             worst <= tolerance,
         )
-        if mesh_names and not approximated:
+        if mesh_names:
             vertices = blender_vertices(mesh_names)
             for name, positions in rig.skinned(matrices).items():
                 if checks.true(f"{label}: mesh {name!r} in Blender", name in vertices):
@@ -652,16 +650,14 @@ def check_file(checks, animbin_path, label, path, work, anim_path=None):
 
     glb = os.path.join(work, os.path.basename(path) + ".glb")
     messages = convert(animbin_path, path, glb, rig.up, anim_path)
-    # The one pairing here whose glb cannot be exact: in ref_skeleton_only.cast the ankle
-    # inherits the knee's non-uniform (1.25, 1.25, 1) through a turn, and bøne_ü below it
-    # does not inherit scale; its compensation node cannot undo a shear. The conversion must
-    # say so (it may also name bones it cannot prove exact; those are still checked).
-    expected_approximated = {"bøne_ü"} if os.path.basename(path) == "ref_skeleton_only.cast" and anim_path else set()
+    # In ref_skeleton_only.cast with ref_animation.cast the ankle inherits the knee's
+    # non-uniform (1.25, 1.25, 1) through a turn, and bøne_ü below it does not inherit scale:
+    # its compensation is two nodes (turn and scale, then turn), exact at keys and whole
+    # frames like every other bone, so the conversion names no bone as approximate.
     approximated = approximated_bones(messages)
     checks.true(
-        f"{label} (glb): the conversion names the bones it holds approximately: {sorted(approximated)}, "
-        f"which must include {sorted(expected_approximated)}",
-        expected_approximated <= approximated,
+        f"{label} (glb): the conversion names no bone it holds approximately ({sorted(approximated)})",
+        not approximated,
     )
     empty_scene(motion.framerate)
     import_gltf(glb)
@@ -672,7 +668,6 @@ def check_file(checks, animbin_path, label, path, work, anim_path=None):
         motion,
         armature_object(),
         between_whole_frames=GLB_BETWEEN_WHOLE_FRAMES,
-        approximated=expected_approximated & approximated,
     )
 
 

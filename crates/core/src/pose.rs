@@ -72,8 +72,13 @@
 //! whose model-space scale is not 1 hangs from a compensation node that holds its
 //! translation and `1 / parent scale` (keyed at every scale key of the parents and every
 //! whole frame between: exact there; `1 / s` between frames is not linear, which no glTF
-//! interpolation gives; nothing extra when every such parent's scale is 1); the scene's
-//! placement (a Cast Model's `p`, `r`, `s`) is one root node above the model.
+//! interpolation gives; nothing extra when every such parent's scale is 1). Where a
+//! non-uniform scale above a turned parent shears what the parent passes down, two nodes
+//! (a turn and scale, then a turn: the singular value decomposition of what undoes the
+//! parent's scale and shear, keyed at every key of the bones above and every whole frame
+//! between) give the bone the parent's axes made unit and square as Blender's
+//! inherit-scale `NONE` makes them; the scene's placement (a Cast Model's `p`, `r`, `s`) is
+//! one root node above the model.
 //!
 //! **Blender** (the extension's import; its export inverts it): a bone's rest matrix is its
 //! model-space bind pose without scale; a pose bone's channels are `rest^-1 * played`:

@@ -368,3 +368,144 @@ fn a_scaled_parent_gets_one_compensation_node_per_compensating_child() {
     // (scale keys, and spine's scale that it inherits).
     assert_eq!(names, ["hand.ssc", "head.ssc", "pelvis.ssc"]);
 }
+
+/// A 4x4 matrix product, rows of column-vector matrices.
+fn mul4(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] {
+    let mut m = [[0.0; 4]; 4];
+    for (r, row) in m.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            *x = (0..4).map(|k| a[r][k] * b[k][c]).sum();
+        }
+    }
+    m
+}
+
+/// The axes of a matrix made unit length and square to each other as Blender's
+/// inherit-scale None does: Y kept, X and Z made square to it and then turned towards each
+/// other's square by equal angles.
+fn blender_axes(m: &[[f64; 4]; 4]) -> [Vec3<f64>; 3] {
+    let column = |c: usize| Vec3::new(m[0][c], m[1][c], m[2][c]);
+    let unit = |v: Vec3<f64>| v * uniform(1.0 / v.dot(v).sqrt());
+    let y = unit(column(1));
+    let x = unit(column(0) - y * uniform(column(0).dot(y)));
+    let z = unit(column(2) - y * uniform(column(2).dot(y)));
+    let (middle, apart) = (unit(x + z), unit(x - z));
+    let h = uniform(std::f64::consts::FRAC_1_SQRT_2);
+    [(middle + apart) * h, y, (middle - apart) * h]
+}
+
+#[test]
+fn a_compensating_bone_under_a_sheared_parent_sits_where_blender_puts_it() {
+    // knee scales non-uniformly under a turn, ankle inherits that and turns (its matrix is
+    // sheared), toe does not inherit scale: it must see ankle's axes without scale or shear.
+    let mut skeleton = Skeleton {
+        bones: vec![
+            bone("hip", None, [0.0, 0.0, 1.0], [0.0, 0.0, 0.2588, 0.9659], false),
+            bone("knee", Some(0), [0.0, -0.5, 0.0], [0.3827, 0.0, 0.0, 0.9239], false),
+            bone("ankle", Some(1), [0.1, -0.4, 0.0], [0.0, 0.2588, 0.1, 0.9659], false),
+            bone("toe", Some(2), [0.0, -0.1, 0.2], [0.1, 0.0, 0.0, 0.995], true),
+        ],
+        ..Skeleton::default()
+    };
+    skeleton.bones[1].local.scale = Vec3::new(1.25, 1.25, 1.0);
+    skeleton.update_globals();
+    let anim = Animation {
+        name: "shear".into(),
+        framerate: 10.0,
+        frame_count: 11.0,
+        bones: vec![
+            BoneTrack {
+                bone: "knee".into(),
+                scale: vec![
+                    Key::new(0.0, Vec3::new(1.25, 1.25, 1.0)),
+                    Key::new(10.0, Vec3::new(0.8, 1.5, 2.0)),
+                ],
+                ..BoneTrack::default()
+            },
+            BoneTrack {
+                bone: "ankle".into(),
+                rotation: vec![
+                    Key::new(0.0, Quat::new(0.0, 0.2588, 0.1, 0.9659).normalized()),
+                    Key::new(10.0, Quat::new(0.3, -0.2, 0.4, 0.8).normalized()),
+                ],
+                ..BoneTrack::default()
+            },
+        ],
+        ..Animation::default()
+    };
+    let scene = Scene {
+        skeleton,
+        animations: vec![anim],
+        ..Scene::default()
+    };
+    let mut report = ConversionReport::default();
+    let glb = animbin_gltf::from_scene(&scene, &SceneOptions::default(), &mut report).unwrap();
+    assert!(
+        report.lost.iter().all(|l| !l.contains("not exact")),
+        "{:?}",
+        report.lost
+    );
+    let (json, _) = chunks(&glb);
+    let names: Vec<&str> = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["name"].as_str())
+        .filter(|n| n.contains(".ssc"))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.contains(&"toe.ssc") && names.contains(&"toe.ssc.turn"),
+        "{names:?}"
+    );
+    let bones = &scene.skeleton.bones;
+    // At the keys (between them glTF's slerp and `glb_pose`'s lerp of quaternions differ).
+    for (key, frame) in [0.0, 10.0].into_iter().enumerate() {
+        let track = &scene.animations[0].bones;
+        let mut local: Vec<Transform> = bones.iter().map(|b| b.local).collect();
+        local[1].scale = track[0].scale[key].value;
+        local[2].rotation = track[1].rotation[key].value;
+        let mut world: Vec<[[f64; 4]; 4]> = Vec::new();
+        for (i, b) in bones.iter().enumerate() {
+            let own = local[i].to_matrix().rows;
+            let m = match b.parent {
+                None => own,
+                Some(p) if b.scale_compensate => {
+                    let axes = blender_axes(&world[p]);
+                    let mut turned = [[0.0; 4]; 4];
+                    for r in 0..3 {
+                        for c in 0..3 {
+                            turned[r][c] = (0..3).map(|k| [axes[k].x, axes[k].y, axes[k].z][r] * own[k][c]).sum();
+                        }
+                    }
+                    let t = local[i].translation;
+                    let offset = mul4(
+                        world[p],
+                        [
+                            [0.0, 0.0, 0.0, t.x],
+                            [0.0, 0.0, 0.0, t.y],
+                            [0.0, 0.0, 0.0, t.z],
+                            [0.0, 0.0, 0.0, 1.0],
+                        ],
+                    );
+                    for (r, row) in turned.iter_mut().enumerate().take(3) {
+                        row[3] = offset[r][3];
+                    }
+                    turned[3][3] = 1.0;
+                    turned
+                }
+                Some(p) => mul4(world[p], own),
+            };
+            world.push(m);
+        }
+        let got = glb_pose(&glb, (frame / 10.0) as f32);
+        for (i, b) in bones.iter().enumerate() {
+            let g = got[&b.name];
+            let off = (0..3)
+                .flat_map(|r| (0..4).map(move |c| (r, c)))
+                .map(|(r, c)| (world[i][r][c] - g[r][c]).abs())
+                .fold(0.0, f64::max);
+            assert!(off < 1e-5, "frame {frame}: bone {} off by {off}", b.name);
+        }
+    }
+}

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use animbin_core::math::{Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Key, Precision, Scene};
+use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
 
 use super::AnimatedBones;
 use super::builder::{Builder, finite3, unit_quat};
@@ -16,7 +16,7 @@ use crate::json;
 
 /// Keys sorted by time with the values `apply` makes, times in seconds as f32 and strictly
 /// increasing (keys whose time repeats are dropped and counted).
-fn channel_keys<T: Copy, const N: usize>(
+pub(super) fn channel_keys<T: Copy, const N: usize>(
     keys: &[animbin_core::scene::Key<T>],
     framerate: f64,
     apply: &dyn Fn(T) -> Result<[f32; N]>,
@@ -197,7 +197,7 @@ pub(super) fn export_animation(
             }
         }
     }
-    compensation_channels(b, anim, skeleton, animated, interpolation, &mut out, &label, report)?;
+    super::compensation::compensation_channels(b, anim, skeleton, animated, interpolation, &mut out, &label, report)?;
     if !missing.is_empty() {
         report.lose(format!(
             "{}: {} track(s) name bones that are not in the skeleton ({}): exported as extra nodes that move no vertices",
@@ -256,124 +256,6 @@ pub(super) fn export_animation(
     });
     b.root.animations.push(out);
     Ok(())
-}
-
-/// The scale channels of the compensation nodes: each undoes its bone's parent's scale in
-/// model space, the product of the scales of the parent and of the ancestors it inherits
-/// scale from (up to and including the first that does not inherit), at the union of their
-/// scale key frames and every whole frame between (each scale sampled as glTF interpolates
-/// it). Exact at those frames; between them `1 / s` of a lerped `s` is not the lerp of
-/// `1 / s`, which no glTF interpolation can give.
-///
-/// The per-axis product is the parent's model-space scale only while every bone above the
-/// parent in the chain scales uniformly: a non-uniform scale above a turned bone shears
-/// what it passes down, which a translation, rotation and scale node cannot undo. Such
-/// bones are reported (the glb holds the per-axis product for them, close but not exact).
-#[allow(clippy::too_many_arguments)]
-fn compensation_channels(
-    b: &mut Builder,
-    anim: &Animation,
-    skeleton: &animbin_core::scene::Skeleton,
-    animated: &AnimatedBones<'_>,
-    interpolation: &'static str,
-    out: &mut json::Animation,
-    label: &dyn Fn() -> String,
-    report: &mut ConversionReport,
-) -> Result<()> {
-    let bones = &skeleton.bones;
-    if !animated.compensation.iter().any(Option::is_some) {
-        return Ok(());
-    }
-    // Each bone's first track with scale keys, sorted by frame.
-    let mut scale_keys: HashMap<usize, Vec<(f64, Vec3<f64>)>> = HashMap::new();
-    for track in &anim.bones {
-        if let Some(&i) = animated.by_name.get(track.bone.as_str()) {
-            if !track.scale.is_empty() && !scale_keys.contains_key(&i) {
-                let mut keys: Vec<(f64, Vec3<f64>)> = track.scale.iter().map(|k| (k.frame, k.value)).collect();
-                keys.sort_by(|a, b| a.0.total_cmp(&b.0));
-                scale_keys.insert(i, keys);
-            }
-        }
-    }
-    for (i, node) in animated.compensation.iter().enumerate() {
-        let (Some(node), Some(parent)) = (*node, animated.parents[i]) else {
-            continue;
-        };
-        let chain = super::scale_chain(bones, animated.parents, parent);
-        let uniform = |v: Vec3<f64>| v.x == v.y && v.y == v.z;
-        let sheared = chain[1..].iter().any(|c| match scale_keys.get(c) {
-            Some(keys) => !keys.iter().all(|k| uniform(k.1)),
-            None => !uniform(bones[*c].local.scale),
-        });
-        if sheared {
-            report.lose(format!(
-                "{}: bone {i} ({:?}) does not inherit its parent's scale, and a non-uniform scale above its parent \
-                 shears what the parent passes down; the glb undoes it per axis, which is close but not exact",
-                label(),
-                bones[i].name
-            ));
-        }
-        let mut frames: Vec<f64> = chain
-            .iter()
-            .filter_map(|c| scale_keys.get(c))
-            .flat_map(|keys| keys.iter().map(|k| k.0))
-            .collect();
-        if frames.is_empty() {
-            continue;
-        }
-        frames.sort_by(f64::total_cmp);
-        frames.dedup();
-        // 1 / s is not linear between keys: every whole frame between the first key and the
-        // last is sampled too (exact there), unless that would be far more than the keys
-        // (a file's key count bounds what it costs).
-        let (first, last) = (frames[0], frames[frames.len() - 1]);
-        if last - first <= (64 * frames.len()) as f64 {
-            let whole = (first.ceil() as i64..=last.floor() as i64).map(|f| f as f64);
-            frames.extend(whole);
-            frames.sort_by(f64::total_cmp);
-            frames.dedup();
-        }
-        let keys: Vec<Key<Vec3<f64>>> = frames
-            .into_iter()
-            .map(|f| {
-                let world = chain.iter().fold(Vec3::ONE, |acc, c| {
-                    acc * scale_keys
-                        .get(c)
-                        .map_or(bones[*c].local.scale, |keys| sample_scale(keys, f))
-                });
-                Key::new(f, super::inverse_scale(world))
-            })
-            .collect();
-        let what = || format!("{}: the compensation of bone {i} ({:?})", label(), bones[i].name);
-        let (times, values) = channel_keys(&keys, anim.framerate, &|v| finite3(v, &what), &what, &mut 0)?;
-        let input = b.times(&times, &what)?;
-        let output = b.floats(&values, "VEC3", 3, None, false, &what)?;
-        out.samplers.push(json::Sampler {
-            input,
-            interpolation,
-            output,
-        });
-        out.channels.push(json::Channel {
-            sampler: out.samplers.len() - 1,
-            target: json::ChannelTarget { node, path: "scale" },
-        });
-    }
-    Ok(())
-}
-
-/// A scale track's value at `frame` (keys sorted by frame): linear between keys, held
-/// outside them.
-fn sample_scale(keys: &[(f64, Vec3<f64>)], frame: f64) -> Vec3<f64> {
-    let after = keys.partition_point(|k| k.0 <= frame);
-    match (after.checked_sub(1).map(|i| keys[i]), keys.get(after)) {
-        (Some((f0, v0)), Some(&(f1, v1))) if f1 > f0 => {
-            let t = (frame - f0) / (f1 - f0);
-            v0 + (v1 - v0) * Vec3::new(t, t, t)
-        }
-        (Some((_, v0)), _) => v0,
-        (None, Some(&(_, v1))) => v1,
-        (None, None) => Vec3::ONE,
-    }
 }
 
 /// `Single` when every key value of `anim` is exactly an `f32`, else `Double`.

@@ -19,6 +19,7 @@ use crate::xform;
 
 mod animation;
 mod builder;
+mod compensation;
 mod material;
 mod mesh;
 mod morph;
@@ -113,28 +114,67 @@ pub(crate) fn build(
     // (at rest or in an animation), hangs from a compensation node that holds its
     // translation and undoes the parent's scale (glTF nodes always inherit it).
     let mut compensation: Vec<Option<usize>> = vec![None; bones.len()];
-    for i in pose::compensated_under_scaled_parents(scene) {
+    // Under a parent that may pass down a shear, a second node below it (see `compensation`).
+    let mut turns: Vec<Option<usize>> = vec![None; bones.len()];
+    let compensated = pose::compensated_under_scaled_parents(scene);
+    let sheared = compensation::sheared(&scene.skeleton, &scene.animations, &parents, &compensated);
+    for i in compensated {
         let Some(p) = parents[i] else { continue };
+        let marked = || {
+            extras::wrap(&CompensationExtras {
+                compensates: bones[i].name.clone(),
+            })
+        };
+        let two_nodes = if sheared[i] {
+            compensation::rest_nodes(&scene.skeleton, &parents, i)
+        } else {
+            None
+        };
+        let what = || format!("bone {i} ({:?}) compensation", bones[i].name);
         let mut node = json::Node {
             name: Some(format!("{}.ssc", bones[i].name)),
             children: vec![i],
-            extras: extras::wrap(&CompensationExtras {
-                compensates: bones[i].name.clone(),
-            }),
+            extras: marked(),
             ..json::Node::default()
         };
-        let moved = Transform {
-            translation: bones[i].local.translation,
-            rotation: Quat::IDENTITY,
-            scale: inverse_scale(
-                scale_chain(bones, &parents, p)
-                    .iter()
-                    .fold(Vec3::ONE, |acc, &b| acc * bones[b].local.scale),
-            ),
-        };
-        node_trs(&mut node, &moved, &|| {
-            format!("bone {i} ({:?}) compensation", bones[i].name)
-        })?;
+        match two_nodes {
+            Some((outer, inner)) => {
+                let mut turn = json::Node {
+                    name: Some(format!("{}.ssc.turn", bones[i].name)),
+                    children: vec![i],
+                    extras: marked(),
+                    ..json::Node::default()
+                };
+                let turned = Transform {
+                    rotation: inner,
+                    ..Transform::IDENTITY
+                };
+                node_trs(&mut turn, &turned, &what)?;
+                let turn = b.node(turn);
+                turns[i] = Some(turn);
+                node.children = vec![turn];
+                node_trs(&mut node, &outer, &what)?;
+            }
+            None => {
+                if sheared[i] {
+                    report.lose(format!(
+                        "bone {i} ({:?}) does not inherit its parent's scale, and its parent collapses an axis at rest: \
+                         its compensation undoes the parent's scale per axis, which is close but not exact",
+                        bones[i].name
+                    ));
+                }
+                let moved = Transform {
+                    translation: bones[i].local.translation,
+                    rotation: Quat::IDENTITY,
+                    scale: inverse_scale(
+                        scale_chain(bones, &parents, p)
+                            .iter()
+                            .fold(Vec3::ONE, |acc, &b| acc * bones[b].local.scale),
+                    ),
+                };
+                node_trs(&mut node, &moved, &what)?;
+            }
+        }
         b.root.nodes[i].translation = None;
         compensation[i] = Some(b.node(node));
     }
@@ -149,6 +189,7 @@ pub(crate) fn build(
         by_name: &by_name_of(bones),
         parents: &parents,
         compensation: &compensation,
+        turns: &turns,
     };
 
     // Images, textures and materials.
@@ -311,6 +352,9 @@ pub(super) struct AnimatedBones<'a> {
     /// The compensation node of each bone that has one: it takes the bone's translation
     /// channel, and the inverse of its parent's scale channel.
     pub(super) compensation: &'a [Option<usize>],
+    /// The second compensation node of each bone under a parent that may pass down a shear:
+    /// it holds a rotation, and the first node a rotation and scale besides.
+    pub(super) turns: &'a [Option<usize>],
 }
 
 fn by_name_of(bones: &[animbin_core::scene::Bone]) -> HashMap<&str, usize> {
