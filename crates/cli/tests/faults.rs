@@ -65,8 +65,20 @@ fn send(signal: &str, pid: u32) {
     assert!(status.success(), "kill -s {signal} {pid}");
 }
 
+/// Makes the commands this process starts begin with SIGINT, SIGTERM and SIGHUP at their
+/// default actions, as from a terminal, even when the tests run where they are ignored (a
+/// background job ignores SIGINT, and the command rightly keeps a signal it was started
+/// ignoring): an ignored signal stays ignored across `exec`, a handled one is reset.
+fn default_signals_for_commands() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        signal_hook::flag::register(signal, std::sync::Arc::default()).unwrap();
+    }
+}
+
 #[test]
 fn a_signal_mid_write_leaves_no_temporary_file_and_the_old_output_or_none() {
+    default_signals_for_commands();
     let dir = tempdir();
     let input = write(dir.path(), "big.seanim", &big_seanim(300, 800));
     let out_dir = dir.path().join("out");

@@ -191,7 +191,14 @@ def test_a_signal_handler_interrupts_a_wait_for_a_fifo(tmp_path):
 def test_ctrl_c_interrupts_open_of_a_fifo_no_one_writes_to(tmp_path):
     fifo = tmp_path / "fifo.seanim"
     os.mkfifo(fifo)
-    script = "import sys, animbin\nprint('ready', flush=True)\nanimbin.open(sys.argv[1])\n"
+    # Ctrl-C as from a terminal: Python leaves SIGINT ignored when it starts ignored (the
+    # tests run as a background job, say), so the child sets the handler it would have.
+    script = (
+        "import signal, sys, animbin\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "print('ready', flush=True)\n"
+        "animbin.open(sys.argv[1])\n"
+    )
     child = subprocess.Popen(
         [sys.executable, "-c", script, str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
