@@ -31,6 +31,8 @@ struct Classes {
     property_track: Py<PyAny>,
     morph_target: Py<PyAny>,
     weight_track: Py<PyAny>,
+    hair: Py<PyAny>,
+    instance: Py<PyAny>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -50,6 +52,8 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
             property_track: get("PropertyTrack")?,
             morph_target: get("MorphTarget")?,
             weight_track: get("WeightTrack")?,
+            hair: get("Hair")?,
+            instance: get("Instance")?,
         })
     })
 }
@@ -142,16 +146,46 @@ pub(crate) fn to_python<'py>(
     set_list(&fields, "animations", scene.animations, |a| {
         animation_to_python(py, classes, a, keys)
     })?;
-    let p = scene.placement;
-    let placement = (
-        PyArray1::from_vec(py, vec![p.translation.x, p.translation.y, p.translation.z]),
-        PyArray1::from_vec(py, vec![p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w]),
-        PyArray1::from_vec(py, vec![p.scale.x, p.scale.y, p.scale.z]),
-    );
-    fields.set_item("placement", placement)?;
+    set_list(&fields, "hairs", scene.hairs, |h| {
+        crate::scene_hair::hair_to_python(py, &classes.hair, h)
+    })?;
+    set_list(&fields, "instances", scene.instances, |i| {
+        crate::scene_hair::instance_to_python(py, &classes.instance, i)
+    })?;
+    fields.set_item("placement", placement_to_python(py, scene.placement)?)?;
     fields.set_item("name", &scene.name)?;
     fields.set_item("lost", &report.lost)?;
     make(&classes.scene, fields)
+}
+
+/// A placement as the (translation (3,), rotation (4,) x y z w, scale (3,)) `f64` arrays of
+/// `Scene.placement` and `Instance.placement`.
+pub(crate) fn placement_to_python(py: Python<'_>, p: Transform) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(
+        py,
+        [
+            PyArray1::from_vec(py, vec![p.translation.x, p.translation.y, p.translation.z]),
+            PyArray1::from_vec(py, vec![p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w]),
+            PyArray1::from_vec(py, vec![p.scale.x, p.scale.y, p.scale.z]),
+        ],
+    )
+}
+
+/// The placement a `_placement()` tuple describes; `what` names the field in errors.
+pub(crate) fn placement_from_python(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Transform> {
+    let (t, r, s): (Vec<f64>, Vec<f64>, Vec<f64>) = value
+        .extract()
+        .map_err(|e: PyErr| PyValueError::new_err(format!("{what}: {e}")))?;
+    match (&t[..], &r[..], &s[..]) {
+        (&[tx, ty, tz], &[rx, ry, rz, rw], &[sx, sy, sz]) => Ok(Transform {
+            translation: Vec3::new(tx, ty, tz),
+            rotation: Quat::new(rx, ry, rz, rw),
+            scale: Vec3::new(sx, sy, sz),
+        }),
+        _ => Err(PyValueError::new_err(format!(
+            "{what}: expected (translation (3,), rotation (4,) x y z w, scale (3,))"
+        ))),
+    }
 }
 
 /// Translations, rotations and scales of transforms as (N, 3), (N, 4) and (N, 3) `f32`.
@@ -547,19 +581,9 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         })
     })?;
     let animations = list_from(d, "Scene", "animations", animation_from_python)?;
-    let (t, r, s): (Vec<f64>, Vec<f64>, Vec<f64>) = get(d, "Scene", "placement")?;
-    let placement = match (&t[..], &r[..], &s[..]) {
-        (&[tx, ty, tz], &[rx, ry, rz, rw], &[sx, sy, sz]) => Transform {
-            translation: Vec3::new(tx, ty, tz),
-            rotation: Quat::new(rx, ry, rz, rw),
-            scale: Vec3::new(sx, sy, sz),
-        },
-        _ => {
-            return Err(PyValueError::new_err(
-                "Scene.placement: expected (translation (3,), rotation (4,) x y z w, scale (3,))",
-            ));
-        }
-    };
+    let placement = placement_from_python(&field(d, "Scene", "placement")?, "Scene.placement")?;
+    let hairs = list_from(d, "Scene", "hairs", crate::scene_hair::hair_from_python)?;
+    let instances = list_from(d, "Scene", "instances", crate::scene_hair::instance_from_python)?;
     Ok(Scene {
         placement,
         skeleton,
@@ -573,7 +597,8 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
                 .map_err(|e| PyValueError::new_err(format!("Scene.name: {e}")))?,
             _ => String::new(),
         },
-        ..Scene::default()
+        hairs,
+        instances,
     })
 }
 

@@ -25,7 +25,20 @@ import sys
 from typing import Any
 
 from ._errors import FormatError, LossWarning
-from ._scene import Animation, BoneTrack, Material, Mesh, MorphTarget, PropertyTrack, Scene, Skeleton, Texture, WeightTrack
+from ._scene import (
+    Animation,
+    BoneTrack,
+    Hair,
+    Instance,
+    Material,
+    Mesh,
+    MorphTarget,
+    PropertyTrack,
+    Scene,
+    Skeleton,
+    Texture,
+    WeightTrack,
+)
 from ._animbin import FORMATS, TARGETS, Document, __version__, file_name, find_texture, formats, undump
 from ._animbin import _from_scene, _open
 from ._animbin import pose
@@ -41,6 +54,8 @@ __all__ = [
     "BoneTrack",
     "Document",
     "FormatError",
+    "Hair",
+    "Instance",
     "LossWarning",
     "Material",
     "Mesh",

@@ -390,6 +390,44 @@ class MorphTarget:
         max_weight: float | None = None,
     ) -> None: ...
 
+class Hair:
+    """Hair (Cast's Hair node): strands, each a polyline through consecutive particles."""
+
+    name: str
+    segments: NDArray[np.uint32]
+    """(S,) the segments of each strand."""
+    particles: NDArray[np.float32]
+    """(P, 3) strand after strand, P = ``sum(segments + 1)``; in the model's space as the file
+    stores them (Cast: world space), placed by ``Scene.placement`` like the meshes."""
+    material: int | None
+    """An index into ``Scene.materials``."""
+
+    def __init__(
+        self,
+        name: str,
+        segments: ArrayLike = (),
+        particles: ArrayLike = (),
+        *,
+        material: int | None = None,
+    ) -> None: ...
+
+class Instance:
+    """Another scene file placed in this one (Cast's Instance node), kept as a reference."""
+
+    name: str
+    path: str
+    """The referenced file's path as the file states it (relative paths unresolved)."""
+    placement: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+    """Where it sits: translation (3,), rotation (4,) x y z w, scale (3,), like
+    ``Scene.placement``."""
+
+    def __init__(
+        self,
+        name: str = "",
+        path: str = "",
+        placement: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
+    ) -> None: ...
+
 class WeightTrack:
     """The weight keys of the morph targets of one name, on every mesh that has one."""
 
@@ -534,9 +572,14 @@ class Scene:
     textures: list[Texture]
     animations: list[Animation]
     placement: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
-    name: str
     """Where the model sits in the world (Cast's Model p, r, s): translation (3,), rotation
     (4,) x y z w, scale (3,); the identity for formats without one."""
+    name: str
+    """The model's name (Cast's Model n); empty where the file has none."""
+    hairs: list[Hair]
+    """Cast's Hair nodes."""
+    instances: list[Instance]
+    """Other scene files placed in this one (Cast's Instance nodes)."""
     lost: list[str]
     """What the scene model could not hold of the file, one line per kind (empty when it
     holds everything)."""
@@ -550,4 +593,6 @@ class Scene:
         textures: Iterable[Texture] = (),
         placement: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
         name: str = "",
+        hairs: Iterable[Hair] = (),
+        instances: Iterable[Instance] = (),
     ) -> None: ...

@@ -25,6 +25,8 @@ import numpy as np
 __all__ = [
     "Animation",
     "BoneTrack",
+    "Hair",
+    "Instance",
     "Material",
     "Mesh",
     "MorphTarget",
@@ -535,6 +537,64 @@ class WeightTrack(_Record):
         return {"target": str(self.target), "frames": frames, "weights": weights}
 
 
+class Hair(_Record):
+    """Hair (Cast's Hair node): strands, each a polyline through consecutive particles.
+
+    ``name``; ``segments`` (S,) uint32, the segments of each of the S strands; ``particles``
+    (P, 3) float32, strand after strand, where a strand of k segments has k + 1 particles, so
+    P is ``sum(segments + 1)``; in the model's space as the file stores them (Cast says world
+    space), placed by ``Scene.placement`` like the meshes; ``material``, an index into
+    ``Scene.materials`` or ``None``."""
+
+    __slots__ = ("name", "segments", "particles", "material")
+    _fields = __slots__
+
+    def __init__(self, name: str, segments: Any = (), particles: Any = (), *, material: int | None = None) -> None:
+        self.name = str(name)
+        self.segments = _array(segments, np.uint32, (None,), "Hair.segments")
+        self.particles = _array(particles, np.float32, (None, 3), "Hair.particles")
+        self.material = _optional_index(material, "Hair.material")
+
+    def _to_native(self, field: str = "Hair") -> dict[str, Any]:
+        segments = _array(self.segments, np.uint32, (None,), f"{field}.segments")
+        particles = _array(self.particles, np.float32, (None, 3), f"{field}.particles")
+        expected = int(segments.sum(dtype=np.uint64)) + len(segments)
+        if len(particles) != expected:
+            raise ValueError(
+                f"{field}.particles: {len(particles)} rows, but the segments call for {expected} "
+                f"(a strand of k segments has k + 1 particles)"
+            )
+        return {
+            "name": str(self.name),
+            "segments": segments,
+            "particles": particles,
+            "material": _optional_index(self.material, f"{field}.material"),
+        }
+
+
+class Instance(_Record):
+    """Another scene file placed in this one (Cast's Instance node), kept as a reference:
+    ``name``; ``path``, the referenced file's path as the file states it (relative paths
+    unresolved); ``placement``, where it sits, a tuple of translation (3,), rotation (4,)
+    x y z w and scale (3,) float64 arrays like ``Scene.placement`` (``None``: the
+    identity)."""
+
+    __slots__ = ("name", "path", "placement")
+    _fields = __slots__
+
+    def __init__(self, name: str = "", path: str = "", placement: Any = None) -> None:
+        self.name = str(name)
+        self.path = str(path)
+        self.placement = _placement(placement, "Instance.placement")
+
+    def _to_native(self, field: str = "Instance") -> dict[str, Any]:
+        return {
+            "name": str(self.name),
+            "path": str(self.path),
+            "placement": _placement(self.placement, f"{field}.placement"),
+        }
+
+
 class Material(_Record):
     """A material: ``name``; ``textures``, slot (``"diffuse"``, ``"normal"``,
     ``"specular"``) to the texture's file name as the file states it (relative to the
@@ -795,11 +855,23 @@ class Scene(_Record):
     ``placement`` is where the model sits in the world (Cast: the Model node's position,
     rotation and scale), a tuple of translation (3,), rotation (4,) x y z w and scale (3,)
     float64 arrays, the identity for formats without one; ``name`` is the model's name (Cast:
-    the Model node's ``n``), empty where the file has none;
+    the Model node's ``n``), empty where the file has none; ``hairs`` (``Hair``) and
+    ``instances`` (``Instance``, other scene files placed in this one) are Cast's;
     ``lost`` lists what the scene model could not hold of the file, one line per kind
     (empty for a scene built by hand)."""
 
-    __slots__ = ("skeleton", "meshes", "materials", "textures", "animations", "placement", "name", "lost")
+    __slots__ = (
+        "skeleton",
+        "meshes",
+        "materials",
+        "textures",
+        "animations",
+        "placement",
+        "name",
+        "hairs",
+        "instances",
+        "lost",
+    )
     _fields = __slots__
 
     def __init__(
@@ -811,9 +883,13 @@ class Scene(_Record):
         textures: Iterable[Texture] = (),
         placement: Any = None,
         name: str = "",
+        hairs: Iterable[Hair] = (),
+        instances: Iterable[Instance] = (),
     ) -> None:
         self.placement = _placement(placement, "Scene.placement")
         self.name = str(name)
+        self.hairs = list(hairs)
+        self.instances = list(instances)
         self.skeleton = skeleton
         self.meshes = list(meshes)
         self.materials = list(materials)
@@ -840,6 +916,8 @@ class Scene(_Record):
             "animations": each(self.animations, Animation, "animations"),
             "placement": _placement(self.placement, "Scene.placement"),
             "name": str(self.name),
+            "hairs": each(self.hairs, Hair, "hairs"),
+            "instances": each(self.instances, Instance, "instances"),
         }
 
 
