@@ -1,4 +1,4 @@
-//! Hair and instances of other scene files through `convert`: Cast keeps them whole, and
+//! Hair and instances of other scene files through `convert`: Cast and glTF keep them whole, and
 //! every format without a place for them says it drops them.
 
 use animbin::core::math::{Quat, Transform, Vec3};
@@ -66,6 +66,26 @@ fn cast_keeps_hair_and_instances_whole() {
     let mut report = animbin::core::scene::ConversionReport::default();
     let scene = cast.to_scene(&Default::default(), &mut report).unwrap();
     assert_eq!((scene.hairs, scene.instances), (groomed().hairs, groomed().instances));
+}
+
+#[test]
+fn gltf_keeps_hair_and_instances_whole() {
+    for target in [Target::Glb, Target::Gltf] {
+        let conversion = animbin::convert_scene(&groomed(), target, &ConvertOptions::default()).unwrap();
+        let lost = conversion.lost_lines();
+        assert!(
+            !lost.iter().any(|l| l.contains("hair") || l.contains("instance")),
+            "{target:?}: {lost:?}"
+        );
+        let document = Document::parse(&conversion.to_bytes().unwrap(), None).unwrap();
+        let scene = document
+            .to_scene(
+                &Default::default(),
+                &mut animbin::core::scene::ConversionReport::default(),
+            )
+            .unwrap();
+        assert_eq!((scene.hairs, scene.instances), (groomed().hairs, groomed().instances));
+    }
 }
 
 #[test]

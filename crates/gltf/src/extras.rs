@@ -171,6 +171,18 @@ pub struct MeshExtras {
     /// The material of each UV layer, when that is more than the primitive's one material.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub materials: Option<Vec<Option<usize>>>,
+    /// Present when the mesh is a scene hair ([`animbin_core::scene::Hair`]) rather than a
+    /// mesh: its one primitive's `POSITION` holds the particles, strand after strand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hair: Option<HairExtras>,
+}
+
+/// `mesh.extras.animbin.hair`: what makes a glTF line mesh a scene hair again.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct HairExtras {
+    /// The number of segments of each strand ([`animbin_core::scene::Hair::segments`]); the
+    /// primitive's lines join consecutive particles of each strand.
+    pub segments: Vec<u32>,
 }
 
 /// `scene.extras.animbin`: how the writer placed the scene's values.
@@ -206,6 +218,15 @@ pub struct PlacementExtras {
 pub struct CompensationExtras {
     /// The name of the bone it compensates for.
     pub compensates: String,
+}
+
+/// `node.extras.animbin` on a node that stands for another scene file placed in this one
+/// ([`animbin_core::scene::Instance`]): the node has no mesh, its name and TRS are the
+/// instance's, and this holds the path.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct InstanceExtras {
+    /// The referenced scene's path ([`animbin_core::scene::Instance::path`]).
+    pub instance: String,
 }
 
 /// `node.extras.animbin` on the root node that the writer adds for the up axis and unit

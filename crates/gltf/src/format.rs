@@ -132,8 +132,8 @@ impl FileFormat for GltfFile {
         Ok(Self { bytes, container: form })
     }
 
-    /// The writer makes a node for each bone, each mesh with vertices and each animated
-    /// track, and an animation for each animation with keys: a scene with none of them would
+    /// The writer makes a node for each bone, each mesh or hair with vertices, each instance
+    /// and each animated track, and an animation for each animation with keys: a scene with none of them would
     /// give a glTF with no node and no animation.
     fn holds_nothing(scene: &Scene) -> Option<String> {
         let no_keys = scene
@@ -141,7 +141,9 @@ impl FileFormat for GltfFile {
             .iter()
             .flat_map(|a| &a.bones)
             .all(|t| t.translation.is_empty() && t.rotation.is_empty() && t.scale.is_empty());
-        let no_vertices = scene.meshes.iter().all(|m| m.positions.is_empty());
+        let no_vertices = scene.meshes.iter().all(|m| m.positions.is_empty())
+            && scene.hairs.iter().all(|h| h.particles.is_empty())
+            && scene.instances.is_empty();
         (scene.skeleton.bones.is_empty() && no_vertices && no_keys).then(|| {
             "the input holds no bones, vertices or animation keys, so the glTF would hold no node and no animation"
                 .to_string()

@@ -19,6 +19,18 @@
 //!   (values as they are: V runs down, as in glTF and DirectX), `COLOR_0` (RGBA8, normalised),
 //!   and triangle indices (u16 up to 65535 vertices, else u32). A mesh without faces is
 //!   written as points.
+//! - **Hair** ([`Scene::hairs`]): a mesh per hair, beside the meshes (under the placement
+//!   node with them), whose one primitive is `LINES` (`POINTS` when no strand has a segment):
+//!   `POSITION` the particles, u16 or u32 indices joining consecutive particles of each
+//!   strand, the hair's material (with a `TEXCOORD_0` of zeros when that material is
+//!   textured, which glTF asks of a textured primitive), and the segments in
+//!   `mesh.extras.animbin.hair` ([`HairExtras`]). A hair without particles is reported and
+//!   left out; particles that are not the count the segments call for are refused.
+//! - **Instances** ([`Scene::instances`], other scene files placed in this one): a node
+//!   without a mesh, named, with the placement as its TRS and the path in
+//!   `node.extras.animbin.instance` ([`InstanceExtras`]), in the world beside the model
+//!   (not under its placement). A placement the node's unit `f32` rotation and `f32`
+//!   translation and scale do not hold exactly is reported.
 //! - **Morph targets**: each scene morph target is a primitive target: `POSITION` offsets
 //!   (and `NORMAL` offsets where the mesh has normals and a target moves them), written sparse
 //!   (the moved vertices over zeros) or dense when most vertices move; the names go in
@@ -55,7 +67,8 @@
 //!   an animation whose values are not all exactly `f32` is reported, and the precision is
 //!   recorded in its extras so that a single-precision animation reads back single.
 //! - **What glTF cannot say** is kept in `extras.animbin` ([`EXTRAS_KEY`]; the shapes are
-//!   [`AnimationExtras`], [`MaterialExtras`], [`MeshExtras`] and [`WrapperExtras`]):
+//!   [`AnimationExtras`], [`MaterialExtras`], [`MeshExtras`], [`InstanceExtras`] and
+//!   [`WrapperExtras`]):
 //!   framerate, frame count, looping, the kind, track order, notes, cosmetic flags and
 //!   property tracks, so a trip SEAnim -> glTF -> SEAnim keeps all of it. Other tools ignore
 //!   these members (Blender shows them as custom properties).
@@ -99,13 +112,15 @@
 //! are read here with every length checked, so bad input is an [`Error`] naming the JSON
 //! path or byte offset, never a panic.
 //! - **Bones** are the joints of every skin plus every animated node; a file without skins
-//!   takes every node that holds no mesh or camera. A bone's parent is its nearest ancestor
+//!   takes every node that holds no mesh or camera and is not an instance. A node animbin
+//!   marked as an instance is a scene instance (name, TRS as written, path). A bone's parent is its nearest ancestor
 //!   that is a bone; bones are ordered parents first. `local` is the node's rest TRS; `global`
 //!   is the inverse of the joint's inverse bind matrix (the pose the mesh was bound in), else
 //!   the product of the locals. Non-bone nodes above the skeleton (an "Armature" object) are
 //!   not applied.
 //! - **Meshes**: every primitive of every mesh (triangles, strips and fans as triangles,
-//!   points without faces; lines are skipped and reported), with its material; all
+//!   points without faces; lines are skipped and reported, except a mesh animbin marked as
+//!   hair, which is a scene hair again, exactly), with its material; all
 //!   `JOINTS_n`/`WEIGHTS_n` sets become `4 * n` influences (or the count animbin wrote).
 //!   Vertices stay in mesh space: an unskinned mesh's node transform is not applied (reported).
 //!   Morph targets keep the vertices whose offset is not zero, named from
@@ -222,8 +237,8 @@ pub use error::{Error, Path, Result};
 pub use export::uri_from_name;
 pub use external::{embed_external_files, external_file_name};
 pub use extras::{
-    AnimationExtras, ImageExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras, MeshExtras, NoteExtra,
-    PropertyExtra, SceneExtras, WrapperExtras,
+    AnimationExtras, HairExtras, ImageExtras, InstanceExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras,
+    MeshExtras, NoteExtra, PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use file::GltfFile;
 pub use glb::{BinPieces, Glb};

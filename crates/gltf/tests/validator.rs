@@ -45,6 +45,20 @@ fn exported_scenes_have_no_validator_errors() {
     ));
     files.extend(export_all(&dir, "anim_only_z_up", &common::animation_only(), &z_up));
     files.extend(export_all(&dir, "empty", &Scene::default(), &SceneOptions::default()));
+    // Hair as lines and points, instances as nodes without a mesh.
+    files.extend(export_all(
+        &dir,
+        "groomed",
+        &common::groomed_scene(),
+        &SceneOptions::default(),
+    ));
+    files.extend(export_all(&dir, "groomed_z_up", &common::groomed_scene(), &z_up));
+    let hair_only = Scene {
+        hairs: common::groomed_scene().hairs,
+        instances: common::groomed_scene().instances,
+        ..Scene::default()
+    };
+    files.extend(export_all(&dir, "hair_only", &hair_only, &SceneOptions::default()));
     let Some(reports) = khronos_validate(&files) else {
         return;
     };

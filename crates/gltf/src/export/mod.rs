@@ -20,6 +20,7 @@ use crate::xform;
 mod animation;
 mod builder;
 mod compensation;
+mod hair;
 mod material;
 mod mesh;
 mod morph;
@@ -211,6 +212,7 @@ pub(crate) fn build(
         let extras = MeshExtras {
             influences: mesh.skin.as_ref().filter(|_| skinned).map(|s| s.influences),
             materials: materials_extra,
+            hair: None,
         };
         let has_extras = extras != MeshExtras::default();
         b.root.meshes.push(json::Mesh {
@@ -234,6 +236,20 @@ pub(crate) fn build(
         } else {
             mesh_nodes.push(node);
         }
+    }
+
+    // Hair, beside the meshes and placed with them.
+    for (index, h) in scene.hairs.iter().enumerate() {
+        let Some(mesh) = hair::hair_mesh(&mut b, scene, index, h, report)? else {
+            continue;
+        };
+        b.root.meshes.push(mesh);
+        let mesh_index = b.root.meshes.len() - 1;
+        mesh_nodes.push(b.node(json::Node {
+            name: Some(h.name.clone()),
+            mesh: Some(mesh_index),
+            ..json::Node::default()
+        }));
     }
 
     // Animations.
@@ -295,6 +311,18 @@ pub(crate) fn build(
         node_trs(&mut node, &scene.placement, &|| "the model placement".into())?;
         joint_roots = usize::from(joint_roots > 0);
         roots = vec![b.node(node)];
+    }
+    // Instances of other scene files sit in the world (Cast's are under the Root, beside the
+    // model), not under the model's placement.
+    let mut placement_lost = false;
+    for (index, instance) in scene.instances.iter().enumerate() {
+        let node = hair::instance_node(index, instance, &mut placement_lost)?;
+        roots.push(b.node(node));
+    }
+    if placement_lost {
+        report.lose(
+            "instance placement digits beyond f32 or rotations not of unit length (glTF nodes hold unit f32 rotations)",
+        );
     }
     let needs_wrapper = options.z_up || (skin.is_some() && joint_roots > 1);
     let scene_nodes = if needs_wrapper {
@@ -412,6 +440,14 @@ fn scaled_scene(scene: &Scene, s: f64, report: &mut ConversionReport) -> Scene {
         for (pa, pb) in a.positions.iter().zip(&b.positions) {
             count3(pa.map(f64::from), pb.map(f64::from));
         }
+    }
+    for (a, b) in scene.hairs.iter().zip(&scaled.hairs) {
+        for (pa, pb) in a.particles.iter().zip(&b.particles) {
+            count3(pa.map(f64::from), pb.map(f64::from));
+        }
+    }
+    for (a, b) in scene.instances.iter().zip(&scaled.instances) {
+        count3(a.placement.translation, b.placement.translation);
     }
     if changed > 0 {
         report.lose(format!(

@@ -17,6 +17,7 @@ use crate::xform;
 
 mod animation;
 mod document;
+mod hair;
 mod material;
 mod mesh;
 mod morph;
@@ -117,6 +118,8 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         .map(|e| e.unit_scale)
         .filter(|s| s.is_finite() && *s != 0.0);
     let ours = wrapper.iter().any(|&w| w) || recorded_scale.is_some();
+    // Nodes that stand for other scene files (animbin's extras): neither bones nor meshes.
+    let instances: Vec<Option<animbin_core::scene::Instance>> = nodes.iter().map(hair::instance_of).collect();
 
     // Skins must have joints.
     for skin in document.skins() {
@@ -156,7 +159,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     }
     let mut order = Vec::new();
     for c in candidates {
-        if !wrapper[c] && !is_bone[c] {
+        if !wrapper[c] && !is_bone[c] && instances[c].is_none() {
             is_bone[c] = true;
             order.push(c);
         }
@@ -305,6 +308,12 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             }
         }
         let extras: Option<MeshExtras> = extras::unwrap(mesh.extras());
+        if let Some(marked) = extras.as_ref().and_then(|e| e.hair.clone()) {
+            if let Some(h) = hair::import_hair(&mesh, marked, &buffers, report)? {
+                scene.hairs.push(h);
+            }
+            continue;
+        }
         let primitives = mesh.primitives().len();
         for primitive in mesh.primitives() {
             let name = match (mesh.name(), primitives) {
@@ -345,6 +354,8 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             moved_meshes.len()
         ));
     }
+
+    scene.instances = instances.into_iter().flatten().collect();
 
     // Animations.
     let mut single = Vec::new();
@@ -405,7 +416,7 @@ const Y_UP_TO_Z_UP: Quat<f64> = Quat::new(
 );
 
 /// Rotates a Y-up scene to Z-up: root bones (their bind pose and keys), every global bind
-/// pose, and mesh vertices and normals.
+/// pose, mesh vertices and normals, hair particles and instance placements.
 fn y_up_to_z_up(scene: &mut Scene) {
     let c = Transform {
         rotation: Y_UP_TO_Z_UP,
@@ -438,6 +449,12 @@ fn y_up_to_z_up(scene: &mut Scene) {
         let r = Y_UP_TO_Z_UP.rotate(v.map(f64::from));
         Vec3::new(r.x as f32, r.y as f32, r.z as f32)
     };
+    for hair in &mut scene.hairs {
+        hair.particles.iter_mut().for_each(|p| *p = turn(*p));
+    }
+    for instance in &mut scene.instances {
+        instance.placement = c.then(instance.placement);
+    }
     for mesh in &mut scene.meshes {
         mesh.positions.iter_mut().for_each(|p| *p = turn(*p));
         mesh.normals.iter_mut().for_each(|p| *p = turn(*p));

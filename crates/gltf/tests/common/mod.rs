@@ -228,3 +228,45 @@ pub fn animation_only() -> Scene {
         ..Scene::default()
     }
 }
+
+/// The full scene with two hairs (one of three strands with a material, one of strands
+/// without segments) and two instances of other scene files, with values as Cast stores them
+/// (`f32`).
+pub fn groomed_scene() -> Scene {
+    use animbin_core::scene::{Hair, Instance};
+    let strand = |x: f32, n: usize| (0..n).map(move |j| Vec3::new(x, j as f32 * 0.25, 1.5));
+    let half = f64::from(std::f32::consts::FRAC_1_SQRT_2);
+    Scene {
+        hairs: vec![
+            Hair {
+                name: "fringe".into(),
+                segments: vec![2, 1, 3],
+                particles: strand(0.0, 3).chain(strand(1.0, 2)).chain(strand(2.0, 4)).collect(),
+                material: Some(1),
+            },
+            Hair {
+                name: "stubble".into(),
+                segments: vec![0, 0],
+                particles: vec![Vec3::new(0.5, 0.5, 0.5), Vec3::new(-0.5, 0.5, 0.5)],
+                material: None,
+            },
+        ],
+        instances: vec![
+            Instance {
+                name: "hat".into(),
+                path: "props/hat.cast".into(),
+                placement: Transform {
+                    translation: Vec3::new(0.0, 0.25, 1.75),
+                    rotation: Quat::new(0.0, 0.0, half, half),
+                    scale: Vec3::new(2.0, 2.0, 2.0),
+                },
+            },
+            Instance {
+                name: String::new(),
+                path: "C:/scenes/ëxample/tree.cast".into(),
+                placement: Transform::IDENTITY,
+            },
+        ],
+        ..full_scene()
+    }
+}
