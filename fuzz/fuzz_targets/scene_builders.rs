@@ -1,7 +1,8 @@
 //! The scene builders behind `from_scene` (Python's `animbin.from_scene`, `convert_scene`):
 //! a random scene (a skeleton with parents in and out of range or in cycles, meshes whose
 //! arrays mostly match their vertex count with faces, skin and materials mostly in range,
-//! materials, textures, animations whose keys are mostly in increasing frames; names
+//! materials, textures, animations whose keys are mostly in increasing frames, hairs whose
+//! particles mostly match their segments, instances of other files; names
 //! anything, values mostly plain and sometimes NaN, infinite, huge or any bits) goes to
 //! every target (of a format's binary and text forms, one picked by the input; glTF for
 //! every other input). Neither the check nor a builder may panic; a conversion that succeeds
@@ -13,8 +14,8 @@ use animbin::{ConvertOptions, Document, Target};
 use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, BoneTrack, Interpolation, Key, Material, Mesh, MorphTarget, Note, PropertyTrack, Scene,
-    Skeleton, SkinWeights, Texture, WeightTrack,
+    AnimKind, Animation, Bone, BoneTrack, Hair, Instance, Interpolation, Key, Material, Mesh, MorphTarget, Note,
+    PropertyTrack, Scene, Skeleton, SkinWeights, Texture, WeightTrack,
 };
 use animbin_fuzz::{list, name};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -367,6 +368,27 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
     })
 }
 
+/// A hair: strands of a few segments, particles mostly as many as they call for, a material
+/// mostly in range or none.
+fn hair(u: &mut Unstructured, materials: usize) -> Result<Hair> {
+    let segments = list(u, 3, |u| u.int_in_range(0..=3u32))?;
+    let count = segments.iter().map(|&s| s as usize + 1).sum();
+    Ok(Hair {
+        name: name(u)?,
+        segments,
+        particles: many(u, count, vec3f)?,
+        material: if u.ratio(1, 2)? { Some(index(u, materials)?) } else { None },
+    })
+}
+
+fn instance(u: &mut Unstructured) -> Result<Instance> {
+    Ok(Instance {
+        name: name(u)?,
+        path: name(u)?,
+        placement: transform(u)?,
+    })
+}
+
 fn scene(u: &mut Unstructured) -> Result<Scene> {
     let skeleton = skeleton(u)?;
     let texture_count = u.int_in_range(0..=2usize)?;
@@ -378,12 +400,17 @@ fn scene(u: &mut Unstructured) -> Result<Scene> {
         .collect::<Result<_>>()?;
     let textures = (0..texture_count).map(|_| texture(u)).collect::<Result<_>>()?;
     let animations = list(u, 2, |u| animation(u, &skeleton))?;
+    // After the rest, so that the inputs of scenes without them build the same scenes.
+    let hairs = list(u, 2, |u| hair(u, material_count))?;
+    let instances = list(u, 2, instance)?;
     Ok(Scene {
         skeleton,
         meshes,
         materials,
         textures,
         animations,
+        hairs,
+        instances,
         placement: Transform::IDENTITY,
         ..Default::default()
     })
