@@ -107,3 +107,38 @@ fn formats_without_hair_or_instances_report_them() {
         }
     }
 }
+
+#[test]
+fn hair_and_instances_alone_are_converted_by_cast_and_gltf_and_are_nothing_to_the_others() {
+    let scene = Scene {
+        hairs: groomed().hairs,
+        instances: groomed().instances,
+        materials: groomed().materials,
+        ..Scene::default()
+    };
+    // Each of the two formats from a file of the other (not a scene given by hand, which is
+    // written even when empty).
+    for (from, to) in [(Target::Glb, Target::Cast), (Target::Cast, Target::Glb)] {
+        let written = animbin::convert_scene(&scene, from, &ConvertOptions::default()).unwrap();
+        let document = Document::parse(&written.to_bytes().unwrap(), None).unwrap();
+        let conversion = animbin::convert(&document, to, &ConvertOptions::default()).unwrap();
+        assert_eq!(conversion.lost_lines(), Vec::<String>::new(), "{from:?} -> {to:?}");
+        let back = Document::parse(&conversion.to_bytes().unwrap(), None)
+            .unwrap()
+            .to_scene(
+                &Default::default(),
+                &mut animbin::core::scene::ConversionReport::default(),
+            )
+            .unwrap();
+        assert_eq!(back, scene, "{from:?} -> {to:?}");
+        // (DMF would hold the material.)
+        for target in [Target::SeModel, Target::SeAnim, Target::AnimX] {
+            let result = animbin::convert(&document, target, &ConvertOptions::default());
+            assert!(
+                matches!(result, Err(animbin::Error::NothingToWrite { .. })),
+                "{from:?} -> {target:?}: {:?}",
+                result.map(|c| c.lost_lines())
+            );
+        }
+    }
+}

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport, Precision};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene};
 use animbin_core::{Error, Problem};
 
 use crate::model::CastFile;
@@ -73,6 +73,15 @@ impl FileFormat for CastFile {
 
     // Cast names its texture files and embeds none.
     animbin_core::scene_through_the_model!();
+
+    /// Cast also holds hair and instances of other scene files, which are no part of
+    /// [`Holds`]: a scene of those alone is written.
+    fn holds_nothing(scene: &Scene) -> Option<String> {
+        if !scene.hairs.is_empty() || !scene.instances.is_empty() {
+            return None;
+        }
+        Self::HOLDS.held_nothing_of(scene)
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +106,11 @@ mod tests {
             Some("the input holds no bones, meshes, materials or animations"),
             "Cast names texture files and embeds no texture"
         );
+        scene.instances.push(Default::default());
+        assert_eq!(CastFile::holds_nothing(&scene), None);
+        scene.instances.clear();
+        scene.hairs.push(Default::default());
+        assert_eq!(CastFile::holds_nothing(&scene), None);
     }
 
     #[test]

@@ -98,6 +98,20 @@ impl Holds {
         }
     }
 
+    /// Why a format that holds these parts would hold nothing of `scene`, if it would: when
+    /// the scene has none of them ([`FileFormat::holds_nothing`]'s default).
+    pub fn held_nothing_of(self, scene: &Scene) -> Option<String> {
+        if Self::of(scene).intersects(self) {
+            return None;
+        }
+        let names = self.names();
+        Some(match names.as_slice() {
+            [one] => format!("it holds {one} and the input has none"),
+            [a, b] => format!("it holds {a} and {b} and the input has neither"),
+            _ => format!("the input holds no {}", self.describe()),
+        })
+    }
+
     /// The parts of `scene` that are not empty.
     pub fn of(scene: &Scene) -> Self {
         let mut held = Self::empty();
@@ -277,15 +291,7 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// Why a file of this format built from `scene` would hold nothing, if it would: by
     /// default when the scene has none of [`FileFormat::HOLDS`].
     fn holds_nothing(scene: &Scene) -> Option<String> {
-        if Holds::of(scene).intersects(Self::HOLDS) {
-            return None;
-        }
-        let names = Self::HOLDS.names();
-        Some(match names.as_slice() {
-            [one] => format!("it holds {one} and the input has none"),
-            [a, b] => format!("it holds {a} and {b} and the input has neither"),
-            _ => format!("the input holds no {}", Self::HOLDS.describe()),
-        })
+        Self::HOLDS.held_nothing_of(scene)
     }
 }
 
