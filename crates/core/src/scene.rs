@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
 
-/// A whole scene: a skeleton, meshes, materials, textures and animations.
+/// A whole scene: a skeleton, meshes, materials, textures, animations, and (from Cast) hair
+/// and instances of other scene files.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Scene {
     /// The bones, parents before children where the source allows it.

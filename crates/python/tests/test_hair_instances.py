@@ -112,3 +112,19 @@ def test_bad_hair_and_instance_fields_are_named():
     scene.instances.append(scene.hairs[0])
     with pytest.raises(TypeError, match=r"^Scene\.instances\[2\]: expected a Instance, got Hair"):
         animbin.from_scene(scene, "cast")
+
+
+@pytest.mark.parametrize("target", ["glb", "gltf"])
+def test_hair_and_instances_come_back_from_gltf(target):
+    scene = groomed_scene()
+    # glTF nodes hold unit rotations: the hat's (0, 0, 0.5, 0.75) is not one.
+    with pytest.warns(animbin.LossWarning, match="rotations not of unit length"):
+        animbin.from_scene(scene, target)
+    t, _, s = scene.instances[0].placement
+    scene.instances[0].placement = (t, np.array([0.5, 0.5, 0.5, 0.5]), s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", animbin.LossWarning)
+        data = animbin.from_scene(scene, target).to_bytes()
+    back = animbin.open(data).scene()
+    assert back.hairs == scene.hairs
+    assert back.instances == scene.instances
