@@ -62,6 +62,8 @@ PARTS = {
     "materials": "materials",
     "textures": "embedded textures",
     "animations": "animations",
+    "hair": "hair curves",
+    "instances": "instances of other files (linked duplicates)",
 }
 
 
@@ -390,7 +392,8 @@ class _ExportModel(ExportHelper):
 
     @classmethod
     def poll(cls, context):
-        return any(o.type == "MESH" for o in exporter.model_meshes(context))
+        curves, empties = exporter.model_extras(context)
+        return bool(curves or empties) or any(o.type == "MESH" for o in exporter.model_meshes(context))
 
     def execute(self, context):
         settings = exporter.ModelSettings(scale=self.scale, up_axis=self.up_axis, apply_modifiers=self.apply_modifiers)
@@ -407,7 +410,10 @@ def _export_model_operator(fmt):
     """The mesh export entry of one format of the table that holds meshes."""
     name = fmt["name"]
     two_entries = "animations" in fmt["holds"]
-    description = f"Export the selected meshes (and their armature) as {fmt['label']}"
+    description = (
+        f"Export the selected meshes (and their armature), hair curves and instance empties as {fmt['label']} "
+        "(what it cannot hold is reported)"
+    )
     return type(
         f"ANIMBIN_OT_export_mesh_{name}",
         (_ExportModel, bpy.types.Operator),

@@ -21,6 +21,9 @@ COSMETIC_PROPERTY = "animbin_cosmetic"
 # are measured against), kept on the armature's bone when it is not (1, 1, 1), so that an
 # animation imported later onto the armature is read against it and export writes it back.
 REST_SCALE_PROPERTY = "animbin_rest_scale"
+# The name a file gives a hair or an instance, kept on its object (empty, or one Blender
+# suffixed to keep object names unique), so that export writes it back.
+NAME_PROPERTY = "animbin_name"
 
 
 def rest_scale(bone) -> tuple[float, float, float]:

@@ -4,7 +4,9 @@
 Everything is written in the armature object's space: the armature's own object transform
 (which an import of a Y-up file sets) is not part of the file, so an import followed by an
 export gives the file's coordinates back. Meshes without an armature are written in world
-space, turned back to Y-up when asked.
+space, turned back to Y-up when asked; hair (Curves objects) as meshes. Instances (Empties
+an import made, ``instances``) are written in world space, turned back to Y-up when asked:
+Cast keeps them beside the models, not placed with them.
 
 Actions: each pose bone's ``location``, ``rotation_quaternion`` (or Euler / axis-angle,
 converted) and ``scale`` channels become a bone track, the keys taken at the channel's
@@ -37,7 +39,7 @@ from mathutils import Euler, Matrix, Quaternion
 
 import animbin
 
-from . import blend, pose, rig, shapes, table
+from . import blend, hair, instances, pose, rig, shapes, table
 
 Y_UP_FROM_Z_UP = Matrix.Rotation(-math.pi / 2, 4, "X")
 
@@ -438,6 +440,14 @@ def model_meshes(context) -> list:
     return []
 
 
+def model_extras(context) -> tuple:
+    """The selected hair Curves objects and instance Empties (ones an import made, which
+    name their file), written with the model: ``(curves, empties)``."""
+    curves = [o for o in context.selected_objects if o.type == "CURVES"]
+    empties = [o for o in context.selected_objects if instances.is_instance(o)]
+    return curves, empties
+
+
 def _image_path(image, folder: str) -> str:
     """How a material names its texture: relative to the written file's folder when the
     image is inside it, else by its file name alone (games look for textures by name;
@@ -749,11 +759,13 @@ def _skin(obj, mesh, bone_index: dict):
 
 
 def save_model(context, path: str, format_name: str, settings: ModelSettings) -> Result:
-    """Writes the selected meshes and their armature (its bones in rest pose) to ``path``."""
+    """Writes the selected meshes and their armature (its bones in rest pose), hair and
+    instances to ``path``; a format that holds no hair or instances reports them lost."""
     result = Result()
     objects = [o for o in model_meshes(context) if o.type == "MESH"]
-    if not objects:
-        raise ValueError("select the meshes (or their armature) to export")
+    curves, empties = model_extras(context)
+    if not objects and not curves and not empties:
+        raise ValueError("select the meshes (or their armature), hair or instances to export")
     armature = next((o for o in context.selected_objects if o.type == "ARMATURE"), None)
     if armature is None:
         armature = next((a for a in map(_armature_for, objects) if a is not None), None)
@@ -779,8 +791,22 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
             settings,
             result,
         )
+    # Hair in the meshes' space (it is placed with the model); instances, which Cast keeps
+    # beside the models, in world space in the file's axes.
+    world = Y_UP_FROM_Z_UP if settings.up_axis == "Y" else Matrix.Identity(4)
+    model_space = armature.matrix_world.inverted_safe() if armature is not None else world
+    extras = {}
+    if curves:
+        extras["hairs"] = [
+            hair.hair_of(o, np.array(model_space @ o.matrix_world), settings.scale, materials.index, result)
+            for o in curves
+        ]
+    if empties:
+        extras["instances"] = [instances.instance_of(o, world @ o.matrix_world, settings.scale) for o in empties]
     placement = placement_of(armature, settings.up_axis, settings.scale) if armature is not None else None
-    scene = animbin.Scene(skeleton, meshes, materials.ordered(), textures=materials.textures, placement=placement)
+    scene = animbin.Scene(
+        skeleton, meshes, materials.ordered(), textures=materials.textures, placement=placement, **extras
+    )
     if armature is not None:
         # The model's name as imported (empty when the file had none), else the armature's.
         scene.name = str(armature.get(rig.MODEL_NAME_PROPERTY, armature.name))

@@ -11,6 +11,13 @@ What a file becomes:
   attributes;
 - materials: a Principled BSDF with the textures the file names, found by the library's
   texture search (``animbin.find_texture``), or the file's embedded images;
+- hair: one hair Curves object each, a curve per strand, placed with the model as the
+  meshes are (parented to the armature, without skin) (``hair``);
+- instances of other files: the referenced file read once into a collection the view layer
+  excludes, and one Empty per instance that instances it (linked duplicates) at the
+  instance's placement (``instances``); a missing or unreadable file, one that instances
+  itself (directly or through others) or instances nested past ``MAX_INSTANCE_DEPTH`` give
+  an Empty without a collection and a warning;
 - animations: one action each, named as the library names the animation (its own name, else
   the file's stem), with keys converted to pose-bone space (``pose.keys_to_basis_*``), notes
   as pose markers, the scene's frame rate set from the first and its frame range to cover
@@ -43,7 +50,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 import animbin
 
-from . import blend, pose, rig, shapes, table
+from . import blend, hair, instances, pose, rig, shapes, table
 
 
 @dataclass
@@ -74,8 +81,25 @@ class Result:
 
     armature: object = None
     meshes: list = field(default_factory=list)
+    hairs: list = field(default_factory=list)
+    instances: list = field(default_factory=list)
     actions: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
+
+
+# How deep instances may nest (a file that instances a file that instances ...): past this,
+# an instance is an Empty without its collection, and the import says so.
+MAX_INSTANCE_DEPTH = 8
+
+
+@dataclass
+class _Instancing:
+    """The referenced files of one import: their collections by resolved path (each file is
+    read once), and the files being read, outermost first (a file met again while it is
+    being read instances itself)."""
+
+    collections: dict = field(default_factory=dict)
+    reading: list = field(default_factory=list)
 
 
 def load(context, path: str, format_name: str | None, settings: Settings) -> Result:
@@ -83,6 +107,22 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
     format (for one without magic, whose files are otherwise recognised by their name);
     ``None`` lets the library detect it."""
     result = Result()
+    document, scene, settings = _read(path, format_name, settings, result)
+    _build(context, path, document, scene, settings, result, _Instancing(reading=[_path_key(path)]))
+
+    for obj in context.view_layer.objects:
+        obj.select_set(False)
+    made = [obj for obj in [result.armature, *result.meshes, *result.hairs, *result.instances] if obj is not None]
+    for obj in made:
+        obj.select_set(True)
+    if made:
+        context.view_layer.objects.active = made[0]
+    return result
+
+
+def _read(path: str, format_name: str | None, settings: Settings, result: Result):
+    """The file's document and scene, and ``settings`` with the up axis the file states
+    where asked; what the scene could not hold goes to ``result``'s warnings."""
     document = animbin.open(path, format_name)
     fmt = table.info(document.format)
     if settings.up_axis == "FILE":
@@ -97,6 +137,12 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         scene = document.scene(name_animations=True, **options)
     result.warnings += [str(w.message) for w in caught]
     result.warnings += [f"not imported: {line}" for line in scene.lost]
+    return document, scene, settings
+
+
+def _build(context, path: str, document, scene, settings: Settings, result: Result, instancing: _Instancing) -> None:
+    """What the file at ``path`` holds, as Blender data in ``context.collection``."""
+    fmt = table.info(document.format)
     # As the library's stem (the name without its last extension), which names unnamed
     # animations.
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -132,6 +178,28 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
             _place(obj, scene.placement, settings)
         result.meshes.append(obj)
 
+    # Hair is placed with the model, as the meshes are (``hair``).
+    hairs = list(getattr(scene, "hairs", ()))
+    for index, strands in enumerate(hairs):
+        name = strands.name or (f"{model_name}_hair" if len(hairs) == 1 else f"{model_name}_hair{index}")
+        obj = hair.build_hair(context, name, strands, materials, settings.scale, result)
+        if obj is None:
+            continue
+        if armature_object is not None:
+            obj.parent = armature_object
+        else:
+            _orient(obj, settings)
+            _place(obj, scene.placement, settings)
+        result.hairs.append(obj)
+
+    folder = os.path.dirname(os.path.abspath(path))
+    for instance in getattr(scene, "instances", ()):
+        collection = _referenced(context, instance.path, folder, settings, result, instancing)
+        obj = instances.build_empty(context, instance, collection)
+        _orient(obj, settings)
+        _place(obj, instance.placement, settings)
+        result.instances.append(obj)
+
     if armature_object is not None and scene.animations:
         # A format whose writer chooses its key width says in its summary which one the file
         # has (``high_precision``), for an export to keep.
@@ -140,16 +208,53 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
         build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
     shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
 
-    for obj in context.view_layer.objects:
-        obj.select_set(False)
-    for obj in [result.armature, *result.meshes]:
-        if obj is not None:
-            obj.select_set(True)
-    if result.armature is not None:
-        context.view_layer.objects.active = result.armature
-    elif result.meshes:
-        context.view_layer.objects.active = result.meshes[0]
-    return result
+
+def _path_key(path: str) -> str:
+    """One spelling of a file's path (two instances name one file however they write it)."""
+    return os.path.normcase(os.path.realpath(path))
+
+
+def _referenced(context, written: str, folder: str, settings: Settings, result: Result, instancing: _Instancing):
+    """The collection holding the file an instance names (``written``, as the file writes
+    it, relative to ``folder``): read once per import into a collection of its own that the
+    view layer excludes; None, with a warning, when it is missing, unreadable, the file
+    being read or one that reads it (a cycle), or nested too deep."""
+    path = instances.resolve(written, folder)
+    key = _path_key(path)
+    if key in instancing.reading:
+        result.warnings.append(
+            f"instance of {written!r}: the file instances itself (directly or through others); not read again"
+        )
+        return None
+    if key in instancing.collections:
+        return instancing.collections[key]
+    if len(instancing.reading) > MAX_INSTANCE_DEPTH:
+        result.warnings.append(f"instance of {written!r}: instances nested deeper than {MAX_INSTANCE_DEPTH}; not read")
+        return None
+    if not os.path.isfile(path):
+        result.warnings.append(f"instance of {written!r}: no file at {path}")
+        return None
+    # The referenced file is read in the instancing file's axes (its Empties carry the turn),
+    # with bones of its own and without touching the scene's frame rate.
+    nested_settings = dataclasses.replace(settings, up_axis="Z", armature="NEW", set_scene=False)
+    nested = Result()
+    try:
+        document, scene, nested_settings = _read(path, None, nested_settings, nested)
+    except (animbin.FormatError, OSError, ValueError) as error:
+        result.warnings.append(f"instance of {written!r}: {path} could not be read: {error}")
+        return None
+    collection = bpy.data.collections.new(os.path.basename(path))
+    context.scene.collection.children.link(collection)
+    instancing.collections[key] = collection
+    instancing.reading.append(key)
+    try:
+        with context.temp_override(collection=collection):
+            _build(context, path, document, scene, nested_settings, nested, instancing)
+    finally:
+        instancing.reading.pop()
+    instances.exclude(context, collection)
+    result.warnings += [f"{os.path.basename(path)}: {line}" for line in nested.warnings]
+    return collection
 
 
 def file_up_axis(document) -> str:

@@ -27,7 +27,11 @@ texture beside the model (loaded with its pixels), a Y-up import and a scaled on
 export back to the same keys, a glTF Separate file from Blender's own glTF exporter
 (``.gltf``, ``.bin`` and image beside it) read by the extension's importer with its skinned
 mesh, bones and texture, blend shapes (``blend_shape_checks``: Cast -> shape keys with
-animated values -> Cast, and Cast and SEModel -> glb -> Blender's glTF importer), and, with
+animated values -> Cast, and Cast and SEModel -> glb -> Blender's glTF importer), IK,
+constraints and colour layers (``rig_extras_checks``), hair and instances
+(``hair_instance_checks``: Cast hair -> Curves objects, instances -> Empties instancing a
+collection of the referenced file, a missing file and a file instancing itself reported ->
+Cast again; SEModel reports them lost), and, with
 ``--zip``, the built extension installed through
 Blender's own extension installer, its bundled wheel providing ``animbin``.
 
@@ -66,6 +70,7 @@ import animbin
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blend_shape_checks  # noqa: E402
+import hair_instance_checks  # noqa: E402
 import rig_extras_checks  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1136,6 +1141,7 @@ def main():
                 lambda: check_parent_cycles(checks),
                 lambda: blend_shape_checks.check_blend_shapes(checks, os.path.abspath(args.testdata), out_dir),
                 lambda: rig_extras_checks.check_rig_extras(checks, out_dir),
+                lambda: hair_instance_checks.check_hair_and_instances(checks, os.path.abspath(args.testdata), out_dir),
             ):
                 try:
                     check()
