@@ -441,10 +441,21 @@ def model_meshes(context) -> list:
 
 
 def model_extras(context) -> tuple:
-    """The selected hair Curves objects and instance Empties (ones an import made, which
-    name their file), written with the model: ``(curves, empties)``."""
-    curves = [o for o in context.selected_objects if o.type == "CURVES"]
-    empties = [o for o in context.selected_objects if instances.is_instance(o)]
+    """The hair Curves objects and instance Empties (ones an import made, which name their
+    file) written with the model, ``(curves, empties)``: the selected ones; with no mesh or
+    hair selected, the hair of the armature whose meshes are written (an import parents
+    hair to it)."""
+    selected = context.selected_objects
+    curves = [o for o in selected if o.type == "CURVES"]
+    empties = [o for o in selected if instances.is_instance(o)]
+    if not curves and not any(o.type == "MESH" for o in selected):
+        armatures = [o for o in selected if o.type == "ARMATURE"]
+        if context.active_object is not None and context.active_object.type == "ARMATURE":
+            armatures.insert(0, context.active_object)
+        # The armature model_meshes takes the meshes of, else the first with hair.
+        chosen = next((a for a in armatures if any(o.type == "MESH" for o in a.children)), None)
+        chosen = chosen or next((a for a in armatures if any(o.type == "CURVES" for o in a.children)), None)
+        curves = [o for o in chosen.children if o.type == "CURVES"] if chosen is not None else []
     return curves, empties
 
 

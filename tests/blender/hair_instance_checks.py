@@ -6,7 +6,8 @@ gives hair Curves objects with the strands' points where the model's placement a
 turn put them, Empties that instance one collection holding the sample's objects (left out of
 the view layer) at the instances' placements, and Empties without a collection and a warning
 for the missing and the unreadable file; exported again to Cast it gives the same hairs and
-instances, and to SEModel it reports them lost. A file that instances itself is not read
+instances (and the hair with the armature's meshes when the armature alone is selected), and
+to SEModel it reports them lost. A file that instances itself is not read
 again, and a chain of files instancing each other is read down to the depth limit, each with
 a warning.
 """
@@ -257,7 +258,22 @@ def check_hair_and_instances(checks, testdata, out_dir):
                 1e-6,
             )
 
+    # The armature alone selected: its meshes and its hair are written.
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj == result.armature)
+    bpy.context.view_layer.objects.active = result.armature
+    out = os.path.join(out_dir, "groom_armature.cast")
+    checks.equal("hair: Cast export of the armature", bpy.ops.export_mesh.animbin_cast(filepath=out), {"FINISHED"})
+    back = animbin.open(out).scene()
+    checks.equal(
+        "hair: the armature's hair written with its meshes",
+        (len(back.meshes), sorted(h.name for h in back.hairs), len(back.instances)),
+        (1, ["", "fur"], 0),
+    )
+
     # -> SEModel, which holds neither: the library's report.
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(True)
     written = exporter.save_model(
         bpy.context, os.path.join(out_dir, "groom.semodel"), "semodel", exporter.ModelSettings(up_axis="Y")
     )
