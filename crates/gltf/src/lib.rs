@@ -117,7 +117,10 @@
 //!   that is a bone; bones are ordered parents first. `local` is the node's rest TRS; `global`
 //!   is the inverse of the joint's inverse bind matrix (the pose the mesh was bound in), else
 //!   the product of the locals. Non-bone nodes above the skeleton (an "Armature" object) are
-//!   not applied.
+//!   not applied. The nodes animbin's writer adds are read as what they stand for: its model
+//!   placement node is [`Scene::placement`], and a bone below compensation nodes does not
+//!   inherit its parent's scale ([`scene::Bone::scale_compensate`]), with the outer node's
+//!   translation (and its translation channel) as the bone's.
 //! - **Meshes**: every primitive of every mesh (triangles, strips and fans as triangles,
 //!   points without faces; lines are skipped and reported, except a mesh animbin marked as
 //!   hair, which is a scene hair again, exactly), with its material; all

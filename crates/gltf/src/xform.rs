@@ -53,7 +53,8 @@ pub const Z_UP_TO_Y_UP: Quat<f64> = Quat::new(
     std::f64::consts::FRAC_1_SQRT_2,
 );
 
-/// Multiplies every length by `s` (hair particles and instance translations among them). A negative `s` is a point reflection: positions and
+/// Multiplies every length by `s` (hair particles, the model placement's and instances'
+/// translations among them). A negative `s` is a point reflection: positions and
 /// translations change sign, rotations stay, and so that surfaces still face out, normals
 /// change sign and every face's winding is reversed.
 pub(crate) fn scale_lengths(scene: &mut Scene, s: f64) {
@@ -76,6 +77,7 @@ pub(crate) fn scale_lengths(scene: &mut Scene, s: f64) {
     for instance in &mut scene.instances {
         instance.placement.translation = instance.placement.translation.scale(s);
     }
+    scene.placement.translation = scene.placement.translation.scale(s);
     for mesh in &mut scene.meshes {
         for p in &mut mesh.positions {
             *p = p.map(|c| (f64::from(c) * s) as f32);

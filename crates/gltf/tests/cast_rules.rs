@@ -509,3 +509,48 @@ fn a_compensating_bone_under_a_sheared_parent_sits_where_blender_puts_it() {
         }
     }
 }
+
+#[test]
+fn compensation_and_placement_nodes_read_back_as_the_flag_and_the_placement() {
+    let scene = Scene {
+        skeleton: rig(),
+        animations: vec![animation()],
+        placement: placement(),
+        ..Scene::default()
+    };
+    let read = |glb: &[u8]| {
+        let mut report = ConversionReport::default();
+        let back = animbin_gltf::to_scene(glb, &SceneOptions::default(), &mut report).unwrap();
+        (back, report.lost)
+    };
+    let (back, lost) = read(&export(&scene));
+    // The same scene without the flags writes neither kind of node, and reads back with
+    // the same values: so the nodes give back exactly what they stand for.
+    let mut plain = scene.clone();
+    for bone in &mut plain.skeleton.bones {
+        bone.scale_compensate = false;
+    }
+    plain.placement = Transform::IDENTITY;
+    let (mut expected, expected_lost) = read(&export(&plain));
+    for name in ["pelvis", "head", "hand"] {
+        let i = expected.skeleton.find(name).unwrap();
+        expected.skeleton.bones[i].scale_compensate = true;
+    }
+    // The placement is f32 in the glb.
+    let round = |v: f64| f64::from(v as f32);
+    let p = placement();
+    expected.placement = Transform {
+        translation: p.translation.map(round),
+        rotation: Quat::new(round(p.rotation.x), round(p.rotation.y), round(p.rotation.z), round(p.rotation.w)).normalized(),
+        scale: p.scale.map(round),
+    };
+    let names = |s: &Scene| s.skeleton.bones.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&back), names(&scene));
+    assert_eq!(lost, expected_lost);
+    // Globals come from the inverse bind matrices, which the flags and placement change.
+    let mut back = back;
+    for (b, e) in back.skeleton.bones.iter_mut().zip(&expected.skeleton.bones) {
+        b.global = e.global;
+    }
+    assert_eq!(back, expected);
+}

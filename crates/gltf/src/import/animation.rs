@@ -75,7 +75,7 @@ pub(super) fn import_animation(
     buffers: &Buffers,
     skeleton: &Skeleton,
     bone_of_node: &HashMap<usize, usize>,
-    wrapper: &[bool],
+    structural: &super::StructuralNodes<'_>,
     framerate: Option<f64>,
     report: &mut ConversionReport,
 ) -> Result<(Animation, Option<Precision>)> {
@@ -101,10 +101,20 @@ pub(super) fn import_animation(
             weight_channels.extend(super::morph::read_channel(&channel, buffers, &path, &label, report)?);
             continue;
         }
-        if wrapper.get(node).copied().unwrap_or(false) {
+        if structural.wrapper.get(node).copied().unwrap_or(false) {
             report.lose(format!("{}: keys on animbin's root node: skipped", label()));
             continue;
         }
+        // A compensation node's translation is its bone's; its rotation and scale undo the
+        // parent's scale, which the bone's flag already says.
+        let node = if structural.compensation.get(node).copied().unwrap_or(false) {
+            match (property, structural.translation_carriers.get(&node)) {
+                (Property::Translation, Some(&bone_node)) => bone_node,
+                _ => continue,
+            }
+        } else {
+            node
+        };
         if !seen.insert((node, property as u8)) {
             return Err(Error::invalid(
                 cpath,

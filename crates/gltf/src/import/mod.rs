@@ -12,7 +12,7 @@ use gltf::animation::Property;
 
 use crate::accessor;
 use crate::error::{Error, Path, Result};
-use crate::extras::{self, MeshExtras, SceneExtras, WrapperExtras};
+use crate::extras::{self, CompensationExtras, MeshExtras, PlacementExtras, SceneExtras, WrapperExtras};
 use crate::xform;
 
 mod animation;
@@ -29,6 +29,16 @@ pub use material::percent_decode;
 use animation::import_animation;
 use material::images_and_materials;
 use mesh::import_primitive;
+
+/// The nodes animbin's writer adds that are not bones, as an animation's channels meet them.
+pub(super) struct StructuralNodes<'a> {
+    /// Per node: animbin's root node, for the up axis and unit scale.
+    pub(super) wrapper: &'a [bool],
+    /// Per node: a compensation node of a bone that does not inherit its parent's scale.
+    pub(super) compensation: &'a [bool],
+    /// The compensation nodes that hold a bone's translation, and that bone's node.
+    pub(super) translation_carriers: &'a HashMap<usize, usize>,
+}
 
 /// Each node's parent, refusing a node with two parents and cycles.
 fn node_parents(document: &gltf::Document) -> Result<Vec<Option<usize>>> {
@@ -120,6 +130,17 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     let ours = wrapper.iter().any(|&w| w) || recorded_scale.is_some();
     // Nodes that stand for other scene files (animbin's extras): neither bones nor meshes.
     let instances: Vec<Option<animbin_core::scene::Instance>> = nodes.iter().map(hair::instance_of).collect();
+    // What animbin's writer adds around bones: the model placement above the model's roots,
+    // and compensation nodes between a bone that does not inherit its parent's scale and that
+    // parent. They are read back as what they stand for, not as bones.
+    let placement_node = nodes
+        .iter()
+        .position(|n| extras::unwrap::<PlacementExtras>(n.extras()).is_some_and(|p| p.placement));
+    let compensation: Vec<bool> = nodes
+        .iter()
+        .map(|n| extras::unwrap::<CompensationExtras>(n.extras()).is_some())
+        .collect();
+    let structural = |i: usize| wrapper[i] || compensation[i] || Some(i) == placement_node;
 
     // Skins must have joints.
     for skin in document.skins() {
@@ -159,7 +180,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     }
     let mut order = Vec::new();
     for c in candidates {
-        if !wrapper[c] && !is_bone[c] && instances[c].is_none() {
+        if !structural(c) && !is_bone[c] && instances[c].is_none() {
             is_bone[c] = true;
             order.push(c);
         }
@@ -184,22 +205,37 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
                 bone_above[i] = Some(p);
             } else {
                 bone_above[i] = bone_above[p];
-                moved_between[i] = moved_between[p] + usize::from(!wrapper[p] && !is_identity(&trs(&nodes[p])));
+                moved_between[i] = moved_between[p] + usize::from(!structural(p) && !is_identity(&trs(&nodes[p])));
             }
         }
     }
     let mut skipped_between = 0;
+    // A bone below compensation nodes does not inherit its parent's scale; the outermost of
+    // them holds its translation, at rest and in animations (the others only undo the
+    // parent's scale, which the flag says).
+    let mut translation_carriers: HashMap<usize, usize> = HashMap::new();
     for &node in &order {
         let parent = bone_above[node].and_then(|p| bone_of_node.get(&p).copied());
         if parent.is_some() {
             skipped_between += moved_between[node];
         }
+        let mut local = trs(&nodes[node]);
+        let mut outer = None;
+        let mut at = parents[node];
+        while let Some(p) = at.filter(|&p| compensation[p]) {
+            outer = Some(p);
+            at = parents[p];
+        }
+        if let Some(outer) = outer {
+            local.translation = local.translation + trs(&nodes[outer]).translation;
+            translation_carriers.insert(outer, node);
+        }
         skeleton.bones.push(Bone {
-            scale_compensate: false,
+            scale_compensate: outer.is_some(),
             rest_scale: Vec3::ONE,
             name: nodes[node].name().map_or_else(|| format!("node{node}"), str::to_string),
             parent,
-            local: trs(&nodes[node]),
+            local,
             global: Transform::IDENTITY,
             cosmetic: false,
         });
@@ -264,6 +300,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
 
     let mut scene = Scene {
         skeleton,
+        placement: placement_node.map_or(Transform::IDENTITY, |n| trs(&nodes[n])),
         // The model's name: the name of the scene shown (the default one, else the first).
         name: document
             .default_scene()
@@ -295,14 +332,14 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             let moved_up = moved_up.get_or_insert_with(|| {
                 let mut up = vec![false; nodes.len()];
                 for &i in &tree_order {
-                    if let Some(p) = parents[i].filter(|_| !wrapper[i]) {
+                    if let Some(p) = parents[i].filter(|_| !structural(i)) {
                         up[i] = !is_identity(&trs(&nodes[i])) || up[p];
                     }
                 }
                 up
             });
             let i = node.index();
-            let moved = !wrapper[i] && (!is_identity(&trs(&nodes[i])) || parents[i].is_some_and(|p| moved_up[p]));
+            let moved = !structural(i) && (!is_identity(&trs(&nodes[i])) || parents[i].is_some_and(|p| moved_up[p]));
             if moved {
                 moved_meshes.push(mesh.name().unwrap_or("").to_string());
             }
@@ -365,7 +402,11 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             &buffers,
             &scene.skeleton,
             &bone_of_node,
-            &wrapper,
+            &StructuralNodes {
+                wrapper: &wrapper,
+                compensation: &compensation,
+                translation_carriers: &translation_carriers,
+            },
             options.framerate,
             report,
         )?;
