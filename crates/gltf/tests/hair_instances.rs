@@ -208,3 +208,45 @@ fn line_meshes_of_other_tools_stay_skipped_and_reported() {
         "{lost:?}"
     );
 }
+
+#[test]
+fn hair_sits_under_the_model_placement_and_instances_beside_it() {
+    let scene = Scene {
+        placement: Transform {
+            translation: Vec3::new(1.0, 2.0, -3.0),
+            rotation: animbin_core::math::Quat::new(0.5, 0.5, 0.5, 0.5),
+            scale: Vec3::new(2.0, 2.0, 2.0),
+        },
+        ..common::groomed_scene()
+    };
+    for options in [
+        SceneOptions::default(),
+        SceneOptions {
+            z_up: true,
+            unit_scale: 0.5,
+            ..SceneOptions::default()
+        },
+    ] {
+        let (bytes, _) = write(&scene, Container::Glb, &options);
+        let (json, _) = animbin_gltf::split(&bytes).unwrap();
+        let nodes = json["nodes"].as_array().unwrap();
+        // The parent's name, or "" for a root of the scene.
+        let parent_of = |name: &str| {
+            let at = nodes.iter().position(|n| n["name"] == name).unwrap();
+            nodes
+                .iter()
+                .find(|n| n["children"].as_array().is_some_and(|c| c.contains(&json!(at))))
+                .map_or(String::new(), |p| p["name"].as_str().unwrap().to_string())
+        };
+        assert_eq!(parent_of("fringe"), "animbin_placement");
+        assert_eq!(parent_of("hat"), if options.z_up { "animbin_root" } else { "" });
+        let (back, lost) = read(&bytes);
+        assert_eq!(back.placement, scene.placement);
+        assert_eq!(back.hairs, scene.hairs);
+        assert_eq!(back.instances, scene.instances);
+        assert!(
+            !lost.iter().any(|l| l.contains("placed by a node transform")),
+            "{lost:?}"
+        );
+    }
+}
