@@ -1,7 +1,7 @@
 //! Blend shapes: BlendShape nodes <-> morph targets, `bs` curves <-> weight tracks.
 
 use animbin_cast::{CastFile, ConversionReport, Node, NodeKind, Property, SceneOptions, Value, Vec3, read, to_bytes};
-use animbin_core::scene::{Key, MorphTarget, Scene, WeightTrack};
+use animbin_core::scene::{Key, MorphTarget, WeightTrack};
 
 fn file(children: Vec<Node>) -> CastFile {
     CastFile {
@@ -10,17 +10,9 @@ fn file(children: Vec<Node>) -> CastFile {
     }
 }
 
-fn to_scene(file: &CastFile) -> (Scene, Vec<String>) {
-    let mut report = ConversionReport::default();
-    let scene = file.to_scene(&SceneOptions::default(), &mut report).unwrap();
-    (scene, report.lost)
-}
+mod scene_io;
 
-fn from_scene(scene: &Scene) -> (CastFile, Vec<String>) {
-    let mut report = ConversionReport::default();
-    let file = CastFile::from_scene(scene, &SceneOptions::default(), &mut report).unwrap();
-    (file, report.lost)
-}
+use scene_io::{from_scene, to_scene};
 
 fn v(x: f32, y: f32, z: f32) -> Vec3<f32> {
     Vec3::new(x, y, z)

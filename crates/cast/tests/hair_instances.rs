@@ -7,17 +7,9 @@ use animbin_cast::{
 use animbin_core::math::{Quat, Transform};
 use animbin_core::scene::{Hair, Instance, Material, Scene};
 
-fn to_scene(file: &CastFile) -> (Scene, Vec<String>) {
-    let mut report = ConversionReport::default();
-    let scene = file.to_scene(&SceneOptions::default(), &mut report).unwrap();
-    (scene, report.lost)
-}
+mod scene_io;
 
-fn from_scene(scene: &Scene) -> (CastFile, Vec<String>) {
-    let mut report = ConversionReport::default();
-    let file = CastFile::from_scene(scene, &SceneOptions::default(), &mut report).unwrap();
-    (file, report.lost)
-}
+use scene_io::{from_scene, to_scene};
 
 fn v(x: f32, y: f32, z: f32) -> Vec3<f32> {
     Vec3::new(x, y, z)

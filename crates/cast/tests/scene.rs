@@ -15,17 +15,9 @@ fn file(children: Vec<Node>) -> CastFile {
     }
 }
 
-fn to_scene(file: &CastFile) -> (Scene, Vec<String>) {
-    let mut report = ConversionReport::default();
-    let scene = file.to_scene(&SceneOptions::default(), &mut report).unwrap();
-    (scene, report.lost)
-}
+mod scene_io;
 
-fn from_scene(scene: &Scene) -> (CastFile, Vec<String>) {
-    let mut report = ConversionReport::default();
-    let file = CastFile::from_scene(scene, &SceneOptions::default(), &mut report).unwrap();
-    (file, report.lost)
-}
+use scene_io::{from_scene, to_scene};
 
 fn curve(bone: &str, kp: &str, frames: Value, values: Value, mode: &str) -> Node {
     Node::with(

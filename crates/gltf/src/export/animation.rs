@@ -143,18 +143,15 @@ pub(super) fn export_animation(
                            values: Vec<f32>,
                            kind: &'static str,
                            dims| {
-            let sampler_input = b.times(&times, &|| what(path))?;
-            let output = b.floats(&values, kind, dims, None, false, &|| what(path))?;
-            out.samplers.push(json::Sampler {
-                input: sampler_input,
+            b.channel(
+                &mut out,
+                node,
+                path,
                 interpolation,
-                output,
-            });
-            out.channels.push(json::Channel {
-                sampler: out.samplers.len() - 1,
-                target: json::ChannelTarget { node, path },
-            });
-            Ok::<(), Error>(())
+                (&times, &values),
+                (kind, dims),
+                &|| what(path),
+            )
         };
         if !track.translation.is_empty() {
             if seen.insert((translation_node, "translation")) {

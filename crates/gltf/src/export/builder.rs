@@ -131,6 +131,33 @@ impl Builder {
         Ok(index)
     }
 
+    /// Adds to `out` a channel that moves `path` of `node`, with a sampler of `times` (seconds)
+    /// and `values` (`dims` floats of accessor type `kind` a key).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn channel(
+        &mut self,
+        out: &mut json::Animation,
+        node: usize,
+        path: &'static str,
+        interpolation: &'static str,
+        (times, values): (&[f32], &[f32]),
+        (kind, dims): (&'static str, usize),
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let input = self.times(times, what)?;
+        let output = self.floats(values, kind, dims, None, false, what)?;
+        out.samplers.push(json::Sampler {
+            input,
+            interpolation,
+            output,
+        });
+        out.channels.push(json::Channel {
+            sampler: out.samplers.len() - 1,
+            target: json::ChannelTarget { node, path },
+        });
+        Ok(())
+    }
+
     pub(super) fn node(&mut self, node: json::Node) -> usize {
         self.root.nodes.push(node);
         self.root.nodes.len() - 1

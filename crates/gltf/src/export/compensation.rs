@@ -464,18 +464,7 @@ pub(super) fn compensation_channels(
                 (t, v, "VEC4", 4)
             }
         };
-        let input = b.times(&times, what)?;
-        let output = b.floats(&values, kind, dims, None, false, what)?;
-        out.samplers.push(json::Sampler {
-            input,
-            interpolation,
-            output,
-        });
-        out.channels.push(json::Channel {
-            sampler: out.samplers.len() - 1,
-            target: json::ChannelTarget { node, path },
-        });
-        Ok::<(), crate::error::Error>(())
+        b.channel(out, node, path, interpolation, (&times, &values), (kind, dims), what)
     };
     for (i, node) in animated.compensation.iter().enumerate() {
         let (Some(node), Some(parent)) = (*node, animated.parents[i]) else {

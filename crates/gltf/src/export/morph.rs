@@ -255,20 +255,15 @@ pub(super) fn weight_channels(
             driven[*t] = true;
         }
         let what = || format!("{} weights of node {node}", label());
-        let input = b.times(&times, &what)?;
-        let output = b.floats(&values, "SCALAR", 1, None, false, &what)?;
-        out.samplers.push(json::Sampler {
-            input,
+        b.channel(
+            out,
+            *node,
+            "weights",
             interpolation,
-            output,
-        });
-        out.channels.push(json::Channel {
-            sampler: out.samplers.len() - 1,
-            target: json::ChannelTarget {
-                node: *node,
-                path: "weights",
-            },
-        });
+            (&times, &values),
+            ("SCALAR", 1),
+            &what,
+        )?;
     }
     let orphans: Vec<String> = sorted
         .iter()
