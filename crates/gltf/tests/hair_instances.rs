@@ -38,15 +38,7 @@ fn hair_and_instances_come_back_exactly_from_both_containers_and_the_axis_node()
     let scene = common::groomed_scene();
     let (_, plain_lost) = write(&common::full_scene(), Container::Glb, &SceneOptions::default());
     for container in [Container::Gltf, Container::Glb] {
-        for options in [
-            SceneOptions::default(),
-            // A power of two scales f32 values exactly.
-            SceneOptions {
-                z_up: true,
-                unit_scale: 0.5,
-                ..SceneOptions::default()
-            },
-        ] {
+        for options in common::axis_and_scale_options() {
             let (bytes, lost) = write(&scene, container, &options);
             // Nothing lost beyond what the full scene loses without them.
             assert_eq!(lost, plain_lost);
@@ -219,14 +211,7 @@ fn hair_sits_under_the_model_placement_and_instances_beside_it() {
         },
         ..common::groomed_scene()
     };
-    for options in [
-        SceneOptions::default(),
-        SceneOptions {
-            z_up: true,
-            unit_scale: 0.5,
-            ..SceneOptions::default()
-        },
-    ] {
+    for options in common::axis_and_scale_options() {
         let (bytes, _) = write(&scene, Container::Glb, &options);
         let (json, _) = animbin_gltf::split(&bytes).unwrap();
         let nodes = json["nodes"].as_array().unwrap();

@@ -93,16 +93,7 @@ fn round_trip(scene: &Scene, container: Container, options: &SceneOptions) -> (S
 fn a_full_scene_survives_both_containers_and_the_axis_node() {
     let scene = common::full_scene();
     for container in [Container::Gltf, Container::Glb] {
-        for options in [
-            SceneOptions::default(),
-            // A power of two scales f32 values exactly, so they read back bit for bit (see
-            // the next test for other scales).
-            SceneOptions {
-                z_up: true,
-                unit_scale: 0.5,
-                ..SceneOptions::default()
-            },
-        ] {
+        for options in common::axis_and_scale_options() {
             let (back, report) = round_trip(&scene, container, &options);
             // The losses: the second material of the mesh, the track of a bone that is not in
             // the skeleton, and the keys of both animations (sines and hundredths) that f32

@@ -1,6 +1,7 @@
 //! Scenes shared by the tests.
 #![allow(dead_code)]
 
+use animbin_core::SceneOptions;
 use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
     AnimKind, Animation, Bone, BoneTrack, Interpolation, Key, Material, Mesh, Note, PropertyTrack, Scene, Skeleton,
@@ -269,4 +270,17 @@ pub fn groomed_scene() -> Scene {
         ],
         ..full_scene()
     }
+}
+
+/// The options round trips are tried with: none, and the axis node with a unit scale of 0.5
+/// (a power of two scales `f32` values exactly, so they read back bit for bit).
+pub fn axis_and_scale_options() -> [SceneOptions; 2] {
+    [
+        SceneOptions::default(),
+        SceneOptions {
+            z_up: true,
+            unit_scale: 0.5,
+            ..SceneOptions::default()
+        },
+    ]
 }
