@@ -1,5 +1,6 @@
 //! The scene builders behind `from_scene` (Python's `animbin.from_scene`, `convert_scene`):
-//! a random scene (a skeleton with parents in and out of range or in cycles, meshes whose
+//! a random scene (a skeleton with parents in and out of range or in cycles, bones that do
+//! and do not inherit their parent's scale, with rest scales, meshes whose
 //! arrays mostly match their vertex count with faces, skin and materials mostly in range,
 //! materials, textures, animations whose keys are mostly in increasing frames, hairs whose
 //! particles mostly match their segments, instances of other files; names
@@ -126,8 +127,10 @@ fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
             local: transform(u)?,
             global: Transform::IDENTITY,
             cosmetic: u.ratio(1, 8)?,
-            scale_compensate: false,
-            rest_scale: Vec3::ONE,
+            // Compensating bones under scaled (and sheared) parents take the glTF writer's
+            // compensation nodes; rest scales other than 1 are folded into keys.
+            scale_compensate: u.ratio(1, 3)?,
+            rest_scale: if u.ratio(1, 4)? { vec3(u)? } else { Vec3::ONE },
         });
     }
     let mut skeleton = Skeleton {
