@@ -425,6 +425,15 @@ def _armature_for(obj):
     return None
 
 
+def _skin_blend(obj) -> str:
+    """How the mesh's Armature modifier blends: "preserve volume" is dual-quaternion
+    skinning."""
+    for modifier in obj.modifiers:
+        if modifier.type == "ARMATURE" and modifier.object is not None:
+            return "dual_quaternion" if modifier.use_deform_preserve_volume else "linear"
+    return "linear"
+
+
 def model_meshes(context) -> list:
     """The meshes to export: the selected ones, else those of the selected armature."""
     selected = [o for o in context.selected_objects if o.type == "MESH"]
@@ -700,6 +709,7 @@ def meshes_of(
                     color_layers=[color[chosen] for color in colors],
                     bone_indices=skin[0][vertices] if skin else None,
                     bone_weights=skin[1][vertices] if skin else None,
+                    skin_blend=_skin_blend(obj) if skin else "linear",
                     materials=mesh_materials,
                     morph_targets=(
                         shapes.morph_targets(obj, vertices, matrix, settings.scale)

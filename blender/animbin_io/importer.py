@@ -563,6 +563,8 @@ def build_mesh(context, name, mesh, materials, armature_object, bone_names, sett
     if skinned:
         modifier = obj.modifiers.new("Armature", "ARMATURE")
         modifier.object = armature_object
+        # Dual-quaternion skinning (Cast's sm "quaternion") is Blender's "preserve volume".
+        modifier.use_deform_preserve_volume = mesh.skin_blend == "dual_quaternion"
     return obj
 
 

@@ -16,7 +16,7 @@ use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
     AnimKind, Animation, Bone, BoneTrack, Hair, Instance, Interpolation, Key, Material, Mesh, MorphTarget, Note,
-    PropertyTrack, Scene, Skeleton, SkinWeights, Texture, WeightTrack,
+    PropertyTrack, Scene, Skeleton, SkinBlend, SkinWeights, Texture, WeightTrack,
 };
 use animbin_fuzz::{list, name};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -156,6 +156,11 @@ fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
             influences,
             bones: many(u, v * influences, |u| Ok(index(u, bones.max(1))? as u32))?,
             weights: many(u, v * influences, f32v)?,
+            blend: if u.ratio(1, 4)? {
+                SkinBlend::DualQuaternion
+            } else {
+                SkinBlend::Linear
+            },
         })
     } else {
         None
@@ -380,7 +385,11 @@ fn hair(u: &mut Unstructured, materials: usize) -> Result<Hair> {
         name: name(u)?,
         segments,
         particles: many(u, count, vec3f)?,
-        material: if u.ratio(1, 2)? { Some(index(u, materials)?) } else { None },
+        material: if u.ratio(1, 2)? {
+            Some(index(u, materials)?)
+        } else {
+            None
+        },
     })
 }
 

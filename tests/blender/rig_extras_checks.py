@@ -75,7 +75,8 @@ def _by_position(positions, layer):
 
 def rig_scene() -> animbin.Scene:
     """An arm (shoulder, elbow, wrist) with a hand target and an elbow pole, a quad skinned
-    to the shoulder, one IK handle and three constraints, in a model named ``arm_rig``."""
+    to the shoulder by dual quaternions, one IK handle and three constraints, in a model
+    named ``arm_rig``."""
     translations = np.array([[0, 0, 0], [1, 0, 0], [1, 0, 0], [2, 1, 0], [1, -1, 0]], dtype=np.float32)
     skeleton = animbin.Skeleton(BONES, PARENTS, translations, ik_handles=[IK], constraints=CONSTRAINTS)
     mesh = animbin.Mesh(
@@ -83,6 +84,7 @@ def rig_scene() -> animbin.Scene:
         [[0, 1, 2], [0, 2, 3]],
         bone_indices=np.zeros((4, 1), dtype=np.uint32),
         bone_weights=np.ones((4, 1), dtype=np.float32),
+        skin_blend="dual_quaternion",
         color_layers=COLOR_LAYERS,
     )
     return animbin.Scene(skeleton, [mesh], name="arm_rig")
@@ -94,6 +96,7 @@ def check_rig_extras(checks, out_dir):
     source = animbin.open(cast_path).scene()
     checks.equal("rig: the Cast file holds the IK handle", source.skeleton.ik_handles, [IK])
     checks.equal("rig: the Cast file holds the constraints", source.skeleton.constraints, CONSTRAINTS)
+    checks.equal("skinning: the Cast file skins by dual quaternions", source.meshes[0].skin_blend, "dual_quaternion")
 
     bpy.ops.wm.read_factory_settings(use_empty=True)
     checks.equal("rig: Cast import", bpy.ops.import_scene.animbin_cast(filepath=cast_path), {"FINISHED"})
@@ -161,6 +164,14 @@ def check_rig_extras(checks, out_dir):
     checks.equal("rig: Cast export", bpy.ops.export_mesh.animbin_cast(filepath=out), {"FINISHED"})
     back = animbin.open(out).scene()
     checks.equal("rig: exported model name", back.name, "arm_rig")
+    skinning = [m for m in mesh.modifiers if m.type == "ARMATURE"]
+    if checks.equal("skinning: one Armature modifier", len(skinning), 1):
+        checks.true("skinning: dual quaternions import as preserve volume", skinning[0].use_deform_preserve_volume)
+        checks.equal("skinning: preserve volume exports as dual quaternions", back.meshes[0].skin_blend, "dual_quaternion")
+        skinning[0].use_deform_preserve_volume = False
+        linear = os.path.join(out_dir, "rig_extras_linear.cast")
+        checks.equal("skinning: Cast export without preserve volume", bpy.ops.export_mesh.animbin_cast(filepath=linear), {"FINISHED"})
+        checks.equal("skinning: no preserve volume exports as linear", animbin.open(linear).scene().meshes[0].skin_blend, "linear")
     checks.equal("rig: exported bone names", back.skeleton.names, BONES)
     checks.equal("rig: exported IK handles", back.skeleton.ik_handles, source.skeleton.ik_handles)
     if checks.equal("colour layers: exported layer count", len(back.meshes[0].color_layers), 2):

@@ -211,6 +211,7 @@ fn mesh(bones: usize, materials: usize) -> impl Strategy<Value = scene::Mesh> {
                     influences,
                     bones,
                     weights,
+                    blend: Default::default(),
                 })
         });
         (

@@ -719,6 +719,7 @@ mod any_to_any {
                             influences: 2,
                             bones,
                             weights,
+                            blend: Default::default(),
                         }),
                         faces: (0..n as u32 - 2).map(|i| [0, i + 1, i + 2]).collect(),
                         ..Mesh::default()

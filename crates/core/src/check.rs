@@ -390,6 +390,7 @@ mod tests {
                 influences: 1,
                 bones: vec![0, 1, 1],
                 weights: vec![1.0; 3],
+                blend: Default::default(),
             }),
             ..Mesh::default()
         });

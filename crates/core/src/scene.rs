@@ -321,6 +321,49 @@ pub struct SkinWeights {
     pub bones: Vec<u32>,
     /// Weights, vertex-major; unused slots are 0.
     pub weights: Vec<f32>,
+    /// How the influences blend the bones' transforms (Cast's `sm`, Blender's "preserve
+    /// volume").
+    #[serde(default, skip_serializing_if = "SkinBlend::is_linear")]
+    pub blend: SkinBlend,
+}
+
+/// How a skinned vertex blends the transforms of the bones that influence it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkinBlend {
+    /// The weighted sum of the bones' matrices (linear blend skinning), what every format
+    /// and glTF do.
+    #[default]
+    Linear,
+    /// The weighted sum of the bones' dual quaternions, which keeps a joint's volume where
+    /// linear blending pinches it (Cast's `sm` `quaternion`, Blender's "preserve volume").
+    DualQuaternion,
+}
+
+impl SkinBlend {
+    /// Whether this is [`SkinBlend::Linear`], the default.
+    pub fn is_linear(&self) -> bool {
+        *self == Self::Linear
+    }
+
+    /// The name the Python package and glTF extras use: `"linear"` or `"dual_quaternion"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Linear => "linear",
+            Self::DualQuaternion => "dual_quaternion",
+        }
+    }
+}
+
+impl std::str::FromStr for SkinBlend {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        [Self::Linear, Self::DualQuaternion]
+            .into_iter()
+            .find(|b| b.name() == name)
+            .ok_or_else(|| format!("unknown skin blend \"{name}\"; valid names: linear, dual_quaternion"))
+    }
 }
 
 /// A material: its name, texture map names and colour.
@@ -670,6 +713,21 @@ impl ConversionReport {
         let layers: usize = scene.meshes.iter().map(|m| m.extra_color_layers.len()).sum();
         if layers > 0 {
             self.lose(format!("{layers} colour layers after the first ({label} holds one)"));
+        }
+    }
+
+    /// Records the meshes skinned by dual quaternions as lost, for a format (`label`) whose
+    /// skins blend linearly.
+    pub fn lose_dual_quaternion_skinning(&mut self, scene: &Scene, label: &str) {
+        let meshes = scene
+            .meshes
+            .iter()
+            .filter(|m| m.skin.as_ref().is_some_and(|s| s.blend == SkinBlend::DualQuaternion))
+            .count();
+        if meshes > 0 {
+            self.lose(format!(
+                "dual-quaternion skinning of {meshes} mesh(es) ({label} skins linearly)"
+            ));
         }
     }
 

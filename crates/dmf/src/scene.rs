@@ -332,6 +332,7 @@ impl Dmf {
         report.lose_morph_targets(scene, "DMF");
         report.lose_rig_controls(scene, "DMF");
         report.lose_hair_and_instances(scene, "DMF");
+        report.lose_dual_quaternion_skinning(scene, "DMF");
         report.lose_model_name(scene, "DMF");
         report.lose_extra_color_layers(scene, "DMF");
         let (bones, bone_index) = dmf_bones(scene, report)?;

@@ -102,6 +102,7 @@ fn scene() -> Scene {
                 influences: 4,
                 bones: vec![0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0],
                 weights: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0],
+                blend: Default::default(),
             }),
             faces: vec![[0, 1, 2]],
             materials: vec![Some(0)],

@@ -175,6 +175,10 @@ pub struct MeshExtras {
     /// mesh: its one primitive's `POSITION` holds the particles, strand after strand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hair: Option<HairExtras>,
+    /// How the skin blends, when not linearly (glTF skins linearly; a reader gives the
+    /// source's [`animbin_core::scene::SkinBlend`] back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin_blend: Option<animbin_core::scene::SkinBlend>,
 }
 
 /// `mesh.extras.animbin.hair`: what makes a glTF line mesh a scene hair again.

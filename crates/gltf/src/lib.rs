@@ -124,7 +124,8 @@
 //! - **Meshes**: every primitive of every mesh (triangles, strips and fans as triangles,
 //!   points without faces; lines are skipped and reported, except a mesh animbin marked as
 //!   hair, which is a scene hair again, exactly), with its material; all
-//!   `JOINTS_n`/`WEIGHTS_n` sets become `4 * n` influences (or the count animbin wrote).
+//!   `JOINTS_n`/`WEIGHTS_n` sets become `4 * n` influences (or the count animbin wrote, and
+//!   the skin blend it kept in `mesh.extras.animbin.skin_blend`: glTF skins linearly).
 //!   Vertices stay in mesh space: an unskinned mesh's node transform is not applied (reported).
 //!   Morph targets keep the vertices whose offset is not zero, named from
 //!   `extras.targetNames` (else `target_k`); a `weights` channel becomes one weight track per
@@ -315,6 +316,8 @@ pub fn encode(
     report: &mut ConversionReport,
 ) -> Result<Encoded> {
     report.lose_rig_controls(scene, "glTF");
+    // Kept in the mesh's extras for animbin, but what other tools show.
+    report.lose_dual_quaternion_skinning(scene, "glTF");
     let out = export::build(scene, options, images, report)?;
     let mut root = out.root;
     match container {

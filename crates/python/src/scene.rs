@@ -8,7 +8,7 @@
 use animbin::core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin::core::scene::{
     AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Material, Mesh, Note,
-    PropertyTrack, Scene, Skeleton, SkinWeights, Texture,
+    PropertyTrack, Scene, Skeleton, SkinBlend, SkinWeights, Texture,
 };
 use numpy::{Element, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -300,10 +300,12 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
             }
             d.set_item("bone_indices", array2(py, skin.bones, v, k)?)?;
             d.set_item("bone_weights", array2(py, skin.weights, v, k)?)?;
+            d.set_item("skin_blend", skin.blend.name())?;
         }
         None => {
             d.set_item("bone_indices", py.None())?;
             d.set_item("bone_weights", py.None())?;
+            d.set_item("skin_blend", SkinBlend::Linear.name())?;
         }
     }
     d.set_item("materials", materials)?;
@@ -716,6 +718,10 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
     let colors = color_layers.next().unwrap_or_default();
     let extra_color_layers: Vec<_> = color_layers.collect();
     let faces = rows(d, what, "faces", 3, |r: &[u32]| [r[0], r[1], r[2]])?;
+    let blend_name: String = get(d, what, "skin_blend")?;
+    let blend: SkinBlend = blend_name
+        .parse()
+        .map_err(|e: String| PyValueError::new_err(format!("Mesh.skin_blend: {e}")))?;
     let skin = if field(d, what, "bone_indices")?.is_none() {
         None
     } else {
@@ -733,6 +739,7 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
             influences: shape[1],
             bones: indices.as_slice().map_err(slice_error)?.to_vec(),
             weights: weights.as_slice().map_err(slice_error)?.to_vec(),
+            blend,
         })
     };
     Ok(Mesh {

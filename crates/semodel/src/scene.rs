@@ -215,6 +215,7 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
                 influences: usize::from(mesh.max_influence),
                 bones: mesh.weights.iter().map(|w| w.bone).collect(),
                 weights: mesh.weights.iter().map(|w| w.weight).collect(),
+                blend: Default::default(),
             })
         } else {
             None
@@ -316,6 +317,7 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
                 influences,
                 bones: vx.bone_indices.clone(),
                 weights: vx.bone_weights.iter().map(|w| w.to_f32()).collect(),
+                blend: Default::default(),
             })
         } else {
             None
@@ -489,6 +491,7 @@ fn lose_scene_extras(scene: &Scene, report: &mut ConversionReport) {
     if scene.meshes.iter().any(|m| !m.name.is_empty()) {
         report.lose("mesh names");
     }
+    report.lose_dual_quaternion_skinning(scene, "SEModel");
     if scene
         .materials
         .iter()

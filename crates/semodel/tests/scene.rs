@@ -166,6 +166,7 @@ fn indices_that_point_nowhere_are_refused() {
         influences: 1,
         bones: vec![0, 0, 1],
         weights: vec![1.0; 3],
+        blend: Default::default(),
     });
     refused(&scene_with(mesh), "names bone");
 
@@ -215,12 +216,14 @@ fn skinned_scene() -> Scene {
         influences: 2,
         bones: vec![0, 1, 0, 1, 1, 0],
         weights: vec![0.5, 0.5, 0.25, 0.75, 1.0, 0.0],
+        blend: Default::default(),
     });
     let mut b = triangle();
     b.skin = Some(SkinWeights {
         influences: 1,
         bones: vec![1; 3],
         weights: vec![1.0; 3],
+        blend: Default::default(),
     });
     Scene {
         skeleton: Skeleton {

@@ -64,6 +64,7 @@ fn sample() -> CastFile {
             influences: 1,
             bones: vec![0, 0, 1, 1],
             weights: vec![1.0; 4],
+            blend: Default::default(),
         }),
         faces: vec![[0, 1, 2], [0, 2, 3]],
         materials: vec![Some(0)],

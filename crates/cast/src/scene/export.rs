@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use animbin_core::math::{Quat, Transform, Vec3, Vec4};
-use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene};
+use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene, SkinBlend};
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 
 use super::{PROPERTY_FORMAT, blend, hair, refuse, rig};
@@ -439,6 +439,10 @@ fn mesh_node(
     }
     let flat: Vec<u32> = mesh.faces.iter().flatten().copied().collect();
     node.push(Property::new("f", Value::narrowest(&flat)));
+    // Linear is the default, which the reference writer leaves unsaid.
+    if mesh.skin.as_ref().is_some_and(|s| s.blend == SkinBlend::DualQuaternion) {
+        node.push(Property::string("sm", "quaternion"));
+    }
     let first = mesh.materials.iter().flatten().next();
     if mesh.materials.iter().flatten().count() > 1 || (first.is_some() && mesh.materials[0].is_none()) {
         report.lose("materials of UV layers after the first (a Cast mesh has one material)");

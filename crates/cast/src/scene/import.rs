@@ -6,7 +6,7 @@ use animbin_core::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
 use animbin_core::pose::{self, TrackKinds};
 use animbin_core::scene::{
     self, AnimKind, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Key, Note, PropertyTrack, Scene,
-    SkinWeights,
+    SkinBlend, SkinWeights,
 };
 use animbin_core::{Result, SceneOptions};
 
@@ -120,7 +120,7 @@ impl CastFile {
     ///   the bone's absolute scale keys (kept as the file has them) are measured against.
     /// - Meshes: name, positions, normals, every UV layer (`ul` of them, else `u0`, `u1`, ...
     ///   as present), the first colour layer (`c0`, or the legacy `vc`; float colours rounded
-    ///   to 8 bits), skin weights of any influence count (`mi`, `wb`, `wv`), triangles and the
+    ///   to 8 bits), skin weights of any influence count (`mi`, `wb`, `wv`) and how they blend (`sm`), triangles and the
     ///   material. Per-vertex arrays of the wrong length are skipped (as the format says
     ///   consumers do) and reported.
     /// - Hair: every Hair of a model is a [`scene::Hair`]: name, segments (`se`), particles
@@ -151,8 +151,9 @@ impl CastFile {
     ///
     /// What the scene cannot hold is one line each in `report`: model names after the first, placements of
     /// later models that differ from the first's, bone scales other than 1,
-    /// tangents, colour layers past a missing one, float colours that 8 bits do not hold, the
-    /// skinning method, metadata, material slots
+    /// tangents, colour layers past a missing one, float colours that 8 bits do not hold, an
+    /// unknown skinning method (`sm` `quaternion` is [`SkinBlend::DualQuaternion`]), metadata,
+    /// material slots
     /// other than the four, additive blend weights, axes of one channel in different modes,
     /// skeletons inside animations, unknown nodes, undocumented and repeated properties.
     ///
@@ -481,11 +482,18 @@ impl Builder<'_> {
         if mesh.tangents().is_some() {
             self.report.lose("vertex tangents (vt)");
         }
-        if mesh.skinning_method().is_some_and(|m| m != "linear") {
-            self.report
-                .lose("dual-quaternion skinning (sm \"quaternion\"; the scene skins linearly)");
-        }
-        let skin = self.skin(&mesh, v, bone_offset, bone_count, &label)?;
+        let blend = match mesh.skinning_method() {
+            None | Some("linear") => SkinBlend::Linear,
+            Some("quaternion") => SkinBlend::DualQuaternion,
+            Some(other) => {
+                self.report
+                    .lose(format!("an unknown skinning method (sm {other:?}; skinned linearly)"));
+                SkinBlend::Linear
+            }
+        };
+        let skin = self
+            .skin(&mesh, v, bone_offset, bone_count, &label)?
+            .map(|skin| SkinWeights { blend, ..skin });
         let faces = match mesh.faces() {
             None => Vec::new(),
             Some(f) if f.len() % 3 != 0 => {
@@ -593,6 +601,7 @@ impl Builder<'_> {
             influences: influences as usize,
             bones: bones.into_iter().map(|b| b + bone_offset as u32).collect(),
             weights: weights.to_vec(),
+            blend: Default::default(),
         }))
     }
 

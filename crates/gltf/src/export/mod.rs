@@ -213,6 +213,11 @@ pub(crate) fn build(
             influences: mesh.skin.as_ref().filter(|_| skinned).map(|s| s.influences),
             materials: materials_extra,
             hair: None,
+            skin_blend: mesh
+                .skin
+                .as_ref()
+                .filter(|s| skinned && !s.blend.is_linear())
+                .map(|s| s.blend),
         };
         let has_extras = extras != MeshExtras::default();
         b.root.meshes.push(json::Mesh {

@@ -150,6 +150,7 @@ pub(super) fn import_primitive(
             influences,
             bones,
             weights,
+            blend: extras.and_then(|e| e.skin_blend).unwrap_or_default(),
         });
     }
 

@@ -72,6 +72,7 @@ pub fn mesh() -> Mesh {
             influences: 3,
             bones: vec![0, 1, 0, 1, 0, 0, 2, 1, 0, 2, 0, 0],
             weights: vec![0.75, 0.25, 0.0, 1.0, 0.0, 0.0, 0.5, 0.3, 0.2, 1.0, 0.0, 0.0],
+            blend: Default::default(),
         }),
         faces: vec![[0, 1, 2], [0, 2, 3]],
         materials: vec![Some(0), Some(1)],

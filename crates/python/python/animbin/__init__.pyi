@@ -341,6 +341,9 @@ class Mesh:
     """(V, K) skeleton bone indices, K the influences per vertex, or ``None`` unskinned."""
     bone_weights: NDArray[np.float32] | None
     """(V, K) weights, unused slots 0, or ``None`` unskinned."""
+    skin_blend: Literal["linear", "dual_quaternion"]
+    """How the influences blend: linearly, or by dual quaternions (Cast's ``sm``
+    ``quaternion``, Blender's "preserve volume")."""
     materials: list[int | None]
     """Material indices into ``Scene.materials``: one per UV layer (SEModel) or one for the
     whole mesh."""
@@ -358,6 +361,7 @@ class Mesh:
         color_layers: Iterable[ArrayLike] = (),
         bone_indices: ArrayLike | None = None,
         bone_weights: ArrayLike | None = None,
+        skin_blend: Literal["linear", "dual_quaternion"] = "linear",
         materials: Iterable[int | None] = (),
         material: int | None = None,
         morph_targets: Iterable[MorphTarget] = (),

@@ -367,6 +367,8 @@ class Mesh(_Record):
     uint8 RGBA (Cast's c0, c1, ..., glTF's COLOR_0, ...); ``faces`` (F, 3) uint32;
     ``bone_indices`` (V, K) uint32 and ``bone_weights`` (V, K) float32, K influences per
     vertex with unused slots weighted 0, or both ``None`` for an unskinned mesh;
+    ``skin_blend``, how the influences blend: ``"linear"`` or ``"dual_quaternion"`` (Cast's
+    ``sm`` ``quaternion``, Blender's "preserve volume");
     ``materials``, indices into ``Scene.materials`` (one per UV layer in SEModel, one for
     the whole mesh elsewhere; ``None`` for no material); ``morph_targets``, a list of
     ``MorphTarget`` (blend shapes, shape keys).
@@ -381,6 +383,7 @@ class Mesh(_Record):
         "faces",
         "bone_indices",
         "bone_weights",
+        "skin_blend",
         "materials",
         "morph_targets",
     )
@@ -397,6 +400,7 @@ class Mesh(_Record):
         color_layers: Iterable[Any] = (),
         bone_indices: Any = None,
         bone_weights: Any = None,
+        skin_blend: str = "linear",
         materials: Iterable[int | None] = (),
         material: int | None = None,
         morph_targets: Iterable[MorphTarget] = (),
@@ -413,6 +417,7 @@ class Mesh(_Record):
             raise ValueError("Mesh: bone_indices and bone_weights go together (both or neither)")
         self.bone_indices = None if bone_indices is None else _array(bone_indices, np.uint32, (None, None), "Mesh.bone_indices")
         self.bone_weights = None if bone_weights is None else _array(bone_weights, np.float32, (None, None), "Mesh.bone_weights")
+        self.skin_blend = _skin_blend(skin_blend, "Mesh.skin_blend")
         self.materials = [_optional_index(m, "Mesh.materials") for m in materials]
         if material is not None:
             if self.materials:
@@ -463,9 +468,20 @@ class Mesh(_Record):
             "faces": _array(self.faces, np.uint32, (None, 3), f"{field}.faces"),
             "bone_indices": bone_indices,
             "bone_weights": bone_weights,
+            "skin_blend": _skin_blend(self.skin_blend, f"{field}.skin_blend"),
             "materials": [_optional_index(m, f"{field}.materials[{i}]") for i, m in enumerate(self.materials)],
             "morph_targets": [_native_of(t, MorphTarget, f"{field}.morph_targets[{i}]") for i, t in enumerate(self.morph_targets)],
         }
+
+
+_SKIN_BLENDS = ("linear", "dual_quaternion")
+
+
+def _skin_blend(value: Any, field: str) -> str:
+    """A skin blend's name, refusing one the library does not know."""
+    if value not in _SKIN_BLENDS:
+        raise ValueError(f"{field}: {value!r} is not a skin blend; the blends are {', '.join(_SKIN_BLENDS)}")
+    return str(value)
 
 
 def _native_of(item: Any, cls: type, field: str) -> dict[str, Any]:
