@@ -15,8 +15,9 @@
 //!   two do, from its singular value decomposition `U · Σ · Vᵀ` (the outer node turns by `U`
 //!   and scales by `Σ`, the inner turns by `Vᵀ`).
 //!
-//! Either way the values are keyed at every key of the bones above and every whole frame
-//! between (exact there); between them no glTF interpolation gives `1 / s` of a lerped `s`.
+//! The one node is keyed at every scale key of the bones that pass scale down, the two at
+//! every key of the bones above; both at every whole frame between as well. They are exact
+//! there; between them no glTF interpolation gives `1 / s` of a lerped `s`.
 
 use std::collections::HashMap;
 
