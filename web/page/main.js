@@ -309,6 +309,14 @@ ui.zup.addEventListener('change', () => {
 /** What the page's tests read and drive (no test sees the page's modules otherwise): the
  * view's state, and a clock advanced by hand in place of the wall clock. */
 window.animbinPage = {
+  /** How many files the page has handed the browser to save, and the last one's name and
+   * bytes (base64): what Download gives, whatever the browser then does with it. */
+  saved() {
+    let binary = '';
+    const bytes = saves.bytes ?? new Uint8Array();
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { count: saves.count, name: saves.name, base64: btoa(binary) };
+  },
   /** Playback follows `advance` only (true) or the wall clock (false). */
   manualClock(on) {
     manualClock = !!on;
@@ -412,12 +420,18 @@ function listLosses(lines) {
   ui.losses.replaceChildren(...lines.map((line) => Object.assign(document.createElement('li'), { textContent: line })));
 }
 
+// What the page last handed the browser to save, for tests (`animbinPage.saved`).
+let saves = { count: 0, name: null, bytes: null };
+
 function saveFile(name, bytes) {
+  saves = { count: saves.count + 1, name, bytes };
   const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();
-  a.remove();
+  // Chromium starts the download after the click returns: an anchor removed at once
+  // sometimes takes its download with it (seen in about one page run in three).
+  setTimeout(() => a.remove(), 1000);
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
@@ -464,24 +478,28 @@ async function handle(data) {
       if (body.dataset.state !== 'ready') break;
       ui.target.replaceChildren(...data.targets.map((t) => new Option(t, t)));
       ui.target.disabled = false;
-      ui.download.disabled = false;
       view.details = data.animations;
       if (view.clips.length) showClipDetails();
       body.dataset.details = 'ready';
+      convertForDownload();
       break;
     case 'converted':
+      // Only the conversion to the target chosen now; an earlier choice's arrives late.
+      if (data.target !== ui.target.value || body.dataset.state !== 'ready') break;
       converted = data;
       listLosses(data.lost);
-      if (data.download) saveFile(data.name, data.bytes);
       ui.status.textContent = '';
+      ui.download.disabled = false;
       break;
     case 'error':
       if (data.request === 'open') {
         clearView();
         setState('error');
       } else if (data.request === 'convert') {
-        listLosses([data.message]);
-        ui.status.textContent = '';
+        if (data.target === ui.target.value) {
+          listLosses([data.message]);
+          ui.status.textContent = '';
+        }
         if (data.fatal) failed(data);
         break;
       }
@@ -516,15 +534,20 @@ body.addEventListener('drop', (e) => {
   e.preventDefault();
   open(e.dataTransfer.files);
 });
-// Choosing a target shows what it cannot hold before anything is downloaded.
-ui.target.addEventListener('change', () => {
+/** Converts to the chosen target, so that what it cannot hold shows before anything is
+ * downloaded, and so that Download saves bytes already made: a browser lets a page save a
+ * file in answer to a click, but may block a save that comes later, when a worker replies
+ * (Chromium does, after a few). Download is enabled once the bytes are there. */
+function convertForDownload() {
   converted = null;
+  ui.download.disabled = true;
   ui.status.textContent = 'converting';
   send({ type: 'convert', target: ui.target.value });
-});
+}
+
+ui.target.addEventListener('change', convertForDownload);
 ui.download.addEventListener('click', () => {
   if (converted && converted.target === ui.target.value) saveFile(converted.name, converted.bytes);
-  else send({ type: 'convert', target: ui.target.value, download: true });
 });
 
 startWorker();

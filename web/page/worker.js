@@ -115,8 +115,8 @@ self.onmessage = async ({ data }) => {
       if (!current) throw new AnimbinError('no file is open');
       const options = { ...(data.options || {}), anims: current.anims, textures: current.textures };
       const converted = current.document.convert(data.target, options);
-      post({ type: 'converted', target: data.target, bytes: converted.bytes, lost: converted.lost, name: converted.name,
-        download: !!data.download }, [converted.bytes.buffer]);
+      post({ type: 'converted', target: data.target, bytes: converted.bytes, lost: converted.lost, name: converted.name },
+        [converted.bytes.buffer]);
     } else if (data.type === 'view') {
       if (!current) return;
       const converted = current.document.glb({ ...(data.options || {}), anims: current.anims, textures: current.textures });
