@@ -1,8 +1,12 @@
 //! Blend shapes through `convert`: Cast and SEModel into glb keep their morph targets and
 //! weights (within f32, which both sides hold), and formats without blend shapes say so.
 
+mod read_back;
+
+use read_back::scene_of;
+
 use animbin::core::math::Vec3;
-use animbin::core::scene::{Animation, ConversionReport, Key, Mesh, MorphTarget, Scene, SceneOptions, WeightTrack};
+use animbin::core::scene::{Animation, Key, Mesh, MorphTarget, Scene, WeightTrack};
 use animbin::{ConvertOptions, Document, Target};
 
 fn face() -> Scene {
@@ -47,14 +51,6 @@ fn face() -> Scene {
         }],
         ..Scene::default()
     }
-}
-
-fn scene_of(bytes: &[u8]) -> Scene {
-    let mut report = ConversionReport::default();
-    Document::parse(bytes, None)
-        .unwrap()
-        .to_scene(&SceneOptions::default(), &mut report)
-        .unwrap()
 }
 
 fn glb_of(document: &Document) -> (Vec<u8>, Vec<String>) {

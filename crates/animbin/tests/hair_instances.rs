@@ -1,6 +1,10 @@
 //! Hair and instances of other scene files through `convert`: Cast and glTF keep them whole, and
 //! every format without a place for them says it drops them.
 
+mod read_back;
+
+use read_back::scene_of;
+
 use animbin::core::math::{Quat, Transform, Vec3};
 use animbin::core::scene::{Animation, Bone, BoneTrack, Hair, Instance, Key, Material, Scene, Skeleton};
 use animbin::{ConvertOptions, Document, Target};
@@ -77,13 +81,7 @@ fn gltf_keeps_hair_and_instances_whole() {
             !lost.iter().any(|l| l.contains("hair") || l.contains("instance")),
             "{target:?}: {lost:?}"
         );
-        let document = Document::parse(&conversion.to_bytes().unwrap(), None).unwrap();
-        let scene = document
-            .to_scene(
-                &Default::default(),
-                &mut animbin::core::scene::ConversionReport::default(),
-            )
-            .unwrap();
+        let scene = scene_of(&conversion.to_bytes().unwrap());
         assert_eq!((scene.hairs, scene.instances), (groomed().hairs, groomed().instances));
     }
 }
@@ -123,13 +121,7 @@ fn hair_and_instances_alone_are_converted_by_cast_and_gltf_and_are_nothing_to_th
         let document = Document::parse(&written.to_bytes().unwrap(), None).unwrap();
         let conversion = animbin::convert(&document, to, &ConvertOptions::default()).unwrap();
         assert_eq!(conversion.lost_lines(), Vec::<String>::new(), "{from:?} -> {to:?}");
-        let back = Document::parse(&conversion.to_bytes().unwrap(), None)
-            .unwrap()
-            .to_scene(
-                &Default::default(),
-                &mut animbin::core::scene::ConversionReport::default(),
-            )
-            .unwrap();
+        let back = scene_of(&conversion.to_bytes().unwrap());
         assert_eq!(back, scene, "{from:?} -> {to:?}");
         // (DMF would hold the material.)
         for target in [Target::SeModel, Target::SeAnim, Target::AnimX] {

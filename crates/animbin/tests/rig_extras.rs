@@ -1,12 +1,15 @@
 //! IK handles, constraints and the model name through `convert`: Cast keeps them whole, and
 //! every other format says it drops them.
 
+mod read_back;
+
+use read_back::scene_of;
+
 use animbin::core::math::{Transform, Vec3};
 use animbin::core::scene::{
-    Animation, Bone, BoneTrack, Constraint, ConstraintKind, ConstraintOffset, ConversionReport, IkHandle, Key, Scene,
-    SceneOptions, Skeleton,
+    Animation, Bone, BoneTrack, Constraint, ConstraintKind, ConstraintOffset, IkHandle, Key, Scene, Skeleton,
 };
-use animbin::{ConvertOptions, Document, Target};
+use animbin::{ConvertOptions, Target};
 
 fn arm() -> Scene {
     let bone = |name: &str, parent: Option<usize>, x: f64| Bone {
@@ -88,12 +91,7 @@ fn cast_keeps_the_ik_handles_constraints_and_name() {
         "{:?}",
         conversion.lost_lines()
     );
-    let bytes = conversion.to_bytes().unwrap();
-    let mut report = ConversionReport::default();
-    let back = Document::parse(&bytes, None)
-        .unwrap()
-        .to_scene(&SceneOptions::default(), &mut report)
-        .unwrap();
+    let back = scene_of(&conversion.to_bytes().unwrap());
     let want = arm();
     assert_eq!(back.name, want.name);
     assert_eq!(back.skeleton.ik_handles, want.skeleton.ik_handles);
@@ -109,12 +107,7 @@ fn gltf_keeps_the_model_name_as_its_scene_name() {
             "{target:?}: {:?}",
             conversion.lost_lines()
         );
-        let bytes = conversion.to_bytes().unwrap();
-        let mut report = ConversionReport::default();
-        let back = Document::parse(&bytes, None)
-            .unwrap()
-            .to_scene(&SceneOptions::default(), &mut report)
-            .unwrap();
+        let back = scene_of(&conversion.to_bytes().unwrap());
         assert_eq!(back.name, "arm_rig", "{target:?}");
     }
 }
@@ -173,12 +166,7 @@ fn every_colour_layer_reaches_glb_and_cast_and_comes_back() {
             "{target:?}: {:?}",
             conversion.lost_lines()
         );
-        let bytes = conversion.to_bytes().unwrap();
-        let mut report = ConversionReport::default();
-        let back = Document::parse(&bytes, None)
-            .unwrap()
-            .to_scene(&SceneOptions::default(), &mut report)
-            .unwrap();
+        let back = scene_of(&conversion.to_bytes().unwrap());
         let want = &painted().meshes[0];
         assert_eq!(back.meshes[0].colors, want.colors, "{target:?}");
         assert_eq!(back.meshes[0].extra_color_layers, want.extra_color_layers, "{target:?}");

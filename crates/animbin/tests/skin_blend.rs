@@ -2,6 +2,10 @@
 //! (`sm`), glTF keeps it in animbin's extras (other tools skin linearly, which is said), and
 //! every other format with meshes says it drops it.
 
+mod read_back;
+
+use read_back::scene_of;
+
 use animbin::core::math::{Transform, Vec3};
 use animbin::core::scene::{Bone, ConversionReport, Mesh, Scene, Skeleton, SkinBlend, SkinWeights};
 use animbin::{ConvertOptions, Document, Target};
@@ -54,9 +58,7 @@ fn read_back(bytes: &[u8]) -> (Option<SkinBlend>, Option<String>) {
             .find_map(|mesh| mesh.skinning_method().map(str::to_string)),
         _ => None,
     };
-    let scene = document
-        .to_scene(&Default::default(), &mut ConversionReport::default())
-        .unwrap();
+    let scene = scene_of(bytes);
     (scene.meshes[0].skin.as_ref().map(|s| s.blend), sm)
 }
 
