@@ -4,6 +4,8 @@
 //! maths gives it (`animbin_core::pose`), and nothing extra is written when no parent is
 //! scaled.
 
+mod common;
+
 use std::collections::HashMap;
 
 use animbin_core::SceneOptions;
@@ -11,19 +13,11 @@ use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::pose;
 use animbin_core::scene::{AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Key, Scene, Skeleton};
 
+/// [`common::bone`] that does or does not inherit its parent's scale.
 fn bone(name: &str, parent: Option<usize>, t: [f64; 3], r: [f64; 4], compensate: bool) -> Bone {
     Bone {
-        name: name.into(),
-        parent,
-        local: Transform {
-            translation: Vec3::new(t[0], t[1], t[2]),
-            rotation: Quat::new(r[0], r[1], r[2], r[3]).normalized(),
-            scale: Vec3::ONE,
-        },
-        global: Transform::IDENTITY,
-        cosmetic: false,
         scale_compensate: compensate,
-        rest_scale: Vec3::ONE,
+        ..common::bone(name, parent, t, r)
     }
 }
 
