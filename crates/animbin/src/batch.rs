@@ -449,7 +449,7 @@ pub fn convert_one_with(
         output_dir: Some(folder.unwrap_or(Path::new(".")).to_path_buf()),
         ..options.clone()
     };
-    let conversion = crate::convert(&document, target, &options)?;
+    let conversion = crate::convert_owned(document, target, &options)?;
     if let Some(folder) = folder {
         fs::create_dir_all(folder).map_err(|source| io_error(folder, source))?;
     }

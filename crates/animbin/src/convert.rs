@@ -122,7 +122,7 @@ impl Document {
             names,
             report,
             unmatched,
-        } = prepare(self, options)?;
+        } = prepare(Cow::Borrowed(self), options)?;
         if options.strict && !(report.is_lossless() && unmatched.is_empty()) {
             let lost = report.lost.iter().map(|l| format!("the scene model cannot hold: {l}"));
             return Err(Error::Lossy {
@@ -159,7 +159,7 @@ pub fn convert_scene(scene: &Scene, target: Target, options: &ConvertOptions) ->
     };
     build(
         Format::Gltf,
-        scene,
+        Cow::Borrowed(scene),
         target,
         &options,
         ConversionReport::default(),
@@ -320,22 +320,34 @@ impl Conversion<'_> {
 /// stem ([`ConvertOptions::input`], [`AnimationSource::name`]), with `_1`, `_2`... when one
 /// file holds several unnamed ones.
 pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
+    convert_cow(Cow::Borrowed(document), target, options)
+}
+
+/// [`convert`] of a document that is no longer needed: the arrays its model holds as the
+/// scene does move into the scene ([`Document::into_scene`]) rather than being copied, and
+/// a glb is written from that scene, so the conversion holds its data once. The result is
+/// the same.
+pub fn convert_owned(document: Document, target: Target, options: &ConvertOptions) -> Result<Conversion<'static>> {
+    convert_cow(Cow::Owned(document), target, options)
+}
+
+fn convert_cow<'a>(document: Cow<'a, Document>, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
     crate::options::check(&options.scene)?;
     // Options that change an SEAnim's header take the scene path even from an SEAnim.
     let header = &options.scene;
     let new_header = target.restates_header()
         && (header.anim_kind.is_some() || header.looping.is_some() || header.precision.is_some());
     let whole = options.anims.is_empty() && options.animation.is_none() && !new_header;
-    if whole && writes_directly(document, target) {
+    if whole && writes_directly(&document, target) {
         return Ok(Conversion {
-            output: Output::Document(Cow::Borrowed(document)),
+            output: Output::Document(document),
             target,
             report: ConversionReport::default(),
             unmatched: Vec::new(),
         });
     }
     // SE and Cast map onto each other field by field, past what the scene holds.
-    if let Some((converted, report)) = whole.then(|| crate::se_cast::convert(document, target)).flatten() {
+    if let Some((converted, report)) = whole.then(|| crate::se_cast::convert(&document, target)).flatten() {
         return strict_checked(
             Conversion {
                 output: Output::document(converted),
@@ -346,6 +358,7 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
             options,
         );
     }
+    let format = document.format();
     let mut prepared = prepare(document, options)?;
     if target.names_from_files() {
         for (animation, name) in prepared.scene.animations.iter_mut().zip(&prepared.names) {
@@ -353,8 +366,8 @@ pub fn convert<'a>(document: &'a Document, target: Target, options: &ConvertOpti
         }
     }
     let conversion = build(
-        document.format(),
-        &prepared.scene,
+        format,
+        Cow::Owned(prepared.scene),
         target,
         options,
         prepared.report,
@@ -374,7 +387,7 @@ pub fn convert_split(
     target: Target,
     options: &ConvertOptions,
 ) -> Result<Vec<(String, Conversion<'static>)>> {
-    let prepared = prepare(document, options)?;
+    let prepared = prepare(Cow::Borrowed(document), options)?;
     if prepared.scene.animations.is_empty() {
         return Err(Error::NothingToWrite {
             format: document.format(),
@@ -412,7 +425,7 @@ pub fn convert_split(
         model.animations = vec![animation];
         let conversion = build(
             document.format(),
-            &model,
+            Cow::Borrowed(&model),
             target,
             options,
             prepared.report.clone(),
@@ -432,10 +445,13 @@ struct Prepared {
     unmatched: Vec<UnmatchedTracks>,
 }
 
-fn prepare(document: &Document, options: &ConvertOptions) -> Result<Prepared> {
+fn prepare(document: Cow<'_, Document>, options: &ConvertOptions) -> Result<Prepared> {
     crate::options::check(&options.scene)?;
     let mut report = ConversionReport::default();
-    let mut scene = document.to_scene(&options.scene, &mut report)?;
+    let mut scene = match document {
+        Cow::Borrowed(document) => document.to_scene(&options.scene, &mut report)?,
+        Cow::Owned(document) => document.into_scene(&options.scene, &mut report)?,
+    };
     let stem = options.input.as_deref().and_then(file_stem);
     let mut names = animation_names(&scene.animations, stem.as_deref());
     let unmatched = join_animations(&mut scene, &mut names, &options.anims, &options.scene, &mut report)?;
@@ -477,16 +493,17 @@ pub fn writable_targets(document: &Document, options: &SceneOptions) -> Vec<Targ
         .collect()
 }
 
-/// The target's document built from `scene`, checked against `options.strict`.
+/// The target's document built from `scene`, checked against `options.strict`. A glb keeps
+/// an owned scene and writes its arrays from it ([`animbin_gltf::encode_owned`]).
 fn build(
     format: Format,
-    scene: &Scene,
+    scene: Cow<'_, Scene>,
     target: Target,
     options: &ConvertOptions,
     mut report: ConversionReport,
     unmatched: Vec<UnmatchedTracks>,
 ) -> Result<Conversion<'static>> {
-    if let Some(reason) = target.holds_nothing(scene).filter(|_| !options.allow_empty) {
+    if let Some(reason) = target.holds_nothing(&scene).filter(|_| !options.allow_empty) {
         return Err(Error::NothingToWrite {
             format,
             target,
@@ -497,7 +514,7 @@ fn build(
     let images = match &options.input {
         // Texture files the caller gave are embedded.
         _ if target.embeds_image_files() && !options.textures.is_empty() => {
-            textures::given_textures(scene, &options.textures)
+            textures::given_textures(&scene, &options.textures)
         }
         // Texture files beside the input are embedded.
         Some(input) if target.embeds_image_files() => {
@@ -506,11 +523,11 @@ fn build(
                 Some(dir) if !dir.as_os_str().is_empty() => dir.clone(),
                 _ => folder.clone(),
             };
-            textures::find_textures(scene, &folder, &output_folder)
+            textures::find_textures(&scene, &folder, &output_folder)
         }
         _ => ImageFiles::default(),
     };
-    let mut scene = Cow::Borrowed(scene);
+    let mut scene = scene;
     if !matches!(target.format(), Some(Format::Cast | Format::Gltf)) {
         // Only Cast (a Model node, `ssc`, a mode per curve) and glTF (a root node,
         // compensation nodes, plain local keys) hold these; the others get one kind per
@@ -535,7 +552,12 @@ fn build(
     }
     let output = if target == Target::Glb {
         // What `Document::build` makes for a glb (`GltfFile::from_scene`), left unjoined.
-        let encoded = animbin_gltf::encode(&scene, Container::Glb, &options.scene, &images, &mut report)?;
+        let encoded = match scene {
+            Cow::Owned(scene) => {
+                animbin_gltf::encode_owned(scene, Container::Glb, &options.scene, &images, &mut report)?
+            }
+            Cow::Borrowed(scene) => animbin_gltf::encode(scene, Container::Glb, &options.scene, &images, &mut report)?,
+        };
         Output::Glb {
             encoded,
             document: OnceLock::new(),

@@ -217,6 +217,14 @@ macro_rules! format_table {
                 })
             }
 
+            /// [`Document::to_scene`] of a document no longer needed, which moves the
+            /// arrays its model holds as the scene does ([`FileFormat::into_scene`]).
+            pub fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+                Ok(match self {
+                    $(Self::$format(d) => d.into_scene(options, report)?,)+
+                })
+            }
+
             /// The width of the document's key values where its format states one
             /// ([`FileFormat::key_precision`]): `None` where only the values can tell (glTF).
             pub fn key_precision(&self) -> Option<animbin_core::scene::Precision> {

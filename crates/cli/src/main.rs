@@ -532,7 +532,7 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         output.parent().map(Path::to_path_buf).unwrap_or_default()
     });
     if !split {
-        let conversion = animbin::convert(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
+        let conversion = animbin::convert_owned(doc, target, &options).map_err(|e| conversion_error(e, input))?;
         report(&conversion);
         return animbin::save_with(output, save, |writer| conversion.write(writer)).map_err(input_error(input));
     }

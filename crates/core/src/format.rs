@@ -278,6 +278,16 @@ pub trait FileFormat: Sized + Clone + Debug {
 
     /// The file as a scene, recording what the scene cannot hold.
     fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Self::Error>;
+    /// [`FileFormat::to_scene`] of a file that is no longer needed: a format whose model
+    /// holds arrays as the scene holds them moves them into the scene instead of copying
+    /// them, so a conversion does not hold its data twice. The scene is the same; by default
+    /// it is [`FileFormat::to_scene`]'s.
+    fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Self::Error>
+    where
+        Self: Sized,
+    {
+        self.to_scene(options, report)
+    }
     /// A file of this format in `form` built from `scene`, recording what it cannot hold.
     /// `images` are the texture files a caller found for the scene's materials, for the
     /// formats that embed them (glTF); the others ignore them.

@@ -8,6 +8,10 @@
 
 use std::borrow::Cow;
 use std::io::Write;
+use std::sync::Arc;
+
+use animbin_core::scene::Scene;
+use zerocopy::IntoBytes;
 
 use crate::MAGIC;
 use crate::error::{Error, Result};
@@ -145,7 +149,7 @@ impl<'a> Glb<'a> {
         let mut out = Vec::with_capacity(sizes.total);
         sizes.write(json, &mut out)?;
         if let Some(bin) = bin {
-            bin.append_to(&mut out);
+            bin.append_to(&mut out)?;
             out.resize(sizes.total, 0);
         }
         Ok(out)
@@ -222,12 +226,96 @@ fn write_zeros(writer: &mut impl Write, mut n: usize) -> std::io::Result<()> {
 /// so that a large view is kept in the vector it was encoded into (never copied into a
 /// growing buffer) and the whole is written piece by piece ([`Glb::write`]). Small views
 /// share a piece, so a file of many short accessors does not hold one allocation each.
+///
+/// A piece may also be an array of a scene that the encoding keeps ([`crate::encode_owned`]):
+/// positions, UVs and indices that glTF stores as the scene holds them are then written
+/// from the scene itself, never copied.
 #[derive(Default)]
 pub struct BinPieces {
     /// Each piece's offset in the buffer (a multiple of 4) and its bytes.
-    pieces: Vec<(usize, Vec<u8>)>,
+    pieces: Vec<(usize, Piece)>,
     /// Where the last view ends: the buffer's length before the chunk's padding.
     len: usize,
+}
+
+/// The bytes of one piece, in the form they were made in.
+enum Piece {
+    /// Bytes as they are written.
+    Bytes(Vec<u8>),
+    /// Values computed for an accessor, written little-endian.
+    Floats(Vec<f32>),
+    /// An array of a kept scene, written as it lies in memory (made only on little-endian
+    /// targets, where that is glTF's byte order), with the length it had when it was added.
+    Scene(Arc<Scene>, SceneArray, usize),
+}
+
+/// An array of a scene whose bytes are already what a glTF buffer view holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SceneArray {
+    /// A mesh's `f32` positions.
+    Positions { mesh: usize },
+    /// A mesh's `f32` normals (kept only when they are unit length already).
+    Normals { mesh: usize },
+    /// One UV layer of a mesh.
+    Uvs { mesh: usize, layer: usize },
+    /// A mesh's RGBA8 colour set: 0 is `colors`, then its extra layers.
+    Colors { mesh: usize, set: usize },
+    /// A mesh's triangles as `u32` indices.
+    Faces { mesh: usize },
+    /// A texture's PNG file.
+    Texture { index: usize },
+}
+
+impl SceneArray {
+    /// The array's bytes in `scene` (native order), if it is there.
+    pub(crate) fn bytes(self, scene: &Scene) -> Option<&[u8]> {
+        let mesh = |i: usize| scene.meshes.get(i);
+        Some(match self {
+            Self::Positions { mesh: i } => mesh(i)?.positions.as_bytes(),
+            Self::Normals { mesh: i } => mesh(i)?.normals.as_bytes(),
+            Self::Uvs { mesh: i, layer } => mesh(i)?.uv_layers.get(layer)?.as_bytes(),
+            Self::Colors { mesh: i, set: 0 } => mesh(i)?.colors.as_bytes(),
+            Self::Colors { mesh: i, set } => mesh(i)?.extra_color_layers.get(set - 1)?.as_bytes(),
+            Self::Faces { mesh: i } => mesh(i)?.faces.as_bytes(),
+            Self::Texture { index } => &scene.textures.get(index)?.png,
+        })
+    }
+}
+
+impl Piece {
+    /// The bytes written for this piece.
+    fn bytes(&self) -> std::io::Result<Cow<'_, [u8]>> {
+        Ok(match self {
+            Self::Bytes(bytes) => Cow::Borrowed(bytes),
+            Self::Floats(values) => floats_le(values),
+            Self::Scene(scene, array, len) => match array.bytes(scene) {
+                Some(bytes) if bytes.len() == *len => Cow::Borrowed(bytes),
+                // The scene is shared read-only, so this would be a bug of the encoder.
+                _ => {
+                    return Err(std::io::Error::other(format!(
+                        "the scene array {array:?} is not what was encoded"
+                    )));
+                }
+            },
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Self::Bytes(bytes) => bytes.len(),
+            Self::Floats(values) => values.len() * 4,
+            Self::Scene(_, _, len) => *len,
+        }
+    }
+}
+
+/// `f32` values as little-endian bytes: their own bytes on a little-endian target.
+fn floats_le(values: &[f32]) -> Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        Cow::Borrowed(values.as_bytes())
+    } else {
+        Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
 }
 
 impl BinPieces {
@@ -249,56 +337,111 @@ impl BinPieces {
     /// Adds a view's bytes at the next 4-byte boundary and gives its offset. Bytes given
     /// owned and not small are kept as they are, without a copy.
     pub fn push(&mut self, bytes: Cow<'_, [u8]>) -> usize {
-        let offset = self.len.next_multiple_of(4);
+        match bytes {
+            Cow::Borrowed(bytes) => self.push_small_or(bytes, || Piece::Bytes(bytes.to_vec())),
+            Cow::Owned(bytes) => self.push_piece(Piece::Bytes(bytes)),
+        }
+    }
+
+    /// Adds a view of `f32` values (little-endian), keeping the vector when it is not small.
+    pub(crate) fn push_floats(&mut self, values: Vec<f32>) -> usize {
+        self.push_piece(Piece::Floats(values))
+    }
+
+    /// Adds a view of `array` of `scene` (which must be what the encoding keeps, on a
+    /// little-endian target), written from the scene when it is not small.
+    pub(crate) fn push_scene(&mut self, scene: &Arc<Scene>, array: SceneArray, bytes: &[u8]) -> usize {
+        self.push_small_or(bytes, || Piece::Scene(Arc::clone(scene), array, bytes.len()))
+    }
+
+    /// Adds a piece made for one view: copied into a shared piece when small.
+    fn push_piece(&mut self, piece: Piece) -> usize {
+        match &piece {
+            Piece::Bytes(bytes) if bytes.len() < Self::SMALL => self.push_small(bytes),
+            Piece::Floats(values) if values.len() * 4 < Self::SMALL => self.push_small(&floats_le(values)),
+            _ => self.push_large(piece),
+        }
+    }
+
+    /// Copies `bytes` into a shared piece when they are small, else adds `large()`.
+    fn push_small_or(&mut self, bytes: &[u8], large: impl FnOnce() -> Piece) -> usize {
+        if bytes.len() >= Self::SMALL {
+            self.push_large(large())
+        } else {
+            self.push_small(bytes)
+        }
+    }
+
+    /// Copies `bytes` (shorter than [`Self::SMALL`]) into the last shared piece, or a new one.
+    fn push_small(&mut self, bytes: &[u8]) -> usize {
         let n = bytes.len();
+        let offset = self.len.next_multiple_of(4);
         if n == 0 {
             self.len = offset;
             return offset;
         }
         match self.pieces.last_mut() {
-            Some((start, shared)) if n < Self::SMALL && offset - *start + n <= shared.capacity() => {
+            Some((start, Piece::Bytes(shared))) if offset - *start + n <= shared.capacity() => {
                 // Zeros from the piece's end (empty views may have moved the buffer's end
                 // past it) up to the view.
                 shared.resize(offset - *start, 0);
-                shared.extend_from_slice(&bytes);
+                shared.extend_from_slice(bytes);
             }
-            _ if n < Self::SMALL => {
+            _ => {
                 let mut shared = Vec::with_capacity(Self::SHARED);
-                shared.extend_from_slice(&bytes);
-                self.pieces.push((offset, shared));
+                shared.extend_from_slice(bytes);
+                self.pieces.push((offset, Piece::Bytes(shared)));
             }
-            _ => self.pieces.push((offset, bytes.into_owned())),
         }
         self.len = offset + n;
+        offset
+    }
+
+    /// How many pieces are written from a kept scene.
+    #[cfg(test)]
+    pub(crate) fn scene_pieces(&self) -> Vec<SceneArray> {
+        let arrays = self.pieces.iter().filter_map(|(_, piece)| match piece {
+            Piece::Scene(_, array, _) => Some(*array),
+            _ => None,
+        });
+        arrays.collect()
+    }
+
+    fn push_large(&mut self, piece: Piece) -> usize {
+        let offset = self.len.next_multiple_of(4);
+        self.len = offset + piece.len();
+        self.pieces.push((offset, piece));
         offset
     }
 
     /// Writes the buffer's bytes, zeros between the pieces, into `writer`.
     pub fn write(&self, writer: &mut impl Write) -> std::io::Result<()> {
         let mut written = 0;
-        for (offset, bytes) in &self.pieces {
+        for (offset, piece) in &self.pieces {
             write_zeros(writer, offset - written)?;
-            writer.write_all(bytes)?;
+            let bytes = piece.bytes()?;
+            writer.write_all(&bytes)?;
             written = offset + bytes.len();
         }
         write_zeros(writer, self.len - written)
     }
 
     /// The buffer as one vector, each piece freed once it is copied.
-    pub fn into_vec(self) -> Vec<u8> {
+    pub fn into_vec(self) -> std::io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(self.len);
-        self.append_to(&mut out);
-        out
+        self.append_to(&mut out)?;
+        Ok(out)
     }
 
     /// Appends the buffer's bytes to `out`, each piece freed once it is copied.
-    fn append_to(self, out: &mut Vec<u8>) {
+    fn append_to(self, out: &mut Vec<u8>) -> std::io::Result<()> {
         let start = out.len();
-        for (offset, bytes) in self.pieces {
+        for (offset, piece) in self.pieces {
             out.resize(start + offset, 0);
-            out.extend_from_slice(&bytes);
+            out.extend_from_slice(&piece.bytes()?);
         }
         out.resize(start + self.len, 0);
+        Ok(())
     }
 }
 
@@ -358,7 +501,7 @@ mod tests {
             }
             let glb = Glb::to_vec(b"{}", Some(&joined)).unwrap();
             assert_eq!(Glb::join(b"{}", Some(pieces)).unwrap(), glb, "{lengths:?}");
-            assert_eq!(pieces_of(lengths).0.into_vec(), joined, "{lengths:?}");
+            assert_eq!(pieces_of(lengths).0.into_vec().unwrap(), joined, "{lengths:?}");
         }
     }
 
@@ -373,7 +516,10 @@ mod tests {
         pieces.push(Cow::Owned(large));
         assert_eq!(pieces.pieces.len(), 2);
         assert_eq!(pieces.pieces[1].0, 4);
-        assert_eq!(pieces.pieces[1].1.as_ptr(), at, "the large view was copied");
+        match &pieces.pieces[1].1 {
+            Piece::Bytes(bytes) => assert_eq!(bytes.as_ptr(), at, "the large view was copied"),
+            _ => panic!("the large view is not kept as bytes"),
+        }
     }
 
     #[test]

@@ -229,6 +229,7 @@ mod validate;
 mod xform;
 
 use std::io::Write;
+use std::sync::Arc;
 
 pub use animbin_core::images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use animbin_core::pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
@@ -315,15 +316,42 @@ pub fn encode(
     images: &ImageFiles,
     report: &mut ConversionReport,
 ) -> Result<Encoded> {
+    encode_kept(scene, None, container, options, images, report)
+}
+
+/// [`encode`] of a scene the encoding keeps: the arrays glTF stores as the scene holds them
+/// (`f32` positions and UVs, normals already of unit length, `u32` indices, RGBA8 colours,
+/// PNG textures) are written from the scene when the file is written, not copied into the
+/// buffer's pieces, so a conversion holds its data once. The file is the one [`encode`]
+/// makes, byte for byte.
+pub fn encode_owned(
+    scene: Scene,
+    container: Container,
+    options: &SceneOptions,
+    images: &ImageFiles,
+    report: &mut ConversionReport,
+) -> Result<Encoded> {
+    let scene = Arc::new(scene);
+    encode_kept(&scene, Some(Arc::clone(&scene)), container, options, images, report)
+}
+
+fn encode_kept(
+    scene: &Scene,
+    kept: Option<Arc<Scene>>,
+    container: Container,
+    options: &SceneOptions,
+    images: &ImageFiles,
+    report: &mut ConversionReport,
+) -> Result<Encoded> {
     report.lose_rig_controls(scene, "glTF");
     // Kept in the mesh's extras for animbin, but what other tools show.
     report.lose_dual_quaternion_skinning(scene, "glTF");
-    let out = export::build(scene, options, images, report)?;
+    let out = export::build(scene, options, images, report, kept)?;
     let mut root = out.root;
     match container {
         Container::Gltf => {
             if !out.bin.is_empty() {
-                let bin = out.bin.into_vec();
+                let bin = out.bin.into_vec()?;
                 root.buffers.push(json::Buffer {
                     byte_length: bin.len(),
                     uri: Some(repack::data_uri(&bin)),
@@ -487,4 +515,75 @@ fn elements<T: serde::Serialize>(out: &mut Vec<u8>, items: &[T]) -> serde_json::
     }
     out.push(b']');
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use animbin_core::math::{Vec2, Vec3};
+    use animbin_core::scene::{Mesh, Texture};
+
+    use super::*;
+    use crate::glb::SceneArray;
+
+    /// A mesh of `n` vertices whose arrays are large enough to be kept.
+    fn mesh(n: u32, normal: Vec3<f32>) -> Mesh {
+        Mesh {
+            positions: (0..n).map(|i| Vec3::new(i as f32, 0.0, 1.0)).collect(),
+            normals: vec![normal; n as usize],
+            uv_layers: vec![vec![Vec2::new(0.5, 0.25); n as usize]],
+            colors: vec![animbin_core::math::Rgba::new(1, 2, 3, 4); n as usize],
+            faces: (0..n - 2).map(|i| [i, i + 1, i + 2]).collect(),
+            ..Mesh::default()
+        }
+    }
+
+    fn kept_arrays(scene: Scene, options: &SceneOptions) -> Vec<SceneArray> {
+        let encoded = encode_owned(
+            scene,
+            Container::Glb,
+            options,
+            &ImageFiles::default(),
+            &mut ConversionReport::default(),
+        )
+        .unwrap();
+        encoded.bin.as_ref().map(BinPieces::scene_pieces).unwrap_or_default()
+    }
+
+    #[test]
+    fn large_arrays_glb_stores_as_they_are_are_written_from_the_kept_scene() {
+        let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+        png.resize(100_000, 1);
+        let scene = Scene {
+            // u16 indices are narrowed, so only the first mesh's faces are kept; the second
+            // mesh's normals are not unit length, so they are made so.
+            meshes: vec![
+                mesh(70_000, Vec3::new(0.0, 0.0, 1.0)),
+                mesh(30_000, Vec3::new(0.0, 2.0, 0.0)),
+            ],
+            textures: vec![Texture {
+                name: "t.png".into(),
+                png,
+            }],
+            ..Scene::default()
+        };
+        let arrays = kept_arrays(scene.clone(), &SceneOptions::default());
+        let expected = [
+            SceneArray::Texture { index: 0 },
+            SceneArray::Positions { mesh: 0 },
+            SceneArray::Normals { mesh: 0 },
+            SceneArray::Uvs { mesh: 0, layer: 0 },
+            SceneArray::Colors { mesh: 0, set: 0 },
+            SceneArray::Faces { mesh: 0 },
+            SceneArray::Positions { mesh: 1 },
+            SceneArray::Uvs { mesh: 1, layer: 0 },
+            SceneArray::Colors { mesh: 1, set: 0 },
+        ];
+        assert_eq!(arrays, expected);
+        // A scaled scene is a copy: nothing of it is kept but what scaling leaves alone.
+        let scaled = SceneOptions {
+            unit_scale: 2.0,
+            ..SceneOptions::default()
+        };
+        assert!(kept_arrays(scene, &scaled).is_empty());
+    }
 }

@@ -89,6 +89,10 @@ impl FileFormat for SeModel {
         SeModel::to_scene(self, options, report)
     }
 
+    fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        SeModel::into_scene(self, options, report)
+    }
+
     /// [`SeModel::from_scene_in`] the layout `form`; an SEModel names its textures and embeds
     /// none, so `images` are not used.
     fn from_scene(

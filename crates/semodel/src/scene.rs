@@ -175,10 +175,77 @@ fn material_index(i: usize, index: i64, count: u64) -> Result<Option<usize>> {
     }
 }
 
-fn split_layers(uvs: &[Vec2<f32>], layers: usize) -> Vec<Vec<Vec2<f32>>> {
-    (0..layers)
-        .map(|l| uvs.iter().skip(l).step_by(layers).copied().collect())
-        .collect()
+/// Vertex-major UVs of `layers` layers as one vector per layer: a single layer is moved.
+fn split_layers(uvs: Vec<Vec2<f32>>, layers: usize) -> Vec<Vec<Vec2<f32>>> {
+    match layers {
+        0 => Vec::new(),
+        1 => vec![uvs],
+        _ => (0..layers)
+            .map(|l| uvs.iter().skip(l).step_by(layers).copied().collect())
+            .collect(),
+    }
+}
+
+/// The arrays of one mesh that the scene holds as the model does: moved out of a model that
+/// is no longer needed ([`SeModel::into_scene`]), copied from one that stays.
+#[derive(Default)]
+struct MeshArrays {
+    positions: Vec<Vec3<f32>>,
+    /// Deployed layout only (the draft's are half precision, converted).
+    normals: Vec<Vec3<f32>>,
+    uvs: Vec<Vec2<f32>>,
+    colors: Vec<Rgba8>,
+    faces: Vec<[u32; 3]>,
+    /// Draft layout only (the deployed layout's are interleaved with the weights).
+    bones: Vec<u32>,
+}
+
+impl MeshArrays {
+    fn of_deployed(mesh: &deployed::Mesh) -> Self {
+        Self {
+            positions: mesh.positions.clone(),
+            normals: mesh.normals.clone(),
+            uvs: mesh.uvs.clone(),
+            colors: mesh.colors.clone(),
+            faces: mesh.faces.clone(),
+            bones: Vec::new(),
+        }
+    }
+
+    fn taken_from_deployed(mesh: &mut deployed::Mesh) -> Self {
+        Self {
+            positions: std::mem::take(&mut mesh.positions),
+            normals: std::mem::take(&mut mesh.normals),
+            uvs: std::mem::take(&mut mesh.uvs),
+            colors: std::mem::take(&mut mesh.colors),
+            faces: std::mem::take(&mut mesh.faces),
+            bones: Vec::new(),
+        }
+    }
+
+    fn of_draft(mesh: &draft::Mesh) -> Self {
+        let vx = &mesh.vertices;
+        Self {
+            positions: vx.positions.clone(),
+            normals: Vec::new(),
+            uvs: vx.uvs.clone(),
+            colors: vx.colors.clone(),
+            faces: mesh.faces.clone(),
+            bones: vx.bone_indices.clone(),
+        }
+    }
+
+    fn taken_from_draft(mesh: &mut draft::Mesh) -> Self {
+        let vx = &mut mesh.vertices;
+        Self {
+            positions: std::mem::take(&mut vx.positions),
+            normals: Vec::new(),
+            uvs: std::mem::take(&mut vx.uvs),
+            colors: std::mem::take(&mut vx.colors),
+            faces: std::mem::take(&mut mesh.faces),
+            bones: std::mem::take(&mut vx.bone_indices),
+        }
+    }
 }
 
 /// Gives the meshes the SEBlend trailer's shapes as morph targets ([`scene_blend`]).
@@ -200,15 +267,16 @@ fn attach_trailer(
     Ok(())
 }
 
-fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Result<Scene> {
+/// The scene of a deployed model whose meshes' arrays are `arrays` (one per mesh, in order).
+fn deployed_to_scene(m: &deployed::Model, arrays: Vec<MeshArrays>, report: &mut ConversionReport) -> Result<Scene> {
     let skeleton = skeleton_to_scene(m.bones.items(), m.bone_flags, report)?;
     let bone_count = m.bones.header_count();
     let material_count = m.materials.items().len() as u64;
     let has = |f| m.mesh_flags.contains(f);
     let mut meshes = Vec::with_capacity(m.meshes.items().len());
-    for (i, mesh) in m.meshes.items().iter().enumerate() {
-        let v = mesh.positions.len();
-        check_faces(i, &mesh.faces, v)?;
+    for (i, (mesh, arrays)) in m.meshes.items().iter().zip(arrays).enumerate() {
+        let v = arrays.positions.len();
+        check_faces(i, &arrays.faces, v)?;
         let skin = if has(MeshFlags::WEIGHTS) && mesh.max_influence > 0 {
             check_bones(i, mesh.weights.iter().map(|w| w.bone), bone_count)?;
             Some(SkinWeights {
@@ -227,16 +295,16 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
             .collect::<Result<Vec<_>>>()?;
         meshes.push(scene::Mesh {
             name: String::new(),
-            positions: mesh.positions.clone(),
-            normals: mesh.normals.clone(),
+            positions: arrays.positions,
+            normals: arrays.normals,
             uv_layers: if has(MeshFlags::UV_SET) {
-                split_layers(&mesh.uvs, mesh.layer_count())
+                split_layers(arrays.uvs, mesh.layer_count())
             } else {
                 Vec::new()
             },
-            colors: mesh.colors.clone(),
+            colors: arrays.colors,
             skin,
-            faces: mesh.faces.clone(),
+            faces: arrays.faces,
             materials,
             morph_targets: Vec::new(),
             ..Default::default()
@@ -266,17 +334,18 @@ fn deployed_to_scene(m: &deployed::Model, report: &mut ConversionReport) -> Resu
     })
 }
 
-fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Scene> {
+/// The scene of a draft model whose meshes' arrays are `arrays` (one per mesh, in order).
+fn draft_to_scene(m: &draft::Model, arrays: Vec<MeshArrays>, report: &mut ConversionReport) -> Result<Scene> {
     let skeleton = skeleton_to_scene(m.bones.items(), m.bone_flags, report)?;
     let bone_count = m.bones.header_count();
     let material_count = u64::from(m.material_count);
     let has = |f| m.mesh_flags.contains(f);
     let mut highest_material = None::<usize>;
     let mut meshes = Vec::with_capacity(m.meshes.items().len());
-    for (i, mesh) in m.meshes.items().iter().enumerate() {
+    for (i, (mesh, arrays)) in m.meshes.items().iter().zip(arrays).enumerate() {
         let vx = &mesh.vertices;
-        let v = vx.positions.len();
-        check_faces(i, &mesh.faces, v)?;
+        let v = arrays.positions.len();
+        check_faces(i, &arrays.faces, v)?;
         let layers = if has(MeshFlags::UV_SET) {
             usize::from(mesh.uv_set_count)
         } else {
@@ -312,10 +381,10 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
             0
         };
         let skin = if influences > 0 {
-            check_bones(i, vx.bone_indices.iter().copied(), bone_count)?;
+            check_bones(i, arrays.bones.iter().copied(), bone_count)?;
             Some(SkinWeights {
                 influences,
-                bones: vx.bone_indices.clone(),
+                bones: arrays.bones,
                 weights: vx.bone_weights.iter().map(|w| w.to_f32()).collect(),
                 blend: Default::default(),
             })
@@ -324,12 +393,12 @@ fn draft_to_scene(m: &draft::Model, report: &mut ConversionReport) -> Result<Sce
         };
         meshes.push(scene::Mesh {
             name: String::new(),
-            positions: vx.positions.clone(),
+            positions: arrays.positions,
             normals: vx.normals.iter().map(|n| n.map(f16::to_f32)).collect(),
-            uv_layers: split_layers(&vx.uvs, layers),
-            colors: vx.colors.clone(),
+            uv_layers: split_layers(arrays.uvs, layers),
+            colors: arrays.colors,
             skin,
-            faces: mesh.faces.clone(),
+            faces: arrays.faces,
             materials,
             morph_targets: Vec::new(),
             ..Default::default()
@@ -729,8 +798,40 @@ impl SeModel {
     /// result. Fails on indices that point nowhere and on parent cycles.
     pub fn to_scene(&self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
         match self {
-            Self::Deployed(m) => deployed_to_scene(m, report),
-            Self::Draft(m) => draft_to_scene(m, report),
+            Self::Deployed(m) => {
+                let arrays = m.meshes.items().iter().map(MeshArrays::of_deployed).collect();
+                deployed_to_scene(m, arrays, report)
+            }
+            Self::Draft(m) => {
+                let arrays = m.meshes.items().iter().map(MeshArrays::of_draft).collect();
+                draft_to_scene(m, arrays, report)
+            }
+        }
+    }
+
+    /// [`SeModel::to_scene`] of a model no longer needed: positions, normals, UVs (of a
+    /// single layer), colours, faces and the draft's bone indices move into the scene
+    /// rather than being copied.
+    pub fn into_scene(mut self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        match &mut self {
+            Self::Deployed(m) => {
+                let arrays = m
+                    .meshes
+                    .items_mut()
+                    .iter_mut()
+                    .map(MeshArrays::taken_from_deployed)
+                    .collect();
+                deployed_to_scene(m, arrays, report)
+            }
+            Self::Draft(m) => {
+                let arrays = m
+                    .meshes
+                    .items_mut()
+                    .iter_mut()
+                    .map(MeshArrays::taken_from_draft)
+                    .collect();
+                draft_to_scene(m, arrays, report)
+            }
         }
     }
 

@@ -392,3 +392,29 @@ fn to_layout_rebuilds_through_the_scene_and_reports_what_is_lost() {
     );
     assert_eq!(back.mesh_count(), deployed.mesh_count());
 }
+
+/// A model no longer needed moves its arrays into the scene: the scene (or the error) and the
+/// report are [`SeModel::to_scene`]'s, in both layouts, for every sample and corpus file.
+#[test]
+fn into_scene_gives_the_scene_to_scene_gives() {
+    let options = SceneOptions::default();
+    for (name, bytes) in animbin_testing::samples(env!("CARGO_MANIFEST_DIR"), "semodel") {
+        let deployed = read(&bytes).unwrap();
+        let draft = deployed
+            .to_layout(Layout::Draft, &options, &mut ConversionReport::default())
+            .unwrap();
+        for (k, model) in [deployed, draft].into_iter().enumerate() {
+            let mut report = ConversionReport::default();
+            let scene = model.to_scene(&options, &mut report);
+            // Every file as read has a scene (the draft made from it may refuse one).
+            assert!(k == 1 || scene.is_ok(), "{name}: {scene:?}");
+            let mut moved_report = ConversionReport::default();
+            let moved = model.into_scene(&options, &mut moved_report);
+            match (moved, scene) {
+                (Ok(moved), Ok(scene)) => assert_eq!(moved, scene, "{name}"),
+                (moved, scene) => assert_eq!(moved.unwrap_err().to_string(), scene.unwrap_err().to_string(), "{name}"),
+            }
+            assert_eq!(moved_report, report, "{name}");
+        }
+    }
+}

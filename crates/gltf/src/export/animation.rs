@@ -148,7 +148,7 @@ pub(super) fn export_animation(
                 node,
                 path,
                 interpolation,
-                (&times, &values),
+                (times, values),
                 (kind, dims),
                 &|| what(path),
             )

@@ -4,11 +4,14 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use animbin_core::math::{Quat, Transform, Vec3};
+use animbin_core::scene::Scene;
+use zerocopy::{FromBytes, IntoBytes};
 
 use crate::error::{Error, Result};
-use crate::glb::BinPieces;
+use crate::glb::{BinPieces, SceneArray};
 use crate::json::{self, component, short};
 
 /// Accessors, buffer views and the one binary buffer, built up together.
@@ -23,18 +26,76 @@ pub(super) struct Builder {
     /// The nodes of meshes with morph targets and their targets' names, for `weights`
     /// channels.
     pub(super) morph_nodes: Vec<(usize, Vec<String>)>,
+    /// The scene the encoding keeps, whose arrays are written from it rather than copied.
+    kept: Option<Arc<Scene>>,
+}
+
+/// The `f32` values of an accessor: computed for it, or an array of the kept scene.
+pub(super) enum Floats<'s> {
+    /// Values made for the accessor, kept in their vector.
+    Owned(Vec<f32>),
+    /// An array of the kept scene, written from it ([`Builder::kept`]).
+    Kept(&'s [f32], SceneArray),
+}
+
+impl Floats<'_> {
+    fn values(&self) -> &[f32] {
+        match self {
+            Self::Owned(values) => values,
+            Self::Kept(values, _) => values,
+        }
+    }
 }
 
 impl Builder {
-    /// A buffer view of `bytes`, at the next 4-byte boundary of the buffer.
-    pub(super) fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        self.view_of(Cow::Borrowed(bytes), target)
+    /// A builder that writes the arrays of `kept` from it where glTF stores them as they
+    /// are ([`Builder::kept`]).
+    pub(super) fn keeping(kept: Option<Arc<Scene>>) -> Self {
+        Self {
+            kept,
+            ..Self::default()
+        }
     }
 
-    /// [`Builder::view`] of bytes the caller encoded: a large view keeps its vector.
-    fn view_of(&mut self, bytes: Cow<'_, [u8]>, target: Option<u32>) -> usize {
+    /// `array`, whose bytes in `scene` are `bytes`, as `f32` values to write from the scene,
+    /// when `scene` is the one the encoding keeps and the target is little-endian (glTF's
+    /// order): `None` means the caller copies them.
+    pub(super) fn kept<'s>(&self, scene: &'s Scene, array: SceneArray) -> Option<Floats<'s>> {
+        let bytes = self.kept_bytes(scene, array)?;
+        Some(Floats::Kept(<[f32]>::ref_from_bytes(bytes).ok()?, array))
+    }
+
+    /// The bytes of `array` when it can be written from `scene` (see [`Builder::kept`]).
+    pub(super) fn kept_bytes<'s>(&self, scene: &'s Scene, array: SceneArray) -> Option<&'s [u8]> {
+        let kept = self.kept.as_deref()?;
+        (cfg!(target_endian = "little") && std::ptr::eq(kept, scene))
+            .then(|| array.bytes(scene))
+            .flatten()
+    }
+
+    /// A buffer view of `bytes`, at the next 4-byte boundary of the buffer.
+    pub(super) fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        let byte_offset = self.bin.push(Cow::Borrowed(bytes));
+        self.add_view(byte_offset, bytes.len(), target)
+    }
+
+    /// A buffer view of bytes the caller encoded: a large view keeps its vector.
+    pub(super) fn owned_view(&mut self, bytes: Vec<u8>, target: Option<u32>) -> usize {
         let byte_length = bytes.len();
-        let byte_offset = self.bin.push(bytes);
+        let byte_offset = self.bin.push(Cow::Owned(bytes));
+        self.add_view(byte_offset, byte_length, target)
+    }
+
+    /// A buffer view of `array` of the kept scene, whose bytes are `bytes`.
+    pub(super) fn kept_view(&mut self, bytes: &[u8], array: SceneArray, target: Option<u32>) -> usize {
+        let byte_offset = match &self.kept {
+            Some(kept) => self.bin.push_scene(kept, array, bytes),
+            None => self.bin.push(Cow::Borrowed(bytes)),
+        };
+        self.add_view(byte_offset, bytes.len(), target)
+    }
+
+    fn add_view(&mut self, byte_offset: usize, byte_length: usize, target: Option<u32>) -> usize {
         self.root.buffer_views.push(json::BufferView {
             buffer: 0,
             byte_offset,
@@ -47,25 +108,26 @@ impl Builder {
     /// A float accessor of `dims`-component elements; `bounds` adds min and max.
     pub(super) fn floats(
         &mut self,
-        values: &[f32],
+        values: Floats<'_>,
         kind: &'static str,
         dims: usize,
         target: Option<u32>,
         bounds: bool,
         what: &dyn Fn() -> String,
     ) -> Result<usize> {
-        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        let flat = values.values();
+        if let Some(i) = flat.iter().position(|v| !v.is_finite()) {
             return Err(Error::Unencodable(format!(
                 "{} holds a value that is not finite (element {})",
                 what(),
                 i / dims
             )));
         }
-        let buffer_view = self.view_of(Cow::Owned(le_bytes(values, f32::to_le_bytes)), target);
+        let count = flat.len() / dims;
         let (min, max) = if bounds {
             let mut min = vec![f32::INFINITY; dims];
             let mut max = vec![f32::NEG_INFINITY; dims];
-            for chunk in values.chunks_exact(dims) {
+            for chunk in flat.chunks_exact(dims) {
                 for (c, &v) in chunk.iter().enumerate() {
                     min[c] = min[c].min(v);
                     max[c] = max[c].max(v);
@@ -78,17 +140,38 @@ impl Builder {
         } else {
             (None, None)
         };
+        let buffer_view = match values {
+            Floats::Owned(values) => {
+                let byte_length = values.len() * 4;
+                let byte_offset = self.bin.push_floats(values);
+                self.add_view(byte_offset, byte_length, target)
+            }
+            Floats::Kept(values, array) => self.kept_view(values.as_bytes(), array, target),
+        };
+        Ok(self.accessor(buffer_view, component::F32, false, count, kind, (min, max)))
+    }
+
+    /// An accessor of `count` elements of `kind` in `buffer_view`.
+    pub(super) fn accessor(
+        &mut self,
+        buffer_view: usize,
+        component_type: u32,
+        normalized: bool,
+        count: usize,
+        kind: &'static str,
+        (min, max): (Option<Vec<f64>>, Option<Vec<f64>>),
+    ) -> usize {
         self.root.accessors.push(json::Accessor {
             buffer_view: Some(buffer_view),
-            component_type: component::F32,
-            normalized: false,
-            count: values.len() / dims,
+            component_type,
+            normalized,
+            count,
             kind,
             min,
             max,
             sparse: None,
         });
-        Ok(self.root.accessors.len() - 1)
+        self.root.accessors.len() - 1
     }
 
     /// An unsigned integer accessor; `component` picks the width.
@@ -106,27 +189,24 @@ impl Builder {
             component::U16 => le_bytes(values, |v| (v as u16).to_le_bytes()),
             _ => le_bytes(values, u32::to_le_bytes),
         };
-        let buffer_view = self.view_of(Cow::Owned(bytes), target);
-        self.root.accessors.push(json::Accessor {
-            buffer_view: Some(buffer_view),
-            component_type: component,
+        let buffer_view = self.owned_view(bytes, target);
+        self.accessor(
+            buffer_view,
+            component,
             normalized,
-            count: values.len() / dims,
+            values.len() / dims,
             kind,
-            min: None,
-            max: None,
-            sparse: None,
-        });
-        self.root.accessors.len() - 1
+            (None, None),
+        )
     }
 
     /// The input accessor for these times, shared when another channel has the same.
-    pub(super) fn times(&mut self, times: &[f32], what: &dyn Fn() -> String) -> Result<usize> {
+    pub(super) fn times(&mut self, times: Vec<f32>, what: &dyn Fn() -> String) -> Result<usize> {
         let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
         if let Some(&index) = self.times.get(&bits) {
             return Ok(index);
         }
-        let index = self.floats(times, "SCALAR", 1, None, true, what)?;
+        let index = self.floats(Floats::Owned(times), "SCALAR", 1, None, true, what)?;
         self.times.insert(bits, index);
         Ok(index)
     }
@@ -140,12 +220,12 @@ impl Builder {
         node: usize,
         path: &'static str,
         interpolation: &'static str,
-        (times, values): (&[f32], &[f32]),
+        (times, values): (Vec<f32>, Vec<f32>),
         (kind, dims): (&'static str, usize),
         what: &dyn Fn() -> String,
     ) -> Result<()> {
         let input = self.times(times, what)?;
-        let output = self.floats(values, kind, dims, None, false, what)?;
+        let output = self.floats(Floats::Owned(values), kind, dims, None, false, what)?;
         out.samplers.push(json::Sampler {
             input,
             interpolation,

@@ -465,7 +465,7 @@ pub(super) fn compensation_channels(
                 (t, v, "VEC4", 4)
             }
         };
-        b.channel(out, node, path, interpolation, (&times, &values), (kind, dims), what)
+        b.channel(out, node, path, interpolation, (times, values), (kind, dims), what)
     };
     for (i, node) in animated.compensation.iter().enumerate() {
         let (Some(node), Some(parent)) = (*node, animated.parents[i]) else {

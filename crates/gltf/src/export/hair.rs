@@ -4,7 +4,7 @@
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::scene::{ConversionReport, Hair, Instance, Scene};
 
-use super::builder::{Builder, node_trs};
+use super::builder::{Builder, Floats, node_trs};
 use crate::error::{Error, Result};
 use crate::extras::{self, HairExtras, InstanceExtras, MeshExtras};
 use crate::json::{self, component, target};
@@ -45,9 +45,14 @@ pub(super) fn hair_mesh(
         return Ok(None);
     }
     let positions: Vec<f32> = hair.particles.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
-    let position = b.floats(&positions, "VEC3", 3, Some(target::ARRAY_BUFFER), true, &|| {
-        format!("{} particles", label())
-    })?;
+    let position = b.floats(
+        Floats::Owned(positions),
+        "VEC3",
+        3,
+        Some(target::ARRAY_BUFFER),
+        true,
+        &|| format!("{} particles", label()),
+    )?;
     // The count is checked above, so every index is below n (a u32: the particles fit in
     // memory, and a u32 index is refused past u32::MAX - 1 below).
     let lines: u64 = hair.segments.iter().map(|&s| u64::from(s)).sum();
@@ -86,9 +91,14 @@ pub(super) fn hair_mesh(
         .and_then(|m| b.root.materials.get(m))
         .is_some_and(|m| m.pbr_metallic_roughness.base_color_texture.is_some() || m.normal_texture.is_some());
     if textured {
-        let a = b.floats(&vec![0.0; n * 2], "VEC2", 2, Some(target::ARRAY_BUFFER), false, &|| {
-            format!("{} texture coordinates", label())
-        })?;
+        let a = b.floats(
+            Floats::Owned(vec![0.0; n * 2]),
+            "VEC2",
+            2,
+            Some(target::ARRAY_BUFFER),
+            false,
+            &|| format!("{} texture coordinates", label()),
+        )?;
         attributes.insert("TEXCOORD_0".to_string(), a);
     }
     let extras = MeshExtras {

@@ -10,6 +10,7 @@ use animbin_core::scene::{ConversionReport, Scene};
 use super::builder::Builder;
 use super::{name_list, uri_from_name};
 use crate::extras::{self, ImageExtras, MaterialExtras};
+use crate::glb::SceneArray;
 use crate::json::{self, short};
 
 /// A found texture file's bytes and MIME type, when glTF can embed it.
@@ -26,7 +27,10 @@ pub(super) fn materials(b: &mut Builder, scene: &Scene, images: &ImageFiles, rep
     let mut embedded = Vec::with_capacity(scene.textures.len());
     for (i, texture) in scene.textures.iter().enumerate() {
         if texture.png.starts_with(b"\x89PNG\r\n\x1a\n") {
-            let buffer_view = b.view(&texture.png, None);
+            let buffer_view = match b.kept_bytes(scene, SceneArray::Texture { index: i }) {
+                Some(png) => b.kept_view(png, SceneArray::Texture { index: i }, None),
+                None => b.view(&texture.png, None),
+            };
             b.root.images.push(json::Image {
                 name: Some(texture.name.clone()),
                 uri: None,

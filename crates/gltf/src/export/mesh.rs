@@ -5,9 +5,13 @@ use std::collections::{BTreeMap, HashSet};
 
 use animbin_core::scene::{ConversionReport, Mesh, Scene};
 
-use super::builder::Builder;
+use animbin_core::math::Vec3;
+use zerocopy::IntoBytes;
+
+use super::builder::{Builder, Floats};
 use super::skin::skin_attributes;
 use crate::error::{Error, Result};
+use crate::glb::SceneArray;
 use crate::json::{self, component, target};
 
 /// The primitive of one scene mesh, or `None` (reported) when it has no vertices.
@@ -52,40 +56,22 @@ pub(super) fn mesh_primitive(
         }
     }
     let mut attributes = BTreeMap::new();
-    let positions: Vec<f32> = mesh.positions.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
-    let a = b.floats(&positions, "VEC3", 3, Some(target::ARRAY_BUFFER), true, &|| {
+    let positions = b
+        .kept(scene, SceneArray::Positions { mesh: index })
+        .unwrap_or_else(|| Floats::Owned(mesh.positions.iter().flat_map(|p| [p.x, p.y, p.z]).collect()));
+    let a = b.floats(positions, "VEC3", 3, Some(target::ARRAY_BUFFER), true, &|| {
         format!("{} positions", label())
     })?;
     attributes.insert("POSITION".to_string(), a);
     if !mesh.normals.is_empty() {
-        let mut fixed = 0;
-        let normals: Vec<f32> = mesh
-            .normals
-            .iter()
-            .flat_map(|v| {
-                let len = (v.x * v.x + v.y * v.y + v.z * v.z).sqrt();
-                if len.is_finite() && len > 1e-12 {
-                    [v.x / len, v.y / len, v.z / len]
-                } else {
-                    fixed += 1;
-                    [0.0, 0.0, 1.0]
-                }
-            })
-            .collect();
-        if fixed > 0 {
-            report.lose(format!(
-                "{}: {fixed} zero or non-finite normal(s) replaced by +Z (glTF normals are unit length)",
-                label()
-            ));
-        }
-        let a = b.floats(&normals, "VEC3", 3, Some(target::ARRAY_BUFFER), false, &|| {
-            format!("{} normals", label())
-        })?;
+        let a = normals(b, scene, index, mesh, report, &label)?;
         attributes.insert("NORMAL".to_string(), a);
     }
     for (layer, uvs) in mesh.uv_layers.iter().enumerate() {
-        let values: Vec<f32> = uvs.iter().flat_map(|uv| [uv.x, uv.y]).collect();
-        let a = b.floats(&values, "VEC2", 2, Some(target::ARRAY_BUFFER), false, &|| {
+        let values = b
+            .kept(scene, SceneArray::Uvs { mesh: index, layer })
+            .unwrap_or_else(|| Floats::Owned(uvs.iter().flat_map(|uv| [uv.x, uv.y]).collect()));
+        let a = b.floats(values, "VEC2", 2, Some(target::ARRAY_BUFFER), false, &|| {
             format!("{} UV layer {layer}", label())
         })?;
         attributes.insert(format!("TEXCOORD_{layer}"), a);
@@ -93,8 +79,12 @@ pub(super) fn mesh_primitive(
     if !mesh.colors.is_empty() {
         let layers = std::iter::once(&mesh.colors).chain(&mesh.extra_color_layers);
         for (set, layer) in layers.enumerate() {
-            let values: Vec<u32> = layer.iter().flat_map(|c| [c.r, c.g, c.b, c.a].map(u32::from)).collect();
-            let a = b.uints(&values, component::U8, "VEC4", 4, Some(target::ARRAY_BUFFER), true);
+            let array = SceneArray::Colors { mesh: index, set };
+            let view = match b.kept_bytes(scene, array) {
+                Some(bytes) => b.kept_view(bytes, array, Some(target::ARRAY_BUFFER)),
+                None => b.view(layer.as_bytes(), Some(target::ARRAY_BUFFER)),
+            };
+            let a = b.accessor(view, component::U8, true, layer.len(), "VEC4", (None, None));
             attributes.insert(format!("COLOR_{set}"), a);
         }
     }
@@ -105,9 +95,14 @@ pub(super) fn mesh_primitive(
             let s = skin_attributes(scene, index, mesh, skin, report)?;
             let a = b.uints(&s.joints, s.component, "VEC4", 4, Some(target::ARRAY_BUFFER), false);
             attributes.insert("JOINTS_0".to_string(), a);
-            let a = b.floats(&s.weights, "VEC4", 4, Some(target::ARRAY_BUFFER), false, &|| {
-                format!("{} weights", label())
-            })?;
+            let a = b.floats(
+                Floats::Owned(s.weights),
+                "VEC4",
+                4,
+                Some(target::ARRAY_BUFFER),
+                false,
+                &|| format!("{} weights", label()),
+            )?;
             attributes.insert("WEIGHTS_0".to_string(), a);
         }
     }
@@ -115,21 +110,40 @@ pub(super) fn mesh_primitive(
         report.lose(format!("{}: no faces: exported as points", label()));
         (None, Some(0))
     } else {
-        let mut flat = Vec::with_capacity(mesh.faces.len() * 3);
-        for (f, face) in mesh.faces.iter().enumerate() {
-            for &v in face {
-                if v as usize >= n {
-                    return Err(Error::Unencodable(format!(
-                        "{}: face {f} uses vertex {v}, but there are {n} vertices",
-                        label()
-                    )));
-                }
-                flat.push(v);
-            }
+        if let Some((f, v)) = mesh
+            .faces
+            .iter()
+            .enumerate()
+            .find_map(|(f, face)| face.iter().find(|&&v| v as usize >= n).map(|&v| (f, v)))
+        {
+            return Err(Error::Unencodable(format!(
+                "{}: face {f} uses vertex {v}, but there are {n} vertices",
+                label()
+            )));
         }
         // 0xFFFF and 0xFFFFFFFF are primitive restart values, which glTF forbids as indices.
-        let component = if n <= 0xFFFF { component::U16 } else { component::U32 };
-        let a = b.uints(&flat, component, "SCALAR", 1, Some(target::ELEMENT_ARRAY_BUFFER), false);
+        let target = Some(target::ELEMENT_ARRAY_BUFFER);
+        let count = mesh.faces.len() * 3;
+        let a = if n <= 0xFFFF {
+            let bytes = mesh
+                .faces
+                .iter()
+                .flatten()
+                .flat_map(|&v| (v as u16).to_le_bytes())
+                .collect();
+            let view = b.owned_view(bytes, target);
+            b.accessor(view, component::U16, false, count, "SCALAR", (None, None))
+        } else {
+            let array = SceneArray::Faces { mesh: index };
+            let view = match b.kept_bytes(scene, array) {
+                Some(bytes) => b.kept_view(bytes, array, target),
+                None => {
+                    let bytes = mesh.faces.iter().flatten().flat_map(|&v| v.to_le_bytes()).collect();
+                    b.owned_view(bytes, target)
+                }
+            };
+            b.accessor(view, component::U32, false, count, "SCALAR", (None, None))
+        };
         (Some(a), None)
     };
     let material = mesh
@@ -161,4 +175,51 @@ pub(super) fn mesh_primitive(
         mode,
         targets,
     }))
+}
+
+/// The NORMAL accessor: unit normals as they are (from the kept scene when they can be),
+/// others made unit, and zero or non-finite ones replaced by +Z (reported).
+fn normals(
+    b: &mut Builder,
+    scene: &Scene,
+    index: usize,
+    mesh: &Mesh,
+    report: &mut ConversionReport,
+    label: &dyn Fn() -> String,
+) -> Result<usize> {
+    let unit = |v: Vec3<f32>| {
+        let len = (v.x * v.x + v.y * v.y + v.z * v.z).sqrt();
+        (len.is_finite() && len > 1e-12).then(|| [v.x / len, v.y / len, v.z / len])
+    };
+    // Written from the scene only when making them unit changes no bit.
+    let as_they_are = mesh.normals.iter().all(|&v| unit(v) == Some([v.x, v.y, v.z]));
+    let kept = as_they_are
+        .then(|| b.kept(scene, SceneArray::Normals { mesh: index }))
+        .flatten();
+    let values = match kept {
+        Some(kept) => kept,
+        None => {
+            let mut fixed = 0;
+            let normals = mesh
+                .normals
+                .iter()
+                .flat_map(|&v| {
+                    unit(v).unwrap_or_else(|| {
+                        fixed += 1;
+                        [0.0, 0.0, 1.0]
+                    })
+                })
+                .collect();
+            if fixed > 0 {
+                report.lose(format!(
+                    "{}: {fixed} zero or non-finite normal(s) replaced by +Z (glTF normals are unit length)",
+                    label()
+                ));
+            }
+            Floats::Owned(normals)
+        }
+    };
+    b.floats(values, "VEC3", 3, Some(target::ARRAY_BUFFER), false, &|| {
+        format!("{} normals", label())
+    })
 }

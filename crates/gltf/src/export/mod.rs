@@ -5,6 +5,7 @@
 //! the unit scale and the URIs of external texture files are here.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use animbin_core::SceneOptions;
 use animbin_core::images::ImageFiles;
@@ -53,7 +54,9 @@ fn name_list(names: &[String]) -> String {
     s
 }
 
-/// Builds the glTF document for `scene`, embedding the texture files of `images`.
+/// Builds the glTF document for `scene`, embedding the texture files of `images`. When
+/// `scene` is `kept` (the scene the encoding holds on to), its arrays that glTF stores as
+/// they are are written from it ([`crate::encode_owned`]).
 ///
 /// Of the options, `unit_scale` multiplies every length of the data (mesh positions, bone
 /// and key translations, and so the inverse bind matrices), and is recorded in the scene's
@@ -66,6 +69,7 @@ pub(crate) fn build(
     options: &SceneOptions,
     images: &ImageFiles,
     report: &mut ConversionReport,
+    kept: Option<Arc<Scene>>,
 ) -> Result<Output> {
     // A negative scale mirrors the scene (a point reflection, surfaces kept facing out);
     // zero would collapse it.
@@ -96,7 +100,7 @@ pub(crate) fn build(
         scaled = scaled_scene(scene, options.unit_scale, report);
         &scaled
     };
-    let mut b = Builder::default();
+    let mut b = Builder::keeping(kept);
     let bones = &scene.skeleton.bones;
 
     // Bones: node i is bone i.

@@ -14,7 +14,7 @@ use animbin_core::math::Vec3;
 use animbin_core::scene::{Animation, ConversionReport, Interpolation, Mesh, WeightTrack};
 use serde_json::Value;
 
-use super::builder::Builder;
+use super::builder::{Builder, Floats};
 use crate::error::{Error, Result};
 use crate::json::{self, component, short, target};
 
@@ -100,7 +100,14 @@ fn offsets(
         for (&i, v) in &moved {
             dense[i as usize * 3..i as usize * 3 + 3].copy_from_slice(&[v.x, v.y, v.z]);
         }
-        return b.floats(&dense, "VEC3", 3, Some(target::ARRAY_BUFFER), bounds, what);
+        return b.floats(
+            Floats::Owned(dense),
+            "VEC3",
+            3,
+            Some(target::ARRAY_BUFFER),
+            bounds,
+            what,
+        );
     }
     let (min, max) = if bounds {
         // The bounds count the zeros of the vertices that do not move.
@@ -260,7 +267,7 @@ pub(super) fn weight_channels(
             *node,
             "weights",
             interpolation,
-            (&times, &values),
+            (times, values),
             ("SCALAR", 1),
             &what,
         )?;

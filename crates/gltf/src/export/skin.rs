@@ -5,7 +5,7 @@
 use animbin_core::math::Transform;
 use animbin_core::scene::{ConversionReport, Mesh, Scene};
 
-use super::builder::Builder;
+use super::builder::{Builder, Floats};
 use super::name_list;
 use crate::error::{Error, Result};
 use crate::json::{self, component};
@@ -88,7 +88,9 @@ pub(super) fn build_skin(b: &mut Builder, scene: &Scene, extra: &[usize]) -> Res
             }
         }
     }
-    let accessor = b.floats(&ibm, "MAT4", 16, None, false, &|| "the inverse bind matrices".into())?;
+    let accessor = b.floats(Floats::Owned(ibm), "MAT4", 16, None, false, &|| {
+        "the inverse bind matrices".into()
+    })?;
     b.root.skins.push(json::Skin {
         name: None,
         inverse_bind_matrices: accessor,

@@ -1,0 +1,120 @@
+//! `encode_owned` writes the arrays of the scene it keeps from the scene itself: the file must
+//! be the one `encode` makes from a borrowed scene, byte for byte, whichever arrays are
+//! kept (large ones) or copied (small ones, non-unit normals, a scaled scene).
+
+mod common;
+
+use animbin_core::SceneOptions;
+use animbin_core::images::ImageFiles;
+use animbin_core::math::{Rgba, Vec2, Vec3};
+use animbin_core::scene::{ConversionReport, Mesh, Scene, SkinWeights, Texture};
+use animbin_gltf::{Container, encode, encode_owned};
+
+/// A mesh of `n` vertices on a grid, with unit normals (or not), two UV layers, two colour
+/// sets and skin weights; `n` over 65,535 takes `u32` indices.
+fn grid(n: u32, unit_normals: bool) -> Mesh {
+    let side = (f64::from(n).sqrt().ceil() as u32).max(2);
+    let position = |i: u32| Vec3::new((i % side) as f32 * 0.5, (i / side) as f32 * 0.25, (i % 7) as f32);
+    let normal = |i: u32| {
+        let v = Vec3::new((i % 5) as f32 - 2.0, 1.0, (i % 3) as f32);
+        if unit_normals {
+            let len = (v.x * v.x + v.y * v.y + v.z * v.z).sqrt();
+            Vec3::new(v.x / len, v.y / len, v.z / len)
+        } else {
+            v
+        }
+    };
+    let faces = (0..n - 2).map(|i| [i, i + 1, i + 2]).collect();
+    Mesh {
+        name: format!("grid{n}"),
+        positions: (0..n).map(position).collect(),
+        normals: (0..n).map(normal).collect(),
+        uv_layers: vec![
+            (0..n).map(|i| Vec2::new(i as f32 / n as f32, 0.5)).collect(),
+            (0..n).map(|i| Vec2::new(0.25, (i % 11) as f32 * 0.125)).collect(),
+        ],
+        colors: (0..n).map(|i| Rgba::new(i as u8, (i >> 8) as u8, 7, 255)).collect(),
+        extra_color_layers: vec![(0..n).map(|i| Rgba::new(1, 2, i as u8, 4)).collect()],
+        skin: Some(SkinWeights {
+            influences: 2,
+            bones: (0..n * 2).map(|k| k % 3).collect(),
+            weights: (0..n).flat_map(|_| [0.75, 0.25]).collect(),
+            blend: Default::default(),
+        }),
+        faces,
+        materials: vec![Some(0)],
+        ..Default::default()
+    }
+}
+
+/// The full scene with large meshes (kept) beside the small one (copied) and a PNG of
+/// 200 KiB.
+fn large_scene() -> Scene {
+    let mut scene = common::full_scene();
+    scene.meshes.push(grid(70_000, true));
+    scene.meshes.push(grid(20_000, true));
+    scene.meshes.push(grid(30_000, false));
+    let mut png = common::PNG.to_vec();
+    png.resize(200 * 1024, 0x5a);
+    scene.textures.push(Texture {
+        name: "large.png".into(),
+        png,
+    });
+    scene
+}
+
+fn encoded_both_ways(scene: &Scene, container: Container, options: &SceneOptions) -> (Vec<u8>, Vec<u8>) {
+    let mut report = ConversionReport::default();
+    let borrowed = encode(scene, container, options, &ImageFiles::default(), &mut report).unwrap();
+    let mut owned_report = ConversionReport::default();
+    let owned = encode_owned(
+        scene.clone(),
+        container,
+        options,
+        &ImageFiles::default(),
+        &mut owned_report,
+    )
+    .unwrap();
+    assert_eq!(report, owned_report);
+    let mut streamed = Vec::new();
+    owned.write(&mut streamed).unwrap();
+    assert_eq!(streamed, owned.to_bytes());
+    assert_eq!(streamed.len(), owned.len());
+    (borrowed.into_bytes(), streamed)
+}
+
+#[test]
+fn a_kept_scene_encodes_the_same_file_as_a_borrowed_one() {
+    let scene = large_scene();
+    for container in [Container::Glb, Container::Gltf] {
+        for options in common::axis_and_scale_options() {
+            let (borrowed, owned) = encoded_both_ways(&scene, container, &options);
+            assert!(borrowed == owned, "{container:?} {options:?}: the files differ");
+        }
+    }
+}
+
+#[test]
+fn a_kept_scene_reads_back_as_the_scene() {
+    let scene = large_scene();
+    let (_, owned) = encoded_both_ways(&scene, Container::Glb, &SceneOptions::default());
+    let back = animbin_gltf::to_scene(&owned, &SceneOptions::default(), &mut ConversionReport::default()).unwrap();
+    for (i, (read, made)) in back.meshes.iter().zip(&scene.meshes).enumerate().skip(1) {
+        assert_eq!(read.positions, made.positions, "mesh {i}");
+        assert_eq!(read.uv_layers, made.uv_layers, "mesh {i}");
+        assert_eq!(read.colors, made.colors, "mesh {i}");
+        assert_eq!(read.extra_color_layers, made.extra_color_layers, "mesh {i}");
+        assert_eq!(read.faces, made.faces, "mesh {i}");
+    }
+    // Normals come back made unit (those of length 1 already, as they were).
+    let unit = |v: &Vec3<f32>| {
+        let len = (v.x * v.x + v.y * v.y + v.z * v.z).sqrt();
+        Vec3::new(v.x / len, v.y / len, v.z / len)
+    };
+    for i in 1..4 {
+        let made: Vec<_> = scene.meshes[i].normals.iter().map(unit).collect();
+        assert_eq!(back.meshes[i].normals, made, "mesh {i}");
+    }
+    assert_ne!(back.meshes[3].normals, scene.meshes[3].normals);
+    assert_eq!(back.textures[1].png, scene.textures[1].png);
+}
