@@ -16,6 +16,7 @@ use animbin_core::scene::{
     Material as SceneMaterial, Mesh, Scene, Skeleton, SkinWeights, Texture as SceneTexture,
 };
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
+use rustc_hash::FxHashMap;
 use zerocopy::little_endian::I16;
 
 use crate::FORMAT;
@@ -204,25 +205,45 @@ impl Dmf {
             by_material.entry(face.mat_id.get()).or_default().push(face);
         }
         let mut meshes = Vec::with_capacity(by_material.len());
+        // The scene vertex each DMF vertex's first corner in the mesh being built became:
+        // corners of one vertex mostly share its normal, UV and colour, so most are matched
+        // here, and only the others are looked up by their whole key. Shared by the meshes,
+        // each resetting what it set.
+        let mut first = vec![u32::MAX; self.vertices.len()];
         for (mat, faces) in by_material {
             let material = Some(usize::from(mat)).filter(|&m| m < self.materials.len());
             let mut mesh = Mesh {
                 name: material.map_or_else(|| format!("mesh{mat}"), |m| self.materials[m].name.to_string()),
                 materials: vec![material],
+                uv_layers: vec![Vec::new()],
                 ..Mesh::default()
             };
             let mut skin = SkinWeights {
                 influences: 4,
                 ..SkinWeights::default()
             };
-            let mut seen: HashMap<CornerKey, u32> = HashMap::new();
-            for face in faces {
+            let mut others: FxHashMap<CornerKey, u32> = FxHashMap::default();
+            for face in &faces {
                 let mut triangle = [0u32; 3];
                 for (corner, slot) in triangle.iter_mut().enumerate() {
                     let index = face.indices[corner].get();
                     let normal = face.normals[corner].native();
                     let uv = face.uvs[corner].native();
                     let color = face.colors[corner];
+                    // Normals and UVs are kept while the mesh is built, whether or not it
+                    // has them, so that a corner is matched by their bits.
+                    let same = |v: u32| {
+                        let v = v as usize;
+                        let (n, t) = (mesh.normals[v], mesh.uv_layers[0][v]);
+                        [n.x, n.y, n.z, t.x, t.y].map(f32::to_bits)
+                            == [normal.x, normal.y, normal.z, uv.x, uv.y].map(f32::to_bits)
+                            && mesh.colors[v] == color
+                    };
+                    let seen = first[index as usize];
+                    if seen != u32::MAX && same(seen) {
+                        *slot = seen;
+                        continue;
+                    }
                     let key = (
                         index,
                         [normal.x, normal.y, normal.z].map(f32::to_bits),
@@ -230,19 +251,12 @@ impl Dmf {
                         [color.r, color.g, color.b, color.a],
                     );
                     let next = mesh.positions.len() as u32;
-                    *slot = *seen.entry(key).or_insert_with(|| {
+                    let mut add = || {
                         let vertex = &self.vertices[index as usize];
                         mesh.positions.push(vertex.pos.native());
-                        if has_normals {
-                            mesh.normals.push(normal);
-                        }
-                        if has_uvs {
-                            mesh.uv_layers.resize_with(1, Vec::new);
-                            mesh.uv_layers[0].push(uv);
-                        }
-                        if has_colors {
-                            mesh.colors.push(color);
-                        }
+                        mesh.normals.push(normal);
+                        mesh.uv_layers[0].push(uv);
+                        mesh.colors.push(color);
                         if skinned {
                             for (bone, weight) in vertex.skin_index.iter().zip(&vertex.skin_weight) {
                                 let (bone, weight) = (bone.get(), weight.get());
@@ -254,9 +268,29 @@ impl Dmf {
                             }
                         }
                         next
-                    });
+                    };
+                    *slot = if seen == u32::MAX {
+                        first[index as usize] = next;
+                        add()
+                    } else {
+                        *others.entry(key).or_insert_with(add)
+                    };
                 }
                 mesh.faces.push(triangle);
+            }
+            for face in &faces {
+                for i in face.indices {
+                    first[i.get() as usize] = u32::MAX;
+                }
+            }
+            if !has_normals {
+                mesh.normals = Vec::new();
+            }
+            if !has_uvs {
+                mesh.uv_layers = Vec::new();
+            }
+            if !has_colors {
+                mesh.colors = Vec::new();
             }
             if skinned {
                 mesh.skin = Some(skin);
