@@ -253,6 +253,42 @@ fn meshes_split_by_material_and_corners_split_by_attribute() {
     assert_eq!(scene.meshes[1].positions.len(), 3);
 }
 
+/// Within one mesh, a corner takes the vertex of an earlier corner with the same vertex,
+/// normal, UV and colour (bits compared: -0.0 is not 0.0), and a new one otherwise, in the
+/// order corners first appear.
+#[test]
+fn corners_of_one_vertex_share_a_scene_vertex_only_when_every_attribute_is_the_same() {
+    let mut dmf = model();
+    let base = dmf.faces[0];
+    let mut turned = base;
+    turned.normals[0] = Vec3::new(0.0, 1.0, 0.0).map(Into::into);
+    let mut signed = base;
+    signed.uvs[1] = Vec2::new(1.0, -0.0).map(Into::into);
+    let mut tinted = base;
+    tinted.colors[2] = Rgba::new(9, 9, 9, 9);
+    dmf.faces = vec![base, turned, base, signed, turned, tinted, signed];
+    let scene = Scene::from(&dmf);
+    let mesh = &scene.meshes[0];
+    assert_eq!(
+        mesh.faces,
+        [
+            [0, 1, 2],
+            [3, 1, 2],
+            [0, 1, 2],
+            [0, 4, 2],
+            [3, 1, 2],
+            [0, 1, 5],
+            [0, 4, 2]
+        ]
+    );
+    let positions: Vec<_> = [0, 1, 2, 0, 1, 2].map(|v| dmf.vertices[v].pos.native()).to_vec();
+    assert_eq!(mesh.positions, positions);
+    assert_eq!(mesh.normals[3], Vec3::new(0.0, 1.0, 0.0));
+    assert_eq!(mesh.uv_layers[0][4].y.to_bits(), (-0.0f32).to_bits());
+    assert_eq!(mesh.colors[5], Rgba::new(9, 9, 9, 9));
+    assert_eq!(mesh.skin.as_ref().unwrap().bones.len(), 6 * 4);
+}
+
 #[test]
 fn an_fps_of_0_is_converted_at_the_options_framerate_and_reported() {
     let mut dmf = model();
