@@ -47,11 +47,16 @@ struct Sizes {
     top: Vec<u32>,
 }
 
-fn unencodable(path: &[String], what: String) -> Error {
+/// The nodes from a root down to the one being sized, each with its position among its
+/// siblings: labelled only when an error names them.
+type NodePath<'a> = Vec<(usize, &'a Node)>;
+
+fn unencodable(path: &[(usize, &Node)], what: String) -> Error {
     let place = if path.is_empty() {
         String::new()
     } else {
-        format!("{}: ", path.join(" > "))
+        let labels: Vec<String> = path.iter().map(|&(i, node)| label(i, node)).collect();
+        format!("{}: ", labels.join(" > "))
     };
     Error::new(FORMAT, 0, ErrorKind::Unencodable(format!("{place}{what}")))
 }
@@ -72,10 +77,10 @@ fn sizes(file: &CastFile) -> Result<Sizes> {
         ));
     }
     let mut all = Vec::new();
-    let mut path = Vec::new();
+    let mut path = NodePath::new();
     let mut top = Vec::with_capacity(file.roots.len());
     for (i, root) in file.roots.iter().enumerate() {
-        path.push(label(i, root));
+        path.push((i, root));
         top.push(node_size(root, 1, &mut path, &mut all)?);
         path.pop();
     }
@@ -84,7 +89,7 @@ fn sizes(file: &CastFile) -> Result<Sizes> {
 
 /// The `nodeSize` of `node` at nesting level `depth`, pushing it and then its descendants'
 /// onto `all` in file order.
-fn node_size(node: &Node, depth: usize, path: &mut Vec<String>, all: &mut Vec<u32>) -> Result<u32> {
+fn node_size<'a>(node: &'a Node, depth: usize, path: &mut NodePath<'a>, all: &mut Vec<u32>) -> Result<u32> {
     if depth > MAX_DEPTH {
         return Err(unencodable(
             path,
@@ -107,7 +112,7 @@ fn node_size(node: &Node, depth: usize, path: &mut Vec<String>, all: &mut Vec<u3
             .map_err(|what| unencodable(path, format!("property {:?}: {what}", property.name)))?;
     }
     for (i, child) in node.children.iter().enumerate() {
-        path.push(label(i, child));
+        path.push((i, child));
         size += u64::from(node_size(child, depth + 1, path, all)?);
         path.pop();
     }

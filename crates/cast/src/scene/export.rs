@@ -55,6 +55,9 @@ impl NodeHashes {
     /// integer width), the values (`kv`) and the mode (`m`).
     pub fn curve(&mut self, bone: &str, kp: &str, frames: &[u32], values: Value, mode: &str) -> Node {
         let mut curve = self.node(NodeKind::Curve);
+        // Its five properties, without growing the list twice (x8an files make a curve of
+        // every channel of every slot).
+        curve.properties.reserve_exact(5);
         curve.push(Property::string("nn", bone));
         curve.push(Property::string("kp", kp));
         curve.push(Property::new("kb", Value::narrowest(frames)));
