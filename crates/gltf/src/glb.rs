@@ -238,6 +238,11 @@ pub struct BinPieces {
     len: usize,
 }
 
+/// Bytes made as they are written: the function hands them to its sink in order, and is
+/// called again for each time the file is written, so they are never held whole.
+pub(crate) type Produce =
+    Box<dyn Fn(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> + Send + Sync>;
+
 /// The bytes of one piece, in the form they were made in.
 enum Piece {
     /// Bytes as they are written.
@@ -247,6 +252,8 @@ enum Piece {
     /// An array of a kept scene, written as it lies in memory (made only on little-endian
     /// targets, where that is glTF's byte order), with the length it had when it was added.
     Scene(Arc<Scene>, SceneArray, usize),
+    /// Bytes made when written (values computed from a kept scene), with their length.
+    Produced(Produce, usize),
 }
 
 /// An array of a scene whose bytes are already what a glTF buffer view holds.
@@ -283,9 +290,39 @@ impl SceneArray {
 }
 
 impl Piece {
+    /// Hands the piece's bytes to `sink`, in one slice or (produced) in several.
+    fn write_to(&self, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+        match self {
+            Self::Produced(produce, len) => {
+                let mut written = 0;
+                produce(&mut |chunk| {
+                    written += chunk.len();
+                    sink(chunk)
+                })?;
+                if written == *len {
+                    Ok(())
+                } else {
+                    // The scene is shared read-only, so this would be a bug of the encoder.
+                    Err(std::io::Error::other(format!(
+                        "a computed view made {written} bytes where it was sized at {len}"
+                    )))
+                }
+            }
+            _ => sink(&self.bytes()?),
+        }
+    }
+
     /// The bytes written for this piece.
     fn bytes(&self) -> std::io::Result<Cow<'_, [u8]>> {
         Ok(match self {
+            Self::Produced(..) => {
+                let mut bytes = Vec::with_capacity(self.len());
+                self.write_to(&mut |chunk| {
+                    bytes.extend_from_slice(chunk);
+                    Ok(())
+                })?;
+                Cow::Owned(bytes)
+            }
             Self::Bytes(bytes) => Cow::Borrowed(bytes),
             Self::Floats(values) => floats_le(values),
             Self::Scene(scene, array, len) => match array.bytes(scene) {
@@ -304,7 +341,7 @@ impl Piece {
         match self {
             Self::Bytes(bytes) => bytes.len(),
             Self::Floats(values) => values.len() * 4,
-            Self::Scene(_, _, len) => *len,
+            Self::Scene(_, _, len) | Self::Produced(_, len) => *len,
         }
     }
 }
@@ -355,10 +392,20 @@ impl BinPieces {
     }
 
     /// Adds a piece made for one view: copied into a shared piece when small.
+    /// Adds a view of `len` bytes that `produce` makes when the file is written (made now
+    /// and copied when small, or when `produce` fails, which the write would repeat).
+    pub(crate) fn push_produced(&mut self, len: usize, produce: Produce) -> usize {
+        self.push_piece(Piece::Produced(produce, len))
+    }
+
     fn push_piece(&mut self, piece: Piece) -> usize {
         match &piece {
             Piece::Bytes(bytes) if bytes.len() < Self::SMALL => self.push_small(bytes),
             Piece::Floats(values) if values.len() * 4 < Self::SMALL => self.push_small(&floats_le(values)),
+            Piece::Produced(_, len) if *len < Self::SMALL => match piece.bytes() {
+                Ok(bytes) => self.push_small(&bytes),
+                Err(_) => self.push_large(piece),
+            },
             _ => self.push_large(piece),
         }
     }
@@ -407,6 +454,16 @@ impl BinPieces {
         arrays.collect()
     }
 
+    /// The lengths of the pieces made when written.
+    #[cfg(test)]
+    pub(crate) fn produced_pieces(&self) -> Vec<usize> {
+        let lengths = self.pieces.iter().filter_map(|(_, piece)| match piece {
+            Piece::Produced(_, len) => Some(*len),
+            _ => None,
+        });
+        lengths.collect()
+    }
+
     fn push_large(&mut self, piece: Piece) -> usize {
         let offset = self.len.next_multiple_of(4);
         self.len = offset + piece.len();
@@ -419,9 +476,8 @@ impl BinPieces {
         let mut written = 0;
         for (offset, piece) in &self.pieces {
             write_zeros(writer, offset - written)?;
-            let bytes = piece.bytes()?;
-            writer.write_all(&bytes)?;
-            written = offset + bytes.len();
+            piece.write_to(&mut |bytes| writer.write_all(bytes))?;
+            written = offset + piece.len();
         }
         write_zeros(writer, self.len - written)
     }
@@ -438,7 +494,10 @@ impl BinPieces {
         let start = out.len();
         for (offset, piece) in self.pieces {
             out.resize(start + offset, 0);
-            out.extend_from_slice(&piece.bytes()?);
+            piece.write_to(&mut |bytes| {
+                out.extend_from_slice(bytes);
+                Ok(())
+            })?;
         }
         out.resize(start + self.len, 0);
         Ok(())

@@ -537,16 +537,51 @@ mod tests {
         }
     }
 
-    fn kept_arrays(scene: Scene, options: &SceneOptions) -> Vec<SceneArray> {
-        let encoded = encode_owned(
+    fn encoded(scene: Scene, options: &SceneOptions) -> Encoded {
+        encode_owned(
             scene,
             Container::Glb,
             options,
             &ImageFiles::default(),
             &mut ConversionReport::default(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    fn kept_arrays(scene: Scene, options: &SceneOptions) -> Vec<SceneArray> {
+        let encoded = encoded(scene, options);
         encoded.bin.as_ref().map(BinPieces::scene_pieces).unwrap_or_default()
+    }
+
+    #[test]
+    fn values_of_long_channels_in_order_are_made_when_written() {
+        use animbin_core::math::Quat;
+        use animbin_core::scene::{Animation, BoneTrack, Key};
+        let track = |bone: &str, keys: usize| BoneTrack {
+            bone: bone.into(),
+            translation: (0..keys)
+                .map(|i| Key::new(i as f64, Vec3::new(1.0, 2.0, 3.0)))
+                .collect(),
+            rotation: (0..keys)
+                .map(|i| Key::new(i as f64, Quat::new(0.0, 0.0, 0.0, 1.0)))
+                .collect(),
+            scale: Vec::new(),
+            ..BoneTrack::default()
+        };
+        let mut reversed = track("b", 8000);
+        reversed.rotation.reverse();
+        let scene = Scene {
+            animations: vec![Animation {
+                framerate: 30.0,
+                // 8000 keys take 96,000 and 128,000 bytes; 100 keys share a piece.
+                bones: vec![track("a", 8000), reversed, track("c", 100)],
+                ..Animation::default()
+            }],
+            ..Scene::default()
+        };
+        let encoded = encoded(scene, &SceneOptions::default());
+        let produced = encoded.bin.as_ref().map(BinPieces::produced_pieces).unwrap_or_default();
+        assert_eq!(produced, [8000 * 12, 8000 * 16, 8000 * 12]);
     }
 
     #[test]

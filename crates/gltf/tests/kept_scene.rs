@@ -6,8 +6,8 @@ mod common;
 
 use animbin_core::SceneOptions;
 use animbin_core::images::ImageFiles;
-use animbin_core::math::{Rgba, Vec2, Vec3};
-use animbin_core::scene::{ConversionReport, Mesh, Scene, SkinWeights, Texture};
+use animbin_core::math::{Quat, Rgba, Vec2, Vec3};
+use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Key, Mesh, Scene, SkinWeights, Texture};
 use animbin_gltf::{Container, encode, encode_owned};
 
 /// A mesh of `n` vertices on a grid, with unit normals (or not), two UV layers, two colour
@@ -47,10 +47,40 @@ fn grid(n: u32, unit_normals: bool) -> Mesh {
     }
 }
 
-/// The full scene with large meshes (kept) beside the small one (copied) and a PNG of
-/// 200 KiB.
+/// An animation of `keys` keys a channel on the skeleton's bones: in order (made when
+/// written), out of order, with a repeated time, and relative (applied to the rest pose).
+fn long_animation(keys: usize, kind: AnimKind) -> Animation {
+    let frames = |k: usize| (0..k).map(|i| i as f64 * 0.5);
+    let v = |f: f64| Vec3::new(f.sin(), f * 0.25, 1.0 + f.cos());
+    let q = |f: f64| Quat::new(0.1 * f.sin(), 0.2, 0.0, 1.0);
+    let in_order = |bone: &str| BoneTrack {
+        bone: bone.into(),
+        translation: frames(keys).map(|f| Key::new(f, v(f))).collect(),
+        rotation: frames(keys).map(|f| Key::new(f, q(f))).collect(),
+        scale: frames(keys).map(|f| Key::new(f, v(f + 1.0))).collect(),
+        ..BoneTrack::default()
+    };
+    let mut shuffled = in_order("j_head");
+    shuffled.translation.reverse();
+    let mut repeated = in_order("j_gun");
+    repeated.rotation[keys / 2].frame = repeated.rotation[keys / 2 - 1].frame;
+    Animation {
+        name: format!("long {kind:?}"),
+        framerate: 30.0,
+        frame_count: keys as f64 * 0.5,
+        kind,
+        bones: vec![in_order("j_spine"), shuffled, repeated, in_order("not_a_bone")],
+        ..Animation::default()
+    }
+}
+
+/// The full scene with large meshes (kept) beside the small one (copied), a PNG of 200 KiB
+/// and long animations (made when written).
 fn large_scene() -> Scene {
     let mut scene = common::full_scene();
+    scene.animations.push(long_animation(6000, AnimKind::Absolute));
+    scene.animations.push(long_animation(5000, AnimKind::Relative));
+    scene.animations.push(long_animation(5000, AnimKind::Additive));
     scene.meshes.push(grid(70_000, true));
     scene.meshes.push(grid(20_000, true));
     scene.meshes.push(grid(30_000, false));
@@ -117,4 +147,12 @@ fn a_kept_scene_reads_back_as_the_scene() {
     }
     assert_ne!(back.meshes[3].normals, scene.meshes[3].normals);
     assert_eq!(back.textures[1].png, scene.textures[1].png);
+    // The long animations' keys come back at f32 precision.
+    let made = &scene.animations[2].bones[0];
+    let read = back.animations[2].bones.iter().find(|t| t.bone == "j_spine").unwrap();
+    assert_eq!(read.rotation.len(), made.rotation.len());
+    for (r, m) in read.translation.iter().zip(&made.translation) {
+        assert_eq!(r.frame, m.frame);
+        assert_eq!(r.value.map(|c| c as f32), m.value.map(|c| c as f32));
+    }
 }

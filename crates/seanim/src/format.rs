@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport, Precision};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use animbin_core::{Error, Problem};
 
 use crate::layout::SeAnim;
@@ -77,4 +77,8 @@ impl FileFormat for SeAnim {
     animbin_core::dump_the_model!();
 
     animbin_core::scene_through_the_model!();
+
+    fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        SeAnim::into_scene(self, options, report)
+    }
 }

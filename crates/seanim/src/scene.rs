@@ -45,6 +45,20 @@ impl From<AnimKind> for AnimType {
     }
 }
 
+/// A bone's track: its name, cosmetic flag and keys.
+fn bone_track(b: &Bone) -> BoneTrack {
+    BoneTrack {
+        channel_overrides: Default::default(),
+        channel_kinds: Default::default(),
+        bone: b.name.clone(),
+        kind_override: None,
+        cosmetic: b.is_cosmetic(),
+        translation: scene_keys(&b.location),
+        rotation: scene_keys(&b.rotation),
+        scale: scene_keys(&b.scale),
+    }
+}
+
 /// A channel's keys as scene keys, widened to `f64`.
 fn scene_keys<V: KeyValue>(keys: &Keys<V>) -> Vec<SceneKey<V>> {
     keys.iter()
@@ -65,25 +79,54 @@ impl SeAnim {
         })
     }
 
-    /// This file as a scene animation, recording in `report` what the scene cannot hold.
-    pub fn to_animation(&self, report: &mut ConversionReport) -> Animation {
-        let frame_count = self
-            .frame_count()
-            .map_or_else(|_| derived_frame_count(&self.bones, &self.notes) as f64, f64::from);
-        let mut bones: Vec<BoneTrack> = self
+    /// [`SeAnim::to_scene`] of a file no longer needed: each bone's keys are freed as soon
+    /// as its track is made, so the file's keys and the scene's are not all held at once.
+    pub fn into_scene(mut self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        let frame_count = self.scene_frame_count();
+        // Judged on the keys as read, before they are freed.
+        let mut header = ConversionReport::default();
+        self.report_header_losses(&mut header);
+        let tracks = self
             .bones
-            .iter()
-            .map(|b| BoneTrack {
-                channel_overrides: Default::default(),
-                channel_kinds: Default::default(),
-                bone: b.name.clone(),
-                kind_override: None,
-                cosmetic: b.is_cosmetic(),
-                translation: scene_keys(&b.location),
-                rotation: scene_keys(&b.rotation),
-                scale: scene_keys(&b.scale),
+            .iter_mut()
+            .map(|bone| {
+                let track = bone_track(bone);
+                bone.location = Keys::default();
+                bone.rotation = Keys::default();
+                bone.scale = Keys::default();
+                track
             })
             .collect();
+        Ok(Scene {
+            animations: vec![self.animation_of(tracks, frame_count, header, report)],
+            ..Scene::default()
+        })
+    }
+
+    /// This file as a scene animation, recording in `report` what the scene cannot hold.
+    pub fn to_animation(&self, report: &mut ConversionReport) -> Animation {
+        let mut header = ConversionReport::default();
+        self.report_header_losses(&mut header);
+        let tracks = self.bones.iter().map(bone_track).collect();
+        self.animation_of(tracks, self.scene_frame_count(), header, report)
+    }
+
+    /// The frame count the header states, else the one the keys and notes give.
+    fn scene_frame_count(&self) -> f64 {
+        self.frame_count()
+            .map_or_else(|_| derived_frame_count(&self.bones, &self.notes) as f64, f64::from)
+    }
+
+    /// The scene animation of this file with its bones' `tracks` (made by [`bone_track`]);
+    /// its header's losses (`header`, judged on the keys as read) are reported after those
+    /// of the bones.
+    fn animation_of(
+        &self,
+        mut bones: Vec<BoneTrack>,
+        frame_count: f64,
+        header: ConversionReport,
+        report: &mut ConversionReport,
+    ) -> Animation {
         for m in &self.modifiers {
             if let Some(track) = bones.get_mut(m.bone as usize) {
                 if track.kind_override.is_some() {
@@ -101,7 +144,9 @@ impl SeAnim {
         if self.bones.iter().any(|b| b.flags > 1) {
             report.lose("bone flags other than 0 (default) and 1 (cosmetic)");
         }
-        self.report_header_losses(report);
+        for line in header.lost {
+            report.lose(line);
+        }
         let mut properties = Vec::new();
         match &self.trailer {
             Trailer::SeBlend(blend) => properties.extend(blend.shapes.iter().map(blend_track)),

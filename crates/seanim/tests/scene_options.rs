@@ -177,3 +177,19 @@ fn precision_is_chosen_and_single_rounds_what_it_must() {
     let back = read(&to_bytes(&file).unwrap()).unwrap();
     assert_eq!(back.bones[0].location.get(1).unwrap().value.y, f64::from(0.1f32));
 }
+
+/// A file no longer needed frees its keys bone by bone on the way to the scene: the scene
+/// and the report are [`SeAnim::to_scene`]'s, for every sample and corpus file.
+#[test]
+fn into_scene_gives_the_scene_to_scene_gives() {
+    let options = SceneOptions::default();
+    for (name, bytes) in animbin_testing::samples(env!("CARGO_MANIFEST_DIR"), "seanim") {
+        let anim = read(&bytes).unwrap();
+        let mut report = ConversionReport::default();
+        let scene = anim.to_scene(&options, &mut report).unwrap();
+        let mut moved_report = ConversionReport::default();
+        let moved = anim.into_scene(&options, &mut moved_report).unwrap();
+        assert_eq!(moved, scene, "{name}");
+        assert_eq!(moved_report, report, "{name}");
+    }
+}

@@ -8,7 +8,7 @@ use animbin_core::pose;
 use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
 
 use super::AnimatedBones;
-use super::builder::{Builder, finite3, unit_quat};
+use super::builder::{Builder, Floats, f32x3, finite3, unit_f32x4, unit_quat};
 use super::name_list;
 use crate::error::{Error, Result};
 use crate::extras::{self, AnimationExtras, KindOverride};
@@ -47,6 +47,95 @@ pub(super) fn channel_keys<T: Copy, const N: usize>(
         values.extend_from_slice(&apply(key.value)?);
     }
     Ok((times, values))
+}
+
+/// Which channel of a bone track.
+#[derive(Clone, Copy)]
+enum Path {
+    Translation,
+    Rotation,
+    Scale,
+}
+
+/// The channel `path` of track `track` of animation `anim` in `scene` (none when the scene
+/// has no such track).
+fn track_keys<T: ChannelValue>(scene: &Scene, anim: usize, track: usize, path: Path) -> &[animbin_core::scene::Key<T>] {
+    scene
+        .animations
+        .get(anim)
+        .and_then(|a| a.bones.get(track))
+        .map_or(&[], |t| T::keys(t, path))
+}
+
+/// A value type of bone channels: vectors (translation, scale) and quaternions (rotation).
+trait ChannelValue: Copy + Sized + 'static {
+    fn keys(track: &animbin_core::scene::BoneTrack, path: Path) -> &[animbin_core::scene::Key<Self>];
+}
+
+impl ChannelValue for Vec3<f64> {
+    fn keys(track: &animbin_core::scene::BoneTrack, path: Path) -> &[animbin_core::scene::Key<Self>] {
+        match path {
+            Path::Scale => &track.scale,
+            _ => &track.translation,
+        }
+    }
+}
+
+impl ChannelValue for animbin_core::math::Quat<f64> {
+    fn keys(track: &animbin_core::scene::BoneTrack, _: Path) -> &[animbin_core::scene::Key<Self>] {
+        &track.rotation
+    }
+}
+
+/// A channel of a large track of the kept scene whose keys are in frame order at distinct
+/// `f32` times and whose values `apply` all takes: its times, and its values as made again
+/// from the scene when the file is written (never held). `None` when any of that fails: the
+/// caller then makes the values now, with the same result, or names the fault.
+fn produced_channel<T: ChannelValue, const N: usize>(
+    b: &Builder,
+    scene: &Scene,
+    (anim, track, path): (usize, usize, Path),
+    framerate: f64,
+    apply: impl Fn(T) -> Option<[f32; N]> + Send + Sync + 'static,
+) -> Option<(Vec<f32>, Floats<'static>)> {
+    let kept = b.kept_scene(scene)?;
+    let keys = track_keys::<T>(scene, anim, track, path);
+    // Small channels share a piece of the buffer: made now.
+    if keys.len() * N * 4 < 64 * 1024 {
+        return None;
+    }
+    let mut times = Vec::with_capacity(keys.len());
+    for key in keys {
+        let t = (key.frame / framerate) as f32;
+        let in_order =
+            key.frame.is_finite() && key.frame >= 0.0 && t.is_finite() && times.last().is_none_or(|&last| t > last);
+        if !in_order || apply(key.value).is_none() {
+            return None;
+        }
+        times.push(t);
+    }
+    let produce = move |sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>| {
+        let mut chunk = Vec::with_capacity(64 * 1024);
+        for key in track_keys::<T>(&kept, anim, track, path) {
+            let values = apply(key.value).ok_or_else(|| std::io::Error::other("a key changed after it was checked"))?;
+            for v in values {
+                chunk.extend_from_slice(&v.to_le_bytes());
+            }
+            if chunk.len() >= 64 * 1024 - 16 {
+                sink(&chunk)?;
+                chunk.clear();
+            }
+        }
+        sink(&chunk)
+    };
+    let len = times.len() * N;
+    Some((
+        times,
+        Floats::Produced {
+            len,
+            produce: Box::new(produce),
+        },
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -139,8 +228,7 @@ pub(super) fn export_animation(
         let mut channel = |b: &mut Builder,
                            node: usize,
                            path: &'static str,
-                           times: Vec<f32>,
-                           values: Vec<f32>,
+                           (times, values): (Vec<f32>, Floats<'_>),
                            kind: &'static str,
                            dims| {
             b.channel(
@@ -156,14 +244,18 @@ pub(super) fn export_animation(
         if !track.translation.is_empty() {
             if seen.insert((translation_node, "translation")) {
                 let w = || what("translation");
-                let (times, values) = channel_keys(
-                    &track.translation,
-                    anim.framerate,
-                    &|v| finite3(pose::apply_translation(kind.translation, &rest, v), &w),
-                    &w,
-                    &mut dropped,
-                )?;
-                channel(b, translation_node, "translation", times, values, "VEC3", 3)?;
+                let k = kind.translation;
+                let apply = move |v| f32x3(pose::apply_translation(k, &rest, v));
+                let keys = match produced_channel(b, scene, (index, t, Path::Translation), anim.framerate, apply) {
+                    Some(keys) => keys,
+                    None => {
+                        let apply = |v| finite3(pose::apply_translation(k, &rest, v), &w);
+                        let (times, values) =
+                            channel_keys(&track.translation, anim.framerate, &apply, &w, &mut dropped)?;
+                        (times, Floats::Owned(values))
+                    }
+                };
+                channel(b, translation_node, "translation", keys, "VEC3", 3)?;
             } else {
                 duplicates += 1;
             }
@@ -171,14 +263,17 @@ pub(super) fn export_animation(
         if !track.rotation.is_empty() {
             if seen.insert((node, "rotation")) {
                 let w = || what("rotation");
-                let (times, values) = channel_keys(
-                    &track.rotation,
-                    anim.framerate,
-                    &|q| unit_quat(pose::apply_rotation(kind.rotation, &rest, q), &w),
-                    &w,
-                    &mut dropped,
-                )?;
-                channel(b, node, "rotation", times, values, "VEC4", 4)?;
+                let k = kind.rotation;
+                let apply = move |q| unit_f32x4(pose::apply_rotation(k, &rest, q));
+                let keys = match produced_channel(b, scene, (index, t, Path::Rotation), anim.framerate, apply) {
+                    Some(keys) => keys,
+                    None => {
+                        let apply = |q| unit_quat(pose::apply_rotation(k, &rest, q), &w);
+                        let (times, values) = channel_keys(&track.rotation, anim.framerate, &apply, &w, &mut dropped)?;
+                        (times, Floats::Owned(values))
+                    }
+                };
+                channel(b, node, "rotation", keys, "VEC4", 4)?;
             } else {
                 duplicates += 1;
             }
@@ -186,9 +281,15 @@ pub(super) fn export_animation(
         if !track.scale.is_empty() {
             if seen.insert((node, "scale")) {
                 let w = || what("scale");
-                let (times, values) =
-                    channel_keys(&track.scale, anim.framerate, &|v| finite3(v, &w), &w, &mut dropped)?;
-                channel(b, node, "scale", times, values, "VEC3", 3)?;
+                let keys = match produced_channel(b, scene, (index, t, Path::Scale), anim.framerate, f32x3) {
+                    Some(keys) => keys,
+                    None => {
+                        let (times, values) =
+                            channel_keys(&track.scale, anim.framerate, &|v| finite3(v, &w), &w, &mut dropped)?;
+                        (times, Floats::Owned(values))
+                    }
+                };
+                channel(b, node, "scale", keys, "VEC3", 3)?;
             } else {
                 duplicates += 1;
             }

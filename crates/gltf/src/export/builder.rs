@@ -11,7 +11,7 @@ use animbin_core::scene::Scene;
 use zerocopy::{FromBytes, IntoBytes};
 
 use crate::error::{Error, Result};
-use crate::glb::{BinPieces, SceneArray};
+use crate::glb::{BinPieces, Produce, SceneArray};
 use crate::json::{self, component, short};
 
 /// Accessors, buffer views and the one binary buffer, built up together.
@@ -36,13 +36,26 @@ pub(super) enum Floats<'s> {
     Owned(Vec<f32>),
     /// An array of the kept scene, written from it ([`Builder::kept`]).
     Kept(&'s [f32], SceneArray),
+    /// `len` values computed from the kept scene when the file is written, which the caller
+    /// has checked are finite (no bounds are taken of them).
+    Produced { len: usize, produce: Produce },
 }
 
 impl Floats<'_> {
+    /// The values at hand (none for produced ones).
     fn values(&self) -> &[f32] {
         match self {
             Self::Owned(values) => values,
             Self::Kept(values, _) => values,
+            Self::Produced { .. } => &[],
+        }
+    }
+
+    /// How many values.
+    fn len(&self) -> usize {
+        match self {
+            Self::Produced { len, .. } => *len,
+            other => other.values().len(),
         }
     }
 }
@@ -63,6 +76,13 @@ impl Builder {
     pub(super) fn kept<'s>(&self, scene: &'s Scene, array: SceneArray) -> Option<Floats<'s>> {
         let bytes = self.kept_bytes(scene, array)?;
         Some(Floats::Kept(<[f32]>::ref_from_bytes(bytes).ok()?, array))
+    }
+
+    /// The scene the encoding keeps, when it is `scene` (so values computed from it can be
+    /// computed again when the file is written) and the target is little-endian.
+    pub(super) fn kept_scene(&self, scene: &Scene) -> Option<Arc<Scene>> {
+        let kept = self.kept.as_ref()?;
+        (cfg!(target_endian = "little") && std::ptr::eq(&**kept, scene)).then(|| Arc::clone(kept))
     }
 
     /// The bytes of `array` when it can be written from `scene` (see [`Builder::kept`]).
@@ -123,7 +143,7 @@ impl Builder {
                 i / dims
             )));
         }
-        let count = flat.len() / dims;
+        let count = values.len() / dims;
         let (min, max) = if bounds {
             let mut min = vec![f32::INFINITY; dims];
             let mut max = vec![f32::NEG_INFINITY; dims];
@@ -147,6 +167,10 @@ impl Builder {
                 self.add_view(byte_offset, byte_length, target)
             }
             Floats::Kept(values, array) => self.kept_view(values.as_bytes(), array, target),
+            Floats::Produced { len, produce } => {
+                let byte_offset = self.bin.push_produced(len * 4, produce);
+                self.add_view(byte_offset, len * 4, target)
+            }
         };
         Ok(self.accessor(buffer_view, component::F32, false, count, kind, (min, max)))
     }
@@ -220,12 +244,12 @@ impl Builder {
         node: usize,
         path: &'static str,
         interpolation: &'static str,
-        (times, values): (Vec<f32>, Vec<f32>),
+        (times, values): (Vec<f32>, Floats<'_>),
         (kind, dims): (&'static str, usize),
         what: &dyn Fn() -> String,
     ) -> Result<()> {
         let input = self.times(times, what)?;
-        let output = self.floats(Floats::Owned(values), kind, dims, None, false, what)?;
+        let output = self.floats(values, kind, dims, None, false, what)?;
         out.samplers.push(json::Sampler {
             input,
             interpolation,
@@ -255,22 +279,28 @@ fn le_bytes<T: Copy, const N: usize>(values: &[T], bytes: impl Fn(T) -> [u8; N])
 }
 
 pub(super) fn finite3(v: Vec3<f64>, what: &dyn Fn() -> String) -> Result<[f32; 3]> {
+    f32x3(v).ok_or_else(|| Error::Unencodable(format!("{} is not finite: {v:?}", what())))
+}
+
+/// `v` in f32, when every component is finite there.
+pub(super) fn f32x3(v: Vec3<f64>) -> Option<[f32; 3]> {
     let out = [v.x as f32, v.y as f32, v.z as f32];
-    if out.iter().all(|c| c.is_finite()) {
-        Ok(out)
-    } else {
-        Err(Error::Unencodable(format!("{} is not finite: {v:?}", what())))
-    }
+    out.iter().all(|c| c.is_finite()).then_some(out)
 }
 
 /// A unit quaternion in f32; a zero or non-finite one is an error.
 pub(super) fn unit_quat(q: Quat<f64>, what: &dyn Fn() -> String) -> Result<[f32; 4]> {
+    unit_f32x4(q).ok_or_else(|| Error::Unencodable(format!("{} is not a rotation: {q:?}", what())))
+}
+
+/// `q` made unit length, in f32, when it has a finite length that is not zero.
+pub(super) fn unit_f32x4(q: Quat<f64>) -> Option<[f32; 4]> {
     let n = q.norm();
     if !(n.is_finite() && n > 0.0) {
-        return Err(Error::Unencodable(format!("{} is not a rotation: {q:?}", what())));
+        return None;
     }
     let q = q.map(|c| c / n);
-    Ok([q.x as f32, q.y as f32, q.z as f32, q.w as f32])
+    Some([q.x as f32, q.y as f32, q.z as f32, q.w as f32])
 }
 
 /// The node TRS of a local transform, leaving out identity parts.

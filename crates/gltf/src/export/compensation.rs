@@ -26,7 +26,7 @@ use animbin_core::pose;
 use animbin_core::scene::{Animation, ConversionReport, Interpolation, Key, Skeleton};
 
 use super::AnimatedBones;
-use super::builder::{Builder, finite3, unit_quat};
+use super::builder::{Builder, Floats, finite3, unit_quat};
 use crate::error::Result;
 use crate::json;
 
@@ -465,7 +465,15 @@ pub(super) fn compensation_channels(
                 (t, v, "VEC4", 4)
             }
         };
-        b.channel(out, node, path, interpolation, (times, values), (kind, dims), what)
+        b.channel(
+            out,
+            node,
+            path,
+            interpolation,
+            (times, Floats::Owned(values)),
+            (kind, dims),
+            what,
+        )
     };
     for (i, node) in animated.compensation.iter().enumerate() {
         let (Some(node), Some(parent)) = (*node, animated.parents[i]) else {

@@ -267,7 +267,7 @@ pub(super) fn weight_channels(
             *node,
             "weights",
             interpolation,
-            (times, values),
+            (times, Floats::Owned(values)),
             ("SCALAR", 1),
             &what,
         )?;
