@@ -1,9 +1,10 @@
 //! Any bytes through the `animbin` library's one door: detecting and reading (as a named
 //! x8an file too, since those have no magic), the summary (through a view and from the
-//! document, which must agree), validation, the scene, every
-//! target of the document's own format and a glTF conversion must not panic, hang or
-//! allocate beyond the input; a document that writes itself always dumps, and the dump
-//! converts back to the same bytes (checked for inputs up to [`DUMP_CHECK_LIMIT`]).
+//! document, which must agree), validation, the scene, every target of the document's own
+//! format and a glTF conversion (of the document borrowed and owned, which must agree) must
+//! not panic, hang or allocate beyond the input; a document that writes itself always
+//! dumps, and the dump converts back to the same bytes (checked for inputs up to
+//! [`DUMP_CHECK_LIMIT`]).
 #![no_main]
 
 use std::path::Path;
@@ -36,7 +37,19 @@ fuzz_target!(|data: &[u8]| {
         for &target in doc.format().targets() {
             let _ = doc.to_bytes(target);
         }
-        let _ = animbin::convert(&doc, Target::Glb, &ConvertOptions::default()).map(|c| c.to_bytes());
+        let borrowed = animbin::convert(&doc, Target::Glb, &ConvertOptions::default()).map(|c| c.to_bytes());
+        // A document converted owned moves its arrays into the scene: the same file, or the
+        // same error.
+        let owned = animbin::convert_owned(doc.clone(), Target::Glb, &ConvertOptions::default()).map(|c| c.to_bytes());
+        match (borrowed, owned) {
+            (Ok(Ok(borrowed)), Ok(Ok(owned))) => assert!(borrowed == owned, "an owned conversion wrote another glb"),
+            (borrowed, owned) => assert_eq!(
+                borrowed
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .map_err(|e| e.to_string()),
+                owned.map(|r| r.map_err(|e| e.to_string())).map_err(|e| e.to_string()),
+            ),
+        }
         if data.len() > DUMP_CHECK_LIMIT {
             continue;
         }

@@ -262,19 +262,21 @@ pub struct Image {
     pub extras: Option<Value>,
 }
 
-/// `animation`.
+/// `animation`. Its members are declared in their names' sorted order, as are those of the
+/// other elements of the long arrays (accessors, buffer views): serialised straight, they
+/// come out as a `Value` of them would (see `serialize` in the crate root).
 #[derive(Debug, Serialize)]
 pub struct Animation {
-    /// The name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
     /// The channels.
     pub channels: Vec<Channel>,
-    /// The samplers.
-    pub samplers: Vec<Sampler>,
     /// Application data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extras: Option<Value>,
+    /// The name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The samplers.
+    pub samplers: Vec<Sampler>,
 }
 
 /// `animation.channel`.
@@ -315,23 +317,23 @@ pub struct Accessor {
     pub buffer_view: Option<usize>,
     /// The component type.
     pub component_type: u32,
-    /// Whether integers map to [0, 1].
-    #[serde(skip_serializing_if = "is_false")]
-    pub normalized: bool,
     /// The number of elements.
     pub count: usize,
-    /// `SCALAR`, `VEC2`, `VEC3`, `VEC4` or `MAT4`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// Per-component minimum (required for positions and animation inputs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub min: Option<Vec<f64>>,
     /// Per-component maximum.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<Vec<f64>>,
+    /// Per-component minimum (required for positions and animation inputs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<Vec<f64>>,
+    /// Whether integers map to [0, 1].
+    #[serde(skip_serializing_if = "is_false")]
+    pub normalized: bool,
     /// Elements that differ from the buffer view's (or from zero).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sparse: Option<Sparse>,
+    /// `SCALAR`, `VEC2`, `VEC3`, `VEC4` or `MAT4`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
 }
 
 /// `accessor.sparse`: `count` elements replaced, at the indices of `indices`.
@@ -369,10 +371,10 @@ pub struct SparseValues {
 pub struct BufferView {
     /// The buffer.
     pub buffer: usize,
-    /// Offset into the buffer.
-    pub byte_offset: usize,
     /// Length in bytes.
     pub byte_length: usize,
+    /// Offset into the buffer.
+    pub byte_offset: usize,
     /// The intended GPU buffer type.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<u32>,

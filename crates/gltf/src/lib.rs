@@ -504,14 +504,15 @@ fn serialize(mut root: json::Root) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// A JSON array of `items`, each through its own `Value`.
+/// A JSON array of `items`, serialised straight: their types declare their members in
+/// sorted order, so each comes out as its `Value` would, without building one.
 fn elements<T: serde::Serialize>(out: &mut Vec<u8>, items: &[T]) -> serde_json::Result<()> {
     out.push(b'[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        serde_json::to_writer(&mut *out, &serde_json::to_value(item)?)?;
+        serde_json::to_writer(&mut *out, item)?;
     }
     out.push(b']');
     Ok(())
@@ -551,6 +552,59 @@ mod tests {
     fn kept_arrays(scene: Scene, options: &SceneOptions) -> Vec<SceneArray> {
         let encoded = encoded(scene, options);
         encoded.bin.as_ref().map(BinPieces::scene_pieces).unwrap_or_default()
+    }
+
+    /// The elements `serialize` writes straight are written as their `Value`s would be: their
+    /// members in sorted order, every optional member present and absent.
+    #[test]
+    fn long_array_elements_serialise_as_their_values_do() {
+        fn same<T: serde::Serialize>(item: &T) {
+            let value = serde_json::to_vec(&serde_json::to_value(item).unwrap()).unwrap();
+            let straight = serde_json::to_vec(item).unwrap();
+            assert_eq!(String::from_utf8(straight).unwrap(), String::from_utf8(value).unwrap());
+        }
+        let sparse = json::Sparse {
+            count: 2,
+            indices: json::SparseIndices {
+                buffer_view: 3,
+                component_type: json::component::U16,
+            },
+            values: json::SparseValues { buffer_view: 4 },
+        };
+        for (full, sparse) in [(true, Some(sparse)), (false, None)] {
+            same(&json::Accessor {
+                buffer_view: full.then_some(1),
+                component_type: json::component::F32,
+                count: 7,
+                max: full.then(|| vec![1.5, 2.0, -0.25]),
+                min: full.then(|| vec![-1.5, 0.0, 1e-30]),
+                normalized: full,
+                sparse,
+                kind: "VEC3",
+            });
+            same(&json::BufferView {
+                buffer: 0,
+                byte_length: 12,
+                byte_offset: 40,
+                target: full.then_some(json::target::ARRAY_BUFFER),
+            });
+            same(&json::Animation {
+                channels: vec![json::Channel {
+                    sampler: 0,
+                    target: json::ChannelTarget {
+                        node: 2,
+                        path: "rotation",
+                    },
+                }],
+                extras: full.then(|| serde_json::json!({"animbin": {"framerate": 30.0, "kind": "relative"}})),
+                name: full.then(|| "walk".into()),
+                samplers: vec![json::Sampler {
+                    input: 1,
+                    interpolation: "LINEAR",
+                    output: 2,
+                }],
+            });
+        }
     }
 
     #[test]
