@@ -23,18 +23,27 @@ pub(super) fn channel_keys<T: Copy, const N: usize>(
     what: &dyn Fn() -> String,
     dropped: &mut usize,
 ) -> Result<(Vec<f32>, Vec<f32>)> {
-    let mut sorted: Vec<_> = keys.iter().collect();
-    if let Some(k) = sorted.iter().find(|k| !(k.frame.is_finite() && k.frame >= 0.0)) {
+    if let Some(k) = keys.iter().find(|k| !(k.frame.is_finite() && k.frame >= 0.0)) {
         return Err(Error::Unencodable(format!(
             "{}: a key at frame {} (glTF times are finite and not negative)",
             what(),
             k.frame
         )));
     }
-    sorted.sort_by(|a, b| a.frame.total_cmp(&b.frame));
-    let mut times = Vec::with_capacity(sorted.len());
-    let mut values = Vec::with_capacity(sorted.len() * N);
-    for key in sorted {
+    // Keys are mostly in order already: sorted references only for those that are not.
+    let sorted: Vec<_>;
+    let in_order: &mut dyn Iterator<Item = &animbin_core::scene::Key<T>> =
+        if keys.is_sorted_by(|a, b| a.frame.total_cmp(&b.frame).is_le()) {
+            &mut keys.iter()
+        } else {
+            let mut by_frame: Vec<_> = keys.iter().collect();
+            by_frame.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+            sorted = by_frame;
+            &mut sorted.iter().copied()
+        };
+    let mut times = Vec::with_capacity(keys.len());
+    let mut values = Vec::with_capacity(keys.len() * N);
+    for key in in_order {
         let t = (key.frame / framerate) as f32;
         if !t.is_finite() {
             return Err(Error::Unencodable(format!("{}: a key at frame {}", what(), key.frame)));

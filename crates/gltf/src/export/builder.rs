@@ -226,10 +226,15 @@ impl Builder {
 
     /// The input accessor for these times, shared when another channel has the same.
     pub(super) fn times(&mut self, times: Vec<f32>, what: &dyn Fn() -> String) -> Result<usize> {
-        let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
-        if let Some(&index) = self.times.get(&bits) {
+        // Looked up by the times' own bits: a key is made only for new times.
+        let bits = <[u32]>::ref_from_bytes(times.as_bytes()).map_or_else(
+            |_| Cow::Owned(times.iter().map(|t| t.to_bits()).collect()),
+            Cow::Borrowed,
+        );
+        if let Some(&index) = self.times.get(bits.as_ref()) {
             return Ok(index);
         }
+        let bits = bits.into_owned();
         let index = self.floats(Floats::Owned(times), "SCALAR", 1, None, true, what)?;
         self.times.insert(bits, index);
         Ok(index)
