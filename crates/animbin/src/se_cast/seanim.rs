@@ -375,11 +375,19 @@ impl<'a> Curves<'a> {
         bone.flags = flags;
         if mask & ROTATION != 0 {
             let (frames, values) = keys(self.take(name, "rq")?, 4)?;
-            bone.rotation = frames
-                .iter()
-                .zip(values.chunks_exact(4))
-                .map(|(&f, q)| Key::new(f, Quat::new(q[0], q[1], q[2], q[3])))
-                .collect();
+            let quat = |q: &[f64]| Quat::new(q[0], q[1], q[2], q[3]);
+            bone.rotation = match values {
+                // `f32` values in `f32` keys: what a single-precision writer narrows to.
+                Values::Single(v) => {
+                    let quat = |q: &[f32]| Quat::new(q[0], q[1], q[2], q[3]);
+                    let keys = frames.iter().zip(v.chunks_exact(4));
+                    keys.map(|(&f, q)| Key::new(f, quat(q))).collect::<Vec<_>>().into()
+                }
+                Values::Double(v) => {
+                    let keys = frames.iter().zip(v.chunks_exact(4));
+                    keys.map(|(&f, q)| Key::new(f, quat(q))).collect::<Vec<_>>().into()
+                }
+            };
         }
         for (bit, names) in [(LOCATION, ["tx", "ty", "tz"]), (SCALE, ["sx", "sy", "sz"])] {
             if mask & bit == 0 {
@@ -390,36 +398,65 @@ impl<'a> Curves<'a> {
             if fy != frames || fz != frames {
                 return None;
             }
-            let out: Vec<Key<Vec3<f64>>> = (0..frames.len())
-                .map(|k| Key::new(frames[k], Vec3::new(x[k], y[k], z[k])))
-                .collect();
+            let out = match (x, y, z) {
+                (Values::Single(x), Values::Single(y), Values::Single(z)) => (0..frames.len())
+                    .map(|k| Key::new(frames[k], Vec3::new(x[k], y[k], z[k])))
+                    .collect::<Vec<_>>()
+                    .into(),
+                (x, y, z) => {
+                    let (x, y, z) = (x.widened(), y.widened(), z.widened());
+                    (0..frames.len())
+                        .map(|k| Key::new(frames[k], Vec3::new(x[k], y[k], z[k])))
+                        .collect::<Vec<_>>()
+                        .into()
+                }
+            };
             if bit == LOCATION {
-                bone.location = out.into();
+                bone.location = out;
             } else {
-                bone.scale = out.into();
+                bone.scale = out;
             }
         }
         Some(bone)
     }
 }
 
+/// A curve's values: the `f32`s of `kv`, or the exact `f64`s of `se.kv` when it is there.
+enum Values {
+    Single(Vec<f32>),
+    Double(Vec<f64>),
+}
+
+impl Values {
+    fn widened(self) -> Vec<f64> {
+        match self {
+            Self::Single(v) => v.into_iter().map(widen).collect(),
+            Self::Double(v) => v,
+        }
+    }
+}
+
 /// A curve's frames and its values (`width` per key), exact from `se.kv` when it is there.
-fn keys(curve: &Node, width: usize) -> Option<(Vec<u32>, Vec<f64>)> {
+fn keys(curve: &Node, width: usize) -> Option<(Vec<u32>, Values)> {
     let frames = indices_of(curve, "kb")?;
-    let values: Vec<f32> = match (width, curve.value("kv")?) {
-        (4, Value::Vec4(v)) => v.iter().flat_map(|q| [q.x, q.y, q.z, q.w]).collect(),
-        (1, Value::Float(v)) => v.clone(),
+    let len = match (width, curve.value("kv")?) {
+        (4, Value::Vec4(v)) => v.len() * 4,
+        (1, Value::Float(v)) => v.len(),
         _ => return None,
     };
-    if values.len() != frames.len() * width {
+    if len != frames.len() * width {
         return None;
     }
-    let exact = match curve.value("se.kv") {
-        None => values.iter().map(|&v| widen(v)).collect(),
-        Some(Value::Double(d)) if d.len() == values.len() => d.clone(),
+    let values = match curve.value("se.kv") {
+        None => Values::Single(match curve.value("kv")? {
+            Value::Vec4(v) => v.iter().flat_map(|q| [q.x, q.y, q.z, q.w]).collect(),
+            Value::Float(v) => v.clone(),
+            _ => return None,
+        }),
+        Some(Value::Double(d)) if d.len() == len => Values::Double(d.clone()),
         Some(_) => return None,
     };
-    Some((frames, exact))
+    Some((frames, values))
 }
 
 /// Reads the SEAnim the way [`seanim_to_cast`] wrote it, without checking that the file is
