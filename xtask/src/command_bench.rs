@@ -91,7 +91,11 @@ pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(),
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let out_dir = output_dir(root);
     std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
-    let animbin = release_animbin(root)?;
+    // Another build's command (an earlier commit's, for a before-and-after table).
+    let animbin = match std::env::var_os("ANIMBIN_BENCH_COMMAND") {
+        Some(path) => PathBuf::from(path),
+        None => release_animbin(root)?,
+    };
     let wanted = |label: &str| only.is_empty() || only.iter().any(|o| label.starts_with(o.as_str()));
     let inputs = generate(&dir, target, &wanted)?;
     println!(

@@ -35,7 +35,7 @@ const TASKS: &[(&str, &str)] = &[
     ),
     (
         "bench-command [MIB] [INPUT...]",
-        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory; INPUT picks files by label (seanim, semodel, cast, animx, sf3, dmf), --info times info alone",
+        "time info, convert, dump and undump of MIB-MiB files (48) beside cp, with peak memory; INPUT picks files by label (seanim, semodel, cast, animx, sf3, dmf), --info times info alone; ANIMBIN_BENCH_COMMAND=PATH times another build's command",
     ),
     (
         "web [bench-files DIR [MIB]]",
