@@ -43,6 +43,13 @@
 //! written whole or not at all ([`save`]). SEAnim and SEModel go to Cast and back without
 //! the scene model ([`se_cast`]): an SE file comes back byte for byte.
 //!
+//! A caller done with the document converts it owned ([`convert_owned`], as the command
+//! does): arrays its model holds as the scene does move into the scene instead of being
+//! copied, the document is freed before the output is made, and a glb writes its large
+//! arrays (positions, UVs, unit normals, `u32` indices, colours, PNGs) straight from that
+//! scene, and its long animation channels' values from the scene's keys, as the file is
+//! written ([`animbin_gltf::encode_owned`]). The output is the same; the data is held once.
+//!
 //! Many files and folders convert into one folder through [`batch`]: [`batch::plan`]
 //! refuses outputs that collide or overwrite an input before anything is written, and
 //! [`batch::convert_one`] converts each file on whatever thread the caller chooses.

@@ -11,6 +11,13 @@
 //! - **Container**: `.gltf` is JSON with the one binary buffer embedded as a base64 `data:`
 //!   URI; `.glb` is the binary container with that buffer as its BIN chunk. The JSON is
 //!   compact with members in sorted order.
+//! - **Streaming**: [`encode`] checks and lays out the whole file before a byte is written,
+//!   then [`Encoded::write`] writes the JSON and the buffer's pieces in order, never joined.
+//!   [`encode_owned`] keeps the scene it is given: views that hold a scene array as it is
+//!   (large `f32` positions and UVs, normals of unit length, `u32` indices, RGBA8 colours,
+//!   PNGs) are written from the scene's own vectors, and the values of long animation
+//!   channels whose keys are in order are computed again from the scene's keys as they are
+//!   written, so the buffer is never held beside the scene. Both give the same bytes.
 //! - **Skeleton**: one node per bone (node *i* is bone *i*), holding the bone's local bind
 //!   pose as its rest TRS and its children. Bones with a parent out of range, or in a parent
 //!   cycle, become roots (reported).
