@@ -8,7 +8,7 @@ use animbin_core::pose;
 use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
 
 use super::AnimatedBones;
-use super::builder::{Builder, Floats, f32x3, finite3, unit_f32x4, unit_quat};
+use super::builder::{Builder, Floats, f32x3, unit_f32x4};
 use super::name_list;
 use crate::error::{Error, Result};
 use crate::extras::{self, AnimationExtras, KindOverride};
@@ -147,6 +147,36 @@ fn produced_channel<T: ChannelValue, const N: usize>(
     ))
 }
 
+/// A channel value as the `f32`s glTF stores, or `None` when it has none.
+type Encode<T, const N: usize> = fn(T) -> Option<[f32; N]>;
+
+/// The times and values of the channel `path` of track `track` of animation `anim`: each
+/// key's value made what plays by `transform`, then encoded by `encode` (`None`: not
+/// encodable, an error naming `what` and saying `fault`). Values are made as the file is
+/// written where [`produced_channel`] can, else now (sorted, repeated times dropped and
+/// counted in `dropped`).
+fn channel_values<T: ChannelValue + std::fmt::Debug + Send + Sync, const N: usize>(
+    b: &Builder,
+    scene: &Scene,
+    (anim, track, path): (usize, usize, Path),
+    framerate: f64,
+    (transform, encode, fault): (impl Fn(T) -> T + Copy + Send + Sync + 'static, Encode<T, N>, &str),
+    what: &dyn Fn() -> String,
+    dropped: &mut usize,
+) -> Result<(Vec<f32>, Floats<'static>)> {
+    let at = (anim, track, path);
+    if let Some(keys) = produced_channel(b, scene, at, framerate, move |v| encode(transform(v))) {
+        return Ok(keys);
+    }
+    let checked = |v| {
+        let v = transform(v);
+        encode(v).ok_or_else(|| Error::Unencodable(format!("{} {fault}: {v:?}", what())))
+    };
+    let keys = track_keys::<T>(scene, anim, track, path);
+    let (times, values) = channel_keys(keys, framerate, &checked, what, dropped)?;
+    Ok((times, Floats::Owned(values)))
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn export_animation(
     b: &mut Builder,
@@ -252,18 +282,16 @@ pub(super) fn export_animation(
         };
         if !track.translation.is_empty() {
             if seen.insert((translation_node, "translation")) {
-                let w = || what("translation");
                 let k = kind.translation;
-                let apply = move |v| f32x3(pose::apply_translation(k, &rest, v));
-                let keys = match produced_channel(b, scene, (index, t, Path::Translation), anim.framerate, apply) {
-                    Some(keys) => keys,
-                    None => {
-                        let apply = |v| finite3(pose::apply_translation(k, &rest, v), &w);
-                        let (times, values) =
-                            channel_keys(&track.translation, anim.framerate, &apply, &w, &mut dropped)?;
-                        (times, Floats::Owned(values))
-                    }
-                };
+                let keys = channel_values(
+                    b,
+                    scene,
+                    (index, t, Path::Translation),
+                    anim.framerate,
+                    (move |v| pose::apply_translation(k, &rest, v), f32x3, "is not finite"),
+                    &|| what("translation"),
+                    &mut dropped,
+                )?;
                 channel(b, translation_node, "translation", keys, "VEC3", 3)?;
             } else {
                 duplicates += 1;
@@ -271,17 +299,20 @@ pub(super) fn export_animation(
         }
         if !track.rotation.is_empty() {
             if seen.insert((node, "rotation")) {
-                let w = || what("rotation");
                 let k = kind.rotation;
-                let apply = move |q| unit_f32x4(pose::apply_rotation(k, &rest, q));
-                let keys = match produced_channel(b, scene, (index, t, Path::Rotation), anim.framerate, apply) {
-                    Some(keys) => keys,
-                    None => {
-                        let apply = |q| unit_quat(pose::apply_rotation(k, &rest, q), &w);
-                        let (times, values) = channel_keys(&track.rotation, anim.framerate, &apply, &w, &mut dropped)?;
-                        (times, Floats::Owned(values))
-                    }
-                };
+                let keys = channel_values(
+                    b,
+                    scene,
+                    (index, t, Path::Rotation),
+                    anim.framerate,
+                    (
+                        move |q| pose::apply_rotation(k, &rest, q),
+                        unit_f32x4,
+                        "is not a rotation",
+                    ),
+                    &|| what("rotation"),
+                    &mut dropped,
+                )?;
                 channel(b, node, "rotation", keys, "VEC4", 4)?;
             } else {
                 duplicates += 1;
@@ -289,15 +320,15 @@ pub(super) fn export_animation(
         }
         if !track.scale.is_empty() {
             if seen.insert((node, "scale")) {
-                let w = || what("scale");
-                let keys = match produced_channel(b, scene, (index, t, Path::Scale), anim.framerate, f32x3) {
-                    Some(keys) => keys,
-                    None => {
-                        let (times, values) =
-                            channel_keys(&track.scale, anim.framerate, &|v| finite3(v, &w), &w, &mut dropped)?;
-                        (times, Floats::Owned(values))
-                    }
-                };
+                let keys = channel_values(
+                    b,
+                    scene,
+                    (index, t, Path::Scale),
+                    anim.framerate,
+                    (|v| v, f32x3, "is not finite"),
+                    &|| what("scale"),
+                    &mut dropped,
+                )?;
                 channel(b, node, "scale", keys, "VEC3", 3)?;
             } else {
                 duplicates += 1;
