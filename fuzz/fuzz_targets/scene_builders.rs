@@ -8,7 +8,8 @@
 //! every target (of a format's binary and text forms, one picked by the input; glTF for
 //! every other input). Neither the check nor a builder may panic; a conversion that succeeds
 //! was given a scene that passes `Scene::check`, and what it writes (unless the writer
-//! refuses it as unencodable) reads back as its target's format.
+//! refuses it as unencodable) reads back as its target's format. A glb encoded from the
+//! scene kept is the one encoded from it borrowed.
 #![no_main]
 
 use animbin::{ConvertOptions, Document, Target};
@@ -428,6 +429,38 @@ fn scene(u: &mut Unstructured) -> Result<Scene> {
     })
 }
 
+/// A glb encoded from a scene it keeps (its arrays written from the scene, its channels'
+/// values made as it is written; every view of any length, with the `small-pieces` feature)
+/// is the one encoded from the scene borrowed, with the same report, or the same error.
+fn kept_scene_encodes_as_borrowed(scene: &Scene) {
+    use animbin_core::images::ImageFiles;
+    use animbin_core::scene::ConversionReport;
+    use animbin_gltf::Container;
+    let options = animbin_core::SceneOptions::default();
+    let mut report = ConversionReport::default();
+    let borrowed = animbin_gltf::encode(scene, Container::Glb, &options, &ImageFiles::default(), &mut report);
+    let mut kept_report = ConversionReport::default();
+    let kept = animbin_gltf::encode_owned(
+        scene.clone(),
+        Container::Glb,
+        &options,
+        &ImageFiles::default(),
+        &mut kept_report,
+    );
+    match (borrowed, kept) {
+        (Ok(borrowed), Ok(kept)) => {
+            let mut streamed = Vec::new();
+            kept.write(&mut streamed).expect("a kept scene's glb writes");
+            assert!(streamed == borrowed.to_bytes(), "a kept scene encoded another glb");
+            assert_eq!(kept_report, report);
+        }
+        (borrowed, kept) => assert_eq!(
+            borrowed.map(|_| ()).map_err(|e| e.to_string()),
+            kept.map(|_| ()).map_err(|e| e.to_string())
+        ),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     // Of the two forms one builder makes (glTF and GLB, DMF and its JSON, AnimX and AnimJ),
@@ -451,6 +484,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let checked = scene.check();
+    if !skipped.contains(&Target::Glb) {
+        kept_scene_encodes_as_borrowed(&scene);
+    }
     for target in Target::ALL.into_iter().filter(|t| !skipped.contains(t)) {
         let Ok(conversion) = animbin::convert_scene(&scene, target, &ConvertOptions::default()) else {
             continue;

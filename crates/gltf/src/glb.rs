@@ -356,8 +356,9 @@ fn floats_le(values: &[f32]) -> Cow<'_, [u8]> {
 }
 
 impl BinPieces {
-    /// Views shorter than this are copied into a shared piece.
-    const SMALL: usize = 64 * 1024;
+    /// Views shorter than this are copied into a shared piece (none with the `small-pieces`
+    /// feature, so that fuzzing small scenes reaches every kind of piece).
+    pub(crate) const SMALL: usize = if cfg!(feature = "small-pieces") { 1 } else { 64 * 1024 };
     /// The capacity of a shared piece.
     const SHARED: usize = 1024 * 1024;
 

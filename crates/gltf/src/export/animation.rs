@@ -110,7 +110,7 @@ fn produced_channel<T: ChannelValue, const N: usize>(
     let kept = b.kept_scene(scene)?;
     let keys = track_keys::<T>(scene, anim, track, path);
     // Small channels share a piece of the buffer: made now.
-    if keys.len() * N * 4 < 64 * 1024 {
+    if keys.len() * N * 4 < crate::glb::BinPieces::SMALL {
         return None;
     }
     let mut times = Vec::with_capacity(keys.len());
