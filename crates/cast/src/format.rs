@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use animbin_core::format::{FileFormat, Holds};
-use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene};
+use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use animbin_core::{Error, Problem};
 
 use crate::model::CastFile;
@@ -73,6 +73,10 @@ impl FileFormat for CastFile {
 
     // Cast names its texture files and embeds none.
     animbin_core::scene_through_the_model!();
+
+    fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        CastFile::into_scene(self, options, report)
+    }
 
     /// Cast also holds hair and instances of other scene files, which are no part of
     /// [`Holds`]: a scene of those alone is written.

@@ -542,3 +542,56 @@ fn a_scene_model_is_written_as_one_model_with_its_materials_files_and_colours() 
     assert_eq!(lost, Vec::<String>::new());
     assert_eq!(back, scene);
 }
+
+/// A file no longer needed moves its meshes' positions, normals and UV layers into the
+/// scene: the scene (or the error) and the report are `to_scene`'s, for every sample and
+/// corpus file, and for meshes whose arrays are of the wrong length, repeated, of another
+/// type or missing a layer.
+#[test]
+fn into_scene_gives_the_scene_to_scene_gives() {
+    let options = SceneOptions::default();
+    let mut files: Vec<(String, CastFile)> = animbin_testing::samples(env!("CARGO_MANIFEST_DIR"), "cast")
+        .into_iter()
+        .map(|(name, bytes)| (name, read(&bytes).unwrap()))
+        .collect();
+    let odd_mesh = |extra: Vec<Property>| {
+        let mut mesh = Node::new(NodeKind::Mesh, 2);
+        mesh.push(Property::new("vp", Value::Vec3(vec![Vec3::new(1.0, 2.0, 3.0); 3])));
+        for property in extra {
+            mesh.push(property);
+        }
+        mesh.push(Property::new("f", Value::Integer(vec![0, 1, 2])));
+        let mut model = Node::new(NodeKind::Model, 1);
+        model.children.push(mesh);
+        ("odd mesh".to_string(), file(vec![model]))
+    };
+    let uv = |n: usize| Value::Vec2(vec![Vec2::new(0.5, 0.25); n]);
+    files.push(odd_mesh(vec![
+        Property::new("vn", Value::Vec3(vec![Vec3::new(0.0, 0.0, 1.0); 2])),
+        Property::new("u0", uv(3)),
+        Property::new("u1", uv(2)),
+        Property::new("u2", uv(3)),
+    ]));
+    files.push(odd_mesh(vec![
+        Property::new("vp", Value::Vec3(vec![Vec3::new(9.0, 9.0, 9.0); 3])),
+        Property::new("u0", Value::Float(vec![0.5; 6])),
+        Property::new("u0", uv(3)),
+        Property::new("u1", uv(3)),
+        Property::new("ul", Value::Byte(vec![2])),
+    ]));
+    files.push(odd_mesh(vec![Property::new("u1", uv(3))]));
+    for (name, file) in files {
+        let mut report = ConversionReport::default();
+        let scene = file.to_scene(&options, &mut report);
+        let mut moved_report = ConversionReport::default();
+        let moved = file.into_scene(&options, &mut moved_report);
+        match (moved, scene) {
+            (Ok(moved), Ok(scene)) => {
+                assert_eq!(moved, scene, "{name}");
+                assert!(name != "odd mesh" || scene.meshes[0].positions.len() == 3, "{name}");
+            }
+            (moved, scene) => assert_eq!(moved.unwrap_err().to_string(), scene.unwrap_err().to_string(), "{name}"),
+        }
+        assert_eq!(moved_report, report, "{name}");
+    }
+}

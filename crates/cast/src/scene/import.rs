@@ -1,6 +1,6 @@
 //! Cast -> Scene: [`CastFile::to_scene`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use animbin_core::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
 use animbin_core::pose::{self, TrackKinds};
@@ -99,6 +99,53 @@ struct Builder<'r> {
     animation_skeletons: usize,
     /// Models read so far (the first places the scene).
     models: usize,
+    /// Arrays moved out of the file's mesh nodes ([`CastFile::into_scene`]), by the address
+    /// of their node.
+    taken: HashMap<usize, MeshArrays>,
+}
+
+/// The arrays of a mesh node that the scene holds as the file does, moved out of a file that
+/// is no longer needed: `vp`, `vn` and the UV layers by number (the first property of each
+/// name, when it has the type a reader takes).
+#[derive(Default)]
+struct MeshArrays {
+    positions: Option<Vec<Vec3<f32>>>,
+    normals: Option<Vec<Vec3<f32>>>,
+    uv_layers: HashMap<u32, Vec<Vec2<f32>>>,
+}
+
+impl MeshArrays {
+    fn take_from(node: &mut Node) -> Self {
+        let mut arrays = Self::default();
+        let mut seen = HashSet::new();
+        for property in &mut node.properties {
+            if !seen.insert(property.name.clone()) {
+                continue;
+            }
+            match (property.name.as_str(), &mut property.value) {
+                ("vp", Value::Vec3(values)) => arrays.positions = Some(std::mem::take(values)),
+                ("vn", Value::Vec3(values)) => arrays.normals = Some(std::mem::take(values)),
+                (name, Value::Vec2(values)) => {
+                    if let Some(layer) = name.strip_prefix('u').and_then(crate::nodes::layer_number) {
+                        arrays.uv_layers.insert(layer, std::mem::take(values));
+                    }
+                }
+                _ => {}
+            }
+        }
+        arrays
+    }
+}
+
+/// The key of a node in [`Builder::taken`]: its address, which does not change while the
+/// file is read (nothing is moved after the arrays are taken).
+fn node_key(node: &Node) -> usize {
+    std::ptr::from_ref(node) as usize
+}
+
+/// An array moved out of the file, else the file's own, copied.
+fn owned<T: Clone>(taken: Option<Vec<T>>, in_file: Option<&[T]>) -> Option<Vec<T>> {
+    taken.or_else(|| in_file.map(<[T]>::to_vec))
 }
 
 impl CastFile {
@@ -162,6 +209,33 @@ impl CastFile {
     /// parents out of range or in a cycle, triangles that are not whole or name a vertex past
     /// the mesh, and skin weights naming a bone past the skeleton.
     pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        self.scene_with(HashMap::new(), options, report)
+    }
+
+    /// [`CastFile::to_scene`] of a file no longer needed: the positions, normals and UV
+    /// layers of its models' meshes move into the scene rather than being copied.
+    pub fn into_scene(mut self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        let mut taken = HashMap::new();
+        let models = self.roots.iter_mut().filter(|top| top.is(NodeKind::Root));
+        for model in models
+            .flat_map(|top| &mut top.children)
+            .filter(|c| c.is(NodeKind::Model))
+        {
+            for mesh in model.children.iter_mut().filter(|c| c.is(NodeKind::Mesh)) {
+                let arrays = MeshArrays::take_from(mesh);
+                taken.insert(node_key(mesh), arrays);
+            }
+        }
+        self.scene_with(taken, options, report)
+    }
+
+    /// The scene, with the mesh arrays already `taken` out of the file.
+    fn scene_with(
+        &self,
+        taken: HashMap<usize, MeshArrays>,
+        options: &SceneOptions,
+        report: &mut ConversionReport,
+    ) -> Result<Scene> {
         let mut b = Builder {
             scene: Scene::default(),
             report,
@@ -169,6 +243,7 @@ impl CastFile {
             metadata: 0,
             animation_skeletons: 0,
             models: 0,
+            taken,
         };
         let mut animations = Vec::new();
         for top in &self.roots {
@@ -418,7 +493,8 @@ impl Builder<'_> {
         } else {
             format!("mesh {name:?}")
         };
-        let positions = mesh.positions().unwrap_or_default().to_vec();
+        let mut taken = self.taken.remove(&node_key(node)).unwrap_or_default();
+        let positions = owned(taken.positions, mesh.positions()).unwrap_or_default();
         let v = positions.len();
         let skip = |report: &mut ConversionReport, what: &str, len: usize| {
             let fits = len == v;
@@ -429,8 +505,8 @@ impl Builder<'_> {
             }
             fits
         };
-        let normals = match mesh.normals() {
-            Some(n) if skip(self.report, "vn", n.len()) => n.to_vec(),
+        let normals = match owned(taken.normals, mesh.normals()) {
+            Some(n) if skip(self.report, "vn", n.len()) => n,
             _ => Vec::new(),
         };
         let layers = mesh
@@ -438,8 +514,8 @@ impl Builder<'_> {
             .unwrap_or_else(|| (0..).take_while(|&l| mesh.uv_layer(l).is_some()).count() as u32);
         let mut uv_layers: Vec<Vec<Vec2<f32>>> = Vec::new();
         for l in 0..layers {
-            match mesh.uv_layer(l) {
-                Some(uv) if skip(self.report, &format!("u{l}"), uv.len()) => uv_layers.push(uv.to_vec()),
+            match owned(taken.uv_layers.remove(&l), mesh.uv_layer(l)) {
+                Some(uv) if skip(self.report, &format!("u{l}"), uv.len()) => uv_layers.push(uv),
                 _ => break,
             }
         }
