@@ -497,7 +497,7 @@ pub fn writable_targets(document: &Document, options: &SceneOptions) -> Vec<Targ
 /// an owned scene and writes its arrays from it ([`animbin_gltf::encode_owned`]).
 fn build(
     format: Format,
-    scene: Cow<'_, Scene>,
+    mut scene: Cow<'_, Scene>,
     target: Target,
     options: &ConvertOptions,
     mut report: ConversionReport,
@@ -527,7 +527,6 @@ fn build(
         }
         _ => ImageFiles::default(),
     };
-    let mut scene = scene;
     if !matches!(target.format(), Some(Format::Cast | Format::Gltf)) {
         // Only Cast (a Model node, `ssc`, a mode per curve) and glTF (a root node,
         // compensation nodes, plain local keys) hold these; the others get one kind per

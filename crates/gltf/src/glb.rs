@@ -392,13 +392,13 @@ impl BinPieces {
         self.push_small_or(bytes, || Piece::Scene(Arc::clone(scene), array, bytes.len()))
     }
 
-    /// Adds a piece made for one view: copied into a shared piece when small.
     /// Adds a view of `len` bytes that `produce` makes when the file is written (made now
     /// and copied when small, or when `produce` fails, which the write would repeat).
     pub(crate) fn push_produced(&mut self, len: usize, produce: Produce) -> usize {
         self.push_piece(Piece::Produced(produce, len))
     }
 
+    /// Adds a piece made for one view: copied into a shared piece when small.
     fn push_piece(&mut self, piece: Piece) -> usize {
         match &piece {
             Piece::Bytes(bytes) if bytes.len() < Self::SMALL => self.push_small(bytes),
@@ -445,7 +445,7 @@ impl BinPieces {
         offset
     }
 
-    /// How many pieces are written from a kept scene.
+    /// The arrays of the pieces written from a kept scene, in buffer order.
     #[cfg(test)]
     pub(crate) fn scene_pieces(&self) -> Vec<SceneArray> {
         let arrays = self.pieces.iter().filter_map(|(_, piece)| match piece {

@@ -81,16 +81,15 @@ impl Builder {
     /// The scene the encoding keeps, when it is `scene` (so values computed from it can be
     /// computed again when the file is written) and the target is little-endian.
     pub(super) fn kept_scene(&self, scene: &Scene) -> Option<Arc<Scene>> {
-        let kept = self.kept.as_ref()?;
-        (cfg!(target_endian = "little") && std::ptr::eq(&**kept, scene)).then(|| Arc::clone(kept))
+        self.kept
+            .as_ref()
+            .filter(|kept| cfg!(target_endian = "little") && std::ptr::eq(&***kept, scene))
+            .cloned()
     }
 
     /// The bytes of `array` when it can be written from `scene` (see [`Builder::kept`]).
     pub(super) fn kept_bytes<'s>(&self, scene: &'s Scene, array: SceneArray) -> Option<&'s [u8]> {
-        let kept = self.kept.as_deref()?;
-        (cfg!(target_endian = "little") && std::ptr::eq(kept, scene))
-            .then(|| array.bytes(scene))
-            .flatten()
+        self.kept_scene(scene).and_then(|_| array.bytes(scene))
     }
 
     /// A buffer view of `bytes`, at the next 4-byte boundary of the buffer.
@@ -100,7 +99,7 @@ impl Builder {
     }
 
     /// A buffer view of bytes the caller encoded: a large view keeps its vector.
-    pub(super) fn owned_view(&mut self, bytes: Vec<u8>, target: Option<u32>) -> usize {
+    fn owned_view(&mut self, bytes: Vec<u8>, target: Option<u32>) -> usize {
         let byte_length = bytes.len();
         let byte_offset = self.bin.push(Cow::Owned(bytes));
         self.add_view(byte_offset, byte_length, target)

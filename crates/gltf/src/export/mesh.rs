@@ -123,26 +123,14 @@ pub(super) fn mesh_primitive(
         }
         // 0xFFFF and 0xFFFFFFFF are primitive restart values, which glTF forbids as indices.
         let target = Some(target::ELEMENT_ARRAY_BUFFER);
-        let count = mesh.faces.len() * 3;
-        let a = if n <= 0xFFFF {
-            let bytes = mesh
-                .faces
-                .iter()
-                .flatten()
-                .flat_map(|&v| (v as u16).to_le_bytes())
-                .collect();
-            let view = b.owned_view(bytes, target);
-            b.accessor(view, component::U16, false, count, "SCALAR", (None, None))
-        } else {
-            let array = SceneArray::Faces { mesh: index };
-            let view = match b.kept_bytes(scene, array) {
-                Some(bytes) => b.kept_view(bytes, array, target),
-                None => {
-                    let bytes = mesh.faces.iter().flatten().flat_map(|&v| v.to_le_bytes()).collect();
-                    b.owned_view(bytes, target)
-                }
-            };
-            b.accessor(view, component::U32, false, count, "SCALAR", (None, None))
+        let component = if n <= 0xFFFF { component::U16 } else { component::U32 };
+        let array = SceneArray::Faces { mesh: index };
+        let a = match b.kept_bytes(scene, array).filter(|_| component == component::U32) {
+            Some(bytes) => {
+                let view = b.kept_view(bytes, array, target);
+                b.accessor(view, component, false, mesh.faces.len() * 3, "SCALAR", (None, None))
+            }
+            None => b.uints(mesh.faces.as_flattened(), component, "SCALAR", 1, target, false),
         };
         (Some(a), None)
     };
@@ -192,10 +180,9 @@ fn normals(
         (len.is_finite() && len > 1e-12).then(|| [v.x / len, v.y / len, v.z / len])
     };
     // Written from the scene only when making them unit changes no bit.
-    let as_they_are = mesh.normals.iter().all(|&v| unit(v) == Some([v.x, v.y, v.z]));
-    let kept = as_they_are
-        .then(|| b.kept(scene, SceneArray::Normals { mesh: index }))
-        .flatten();
+    let kept = b
+        .kept(scene, SceneArray::Normals { mesh: index })
+        .filter(|_| mesh.normals.iter().all(|&v| unit(v) == Some([v.x, v.y, v.z])));
     let values = match kept {
         Some(kept) => kept,
         None => {
