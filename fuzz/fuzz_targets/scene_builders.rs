@@ -320,9 +320,9 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
             bone,
             kind_override: if u.ratio(1, 4)? { Some(kind(u)?) } else { None },
             cosmetic: u.ratio(1, 8)?,
-            translation: keys(u, vec3)?,
-            rotation: keys(u, quat)?,
-            scale: keys(u, scale)?,
+            translation: keys(u, vec3)?.into(),
+            rotation: keys(u, quat)?.into(),
+            scale: keys(u, scale)?.into(),
             ..BoneTrack::default()
         })
     })?;
@@ -371,7 +371,7 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
         weights: list(u, 2, |u| {
             Ok(WeightTrack {
                 target: target_name(u)?,
-                keys: keys(u, f64v)?,
+                keys: keys(u, f64v)?.into(),
             })
         })?,
     })

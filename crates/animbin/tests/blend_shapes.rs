@@ -74,8 +74,8 @@ fn cast_to_glb_keeps_the_targets_and_their_weights() {
     assert_eq!(back.meshes[0].morph_targets, face().meshes[0].morph_targets);
     // Weights are f32 in both files: the nearest f32 of each.
     let mut expected = face().animations[0].weights.clone();
-    for key in expected.iter_mut().flat_map(|t| t.keys.iter_mut()) {
-        key.value = f64::from(key.value as f32);
+    for track in &mut expected {
+        track.keys.map_values(|v| f64::from(v as f32));
     }
     assert_eq!(back.animations[0].weights, expected);
 }

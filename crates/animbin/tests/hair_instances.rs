@@ -50,7 +50,8 @@ fn groomed() -> Scene {
                 translation: vec![
                     Key::new(0.0, Vec3::new(0.0, 0.0, 0.0)),
                     Key::new(1.0, Vec3::new(0.0, 1.0, 0.0)),
-                ],
+                ]
+                .into(),
                 ..BoneTrack::default()
             }],
             ..Animation::default()

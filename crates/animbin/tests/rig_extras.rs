@@ -71,7 +71,8 @@ fn arm() -> Scene {
                 translation: vec![
                     Key::new(0.0, Vec3::new(2.0, 0.0, 0.0)),
                     Key::new(1.0, Vec3::new(1.5, 1.0, 0.0)),
-                ],
+                ]
+                .into(),
                 ..BoneTrack::default()
             }],
             ..Animation::default()

@@ -104,7 +104,7 @@
 //! // A scene at 60 frames per second: the position track is the bone "Hand".
 //! let mut report = ConversionReport::default();
 //! let scene = anim.to_scene(&SceneOptions::default(), &mut report)?;
-//! assert_eq!(scene.animations[0].bones[0].translation[1].frame, 60.0);
+//! assert_eq!(scene.animations[0].bones[0].translation.frame(1), Some(60.0));
 //! assert!(report.is_lossless());
 //! # Ok::<(), animbin_animx::Error>(())
 //! ```

@@ -117,11 +117,11 @@ fn blend_shapes_become_morph_targets_of_their_base_mesh_with_offsets_from_it() {
         vec![
             WeightTrack {
                 target: "smile".into(),
-                keys: vec![Key::new(0.0, 0.0), Key::new(10.0, 1.0), Key::new(20.0, 0.25)],
+                keys: vec![Key::new(0.0, 0.0), Key::new(10.0, 1.0), Key::new(20.0, 0.25)].into(),
             },
             WeightTrack {
                 target: "blink".into(),
-                keys: vec![Key::new(5.0, 0.5)],
+                keys: vec![Key::new(5.0, 0.5)].into(),
             },
         ]
     );
@@ -246,7 +246,7 @@ fn the_reference_writers_blend_shape_file_gives_the_offsets_and_weights_it_descr
         scene.animations[0].weights,
         vec![WeightTrack {
             target: "smile".into(),
-            keys: vec![Key::new(0.0, 0.0), Key::new(12.0, 1.0), Key::new(24.0, 0.0)],
+            keys: vec![Key::new(0.0, 0.0), Key::new(12.0, 1.0), Key::new(24.0, 0.0)].into(),
         }]
     );
     // Written back, the blend shape holds the same final positions.

@@ -200,8 +200,8 @@ fn ref_animation_has_every_curve_kind_and_two_notification_tracks() {
     assert_eq!(a.frame_count, 70001.0);
     let origin = a.bones.iter().find(|t| t.bone == "tag_origin").unwrap();
     assert_eq!(origin.translation.len(), 2);
-    assert_eq!(origin.translation[1].frame, 300.0);
-    assert_eq!(origin.translation[1].value, Vec3::new(1.5, -2.0, 3.0));
+    assert_eq!(origin.translation.get(1).unwrap().frame, 300.0);
+    assert_eq!(origin.translation.get(1).unwrap().value, Vec3::new(1.5, -2.0, 3.0));
     let notes: Vec<(f64, &str)> = a.notes.iter().map(|n| (n.frame, n.name.as_str())).collect();
     assert_eq!(notes, [(4.0, "footstep"), (19.0, "footstep"), (70000.0, "end")]);
     assert_eq!(a.properties.len(), 1);

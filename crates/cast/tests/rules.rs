@@ -489,7 +489,11 @@ fn an_animation_file_without_a_skeleton_joined_onto_one_measures_absolute_scales
         .unwrap()
         .scale;
     assert_eq!(
-        [root_keys[0].value.x, root_keys[0].value.y, root_keys[0].value.z],
+        [
+            root_keys.get(0).unwrap().value.x,
+            root_keys.get(0).unwrap().value.y,
+            root_keys.get(0).unwrap().value.z
+        ],
         [4.0, 2.0, 2.0]
     );
     scene.animations = keys.animations;

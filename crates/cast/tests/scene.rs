@@ -6,7 +6,9 @@ use animbin_cast::{
     Vec2, Vec3, Vec4, read, to_bytes,
 };
 use animbin_core::math::{Quat, Rgba8, Transform};
-use animbin_core::scene::{self, Animation, BoneTrack, ChannelKinds, Interpolation, Key, Note, PropertyTrack, Scene};
+use animbin_core::scene::{
+    self, Animation, BoneTrack, ChannelKinds, Interpolation, Key, Keys, Note, PropertyTrack, Scene,
+};
 
 fn file(children: Vec<Node>) -> CastFile {
     CastFile {
@@ -180,7 +182,7 @@ fn overrides_of_every_channel_come_back_as_one_override_node() {
 fn track(name: &str) -> BoneTrack {
     BoneTrack {
         bone: name.into(),
-        rotation: vec![Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0))],
+        rotation: vec![Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0))].into(),
         ..BoneTrack::default()
     }
 }
@@ -207,8 +209,9 @@ fn curves_are_written_in_the_reference_order_with_the_narrowest_frames() {
     t.translation = vec![
         Key::new(0.0, Vec3::new(1.0, 2.0, 3.0)),
         Key::new(300.0, Vec3::new(4.0, 5.0, 6.0)),
-    ];
-    t.scale = vec![Key::new(2.0, Vec3::ONE)];
+    ]
+    .into();
+    t.scale = vec![Key::new(2.0, Vec3::ONE)].into();
     let mut a = animation(vec![t]);
     a.frame_count = 301.0;
     a.name = "walk".into();
@@ -254,7 +257,10 @@ fn what_cast_cannot_hold_is_reported_and_what_it_cannot_encode_is_refused() {
     ]);
     a.kind = AnimKind::Delta;
     a.interpolation = Interpolation::Step;
-    a.bones[0].rotation[0].value.x = 0.1;
+    a.bones[0].rotation.map_keys(|mut k| {
+        k.value.x = 0.1;
+        k
+    });
     a.bones[0].rotation.push(Key::new(2.5, Quat::new(0.0, 0.0, 0.0, 1.0)));
     a.frame_count = 10.0;
     a.properties.push(PropertyTrack {
@@ -276,7 +282,13 @@ fn what_cast_cannot_hold_is_reported_and_what_it_cannot_encode_is_refused() {
     ] {
         assert!(lost.iter().any(|l| l == expected), "{expected:?} not in {lost:#?}");
     }
-    a.bones[0].rotation[1].frame = -1.0;
+    let set_key = |keys: &mut Keys<Quat<f64>>, i: usize, key: Key<Quat<f64>>| {
+        let mut all = keys.to_vec();
+        all[i] = key;
+        *keys = all.into();
+    };
+    let second = a.bones[0].rotation.get(1).unwrap();
+    set_key(&mut a.bones[0].rotation, 1, Key::new(-1.0, second.value));
     let err = CastFile::from_scene(
         &scene_with(a.clone()),
         &SceneOptions::default(),
@@ -288,8 +300,17 @@ fn what_cast_cannot_hold_is_reported_and_what_it_cannot_encode_is_refused() {
         err.to_string().contains("bone \"j\" rotation key 1 is at frame -1"),
         "{err}"
     );
-    a.bones[0].rotation[1].frame = 1.0;
-    a.bones[0].rotation[1].value.w = 1e300;
+    set_key(
+        &mut a.bones[0].rotation,
+        1,
+        Key::new(
+            1.0,
+            Quat {
+                w: 1e300,
+                ..second.value
+            },
+        ),
+    );
     let err = CastFile::from_scene(
         &scene_with(a),
         &SceneOptions::default(),

@@ -662,8 +662,8 @@ mod any_to_any {
                 .enumerate()
                 .map(|(i, (translation, rotation))| BoneTrack {
                     bone: format!("bone{i}"),
-                    translation,
-                    rotation,
+                    translation: translation.into(),
+                    rotation: rotation.into(),
                     ..BoneTrack::default()
                 })
                 .collect(),

@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::math::Transform;
-use crate::scene::{Animation, Hair, Instance, Key, Mesh, MorphTarget, Scene};
+use crate::scene::{Animation, Hair, Instance, KeyValue, Keys, Mesh, MorphTarget, Scene};
 
 /// A field of a scene that no file can be written from, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -304,13 +304,15 @@ fn check_animation(animation: &Animation, field: &str) -> Result<(), SceneError>
         check_keys(&track.scale, &track_field, "scale", |v| [v.x, v.y, v.z, 0.0])?;
     }
     for (w, track) in animation.weights.iter().enumerate() {
+        let mut previous = None;
         for (i, key) in track.keys.iter().enumerate() {
-            if !key.frame.is_finite() || (i > 0 && key.frame <= track.keys[i - 1].frame) {
+            if !key.frame.is_finite() || previous.is_some_and(|p| key.frame <= p) {
                 return fail(
                     format_args!("{field}.weights[{w}].frames"),
                     format!("frame {} at index {i} is not finite or not increasing", key.frame),
                 );
             }
+            previous = Some(key.frame);
             if !key.value.is_finite() {
                 return fail(
                     format_args!("{field}.weights[{w}].weights[{i}]"),
@@ -331,12 +333,13 @@ fn check_animation(animation: &Animation, field: &str) -> Result<(), SceneError>
 }
 
 /// A channel's keys: finite frames in strictly increasing order and finite values.
-fn check_keys<T: Copy>(
-    keys: &[Key<T>],
+fn check_keys<T: KeyValue>(
+    keys: &Keys<T>,
     track: &str,
     channel: &str,
     components: impl Fn(T) -> [f64; 4],
 ) -> Result<(), SceneError> {
+    let mut previous = None;
     for (i, key) in keys.iter().enumerate() {
         if !key.frame.is_finite() {
             return fail(
@@ -344,7 +347,7 @@ fn check_keys<T: Copy>(
                 format!("frame {} at index {i} is not finite", key.frame),
             );
         }
-        if i > 0 && key.frame <= keys[i - 1].frame {
+        if previous.replace(key.frame).is_some_and(|p| key.frame <= p) {
             return fail(
                 format_args!("{track}.{channel}_frames"),
                 format!("not increasing at index {i}"),
@@ -361,7 +364,7 @@ fn check_keys<T: Copy>(
 mod tests {
     use super::*;
     use crate::math::{Quat, Transform, Vec3};
-    use crate::scene::{Bone, BoneTrack, SkinWeights};
+    use crate::scene::{Bone, BoneTrack, Key, SkinWeights};
 
     fn bone(parent: Option<usize>) -> Bone {
         Bone {
@@ -399,7 +402,8 @@ mod tests {
                 rotation: vec![
                     Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0)),
                     Key::new(2.0, Quat::new(0.0, 0.0, 0.0, 1.0)),
-                ],
+                ]
+                .into(),
                 ..BoneTrack::default()
             }],
             ..Animation::default()
@@ -437,7 +441,7 @@ mod tests {
                 BoneTrack::default(),
                 BoneTrack::default(),
                 BoneTrack {
-                    rotation: vec![key(5.0), key(1.0), key(3.0)],
+                    rotation: vec![key(5.0), key(1.0), key(3.0)].into(),
                     ..BoneTrack::default()
                 },
             ],
@@ -447,7 +451,7 @@ mod tests {
             error(&scene),
             "animations[0].tracks[3].rotation_frames: not increasing at index 1"
         );
-        scene.animations[0].bones[3].rotation = vec![key(1.0), key(1.0)];
+        scene.animations[0].bones[3].rotation = vec![key(1.0), key(1.0)].into();
         assert_eq!(
             error(&scene),
             "animations[0].tracks[3].rotation_frames: not increasing at index 1"

@@ -420,11 +420,11 @@ pub fn fold_rest_scales(scene: &mut Scene) -> bool {
                 continue;
             };
             let rest_scale = skeleton.bones[b].rest_scale;
-            for key in &mut track.scale {
-                let played = apply_scale(kinds.scale, rest_scale, key.value);
-                exact &= remove_scale(kinds.scale, rest_scale, played) == key.value;
-                key.value = played;
-            }
+            track.scale.map_values(|value| {
+                let played = apply_scale(kinds.scale, rest_scale, value);
+                exact &= remove_scale(kinds.scale, rest_scale, played) == value;
+                played
+            });
         }
     }
     for bone in &mut scene.skeleton.bones {
@@ -462,19 +462,19 @@ pub fn rebase(anim: &mut Animation, skeleton: &Skeleton, kind: AnimKind) -> usiz
             .get(track.bone.as_str())
             .map_or(Vec3::ONE, |&b| skeleton.bones[b].rest_scale);
         if from.scale != kind {
-            for key in &mut track.scale {
-                key.value = remove_scale(kind, rest_scale, apply_scale(from.scale, rest_scale, key.value));
-            }
+            track
+                .scale
+                .map_values(|v| remove_scale(kind, rest_scale, apply_scale(from.scale, rest_scale, v)));
         }
         if from.translation != kind {
-            for key in &mut track.translation {
-                key.value = remove_translation(kind, &rest, apply_translation(from.translation, &rest, key.value));
-            }
+            track
+                .translation
+                .map_values(|v| remove_translation(kind, &rest, apply_translation(from.translation, &rest, v)));
         }
         if from.rotation != kind {
-            for key in &mut track.rotation {
-                key.value = remove_rotation(kind, &rest, apply_rotation(from.rotation, &rest, key.value));
-            }
+            track
+                .rotation
+                .map_values(|v| remove_rotation(kind, &rest, apply_rotation(from.rotation, &rest, v)));
         }
     }
     anim.kind = kind;
@@ -620,19 +620,26 @@ mod tests {
             bones: vec![BoneTrack {
                 bone: "arm".into(),
                 kind_override: Some(AnimKind::Relative),
-                translation: vec![Key::new(0.0, Vec3::new(1.0, 2.0, 3.0))],
-                rotation: vec![Key::new(0.0, Quat::new(0.0, h, 0.0, h))],
+                translation: vec![Key::new(0.0, Vec3::new(1.0, 2.0, 3.0))].into(),
+                rotation: vec![Key::new(0.0, Quat::new(0.0, h, 0.0, h))].into(),
                 ..BoneTrack::default()
             }],
             ..Animation::default()
         };
         let rest = skeleton.bones[1].local;
-        let before = apply_translation(AnimKind::Relative, &rest, anim.bones[0].translation[0].value);
+        let before = apply_translation(
+            AnimKind::Relative,
+            &rest,
+            anim.bones[0].translation.get(0).unwrap().value,
+        );
         assert_eq!(rebase(&mut anim, &skeleton, AnimKind::Delta), 1);
         assert_eq!(anim.kind, AnimKind::Delta);
         assert_eq!(anim.bones[0].kind_override, None);
-        let after = apply_translation(AnimKind::Delta, &rest, anim.bones[0].translation[0].value);
+        let after = apply_translation(AnimKind::Delta, &rest, anim.bones[0].translation.get(0).unwrap().value);
         assert!(close(before, after), "{before:?} {after:?}");
-        assert!(!close(anim.bones[0].translation[0].value, Vec3::new(1.0, 2.0, 3.0)));
+        assert!(!close(
+            anim.bones[0].translation.get(0).unwrap().value,
+            Vec3::new(1.0, 2.0, 3.0)
+        ));
     }
 }

@@ -6,11 +6,16 @@
 //! - quaternions are x, y, z, w, unit length, rotating column vectors;
 //! - transforms are local to the parent bone unless a field says global;
 //! - the coordinate system is the source's: no axis or handedness change happens here
-//!   (each format crate's docs state its own axes, and conversions say what they change).
+//!   (each format crate's docs state its own axes, and conversions say what they change);
+//! - key values are read as `f64` but held as the file held them: a channel whose keys are
+//!   all exactly `f32`s costs what the file's keys cost (see [`Keys`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
+
+mod keys;
+pub use keys::{KeySlices, KeyValue, Keys, KeysIter};
 
 /// A whole scene: a skeleton, meshes, materials, textures, animations, and (from Cast) hair
 /// and instances of other scene files.
@@ -543,11 +548,11 @@ pub struct BoneTrack {
     /// A cosmetic bone.
     pub cosmetic: bool,
     /// Translation keys, local to the parent.
-    pub translation: Vec<Key<Vec3<f64>>>,
+    pub translation: Keys<Vec3<f64>>,
     /// Rotation keys, local to the parent.
-    pub rotation: Vec<Key<Quat<f64>>>,
+    pub rotation: Keys<Quat<f64>>,
     /// Scale keys.
-    pub scale: Vec<Key<Vec3<f64>>>,
+    pub scale: Keys<Vec3<f64>>,
 }
 
 /// The weight keys of the morph targets of one name.
@@ -560,8 +565,8 @@ pub struct WeightTrack {
     /// The [`MorphTarget::name`] the keys drive.
     pub target: String,
     /// The weights, 0 for the base mesh and 1 for the whole offset; values outside 0..=1 are
-    /// allowed (they extrapolate). `f64` holds `f32` and `f64` sources exactly.
-    pub keys: Vec<Key<f64>>,
+    /// allowed (they extrapolate).
+    pub keys: Keys<f64>,
 }
 
 /// An animation kind for each transform channel of a bone; `None` where the channel takes its

@@ -128,12 +128,14 @@ fn scene() -> Scene {
                 translation: vec![
                     Key::new(0.0, Vec3::new(1.0, 0.0, 0.0)),
                     Key::new(7.0, Vec3::new(1.0, 0.5, 0.0)),
-                ],
+                ]
+                .into(),
                 rotation: vec![
                     Key::new(7.0, Quat::new(0.0, 0.0, 0.0, 1.0)),
                     Key::new(44.0, Quat::new(0.0, 1.0, 0.0, 0.0)),
-                ],
-                scale: vec![],
+                ]
+                .into(),
+                scale: vec![].into(),
                 ..BoneTrack::default()
             }],
             ..SceneAnimation::default()

@@ -199,8 +199,8 @@
 //!     frame_count: 11.0,
 //!     bones: vec![BoneTrack {
 //!         bone: "hand".into(),
-//!         translation: vec![Key::new(0.0, Vec3::ZERO), Key::new(10.0, Vec3::new(0.0, 0.0, 5.0))],
-//!         rotation: vec![Key::new(10.0, Quat::IDENTITY)],
+//!         translation: vec![Key::new(0.0, Vec3::ZERO), Key::new(10.0, Vec3::new(0.0, 0.0, 5.0))].into(),
+//!         rotation: vec![Key::new(10.0, Quat::IDENTITY)].into(),
 //!         ..BoneTrack::default()
 //!     }],
 //!     ..Animation::default()
@@ -214,8 +214,8 @@
 //! let back = animbin_gltf::to_scene(&glb, &z_up, &mut report)?;
 //! let track = &back.animations[0].bones[0];
 //! assert_eq!(track.bone, "hand");
-//! assert_eq!(track.translation[1].frame, 10.0);
-//! assert_eq!(track.translation[1].value, Vec3::new(0.0, 0.0, 5.0));
+//! assert_eq!(track.translation.frame(1), Some(10.0));
+//! assert_eq!(track.translation.get(1).map(|k| k.value), Some(Vec3::new(0.0, 0.0, 5.0)));
 //! # Ok::<(), animbin_gltf::Error>(())
 //! ```
 
@@ -626,11 +626,11 @@ mod tests {
             rotation: (0..keys)
                 .map(|i| Key::new(i as f64, Quat::new(0.0, 0.0, 0.0, 1.0)))
                 .collect(),
-            scale: Vec::new(),
+            scale: Vec::new().into(),
             ..BoneTrack::default()
         };
         let mut reversed = track("b", 8000);
-        reversed.rotation.reverse();
+        reversed.rotation = reversed.rotation.iter().rev().collect();
         let scene = Scene {
             animations: vec![Animation {
                 framerate: 30.0,

@@ -64,9 +64,7 @@ pub(crate) fn scale_lengths(scene: &mut Scene, s: f64) {
     }
     for anim in &mut scene.animations {
         for track in &mut anim.bones {
-            for key in &mut track.translation {
-                key.value = key.value.scale(s);
-            }
+            track.translation.map_values(|value| value.scale(s));
         }
     }
     for hair in &mut scene.hairs {

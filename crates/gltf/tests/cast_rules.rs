@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use animbin_core::SceneOptions;
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Key, Scene, Skeleton};
+use animbin_core::scene::{
+    AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Key, KeyValue, Keys, Scene, Skeleton,
+};
 
 /// [`common::bone`] that does or does not inherit its parent's scale.
 fn bone(name: &str, parent: Option<usize>, t: [f64; 3], r: [f64; 4], compensate: bool) -> Bone {
@@ -70,7 +72,8 @@ fn animation() -> Animation {
                     Key::new(0.0, uniform(2.0)),
                     Key::new(10.0, uniform(0.5)),
                     Key::new(20.0, uniform(1.0)),
-                ],
+                ]
+                .into(),
                 ..track("root")
             },
             BoneTrack {
@@ -81,8 +84,8 @@ fn animation() -> Animation {
                 },
                 // Uniform: arm inherits it, turned, and a non-uniform scale would shear arm,
                 // which a translation, rotation and scale (the scene's pose) cannot hold.
-                scale: vec![Key::new(0.0, uniform(1.5)), Key::new(20.0, uniform(1.25))],
-                translation: vec![Key::new(5.0, Vec3::new(0.0, 0.1, 0.0))],
+                scale: vec![Key::new(0.0, uniform(1.5)), Key::new(20.0, uniform(1.25))].into(),
+                translation: vec![Key::new(5.0, Vec3::new(0.0, 0.1, 0.0))].into(),
                 ..track("spine")
             },
             BoneTrack {
@@ -94,16 +97,18 @@ fn animation() -> Animation {
                 rotation: vec![
                     Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0)),
                     Key::new(10.0, Quat::new(0.3, 0.0, 0.1, 0.95).normalized()),
-                ],
+                ]
+                .into(),
                 translation: vec![
                     Key::new(0.0, Vec3::new(0.0, 0.0, 0.0)),
                     Key::new(20.0, Vec3::new(0.1, 0.2, 0.0)),
-                ],
+                ]
+                .into(),
                 ..track("head")
             },
             BoneTrack {
                 // Non-uniform: only hand hangs below, and it does not inherit it.
-                scale: vec![Key::new(0.0, uniform(1.0)), Key::new(10.0, Vec3::new(1.0, 2.0, 3.0))],
+                scale: vec![Key::new(0.0, uniform(1.0)), Key::new(10.0, Vec3::new(1.0, 2.0, 3.0))].into(),
                 ..track("arm")
             },
         ],
@@ -121,7 +126,8 @@ fn placement() -> Transform {
 
 /// A key channel's value at `frame`: linear between keys, held outside them (the tests
 /// only ask at frames where every channel has a key or holds).
-fn at<T: Copy>(keys: &[Key<T>], frame: f64, lerp: impl Fn(T, T, f64) -> T) -> Option<T> {
+fn at<T: KeyValue>(keys: &Keys<T>, frame: f64, lerp: impl Fn(T, T, f64) -> T) -> Option<T> {
+    let keys = keys.to_vec();
     let Some(i) = keys.iter().position(|k| k.frame >= frame) else {
         return keys.last().map(|k| k.value);
     };
@@ -413,7 +419,8 @@ fn a_compensating_bone_under_a_sheared_parent_sits_where_blender_puts_it() {
                 scale: vec![
                     Key::new(0.0, Vec3::new(1.25, 1.25, 1.0)),
                     Key::new(10.0, Vec3::new(0.8, 1.5, 2.0)),
-                ],
+                ]
+                .into(),
                 ..BoneTrack::default()
             },
             BoneTrack {
@@ -421,7 +428,8 @@ fn a_compensating_bone_under_a_sheared_parent_sits_where_blender_puts_it() {
                 rotation: vec![
                     Key::new(0.0, Quat::new(0.0, 0.2588, 0.1, 0.9659).normalized()),
                     Key::new(10.0, Quat::new(0.3, -0.2, 0.4, 0.8).normalized()),
-                ],
+                ]
+                .into(),
                 ..BoneTrack::default()
             },
         ],
@@ -457,8 +465,8 @@ fn a_compensating_bone_under_a_sheared_parent_sits_where_blender_puts_it() {
     for (key, frame) in [0.0, 10.0].into_iter().enumerate() {
         let track = &scene.animations[0].bones;
         let mut local: Vec<Transform> = bones.iter().map(|b| b.local).collect();
-        local[1].scale = track[0].scale[key].value;
-        local[2].rotation = track[1].rotation[key].value;
+        local[1].scale = track[0].scale.get(key).unwrap().value;
+        local[2].rotation = track[1].rotation.get(key).unwrap().value;
         let mut world: Vec<[[f64; 4]; 4]> = Vec::new();
         for (i, b) in bones.iter().enumerate() {
             let own = local[i].to_matrix().rows;

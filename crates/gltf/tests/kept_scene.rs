@@ -61,9 +61,11 @@ fn long_animation(keys: usize, kind: AnimKind) -> Animation {
         ..BoneTrack::default()
     };
     let mut shuffled = in_order("j_head");
-    shuffled.translation.reverse();
+    shuffled.translation = shuffled.translation.iter().rev().collect();
     let mut repeated = in_order("j_gun");
-    repeated.rotation[keys / 2].frame = repeated.rotation[keys / 2 - 1].frame;
+    let mut rotation = repeated.rotation.to_vec();
+    rotation[keys / 2].frame = rotation[keys / 2 - 1].frame;
+    repeated.rotation = rotation.into();
     Animation {
         name: format!("long {kind:?}"),
         framerate: 30.0,

@@ -69,9 +69,7 @@ fn round_trip(scene: &Scene, options: &SceneOptions) -> (Scene, Vec<String>) {
 fn single(tracks: &[WeightTrack]) -> Vec<WeightTrack> {
     let mut tracks = tracks.to_vec();
     for t in &mut tracks {
-        for k in &mut t.keys {
-            k.value = f64::from(k.value as f32);
-        }
+        t.keys.map_values(|v| f64::from(v as f32));
     }
     tracks
 }
@@ -115,7 +113,7 @@ fn unit_scale_and_z_up_scale_and_turn_the_offsets_and_undo_it_on_reading() {
 #[test]
 fn weight_tracks_on_different_frames_are_sampled_on_the_union_of_their_frames() {
     let mut scene = scene_with_targets();
-    scene.animations[0].weights[1].keys = vec![Key::new(5.0, 1.0), Key::new(15.0, 0.0)];
+    scene.animations[0].weights[1].keys = vec![Key::new(5.0, 1.0), Key::new(15.0, 0.0)].into();
     let (back, _) = round_trip(&scene, &SceneOptions::default());
     let at = |track: &WeightTrack, frame: f64| track.keys.iter().find(|k| k.frame == frame).map(|k| k.value);
     let smile = &back.animations[0].weights[0];
@@ -139,7 +137,7 @@ fn an_animation_of_weights_alone_is_exported_and_orphan_tracks_are_reported() {
             weights,
             vec![WeightTrack {
                 target: "nobody".into(),
-                keys: vec![Key::new(0.0, 1.0)],
+                keys: vec![Key::new(0.0, 1.0)].into(),
             }],
         ]
         .concat(),

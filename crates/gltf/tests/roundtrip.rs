@@ -330,7 +330,15 @@ prop_compose! {
         kind_override in proptest::option::of(arb_kind()),
         cosmetic in any::<bool>(),
     ) -> BoneTrack {
-        BoneTrack { bone: name.clone(), kind_override, cosmetic, translation, rotation, scale, ..BoneTrack::default() }
+        BoneTrack {
+            bone: name.clone(),
+            kind_override,
+            cosmetic,
+            translation: translation.into(),
+            rotation: rotation.into(),
+            scale: scale.into(),
+            ..BoneTrack::default()
+        }
     }
 }
 
@@ -408,7 +416,7 @@ fn foreign_glb() -> Vec<u8> {
             frame_count: 11.0,
             bones: vec![BoneTrack {
                 bone: "hand".into(),
-                translation: vec![Key::new(0.0, Vec3::ZERO), Key::new(10.0, Vec3::new(0.0, 0.05, 0.0))],
+                translation: vec![Key::new(0.0, Vec3::ZERO), Key::new(10.0, Vec3::new(0.0, 0.05, 0.0))].into(),
                 ..BoneTrack::default()
             }],
             ..Animation::default()
@@ -426,7 +434,7 @@ fn reading_a_foreign_file_divides_lengths_by_the_unit_scale_and_uses_the_options
     let glb = foreign_glb();
     let mut report = ConversionReport::default();
     let plain = animbin_gltf::to_scene(&glb, &SceneOptions::default(), &mut report).unwrap();
-    let key = &plain.animations[0].bones[0].translation[1];
+    let key = &plain.animations[0].bones[0].translation.get(1).unwrap();
     assert_eq!((plain.animations[0].framerate, key.frame), (30.0, 10.0));
     assert!(close(key.value.y, 0.05, 1.0), "{key:?}");
 
@@ -436,7 +444,7 @@ fn reading_a_foreign_file_divides_lengths_by_the_unit_scale_and_uses_the_options
         ..SceneOptions::default()
     };
     let scene = animbin_gltf::to_scene(&glb, &options, &mut report).unwrap();
-    let key = &scene.animations[0].bones[0].translation[1];
+    let key = &scene.animations[0].bones[0].translation.get(1).unwrap();
     assert_eq!((scene.animations[0].framerate, key.frame), (60.0, 20.0));
     // 0.05 m in centimetres.
     assert!(close(key.value.y, 5.0, 1.0), "{key:?}");
@@ -597,7 +605,7 @@ fn delta_translations_run_along_the_bones_rest_axes() {
         kind: AnimKind::Delta,
         bones: vec![BoneTrack {
             bone: "j_spine".into(),
-            translation: vec![Key::new(0.0, Vec3::new(2.0, 0.0, 0.0))],
+            translation: vec![Key::new(0.0, Vec3::new(2.0, 0.0, 0.0))].into(),
             ..BoneTrack::default()
         }],
         ..Animation::default()
@@ -613,6 +621,6 @@ fn delta_translations_run_along_the_bones_rest_axes() {
         assert!((a - b).abs() < 1e-5, "{played:?}");
     }
     let back = animbin_gltf::to_scene(&bytes, &SceneOptions::default(), &mut report).unwrap();
-    let key = back.animations[0].bones[0].translation[0].value;
+    let key = back.animations[0].bones[0].translation.get(0).unwrap().value;
     assert_vec(key, Vec3::new(2.0, 0.0, 0.0), 1.0, "the delta key read back");
 }

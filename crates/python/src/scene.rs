@@ -64,12 +64,22 @@ pub(crate) fn make<'py>(cls: &Py<PyAny>, fields: Bound<'py, PyDict>) -> PyResult
 }
 
 /// A `rows` x `cols` array owning `flat` (no copy: NumPy takes the vector).
-fn array2<'py, T: Element>(py: Python<'py>, flat: Vec<T>, rows: usize, cols: usize) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn array2<'py, T: Element>(
+    py: Python<'py>,
+    flat: Vec<T>,
+    rows: usize,
+    cols: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_vec(py, flat).reshape([rows, cols])?.into_any())
 }
 
 /// A `rows` x `cols` array copied from `flat` in one go.
-fn slice2<'py, T: Element>(py: Python<'py>, flat: &[T], rows: usize, cols: usize) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn slice2<'py, T: Element>(
+    py: Python<'py>,
+    flat: &[T],
+    rows: usize,
+    cols: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_slice(py, flat).reshape([rows, cols])?.into_any())
 }
 

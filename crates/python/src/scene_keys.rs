@@ -1,15 +1,18 @@
 //! Bone track keys between the scene and NumPy, at the precision of the file they came from.
 //!
-//! The scene holds key values as `f64` whatever the file held. Going out, a single-precision
-//! file's values become `float32` arrays (each value narrowed once, as the array is built:
-//! no `float64` array is made and converted again) and a double-precision file's `float64`;
-//! frames stay `float64` (frame numbers and times in frames, which an `f32` cannot count past
-//! 2^24). Coming in, either dtype is read, and an animation whose value arrays are all
-//! `float32` asks a format that chooses its precision (SEAnim) for single precision.
+//! The scene holds a channel as `f32`s while every key is exactly an `f32` (a
+//! single-precision file's keys are). Going out, a single-precision file's values become
+//! `float32` arrays: a channel held as `f32` is copied once, as it lies, and a wider one is
+//! narrowed once as the array is built (no `float64` array is made and converted again); a
+//! double-precision file's values are `float64`. Frames are always `float64` (frame numbers
+//! and times in frames, which an `f32` cannot count past 2^24). Coming in, either dtype is
+//! read, and an animation whose value arrays are all `float32` asks a format that chooses its
+//! precision (SEAnim) for single precision.
 
 use animbin::core::math::{Quat, Vec3};
-use animbin::core::scene::{Animation, BoneTrack, Key, Precision};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use animbin::core::scene::{Animation, BoneTrack, Key, KeySlices, KeyValue, Keys, Precision};
+use animbin::core::zerocopy::{FromBytes, Immutable, IntoBytes};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -65,91 +68,92 @@ fn exact_f32(value: f64) -> bool {
     f64::from(value as f32) == value || value.is_nan()
 }
 
-/// Whether every key value of `track` is exactly an `f32`.
+/// Whether every key value of `track` is exactly an `f32` (frames may not be: they stay
+/// `float64`).
 fn single_exact(track: &BoneTrack) -> bool {
-    [&track.translation, &track.scale]
-        .into_iter()
-        .flatten()
-        .all(|k| [k.value.x, k.value.y, k.value.z].into_iter().all(exact_f32))
-        && track
-            .rotation
-            .iter()
-            .all(|k| [k.value.x, k.value.y, k.value.z, k.value.w].into_iter().all(exact_f32))
+    fn exact<V: KeyValue>(keys: &Keys<V>, row: impl Fn(V) -> [f64; 4]) -> bool {
+        keys.precision() == Precision::Single || keys.iter().all(|k| row(k.value).into_iter().all(exact_f32))
+    }
+    let vec3 = |v: Vec3<f64>| [v.x, v.y, v.z, 0.0];
+    exact(&track.translation, vec3) && exact(&track.scale, vec3) && exact(&track.rotation, |q| [q.x, q.y, q.z, q.w])
 }
 
-/// Scalars NumPy can hold that an `f64` key value narrows to (`f32`) or stays (`f64`).
-trait KeyScalar: numpy::Element + Copy + Default {
-    fn from_f64(value: f64) -> Self;
+/// A channel's values as `N` components each, for NumPy.
+trait ChannelValue: KeyValue<Single: IntoBytes + Immutable> {
+    /// The number of components.
+    const N: usize;
+    /// The components, in NumPy's column order.
+    fn row(self) -> [f64; 4];
 }
 
-impl KeyScalar for f32 {
-    fn from_f64(value: f64) -> Self {
-        // The nearest f32: a single-precision file's own value, which the scene widened.
-        value as f32
+impl ChannelValue for Vec3<f64> {
+    const N: usize = 3;
+    fn row(self) -> [f64; 4] {
+        [self.x, self.y, self.z, 0.0]
     }
 }
 
-impl KeyScalar for f64 {
-    fn from_f64(value: f64) -> Self {
-        value
+impl ChannelValue for Quat<f64> {
+    const N: usize = 4;
+    fn row(self) -> [f64; 4] {
+        [self.x, self.y, self.z, self.w]
     }
 }
 
-/// The (K,) `float64` frames and (K, N) values of one channel, filled in one pass over the
-/// keys into two buffers sized beforehand, which NumPy then owns (no copy after it).
-fn channel_arrays<'py, V, S: KeyScalar, const N: usize>(
-    py: Python<'py>,
-    keys: &[Key<V>],
-    row: impl Fn(&V) -> [f64; N],
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let mut frames = vec![0.0f64; keys.len()];
-    let mut values = vec![S::default(); keys.len() * N];
-    for ((key, frame), out) in keys.iter().zip(&mut frames).zip(values.chunks_exact_mut(N)) {
-        *frame = key.frame;
-        for (to, from) in out.iter_mut().zip(row(&key.value)) {
-            *to = S::from_f64(from);
+/// The (K, N) values of `keys` as `float32` (`single`) or `float64`, each filled in one pass
+/// into a buffer sized beforehand, which NumPy then owns (no copy after it). A channel held
+/// as `f32`s becomes `float32` in one copy of its bytes.
+fn values_array<'py, V: ChannelValue>(py: Python<'py>, keys: &Keys<V>, single: bool) -> PyResult<Bound<'py, PyAny>> {
+    let (rows, n) = (keys.len(), V::N);
+    match (keys.slices(), single) {
+        (KeySlices::Single { values, .. }, true) => {
+            // Vec3<f32> and Quat<f32> are plain f32s in order: their bytes are the array's.
+            let floats = <[f32]>::ref_from_bytes(values.as_bytes())
+                .map_err(|_| PyValueError::new_err("key values are not f32-aligned"))?;
+            crate::scene::slice2(py, floats, rows, n)
+        }
+        (_, true) => {
+            let mut flat = Vec::with_capacity(rows * n);
+            // The nearest f32: a single-precision file's own value, which the scene widened.
+            flat.extend(
+                keys.iter()
+                    .flat_map(|k| k.value.row().into_iter().take(n).map(|c| c as f32)),
+            );
+            crate::scene::array2(py, flat, rows, n)
+        }
+        (_, false) => {
+            let mut flat = Vec::with_capacity(rows * n);
+            flat.extend(keys.iter().flat_map(|k| k.value.row().into_iter().take(n)));
+            crate::scene::array2(py, flat, rows, n)
         }
     }
-    let values = PyArray1::from_vec(py, values).reshape([keys.len(), N])?.into_any();
-    Ok((PyArray1::from_vec(py, frames).into_any(), values))
 }
 
-/// Sets `{name}_frames` and `{name}s` of the `BoneTrack` fields `d` from `keys`, the values
-/// `float32` when `single`.
-fn set_channel<V, const N: usize>(
-    d: &Bound<'_, PyDict>,
-    name: &str,
-    keys: &[Key<V>],
-    single: bool,
-    row: impl Fn(&V) -> [f64; N],
-) -> PyResult<()> {
-    let (frames, values) = if single {
-        channel_arrays::<V, f32, N>(d.py(), keys, row)?
-    } else {
-        channel_arrays::<V, f64, N>(d.py(), keys, row)?
-    };
-    d.set_item(format!("{name}_frames"), frames)?;
-    d.set_item(format!("{name}s"), values)
+/// Sets `{name}_frames` ((K,) `float64`) and `{name}s` ((K, N), `float32` when `single`) of
+/// the `BoneTrack` fields `d` from `keys`.
+fn set_channel<V: ChannelValue>(d: &Bound<'_, PyDict>, name: &str, keys: &Keys<V>, single: bool) -> PyResult<()> {
+    let frames: Vec<f64> = keys.frames().collect();
+    d.set_item(format!("{name}_frames"), PyArray1::from_vec(d.py(), frames))?;
+    d.set_item(format!("{name}s"), values_array(d.py(), keys, single)?)
 }
 
 /// Sets `{rotation,translation,scale}_frames` and `{rotation,translation,scale}s` of the
 /// `BoneTrack` fields `d` from `track`, the values `float32` when `single`.
 pub(crate) fn set_keys(d: &Bound<'_, PyDict>, track: &BoneTrack, single: bool) -> PyResult<()> {
-    let vec3 = |v: &Vec3<f64>| [v.x, v.y, v.z];
-    set_channel(d, "rotation", &track.rotation, single, |q| [q.x, q.y, q.z, q.w])?;
-    set_channel(d, "translation", &track.translation, single, vec3)?;
-    set_channel(d, "scale", &track.scale, single, vec3)
+    set_channel(d, "rotation", &track.rotation, single)?;
+    set_channel(d, "translation", &track.translation, single)?;
+    set_channel(d, "scale", &track.scale, single)
 }
 
 /// The keys of the channel `name` (`"rotation"`: the arrays `rotation_frames` (K,) `float64`
 /// and `rotations` (K, `cols`) `float32` or `float64`) of the `BoneTrack` fields `d`, each
 /// value row made by `make`.
-pub(crate) fn keys_from_python<V>(
+pub(crate) fn keys_from_python<V: KeyValue>(
     d: &Bound<'_, PyDict>,
     name: &str,
     make: impl Fn(&[f64]) -> V,
     cols: usize,
-) -> PyResult<Vec<Key<V>>> {
+) -> PyResult<Keys<V>> {
     let what = "BoneTrack";
     let frames_name = format!("{name}_frames");
     let values_name = format!("{name}s");
@@ -158,7 +162,7 @@ pub(crate) fn keys_from_python<V>(
     let frames = frames.as_slice().map_err(|e| error(&frames_name, &e))?;
     let values = crate::scene::field(d, what, &values_name)?;
     let mut row = [0.0f64; 4];
-    let mut keys = Vec::with_capacity(frames.len());
+    let mut keys = Keys::with_capacity(frames.len());
     let check = |shape: &[usize]| -> PyResult<()> {
         if shape[1] != cols {
             return Err(error(
@@ -199,7 +203,7 @@ pub(crate) fn keys_from_python<V>(
 
 /// The channels of a `BoneTrack`'s fields as the scene's keys: translations, rotations and
 /// scales.
-pub(crate) type Channels = (Vec<Key<Vec3<f64>>>, Vec<Key<Quat<f64>>>, Vec<Key<Vec3<f64>>>);
+pub(crate) type Channels = (Keys<Vec3<f64>>, Keys<Quat<f64>>, Keys<Vec3<f64>>);
 
 /// The translation, rotation and scale keys of the `BoneTrack` fields `d`.
 pub(crate) fn channels_from_python(d: &Bound<'_, PyDict>) -> PyResult<Channels> {

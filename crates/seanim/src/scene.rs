@@ -9,7 +9,9 @@
 
 use animbin_core::scene::Precision as ScenePrecision;
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Note as SceneNote};
-use animbin_core::scene::{Key as SceneKey, PropertyTrack, Scene};
+use animbin_core::scene::{
+    Key as SceneKey, KeySlices, KeyValue as SceneValue, Keys as SceneKeys, PropertyTrack, Scene,
+};
 use animbin_core::seblend::Trailer;
 use animbin_core::{Error, ErrorKind, Result, SceneOptions, pose};
 
@@ -59,11 +61,26 @@ fn bone_track(b: &Bone) -> BoneTrack {
     }
 }
 
-/// A channel's keys as scene keys, widened to `f64`.
-fn scene_keys<V: KeyValue>(keys: &Keys<V>) -> Vec<SceneKey<V>> {
-    keys.iter()
-        .map(|k| SceneKey::new(f64::from(k.frame), k.value))
-        .collect()
+/// A channel's keys as scene keys: a single-precision file's stay `f32`s (unless a frame is
+/// past 2^24, which an `f32` cannot count exactly).
+fn scene_keys<V: KeyValue + SceneValue<Single = V::Narrow>>(keys: &Keys<V>) -> SceneKeys<V> {
+    match keys {
+        Keys::Single(keys) => {
+            let mut scene = SceneKeys::with_capacity(keys.len());
+            for k in keys {
+                if k.frame <= 1 << 24 {
+                    scene.push_single(k.frame as f32, k.value);
+                } else {
+                    scene.push(SceneKey::new(f64::from(k.frame), V::from_narrow(k.value)));
+                }
+            }
+            scene
+        }
+        Keys::Double(keys) => keys
+            .iter()
+            .map(|k| SceneKey::new(f64::from(k.frame), k.value))
+            .collect(),
+    }
 }
 
 impl SeAnim {
@@ -324,7 +341,7 @@ impl SeAnim {
         let mut notes = Vec::with_capacity(anim.notes.len());
         for (i, n) in anim.notes.iter().enumerate() {
             notes.push(Note {
-                frame: file_frame(n.frame, &format!("note {i}"), report)?,
+                frame: file_frame(n.frame, || format!("note {i}"), report)?,
                 name: n.name.clone(),
             });
         }
@@ -444,11 +461,12 @@ fn hold_at(bones: &mut [Bone], precision: Precision) {
 
 /// Whether every key value of a scene animation survives single precision.
 fn single_exact_tracks(anim: &Animation) -> bool {
-    anim.bones.iter().all(|t| {
-        t.translation.iter().all(|k| single_exact(&k.value))
-            && t.rotation.iter().all(|k| single_exact(&k.value))
-            && t.scale.iter().all(|k| single_exact(&k.value))
-    })
+    fn exact<V: KeyValue + SceneValue>(keys: &SceneKeys<V>) -> bool {
+        keys.precision() == ScenePrecision::Single || keys.iter().all(|k| single_exact(&k.value))
+    }
+    anim.bones
+        .iter()
+        .all(|t| exact(&t.translation) && exact(&t.rotation) && exact(&t.scale))
 }
 
 /// Whether every key value of `bones` survives single precision (see [`single_exact`]).
@@ -470,11 +488,12 @@ fn unencodable(msg: impl Into<String>) -> Error {
 
 /// A scene frame as a `frame_t` value: rounded (and reported) when fractional, refused when
 /// negative, not finite, or too large for `frameCount` (the last frame plus 1, a `u32`).
-fn file_frame(frame: f64, what: &str, report: &mut ConversionReport) -> Result<u32> {
+fn file_frame(frame: f64, what: impl FnOnce() -> String, report: &mut ConversionReport) -> Result<u32> {
     let rounded = frame.round();
     if !(0.0..f64::from(u32::MAX)).contains(&rounded) {
         return Err(unencodable(format!(
-            "{what} is at frame {frame}, which no frame_t below a u32 frameCount holds"
+            "{} is at frame {frame}, which no frame_t below a u32 frameCount holds",
+            what()
         )));
     }
     if rounded != frame {
@@ -483,12 +502,32 @@ fn file_frame(frame: f64, what: &str, report: &mut ConversionReport) -> Result<u
     Ok(rounded as u32)
 }
 
-fn file_keys<V: KeyValue>(keys: &[SceneKey<V>], what: &str, report: &mut ConversionReport) -> Result<Keys<V>> {
-    keys.iter()
-        .enumerate()
-        .map(|(i, k)| Ok(Key::new(file_frame(k.frame, &format!("{what} {i}"), report)?, k.value)))
-        .collect::<Result<Vec<_>>>()
-        .map(Keys::Double)
+/// A scene channel as the file's keys, at the precision the scene holds it (the writer's
+/// precision is settled afterwards, over every channel).
+fn file_keys<V: KeyValue + SceneValue<Single = V::Narrow>>(
+    keys: &SceneKeys<V>,
+    what: &str,
+    report: &mut ConversionReport,
+) -> Result<Keys<V>> {
+    fn keys_of<F: Copy + Into<f64>, T: Copy>(
+        frames: &[F],
+        values: &[T],
+        what: &str,
+        report: &mut ConversionReport,
+    ) -> Result<Vec<Key<T>>> {
+        let mut keys = Vec::with_capacity(frames.len());
+        for (i, (&frame, &value)) in frames.iter().zip(values).enumerate() {
+            keys.push(Key::new(
+                file_frame(frame.into(), || format!("{what} {i}"), report)?,
+                value,
+            ));
+        }
+        Ok(keys)
+    }
+    Ok(match keys.slices() {
+        KeySlices::Single { frames, values } => Keys::Single(keys_of(frames, values, what, report)?),
+        KeySlices::Double { frames, values } => Keys::Double(keys_of(frames, values, what, report)?),
+    })
 }
 
 /// An SEBlend shape as a scene property track: its keys in their on-disk layout.

@@ -173,9 +173,9 @@ fn animation() -> impl Strategy<Value = Animation> {
                 bone,
                 kind_override,
                 cosmetic,
-                translation,
-                rotation,
-                scale,
+                translation: translation.into(),
+                rotation: rotation.into(),
+                scale: scale.into(),
             },
         );
     let note = (0u32..400, name()).prop_map(|(f, name)| SceneNote {
@@ -296,7 +296,7 @@ fn a_scene_without_an_animation_or_with_a_negative_frame_is_refused() {
     let last = Animation {
         bones: vec![BoneTrack {
             bone: "a".into(),
-            translation: vec![SceneKey::new(f64::from(u32::MAX), Vec3::new(0.0, 0.0, 0.0))],
+            translation: vec![SceneKey::new(f64::from(u32::MAX), Vec3::new(0.0, 0.0, 0.0))].into(),
             ..BoneTrack::default()
         }],
         ..Animation::default()
@@ -338,7 +338,7 @@ fn lossy_conversions_are_reported() {
     let precise = Animation {
         bones: vec![BoneTrack {
             bone: "a".into(),
-            translation: vec![SceneKey::new(0.0, Vec3::new(0.1, 0.0, 0.0))],
+            translation: vec![SceneKey::new(0.0, Vec3::new(0.1, 0.0, 0.0))].into(),
             ..BoneTrack::default()
         }],
         ..Animation::default()

@@ -42,8 +42,9 @@ fn scene() -> Scene {
                 translation: vec![
                     Key::new(0.0, Vec3::new(10.0, 0.0, 0.0)),
                     Key::new(1.0, Vec3::new(10.0, 2.0, 0.0)),
-                ],
-                rotation: vec![Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0))],
+                ]
+                .into(),
+                rotation: vec![Key::new(0.0, Quat::new(0.0, 0.0, 0.0, 1.0))].into(),
                 ..BoneTrack::default()
             }],
             ..Animation::default()
@@ -154,7 +155,9 @@ fn precision_is_chosen_and_single_rounds_what_it_must() {
     assert_eq!(report.lost, [SKELETON]);
 
     let mut fine = scene();
-    fine.animations[0].bones[0].translation[1].value.y = 0.1;
+    let mut keys = fine.animations[0].bones[0].translation.to_vec();
+    keys[1].value.y = 0.1;
+    fine.animations[0].bones[0].translation = keys.into();
     let single = SceneOptions {
         precision: Some(ScenePrecision::Single),
         ..SceneOptions::default()

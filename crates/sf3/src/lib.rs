@@ -95,7 +95,7 @@
 //!
 //! let mut report = ConversionReport::default();
 //! let scene = file.to_scene(&SceneOptions::default(), &mut report)?;
-//! assert_eq!(scene.animations[0].bones[0].translation[0].value.z, -0.5);
+//! assert_eq!(scene.animations[0].bones[0].translation.first().map(|k| k.value.z), Some(-0.5));
 //! assert_eq!(scene.animations[0].framerate, 30.0);
 //! // A scene has no place for the padding word and the end marker.
 //! assert_eq!(report.lost, ["the padding words and end marker of the SF3 file"]);

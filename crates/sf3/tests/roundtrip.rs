@@ -118,7 +118,8 @@ fn rescaling_frames_between_rates_rounds_and_reports() {
         translation: vec![
             SceneKey::new(4.0, Vec3::new(0.0, 0.0, 0.0)),
             SceneKey::new(5.0, Vec3::ZERO),
-        ],
+        ]
+        .into(),
         ..BoneTrack::default()
     };
     let scene = Scene {

@@ -41,9 +41,15 @@ fn segments_become_animations_and_slots_bone_tracks() {
     assert_eq!(anim.bones.len(), 2);
     assert_eq!(anim.bones[1].bone, "slot1");
     assert_eq!(anim.bones[1].rotation.len(), 7);
-    assert_eq!(anim.bones[1].rotation[1].frame, f64::from(0x14b));
-    assert_eq!(anim.bones[0].translation[4].value, Vec3::new(0.0, 5.0, -0.5));
-    assert_eq!(anim.bones[0].rotation[0].value, Quat::new(0.0, 0.0, 0.0, 1.0));
+    assert_eq!(anim.bones[1].rotation.get(1).unwrap().frame, f64::from(0x14b));
+    assert_eq!(
+        anim.bones[0].translation.get(4).unwrap().value,
+        Vec3::new(0.0, 5.0, -0.5)
+    );
+    assert_eq!(
+        anim.bones[0].rotation.get(0).unwrap().value,
+        Quat::new(0.0, 0.0, 0.0, 1.0)
+    );
     assert!(scene.skeleton.bones.is_empty() && scene.meshes.is_empty());
 }
 
@@ -57,7 +63,10 @@ fn the_framerate_option_labels_the_ticks() {
         .to_scene(&options, &mut ConversionReport::default())
         .unwrap();
     assert_eq!(scene.animations[0].framerate, 60.0);
-    assert_eq!(scene.animations[0].bones[1].translation[0].frame, f64::from(0x140));
+    assert_eq!(
+        scene.animations[0].bones[1].translation.get(0).unwrap().frame,
+        f64::from(0x140)
+    );
 }
 
 #[test]
@@ -65,7 +74,7 @@ fn rotations_are_normalised_only_when_asked() {
     let raw = seed_file()
         .to_scene(&SceneOptions::default(), &mut ConversionReport::default())
         .unwrap();
-    let q = raw.animations[0].bones[1].rotation[0].value;
+    let q = raw.animations[0].bones[1].rotation.get(0).unwrap().value;
     assert_eq!(q.w, 15466.0 / 16384.0);
     assert!((q.norm() - 1.0).abs() > 1e-6);
     let options = SceneOptions {
@@ -75,7 +84,7 @@ fn rotations_are_normalised_only_when_asked() {
     let unit = seed_file()
         .to_scene(&options, &mut ConversionReport::default())
         .unwrap();
-    let n = unit.animations[0].bones[1].rotation[0].value;
+    let n = unit.animations[0].bones[1].rotation.get(0).unwrap().value;
     assert!((n.norm() - 1.0).abs() < 1e-12);
     assert_eq!(n, q.normalized());
 }
@@ -84,7 +93,7 @@ fn rotations_are_normalised_only_when_asked() {
 fn out_of_range_values_are_refused_not_wrapped() {
     let t = |v: f64| BoneTrack {
         bone: "slot0".into(),
-        translation: vec![SceneKey::new(0.0, Vec3::new(0.0, v, 0.0))],
+        translation: vec![SceneKey::new(0.0, Vec3::new(0.0, v, 0.0))].into(),
         ..BoneTrack::default()
     };
     assert!(refuse(t(32768.0)).contains("32768"));
@@ -92,20 +101,20 @@ fn out_of_range_values_are_refused_not_wrapped() {
     assert!(refuse(t(f64::NAN)).contains("range"));
     let r = |w: f64| BoneTrack {
         bone: "slot0".into(),
-        rotation: vec![SceneKey::new(0.0, Quat::new(0.0, 0.0, 0.0, w))],
+        rotation: vec![SceneKey::new(0.0, Quat::new(0.0, 0.0, 0.0, w))].into(),
         ..BoneTrack::default()
     };
     assert!(refuse(r(2.0)).contains("[-2, 2)"));
     assert!(refuse(r(-2.01)).contains("rotation key 0"));
     let s = BoneTrack {
         bone: "slot0".into(),
-        scale: vec![SceneKey::new(0.0, Vec3::new(40000.0, 1.0, 1.0))],
+        scale: vec![SceneKey::new(0.0, Vec3::new(40000.0, 1.0, 1.0))].into(),
         ..BoneTrack::default()
     };
     assert!(refuse(s).contains("scale key 0"));
     // The largest values that fit are kept.
     let fits = BoneTrack {
-        rotation: vec![SceneKey::new(0.0, Quat::new(-2.0, 1.99993896484375, 0.0, 1.0))],
+        rotation: vec![SceneKey::new(0.0, Quat::new(-2.0, 1.99993896484375, 0.0, 1.0))].into(),
         ..t(-32768.0)
     };
     let file = Sf3File::from_scene(
@@ -125,7 +134,7 @@ fn times_outside_u16_ticks_are_refused() {
     for frame in [-1.0, 65535.6, 1e12, f64::INFINITY] {
         let track = BoneTrack {
             bone: "slot0".into(),
-            scale: vec![SceneKey::new(frame, Vec3::ONE)],
+            scale: vec![SceneKey::new(frame, Vec3::ONE)].into(),
             ..BoneTrack::default()
         };
         assert!(refuse(track).contains("65535"), "{frame}");
@@ -188,8 +197,8 @@ fn what_the_format_cannot_hold_is_reported() {
 fn values_finer_than_the_fixed_point_fields_are_reported_as_rounded() {
     let track = |translation: f64, rotation_x: f64| BoneTrack {
         bone: "slot0".into(),
-        translation: vec![SceneKey::new(0.0, Vec3::new(translation, 0.0, 0.0))],
-        rotation: vec![SceneKey::new(0.0, Quat::new(rotation_x, 0.0, 0.0, 1.0))],
+        translation: vec![SceneKey::new(0.0, Vec3::new(translation, 0.0, 0.0))].into(),
+        rotation: vec![SceneKey::new(0.0, Quat::new(rotation_x, 0.0, 0.0, 1.0))].into(),
         ..BoneTrack::default()
     };
     let lengths = "translation and scale precision finer than 1/65536 (16.16 fixed point, rounded)";

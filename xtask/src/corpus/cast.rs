@@ -84,7 +84,8 @@ fn sample() -> CastFile {
                 translation: vec![
                     Key::new(0.0, Vec3::new(0.0, 0.0, 0.0)),
                     Key::new(20.0, Vec3::new(0.0, 0.0, 0.0)),
-                ],
+                ]
+                .into(),
                 ..BoneTrack::default()
             },
             BoneTrack {

@@ -952,14 +952,14 @@ impl TrackCurves<'_> {
             (AnimKind::Absolute, Some(b)) => skeleton.bones[b].local.translation,
             _ => Vec3::ZERO,
         };
-        track.translation = join_axes(&self.translation, rest, report);
+        track.translation = join_axes(&self.translation, rest, report).into();
         let lp = bone.map_or(Vec3::ZERO, |b| skeleton.bones[b].local.translation);
         let s = bone.map_or(Vec3::ONE, |b| skeleton.bones[b].rest_scale);
         let rest_scale = match (kinds.scale, bone) {
             (AnimKind::Absolute, Some(_)) => s,
             _ => Vec3::ONE,
         };
-        track.scale = join_axes(&self.scale, rest_scale, report);
+        track.scale = join_axes(&self.scale, rest_scale, report).into();
         // An axis whose mode differs from its channel's (the first axis's) is rewritten into
         // the channel's mode, unless an override covers the channel (then no curve's mode
         // counts). Relative and additive read an axis alike: translation rest + key, scale
@@ -982,14 +982,15 @@ impl TrackCurves<'_> {
                     (_, true) => (rest, 0.0),
                     (_, false) => (if rest == 0.0 { 0.0 } else { 1.0 / rest }, 0.0),
                 };
-                for key in keys.iter_mut() {
+                keys.map_values(|mut value| {
                     let v = match axis {
-                        0 => &mut key.value.x,
-                        1 => &mut key.value.y,
-                        _ => &mut key.value.z,
+                        0 => &mut value.x,
+                        1 => &mut value.y,
+                        _ => &mut value.z,
                     };
                     *v = *v * factor + offset;
-                }
+                    value
+                });
             }
         }
         track

@@ -5,7 +5,9 @@ use std::collections::{HashMap, HashSet};
 
 use animbin_core::math::{Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, Precision, Scene};
+use animbin_core::scene::{
+    AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Key, KeyValue, Keys, Precision, Scene,
+};
 
 use super::AnimatedBones;
 use super::builder::{Builder, Floats, f32x3, unit_f32x4};
@@ -17,32 +19,34 @@ use crate::json;
 /// Keys sorted by time with the values `apply` makes, times in seconds as f32 and strictly
 /// increasing (keys whose time repeats are dropped and counted).
 pub(super) fn channel_keys<T: Copy, const N: usize>(
-    keys: &[animbin_core::scene::Key<T>],
+    keys: impl ExactSizeIterator<Item = Key<T>> + Clone,
     framerate: f64,
     apply: &dyn Fn(T) -> Result<[f32; N]>,
     what: &dyn Fn() -> String,
     dropped: &mut usize,
 ) -> Result<(Vec<f32>, Vec<f32>)> {
-    if let Some(k) = keys.iter().find(|k| !(k.frame.is_finite() && k.frame >= 0.0)) {
+    if let Some(k) = keys.clone().find(|k| !(k.frame.is_finite() && k.frame >= 0.0)) {
         return Err(Error::Unencodable(format!(
             "{}: a key at frame {} (glTF times are finite and not negative)",
             what(),
             k.frame
         )));
     }
-    // Keys are mostly in order already: sorted references only for those that are not.
-    let sorted: Vec<_>;
-    let in_order: &mut dyn Iterator<Item = &animbin_core::scene::Key<T>> =
-        if keys.is_sorted_by(|a, b| a.frame.total_cmp(&b.frame).is_le()) {
-            &mut keys.iter()
+    let count = keys.len();
+    // Keys are mostly in order already: sorted copies only for those that are not.
+    let mut as_given = keys.clone();
+    let mut sorted;
+    let in_order: &mut dyn Iterator<Item = Key<T>> =
+        if keys.clone().is_sorted_by(|a, b| a.frame.total_cmp(&b.frame).is_le()) {
+            &mut as_given
         } else {
-            let mut by_frame: Vec<_> = keys.iter().collect();
+            let mut by_frame: Vec<_> = keys.collect();
             by_frame.sort_by(|a, b| a.frame.total_cmp(&b.frame));
-            sorted = by_frame;
-            &mut sorted.iter().copied()
+            sorted = by_frame.into_iter();
+            &mut sorted
         };
-    let mut times = Vec::with_capacity(keys.len());
-    let mut values = Vec::with_capacity(keys.len() * N);
+    let mut times = Vec::with_capacity(count);
+    let mut values = Vec::with_capacity(count * N);
     for key in in_order {
         let t = (key.frame / framerate) as f32;
         if !t.is_finite() {
@@ -68,21 +72,21 @@ enum Path {
 
 /// The channel `path` of track `track` of animation `anim` in `scene` (none when the scene
 /// has no such track).
-fn track_keys<T: ChannelValue>(scene: &Scene, anim: usize, track: usize, path: Path) -> &[animbin_core::scene::Key<T>] {
+fn track_keys<T: ChannelValue>(scene: &Scene, anim: usize, track: usize, path: Path) -> Option<&Keys<T>> {
     scene
         .animations
         .get(anim)
         .and_then(|a| a.bones.get(track))
-        .map_or(&[], |t| T::keys(t, path))
+        .map(|t| T::keys(t, path))
 }
 
 /// A value type of bone channels: vectors (translation, scale) and quaternions (rotation).
-trait ChannelValue: Copy + Sized + 'static {
-    fn keys(track: &animbin_core::scene::BoneTrack, path: Path) -> &[animbin_core::scene::Key<Self>];
+trait ChannelValue: KeyValue + 'static {
+    fn keys(track: &BoneTrack, path: Path) -> &Keys<Self>;
 }
 
 impl ChannelValue for Vec3<f64> {
-    fn keys(track: &animbin_core::scene::BoneTrack, path: Path) -> &[animbin_core::scene::Key<Self>] {
+    fn keys(track: &BoneTrack, path: Path) -> &Keys<Self> {
         match path {
             Path::Scale => &track.scale,
             _ => &track.translation,
@@ -91,7 +95,7 @@ impl ChannelValue for Vec3<f64> {
 }
 
 impl ChannelValue for animbin_core::math::Quat<f64> {
-    fn keys(track: &animbin_core::scene::BoneTrack, _: Path) -> &[animbin_core::scene::Key<Self>] {
+    fn keys(track: &BoneTrack, _: Path) -> &Keys<Self> {
         &track.rotation
     }
 }
@@ -108,7 +112,7 @@ fn produced_channel<T: ChannelValue, const N: usize>(
     apply: impl Fn(T) -> Option<[f32; N]> + Send + Sync + 'static,
 ) -> Option<(Vec<f32>, Floats<'static>)> {
     let kept = b.kept_scene(scene)?;
-    let keys = track_keys::<T>(scene, anim, track, path);
+    let keys = track_keys::<T>(scene, anim, track, path)?;
     // Small channels share a piece of the buffer: made now.
     if keys.len() * N * 4 < crate::glb::BinPieces::SMALL {
         return None;
@@ -125,7 +129,7 @@ fn produced_channel<T: ChannelValue, const N: usize>(
     }
     let produce = move |sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>| {
         let mut chunk = Vec::with_capacity(64 * 1024);
-        for key in track_keys::<T>(&kept, anim, track, path) {
+        for key in track_keys::<T>(&kept, anim, track, path).into_iter().flatten() {
             let values = apply(key.value).ok_or_else(|| std::io::Error::other("a key changed after it was checked"))?;
             for v in values {
                 chunk.extend_from_slice(&v.to_le_bytes());
@@ -172,8 +176,9 @@ fn channel_values<T: ChannelValue + std::fmt::Debug + Send + Sync, const N: usiz
         let v = transform(v);
         encode(v).ok_or_else(|| Error::Unencodable(format!("{} {fault}: {v:?}", what())))
     };
-    let keys = track_keys::<T>(scene, anim, track, path);
-    let (times, values) = channel_keys(keys, framerate, &checked, what, dropped)?;
+    let empty = Keys::new();
+    let keys = track_keys::<T>(scene, anim, track, path).unwrap_or(&empty);
+    let (times, values) = channel_keys(keys.iter(), framerate, &checked, what, dropped)?;
     Ok((times, Floats::Owned(values)))
 }
 

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{Animation, ConversionReport, Interpolation, Key, Skeleton};
+use animbin_core::scene::{Animation, ConversionReport, Interpolation, Key, KeyValue, Keys, Skeleton};
 
 use super::AnimatedBones;
 use super::builder::{Builder, Floats, finite3, unit_quat};
@@ -375,7 +375,7 @@ impl PlayedChannels {
     }
 }
 
-fn sorted<T: Copy, U>(keys: &[Key<T>], apply: impl Fn(T) -> U) -> Vec<(f64, U)> {
+fn sorted<T: KeyValue, U>(keys: &Keys<T>, apply: impl Fn(T) -> U) -> Vec<(f64, U)> {
     let mut out: Vec<(f64, U)> = keys.iter().map(|k| (k.frame, apply(k.value))).collect();
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
     out
@@ -455,13 +455,23 @@ pub(super) fn compensation_channels(
     let mut channel = |b: &mut Builder, node: usize, path: &'static str, keys: Channel, what: &dyn Fn() -> String| {
         let (times, values, kind, dims) = match keys {
             Channel::Vec3(keys) => {
-                let (t, v) =
-                    super::animation::channel_keys(&keys, anim.framerate, &|v| finite3(v, what), what, &mut 0)?;
+                let (t, v) = super::animation::channel_keys(
+                    keys.iter().copied(),
+                    anim.framerate,
+                    &|v| finite3(v, what),
+                    what,
+                    &mut 0,
+                )?;
                 (t, v, "VEC3", 3)
             }
             Channel::Quat(keys) => {
-                let (t, v) =
-                    super::animation::channel_keys(&keys, anim.framerate, &|q| unit_quat(q, what), what, &mut 0)?;
+                let (t, v) = super::animation::channel_keys(
+                    keys.iter().copied(),
+                    anim.framerate,
+                    &|q| unit_quat(q, what),
+                    what,
+                    &mut 0,
+                )?;
                 (t, v, "VEC4", 4)
             }
         };

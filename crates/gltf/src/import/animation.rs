@@ -297,12 +297,12 @@ pub(super) fn import_animation(
                 let rest = bone_of
                     .get(track.bone.as_str())
                     .map_or(Transform::IDENTITY, |&b| skeleton.bones[b].local);
-                for key in &mut track.translation {
-                    key.value = pose::remove_translation(kind, &rest, key.value);
-                }
-                for key in &mut track.rotation {
-                    key.value = pose::remove_rotation(kind, &rest, key.value);
-                }
+                track
+                    .translation
+                    .map_values(|value| pose::remove_translation(kind, &rest, value));
+                track
+                    .rotation
+                    .map_values(|value| pose::remove_rotation(kind, &rest, value));
             }
         }
         None => {

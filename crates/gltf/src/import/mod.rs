@@ -434,15 +434,9 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     for (anim, _) in scene.animations.iter_mut().zip(&single).filter(|(_, s)| **s) {
         for track in &mut anim.bones {
             let round = |v: f64| f64::from(v as f32);
-            for key in &mut track.translation {
-                key.value = key.value.map(round);
-            }
-            for key in &mut track.rotation {
-                key.value = key.value.map(round);
-            }
-            for key in &mut track.scale {
-                key.value = key.value.map(round);
-            }
+            track.translation.map_values(|value| value.map(round));
+            track.rotation.map_values(|value| value.map(round));
+            track.scale.map_values(|value| value.map(round));
         }
     }
     Ok(scene)
@@ -478,12 +472,8 @@ fn y_up_to_z_up(scene: &mut Scene) {
     }
     for anim in &mut scene.animations {
         for track in anim.bones.iter_mut().filter(|t| roots.contains(&t.bone)) {
-            for key in &mut track.translation {
-                key.value = Y_UP_TO_Z_UP.rotate(key.value);
-            }
-            for key in &mut track.rotation {
-                key.value = (Y_UP_TO_Z_UP * key.value).normalized();
-            }
+            track.translation.map_values(|value| Y_UP_TO_Z_UP.rotate(value));
+            track.rotation.map_values(|value| (Y_UP_TO_Z_UP * value).normalized());
         }
     }
     let turn = |v: Vec3<f32>| {

@@ -173,7 +173,7 @@ pub(super) fn weight_tracks(
                     "{}: different weights for targets of one name ({name:?}) on several meshes (the scene keys targets by name): the first kept",
                     label()
                 )),
-                None => tracks.push(WeightTrack { target: name, keys }),
+                None => tracks.push(WeightTrack { target: name, keys: keys.into() }),
             }
         }
     }

@@ -136,26 +136,26 @@ pub fn animation() -> Animation {
         bones: vec![
             BoneTrack {
                 bone: "tag_origin".into(),
-                translation: keys3(&[0.0, 10.0, 20.0], |t| [t, 0.0, 0.0]),
+                translation: keys3(&[0.0, 10.0, 20.0], |t| [t, 0.0, 0.0]).into(),
                 ..BoneTrack::default()
             },
             BoneTrack {
                 bone: "j_spine".into(),
-                rotation: quat_keys(&[0.0, 5.0, 20.0]),
-                scale: keys3(&[0.0, 20.0], |t| [1.0 + t / 100.0; 3]),
+                rotation: quat_keys(&[0.0, 5.0, 20.0]).into(),
+                scale: keys3(&[0.0, 20.0], |t| [1.0 + t / 100.0; 3]).into(),
                 ..BoneTrack::default()
             },
             BoneTrack {
                 bone: "j_gun".into(),
                 kind_override: Some(AnimKind::Additive),
-                translation: keys3(&[0.0, 20.0], |t| [0.0, t / 10.0, 0.0]),
-                rotation: quat_keys(&[0.0, 20.0]),
+                translation: keys3(&[0.0, 20.0], |t| [0.0, t / 10.0, 0.0]).into(),
+                rotation: quat_keys(&[0.0, 20.0]).into(),
                 ..BoneTrack::default()
             },
             BoneTrack {
                 bone: "j_mag".into(),
                 cosmetic: true,
-                translation: keys3(&[3.0], |_| [0.0, -1.0, 0.5]),
+                translation: keys3(&[3.0], |_| [0.0, -1.0, 0.5]).into(),
                 ..BoneTrack::default()
             },
             BoneTrack {
@@ -164,7 +164,7 @@ pub fn animation() -> Animation {
             },
             BoneTrack {
                 bone: "tag_flash".into(),
-                rotation: quat_keys(&[0.0, 1.0]),
+                rotation: quat_keys(&[0.0, 1.0]).into(),
                 ..BoneTrack::default()
             },
         ],
@@ -196,8 +196,8 @@ pub fn step_animation() -> Animation {
         interpolation: Interpolation::Step,
         bones: vec![BoneTrack {
             bone: "j_head".into(),
-            rotation: quat_keys(&[0.0, 3.0, 6.0]),
-            translation: keys3(&[1.0, 2.0], |t| [t, t, t]),
+            rotation: quat_keys(&[0.0, 3.0, 6.0]).into(),
+            translation: keys3(&[1.0, 2.0], |t| [t, t, t]).into(),
             ..BoneTrack::default()
         }],
         ..Animation::default()
