@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
 
 mod keys;
-pub use keys::{KeySlices, KeyValue, Keys, KeysIter};
+pub use keys::{KeyColumn, KeySlices, KeyValue, Keys, KeysIter};
 
 /// A whole scene: a skeleton, meshes, materials, textures, animations, and (from Cast) hair
 /// and instances of other scene files.

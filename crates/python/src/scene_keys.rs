@@ -10,7 +10,7 @@
 //! precision (SEAnim) for single precision.
 
 use animbin::core::math::{Quat, Vec3};
-use animbin::core::scene::{Animation, BoneTrack, Key, KeySlices, KeyValue, Keys, Precision};
+use animbin::core::scene::{Animation, BoneTrack, Key, KeyColumn, KeyValue, Keys, Precision};
 use animbin::core::zerocopy::{FromBytes, Immutable, IntoBytes};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -105,8 +105,8 @@ impl ChannelValue for Quat<f64> {
 /// as `f32`s becomes `float32` in one copy of its bytes.
 fn values_array<'py, V: ChannelValue>(py: Python<'py>, keys: &Keys<V>, single: bool) -> PyResult<Bound<'py, PyAny>> {
     let (rows, n) = (keys.len(), V::N);
-    match (keys.slices(), single) {
-        (KeySlices::Single { values, .. }, true) => {
+    match (keys.slices().values, single) {
+        (KeyColumn::Single(values), true) => {
             // Vec3<f32> and Quat<f32> are plain f32s in order: their bytes are the array's.
             let floats = <[f32]>::ref_from_bytes(values.as_bytes())
                 .map_err(|_| PyValueError::new_err("key values are not f32-aligned"))?;

@@ -10,7 +10,7 @@
 use animbin_core::scene::Precision as ScenePrecision;
 use animbin_core::scene::{AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Note as SceneNote};
 use animbin_core::scene::{
-    Key as SceneKey, KeySlices, KeyValue as SceneValue, Keys as SceneKeys, PropertyTrack, Scene,
+    Key as SceneKey, KeyColumn, KeyValue as SceneValue, Keys as SceneKeys, PropertyTrack, Scene,
 };
 use animbin_core::seblend::Trailer;
 use animbin_core::{Error, ErrorKind, Result, SceneOptions, pose};
@@ -357,10 +357,13 @@ impl SeAnim {
             }
         }
 
+        // Channels the scene held as f32 arrive single: a high-precision file holds every
+        // channel as f64, as reading it would.
         let precision = if single_exact_keys(&bones) {
             hold_at(&mut bones, Precision::Single);
             PropertyFlags::empty()
         } else {
+            hold_at(&mut bones, Precision::Double);
             PropertyFlags::PRECISION_HIGH
         };
 
@@ -509,24 +512,21 @@ fn file_keys<V: KeyValue + SceneValue<Single = V::Narrow>>(
     what: &str,
     report: &mut ConversionReport,
 ) -> Result<Keys<V>> {
-    fn keys_of<F: Copy + Into<f64>, T: Copy>(
-        frames: &[F],
+    fn keys_of<T: Copy>(
+        frames: impl Iterator<Item = f64>,
         values: &[T],
         what: &str,
         report: &mut ConversionReport,
     ) -> Result<Vec<Key<T>>> {
-        let mut keys = Vec::with_capacity(frames.len());
-        for (i, (&frame, &value)) in frames.iter().zip(values).enumerate() {
-            keys.push(Key::new(
-                file_frame(frame.into(), || format!("{what} {i}"), report)?,
-                value,
-            ));
+        let mut keys = Vec::with_capacity(values.len());
+        for (i, (frame, &value)) in frames.zip(values).enumerate() {
+            keys.push(Key::new(file_frame(frame, || format!("{what} {i}"), report)?, value));
         }
         Ok(keys)
     }
-    Ok(match keys.slices() {
-        KeySlices::Single { frames, values } => Keys::Single(keys_of(frames, values, what, report)?),
-        KeySlices::Double { frames, values } => Keys::Double(keys_of(frames, values, what, report)?),
+    Ok(match keys.slices().values {
+        KeyColumn::Single(values) => Keys::Single(keys_of(keys.frames(), values, what, report)?),
+        KeyColumn::Double(values) => Keys::Double(keys_of(keys.frames(), values, what, report)?),
     })
 }
 

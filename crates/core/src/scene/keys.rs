@@ -2,9 +2,9 @@
 //!
 //! Most files store single-precision keys (SEAnim without its high-precision flag, Cast, AnimX,
 //! x8an's translations), and a scene that widened every key to `f64` held twice what the file
-//! did. [`Keys`] stores frames and values as `f32` for as long as every key pushed is exactly
-//! an `f32`, and widens the whole channel to `f64` the first time one is not. Reading never
-//! rounds: every key comes back as the `f64` it was pushed as, bit for bit.
+//! did. [`Keys`] stores its frames and its values each as `f32`s for as long as every one
+//! pushed is exactly an `f32`, and widens that array to `f64` the first time one is not.
+//! Reading never rounds: every key comes back as the `f64` it was pushed as, bit for bit.
 
 use std::fmt;
 
@@ -36,6 +36,7 @@ pub trait KeyValue: Copy + PartialEq + fmt::Debug + sealed::Sealed {
 /// `x` as an `f32` when [`widen_scalar`] gives `x` back bit for bit. A NaN narrows when its
 /// payload fits an `f32`'s (the low 29 bits clear), with its quiet bit as it is: `as` casts
 /// may set that bit, so NaNs are moved by their bits.
+#[inline]
 fn narrow_scalar(x: f64) -> Option<f32> {
     if x.is_nan() {
         let bits = x.to_bits();
@@ -51,6 +52,7 @@ fn narrow_scalar(x: f64) -> Option<f32> {
 }
 
 /// `x` as an `f64`, exactly; NaN payloads (and a signalling NaN's clear quiet bit) kept.
+#[inline]
 fn widen_scalar(x: f32) -> f64 {
     if x.is_nan() {
         let bits = u64::from(x.to_bits());
@@ -65,10 +67,12 @@ fn widen_scalar(x: f32) -> f64 {
 impl KeyValue for f64 {
     type Single = f32;
 
+    #[inline]
     fn narrow(self) -> Option<f32> {
         narrow_scalar(self)
     }
 
+    #[inline]
     fn widen(single: f32) -> Self {
         widen_scalar(single)
     }
@@ -77,6 +81,7 @@ impl KeyValue for f64 {
 impl KeyValue for Vec3<f64> {
     type Single = Vec3<f32>;
 
+    #[inline]
     fn narrow(self) -> Option<Vec3<f32>> {
         Some(Vec3::new(
             narrow_scalar(self.x)?,
@@ -85,6 +90,7 @@ impl KeyValue for Vec3<f64> {
         ))
     }
 
+    #[inline]
     fn widen(single: Vec3<f32>) -> Self {
         single.map(widen_scalar)
     }
@@ -93,6 +99,7 @@ impl KeyValue for Vec3<f64> {
 impl KeyValue for Quat<f64> {
     type Single = Quat<f32>;
 
+    #[inline]
     fn narrow(self) -> Option<Quat<f32>> {
         Some(Quat::new(
             narrow_scalar(self.x)?,
@@ -102,61 +109,135 @@ impl KeyValue for Quat<f64> {
         ))
     }
 
+    #[inline]
     fn widen(single: Quat<f32>) -> Self {
         single.map(widen_scalar)
+    }
+}
+
+/// One array of a [`Keys`]: `f32`s while every element pushed is exactly an `f32`, `f64`s
+/// from the first that is not.
+#[derive(Clone)]
+enum Column<T: KeyValue> {
+    Single(Vec<T::Single>),
+    Double(Vec<T>),
+}
+
+impl<T: KeyValue> Column<T> {
+    fn with_capacity(capacity: usize) -> Self {
+        Self::Single(Vec::with_capacity(capacity))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Self::Single(v) => v.len(),
+            Self::Double(v) => v.len(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, index: usize) -> Option<T> {
+        match self {
+            Self::Single(v) => v.get(index).map(|&s| T::widen(s)),
+            Self::Double(v) => v.get(index).copied(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, value: T) {
+        match self {
+            Self::Single(v) => match value.narrow() {
+                Some(single) => v.push(single),
+                None => {
+                    let mut wide: Vec<T> = Vec::with_capacity(v.capacity().max(v.len() + 1));
+                    wide.extend(v.iter().map(|&s| T::widen(s)));
+                    wide.push(value);
+                    *self = Self::Double(wide);
+                }
+            },
+            Self::Double(v) => v.push(value),
+        }
+    }
+
+    #[inline]
+    fn push_single(&mut self, value: T::Single) {
+        match self {
+            Self::Single(v) => v.push(value),
+            Self::Double(v) => v.push(T::widen(value)),
+        }
+    }
+
+    fn precision(&self) -> Precision {
+        match self {
+            Self::Single(_) => Precision::Single,
+            Self::Double(_) => Precision::Double,
+        }
+    }
+
+    fn slice(&self) -> KeyColumn<'_, T> {
+        match self {
+            Self::Single(v) => KeyColumn::Single(v),
+            Self::Double(v) => KeyColumn::Double(v),
+        }
+    }
+
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            // Widening is exact, so f32 equality is the f64 equality of the elements read.
+            (Self::Single(a), Self::Single(b)) => a == b,
+            (Self::Double(a), Self::Double(b)) => a == b,
+            _ => self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i)),
+        }
     }
 }
 
 /// The keys of one channel, in the order they were pushed (a channel's keys are usually in
 /// frame order, but nothing here requires it).
 ///
-/// Frames and values are two arrays, `f32` while every key is exactly an `f32` and `f64`
-/// from the first that is not; [`Keys::slices`] shows them as they are held, and everything
-/// else reads keys as [`Key`]s of `f64`, exactly as they were pushed. Two channels are equal
-/// when their keys are, whatever precision each is held at.
+/// Frames and values are two arrays, each of `f32`s while every element pushed is exactly an
+/// `f32` and of `f64`s from the first that is not: a single-precision file's values stay
+/// `f32` even where its times become frames an `f32` cannot hold (AnimX's seconds, glTF's).
+/// [`Keys::slices`] shows the arrays as they are held; everything else reads keys as
+/// [`Key`]s of `f64`, exactly as they were pushed. Two channels are equal when their keys
+/// are, whatever precision each is held at.
 ///
 /// ```
 /// use animbin_core::math::Vec3;
-/// use animbin_core::scene::{Key, KeySlices, Keys, Precision};
+/// use animbin_core::scene::{Key, KeyColumn, Keys, Precision};
 ///
 /// let mut keys: Keys<Vec3<f64>> = [Key::new(0.0, Vec3::new(1.0, 2.0, 0.5))].into_iter().collect();
 /// assert_eq!(keys.precision(), Precision::Single);
 ///
-/// // 0.1 is not an f32: the channel widens, and every key reads back as pushed.
+/// // 0.1 is not an f32: the values widen, and every key reads back as pushed.
 /// keys.push(Key::new(1.0, Vec3::new(0.1, 0.0, 0.0)));
 /// assert_eq!(keys.precision(), Precision::Double);
 /// assert_eq!(keys.get(1), Some(Key::new(1.0, Vec3::new(0.1, 0.0, 0.0))));
-/// assert!(matches!(keys.slices(), KeySlices::Double { frames: [0.0, 1.0], .. }));
+/// // The frames are still f32s.
+/// assert!(matches!(keys.slices().frames, KeyColumn::Single([0.0, 1.0])));
 /// ```
 #[derive(Clone)]
 pub struct Keys<T: KeyValue> {
-    held: Held<T>,
+    /// As long as `values`.
+    frames: Column<f64>,
+    values: Column<T>,
 }
 
-/// How a [`Keys`] holds its keys; frames and values always have the same length.
-#[derive(Clone)]
-enum Held<T: KeyValue> {
-    Single { frames: Vec<f32>, values: Vec<T::Single> },
-    Double { frames: Vec<f64>, values: Vec<T> },
+/// One array of a [`Keys`] as it is held (see [`Keys::slices`]).
+#[derive(Debug, Clone, Copy)]
+pub enum KeyColumn<'a, T: KeyValue> {
+    /// Every element is exactly an `f32`.
+    Single(&'a [T::Single]),
+    /// At least one element is not exactly an `f32`.
+    Double(&'a [T]),
 }
 
 /// The frames and values of a [`Keys`] as it holds them (see [`Keys::slices`]).
 #[derive(Debug, Clone, Copy)]
-pub enum KeySlices<'a, T: KeyValue> {
-    /// Every key is exactly an `f32`.
-    Single {
-        /// The frames, one per key.
-        frames: &'a [f32],
-        /// The values, one per key.
-        values: &'a [T::Single],
-    },
-    /// At least one key is not exactly an `f32`.
-    Double {
-        /// The frames, one per key.
-        frames: &'a [f64],
-        /// The values, one per key.
-        values: &'a [T],
-    },
+pub struct KeySlices<'a, T: KeyValue> {
+    /// The frames, one per key.
+    pub frames: KeyColumn<'a, f64>,
+    /// The values, one per key.
+    pub values: KeyColumn<'a, T>,
 }
 
 impl<T: KeyValue> Default for Keys<T> {
@@ -169,29 +250,22 @@ impl<T: KeyValue> Keys<T> {
     /// No keys.
     pub const fn new() -> Self {
         Self {
-            held: Held::Single {
-                frames: Vec::new(),
-                values: Vec::new(),
-            },
+            frames: Column::Single(Vec::new()),
+            values: Column::Single(Vec::new()),
         }
     }
 
     /// No keys, with room for `capacity` single-precision keys.
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            held: Held::Single {
-                frames: Vec::with_capacity(capacity),
-                values: Vec::with_capacity(capacity),
-            },
+            frames: Column::with_capacity(capacity),
+            values: Column::with_capacity(capacity),
         }
     }
 
     /// The number of keys.
     pub fn len(&self) -> usize {
-        match &self.held {
-            Held::Single { frames, .. } => frames.len(),
-            Held::Double { frames, .. } => frames.len(),
-        }
+        self.frames.len()
     }
 
     /// Whether there are no keys.
@@ -199,63 +273,41 @@ impl<T: KeyValue> Keys<T> {
         self.len() == 0
     }
 
-    /// The precision the keys are held at: single while every key is exactly an `f32`.
+    /// The precision the values are held at: single while every value is exactly an `f32`.
     pub fn precision(&self) -> Precision {
-        match self.held {
-            Held::Single { .. } => Precision::Single,
-            Held::Double { .. } => Precision::Double,
-        }
+        self.values.precision()
     }
 
-    /// Appends `key`, widening the channel to `f64` if `key` is not exactly an `f32`.
+    /// The precision the frames are held at: single while every frame is exactly an `f32`.
+    pub fn frame_precision(&self) -> Precision {
+        self.frames.precision()
+    }
+
+    /// Appends `key`, widening the frames or the values to `f64` if its frame or value is not
+    /// exactly an `f32`.
+    #[inline]
     pub fn push(&mut self, key: Key<T>) {
-        if let Held::Single { frames, values } = &mut self.held {
-            if let (Some(frame), Some(value)) = (narrow_scalar(key.frame), key.value.narrow()) {
-                frames.push(frame);
-                values.push(value);
-                return;
-            }
-            self.widen();
-        }
-        let Held::Double { frames, values } = &mut self.held else {
-            unreachable!("widened above")
-        };
-        frames.push(key.frame);
-        values.push(key.value);
+        self.frames.push(key.frame);
+        self.values.push(key.value);
     }
 
     /// Appends a key of `f32` frame and value (a single-precision file's own key).
+    #[inline]
     pub fn push_single(&mut self, frame: f32, value: T::Single) {
-        match &mut self.held {
-            Held::Single { frames, values } => {
-                frames.push(frame);
-                values.push(value);
-            }
-            Held::Double { frames, values } => {
-                frames.push(widen_scalar(frame));
-                values.push(T::widen(value));
-            }
-        }
+        self.frames.push_single(frame);
+        self.values.push_single(value);
     }
 
-    /// Holds every key as `f64` from now on.
-    fn widen(&mut self) {
-        if let Held::Single { frames, values } = &mut self.held {
-            let frames = std::mem::take(frames).into_iter().map(widen_scalar).collect();
-            let values = std::mem::take(values).into_iter().map(T::widen).collect();
-            self.held = Held::Double { frames, values };
-        }
+    /// Appends a key of an `f32` value (a single-precision file's) at `frame`.
+    pub fn push_single_value(&mut self, frame: f64, value: T::Single) {
+        self.frames.push(frame);
+        self.values.push_single(value);
     }
 
     /// The key at `index`.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<Key<T>> {
-        match &self.held {
-            Held::Single { frames, values } => Some(Key::new(
-                widen_scalar(*frames.get(index)?),
-                T::widen(*values.get(index)?),
-            )),
-            Held::Double { frames, values } => Some(Key::new(*frames.get(index)?, *values.get(index)?)),
-        }
+        Some(Key::new(self.frames.get(index)?, self.values.get(index)?))
     }
 
     /// The first key.
@@ -270,34 +322,27 @@ impl<T: KeyValue> Keys<T> {
 
     /// The frame of the key at `index`.
     pub fn frame(&self, index: usize) -> Option<f64> {
-        match &self.held {
-            Held::Single { frames, .. } => frames.get(index).map(|&f| widen_scalar(f)),
-            Held::Double { frames, .. } => frames.get(index).copied(),
-        }
+        self.frames.get(index)
     }
 
     /// The keys in order.
     pub fn iter(&self) -> KeysIter<'_, T> {
         KeysIter {
-            keys: self,
-            front: 0,
-            back: self.len(),
+            frames: self.frames.iter(),
+            values: self.values.iter(),
         }
     }
 
     /// The frames in key order.
-    pub fn frames(&self) -> impl ExactSizeIterator<Item = f64> + DoubleEndedIterator + '_ {
-        (0..self.len()).map(|i| match &self.held {
-            Held::Single { frames, .. } => widen_scalar(frames[i]),
-            Held::Double { frames, .. } => frames[i],
-        })
+    pub fn frames(&self) -> impl ExactSizeIterator<Item = f64> + DoubleEndedIterator + Clone + '_ {
+        self.frames.iter()
     }
 
     /// The frames and values as they are held, for readers that take `f32` keys as they are.
     pub fn slices(&self) -> KeySlices<'_, T> {
-        match &self.held {
-            Held::Single { frames, values } => KeySlices::Single { frames, values },
-            Held::Double { frames, values } => KeySlices::Double { frames, values },
+        KeySlices {
+            frames: self.frames.slice(),
+            values: self.values.slice(),
         }
     }
 
@@ -306,61 +351,113 @@ impl<T: KeyValue> Keys<T> {
         self.iter().collect()
     }
 
-    /// Replaces every key with what `f` makes of it, keeping the channel single where the
-    /// results allow.
+    /// Replaces every key with what `f` makes of it, keeping single what the results allow.
     pub fn map_keys(&mut self, f: impl FnMut(Key<T>) -> Key<T>) {
         *self = self.iter().map(f).collect();
     }
 
     /// Replaces every value with what `f` makes of it, at the same frames.
     pub fn map_values(&mut self, mut f: impl FnMut(T) -> T) {
-        self.map_keys(|key| Key::new(key.frame, f(key.value)));
+        let mut values = Column::with_capacity(self.len());
+        for value in self.values.iter() {
+            values.push(f(value));
+        }
+        self.values = values;
     }
 
-    /// Removes every key; the channel is single again.
+    /// Removes every key; both arrays are single again.
     pub fn clear(&mut self) {
         *self = Self::new();
+    }
+}
+
+/// The elements of a [`Column`], as `f64`s.
+#[derive(Clone)]
+enum ColumnIter<'a, T: KeyValue> {
+    Single(std::slice::Iter<'a, T::Single>),
+    Double(std::slice::Iter<'a, T>),
+}
+
+impl<T: KeyValue> Iterator for ColumnIter<'_, T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Self::Single(it) => it.next().map(|&s| T::widen(s)),
+            Self::Double(it) => it.next().copied(),
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Self::Single(it) => it.size_hint(),
+            Self::Double(it) => it.size_hint(),
+        }
+    }
+
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<T> {
+        match self {
+            Self::Single(it) => it.nth(n).map(|&s| T::widen(s)),
+            Self::Double(it) => it.nth(n).copied(),
+        }
+    }
+}
+
+impl<T: KeyValue> DoubleEndedIterator for ColumnIter<'_, T> {
+    #[inline]
+    fn next_back(&mut self) -> Option<T> {
+        match self {
+            Self::Single(it) => it.next_back().map(|&s| T::widen(s)),
+            Self::Double(it) => it.next_back().copied(),
+        }
+    }
+}
+
+impl<T: KeyValue> ExactSizeIterator for ColumnIter<'_, T> {}
+
+impl<T: KeyValue> Column<T> {
+    #[inline]
+    fn iter(&self) -> ColumnIter<'_, T> {
+        match self {
+            Self::Single(v) => ColumnIter::Single(v.iter()),
+            Self::Double(v) => ColumnIter::Double(v.iter()),
+        }
     }
 }
 
 /// The keys of a [`Keys`], as `f64` [`Key`]s.
 #[derive(Clone)]
 pub struct KeysIter<'a, T: KeyValue> {
-    keys: &'a Keys<T>,
-    front: usize,
-    back: usize,
+    frames: ColumnIter<'a, f64>,
+    values: ColumnIter<'a, T>,
 }
 
 impl<T: KeyValue> Iterator for KeysIter<'_, T> {
     type Item = Key<T>;
 
+    #[inline]
     fn next(&mut self) -> Option<Key<T>> {
-        if self.front == self.back {
-            return None;
-        }
-        let key = self.keys.get(self.front);
-        self.front += 1;
-        key
+        Some(Key::new(self.frames.next()?, self.values.next()?))
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.back - self.front;
-        (left, Some(left))
+        self.frames.size_hint()
     }
 
+    #[inline]
     fn nth(&mut self, n: usize) -> Option<Key<T>> {
-        self.front = self.front.saturating_add(n).min(self.back);
-        self.next()
+        Some(Key::new(self.frames.nth(n)?, self.values.nth(n)?))
     }
 }
 
 impl<T: KeyValue> DoubleEndedIterator for KeysIter<'_, T> {
+    #[inline]
     fn next_back(&mut self) -> Option<Key<T>> {
-        if self.front == self.back {
-            return None;
-        }
-        self.back -= 1;
-        self.keys.get(self.back)
+        Some(Key::new(self.frames.next_back()?, self.values.next_back()?))
     }
 }
 
@@ -406,11 +503,7 @@ impl<T: KeyValue, const N: usize> From<[Key<T>; N]> for Keys<T> {
 
 impl<T: KeyValue> PartialEq for Keys<T> {
     fn eq(&self, other: &Self) -> bool {
-        match (&self.held, &other.held) {
-            // Widening is exact, so f32 equality is the f64 equality of the keys read.
-            (Held::Single { frames: fa, values: va }, Held::Single { frames: fb, values: vb }) => fa == fb && va == vb,
-            _ => self.len() == other.len() && self.iter().eq(other.iter()),
-        }
+        self.frames.eq(&other.frames) && self.values.eq(&other.values)
     }
 }
 
@@ -489,9 +582,24 @@ mod tests {
                 Key::new(16_777_217.0, v(2.0))
             ]
         );
-        // A frame past 2^24 alone widens too.
-        let frame_only: Keys<f64> = [Key::new(16_777_217.0, 1.0)].into();
-        assert_eq!(frame_only.precision(), Precision::Double);
+        assert_eq!(keys.frame_precision(), Precision::Double);
+        // A frame past 2^24 widens the frames alone.
+        let frame_only: Keys<f64> = [Key::new(16_777_217.0, 1.0), Key::new(16_777_218.0, 0.5)].into();
+        assert_eq!(frame_only.precision(), Precision::Single);
+        assert_eq!(frame_only.frame_precision(), Precision::Double);
+        assert_eq!(
+            frame_only.to_vec(),
+            vec![Key::new(16_777_217.0, 1.0), Key::new(16_777_218.0, 0.5)]
+        );
+        // And a value alone widens the values alone.
+        let mut value_only: Keys<f64> = Keys::with_capacity(4);
+        value_only.push_single_value(2.0, 0.25);
+        value_only.push(Key::new(3.0, 0.1));
+        assert_eq!(
+            (value_only.precision(), value_only.frame_precision()),
+            (Precision::Double, Precision::Single)
+        );
+        assert!(matches!(value_only.slices().values, KeyColumn::Double([0.25, 0.1])));
         keys.push_single(3.0, Vec3::new(1.0, 2.0, 3.0));
         assert_eq!(keys.last(), Some(Key::new(3.0, Vec3::new(1.0, 2.0, 3.0))));
     }
@@ -510,7 +618,7 @@ mod tests {
         let held = |x: f64| Keys::from([Key::new(0.0, x)]).precision();
         assert_eq!(held(signalling), Precision::Single);
         let keys = Keys::<f64>::from([Key::new(0.0, signalling)]);
-        let KeySlices::Single { values, .. } = keys.slices() else {
+        let KeyColumn::Single(values) = keys.slices().values else {
             panic!("held single")
         };
         assert_eq!(values[0].to_bits(), 0xff80_0001, "a signalling NaN stays signalling");
@@ -530,6 +638,13 @@ mod tests {
         double.map_keys(|k| Key::new(1.0, k.value));
         assert_eq!(double.precision(), Precision::Single);
         assert_eq!(single, double);
+        let mut wide_frames = single.clone();
+        wide_frames.push(Key::new(0.1, Quat::new(0.0, 0.0, 0.0, 1.0)));
+        let mut wide_values = single.clone();
+        wide_values.push(Key::new(0.5, Quat::new(0.1, 0.0, 0.0, 1.0)));
+        assert_ne!(wide_frames, wide_values);
+        assert_eq!(wide_frames, wide_frames.to_vec());
+        assert_eq!(wide_values, Keys::from(wide_values.to_vec()));
         let mut other = single.clone();
         other.push(Key::new(0.1, Quat::new(0.0, 0.0, 0.0, 1.0)));
         assert_ne!(single, other);

@@ -25,26 +25,31 @@ pub(super) fn channel_keys<T: Copy, const N: usize>(
     what: &dyn Fn() -> String,
     dropped: &mut usize,
 ) -> Result<(Vec<f32>, Vec<f32>)> {
-    if let Some(k) = keys.clone().find(|k| !(k.frame.is_finite() && k.frame >= 0.0)) {
-        return Err(Error::Unencodable(format!(
-            "{}: a key at frame {} (glTF times are finite and not negative)",
-            what(),
-            k.frame
-        )));
+    // One pass over the frames: all usable, and mostly in order already (sorted copies only
+    // for those that are not).
+    let mut in_order = true;
+    let mut previous: Option<f64> = None;
+    for frame in keys.clone().map(|k| k.frame) {
+        if !(frame.is_finite() && frame >= 0.0) {
+            return Err(Error::Unencodable(format!(
+                "{}: a key at frame {frame} (glTF times are finite and not negative)",
+                what()
+            )));
+        }
+        in_order &= previous.is_none_or(|p| p.total_cmp(&frame).is_le());
+        previous = Some(frame);
     }
     let count = keys.len();
-    // Keys are mostly in order already: sorted copies only for those that are not.
     let mut as_given = keys.clone();
     let mut sorted;
-    let in_order: &mut dyn Iterator<Item = Key<T>> =
-        if keys.clone().is_sorted_by(|a, b| a.frame.total_cmp(&b.frame).is_le()) {
-            &mut as_given
-        } else {
-            let mut by_frame: Vec<_> = keys.collect();
-            by_frame.sort_by(|a, b| a.frame.total_cmp(&b.frame));
-            sorted = by_frame.into_iter();
-            &mut sorted
-        };
+    let in_order: &mut dyn Iterator<Item = Key<T>> = if in_order {
+        &mut as_given
+    } else {
+        let mut by_frame: Vec<_> = keys.collect();
+        by_frame.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+        sorted = by_frame.into_iter();
+        &mut sorted
+    };
     let mut times = Vec::with_capacity(count);
     let mut values = Vec::with_capacity(count * N);
     for key in in_order {
@@ -405,12 +410,15 @@ pub(super) fn export_animation(
 pub(super) fn key_precision(anim: &Animation) -> Precision {
     let exact = |c: f64| f64::from(c as f32) == c || c.is_nan();
     let exact3 = |v: Vec3<f64>| exact(v.x) && exact(v.y) && exact(v.z);
+    // Values held as f32s are exact: only wider channels are looked at.
+    let single = |p: Precision| p == Precision::Single;
     let single = anim.bones.iter().all(|t| {
-        t.translation.iter().all(|k| exact3(k.value))
-            && t.scale.iter().all(|k| exact3(k.value))
-            && t.rotation
-                .iter()
-                .all(|k| exact(k.value.x) && exact(k.value.y) && exact(k.value.z) && exact(k.value.w))
+        (single(t.translation.precision()) || t.translation.iter().all(|k| exact3(k.value)))
+            && (single(t.scale.precision()) || t.scale.iter().all(|k| exact3(k.value)))
+            && (single(t.rotation.precision())
+                || t.rotation
+                    .iter()
+                    .all(|k| exact(k.value.x) && exact(k.value.y) && exact(k.value.z) && exact(k.value.w)))
     });
     if single { Precision::Single } else { Precision::Double }
 }
