@@ -13,7 +13,8 @@
 //! - [`io`]: a slice reader and a view cursor, bounds checks that refuse impossible counts
 //!   *before* allocating, and bulk reads of plain data with one copy;
 //! - [`error`]: one [`Error`] that names the format, the byte offset and what was expected;
-//! - [`scene`]: the neutral model that conversions between formats go through;
+//! - [`scene`]: the neutral model that conversions between formats go through, its keys held
+//!   at the precision the file gave them ([`scene::Keys`]);
 //! - [`check`]: what a scene a caller built must be before a file is written from it;
 //! - [`hierarchy`]: parent lists in linear time without recursion: parents-first order,
 //!   cycles, what a bone takes from its nearest ancestor;
