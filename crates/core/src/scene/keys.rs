@@ -128,6 +128,23 @@ impl<T: KeyValue> Column<T> {
         Self::Single(Vec::with_capacity(capacity))
     }
 
+    /// A column of `first` with room for `capacity` elements, single or double as `first`
+    /// is: the first element usually tells, and a column that widens allocates twice.
+    fn starting_with(first: T, capacity: usize) -> Self {
+        match first.narrow() {
+            Some(single) => {
+                let mut v = Vec::with_capacity(capacity);
+                v.push(single);
+                Self::Single(v)
+            }
+            None => {
+                let mut v = Vec::with_capacity(capacity);
+                v.push(first);
+                Self::Double(v)
+            }
+        }
+    }
+
     fn len(&self) -> usize {
         match self {
             Self::Single(v) => v.len(),
@@ -338,6 +355,11 @@ impl<T: KeyValue> Keys<T> {
         self.frames.iter()
     }
 
+    /// The values in key order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = T> + DoubleEndedIterator + Clone + '_ {
+        self.values.iter()
+    }
+
     /// The frames and values as they are held, for readers that take `f32` keys as they are.
     pub fn slices(&self) -> KeySlices<'_, T> {
         KeySlices {
@@ -358,8 +380,12 @@ impl<T: KeyValue> Keys<T> {
 
     /// Replaces every value with what `f` makes of it, at the same frames.
     pub fn map_values(&mut self, mut f: impl FnMut(T) -> T) {
-        let mut values = Column::with_capacity(self.len());
-        for value in self.values.iter() {
+        let mut old = self.values.iter();
+        let Some(first) = old.next() else {
+            return;
+        };
+        let mut values = Column::starting_with(f(first), self.len());
+        for value in old {
             values.push(f(value));
         }
         self.values = values;
@@ -474,8 +500,15 @@ impl<'a, T: KeyValue> IntoIterator for &'a Keys<T> {
 
 impl<T: KeyValue> FromIterator<Key<T>> for Keys<T> {
     fn from_iter<I: IntoIterator<Item = Key<T>>>(iter: I) -> Self {
-        let iter = iter.into_iter();
-        let mut keys = Self::with_capacity(iter.size_hint().0);
+        let mut iter = iter.into_iter();
+        let Some(first) = iter.next() else {
+            return Self::new();
+        };
+        let capacity = iter.size_hint().0.saturating_add(1);
+        let mut keys = Self {
+            frames: Column::starting_with(first.frame, capacity),
+            values: Column::starting_with(first.value, capacity),
+        };
         keys.extend(iter);
         keys
     }

@@ -19,6 +19,7 @@ use crate::json;
 /// Keys sorted by time with the values `apply` makes, times in seconds as f32 and strictly
 /// increasing (keys whose time repeats are dropped and counted).
 pub(super) fn channel_keys<T: Copy, const N: usize>(
+    frames: impl Iterator<Item = f64>,
     keys: impl ExactSizeIterator<Item = Key<T>> + Clone,
     framerate: f64,
     apply: &dyn Fn(T) -> Result<[f32; N]>,
@@ -29,7 +30,7 @@ pub(super) fn channel_keys<T: Copy, const N: usize>(
     // for those that are not).
     let mut in_order = true;
     let mut previous: Option<f64> = None;
-    for frame in keys.clone().map(|k| k.frame) {
+    for frame in frames {
         if !(frame.is_finite() && frame >= 0.0) {
             return Err(Error::Unencodable(format!(
                 "{}: a key at frame {frame} (glTF times are finite and not negative)",
@@ -183,7 +184,7 @@ fn channel_values<T: ChannelValue + std::fmt::Debug + Send + Sync, const N: usiz
     };
     let empty = Keys::new();
     let keys = track_keys::<T>(scene, anim, track, path).unwrap_or(&empty);
-    let (times, values) = channel_keys(keys.iter(), framerate, &checked, what, dropped)?;
+    let (times, values) = channel_keys(keys.frames(), keys.iter(), framerate, &checked, what, dropped)?;
     Ok((times, Floats::Owned(values)))
 }
 
@@ -409,16 +410,15 @@ pub(super) fn export_animation(
 /// `Single` when every key value of `anim` is exactly an `f32`, else `Double`.
 pub(super) fn key_precision(anim: &Animation) -> Precision {
     let exact = |c: f64| f64::from(c as f32) == c || c.is_nan();
-    let exact3 = |v: Vec3<f64>| exact(v.x) && exact(v.y) && exact(v.z);
     // Values held as f32s are exact: only wider channels are looked at.
-    let single = |p: Precision| p == Precision::Single;
+    fn all<T: KeyValue>(keys: &Keys<T>, exact: impl Fn(T) -> bool) -> bool {
+        keys.precision() == Precision::Single || keys.values().all(exact)
+    }
     let single = anim.bones.iter().all(|t| {
-        (single(t.translation.precision()) || t.translation.iter().all(|k| exact3(k.value)))
-            && (single(t.scale.precision()) || t.scale.iter().all(|k| exact3(k.value)))
-            && (single(t.rotation.precision())
-                || t.rotation
-                    .iter()
-                    .all(|k| exact(k.value.x) && exact(k.value.y) && exact(k.value.z) && exact(k.value.w)))
+        let exact3 = |v: Vec3<f64>| exact(v.x) && exact(v.y) && exact(v.z);
+        all(&t.translation, exact3)
+            && all(&t.scale, exact3)
+            && all(&t.rotation, |q| exact(q.x) && exact(q.y) && exact(q.z) && exact(q.w))
     });
     if single { Precision::Single } else { Precision::Double }
 }

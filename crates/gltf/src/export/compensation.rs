@@ -456,6 +456,7 @@ pub(super) fn compensation_channels(
         let (times, values, kind, dims) = match keys {
             Channel::Vec3(keys) => {
                 let (t, v) = super::animation::channel_keys(
+                    keys.iter().map(|k| k.frame),
                     keys.iter().copied(),
                     anim.framerate,
                     &|v| finite3(v, what),
@@ -466,6 +467,7 @@ pub(super) fn compensation_channels(
             }
             Channel::Quat(keys) => {
                 let (t, v) = super::animation::channel_keys(
+                    keys.iter().map(|k| k.frame),
                     keys.iter().copied(),
                     anim.framerate,
                     &|q| unit_quat(q, what),
