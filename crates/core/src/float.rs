@@ -111,6 +111,20 @@ fn nan_bits(text: &str, digits: usize) -> Option<u64> {
     u64::from_str_radix(hex, 16).ok()
 }
 
+/// `x` as an `f64`, exactly, NaN payloads kept bit for bit (and a signalling NaN's clear
+/// quiet bit, which an `as` cast may set), so that narrowing by the bits gives `x` back.
+#[inline]
+pub fn widen_exact(x: f32) -> f64 {
+    if x.is_nan() {
+        let bits = u64::from(x.to_bits());
+        let sign = (bits & 0x8000_0000) << 32;
+        let payload = (bits & 0x007F_FFFF) << 29;
+        f64::from_bits(sign | 0x7FF0_0000_0000_0000 | payload)
+    } else {
+        f64::from(x)
+    }
+}
+
 /// The `f32` a JSON number means when a reader hands it over as an `f64` (`deserialize_any`,
 /// a `serde_json::Value`).
 ///

@@ -89,14 +89,7 @@ pub use animbin_core::IndexField as FrameField;
 /// quiet bit), so that [`narrow`] gives back the exact `f32`.
 #[inline]
 pub fn widen(x: f32) -> f64 {
-    if x.is_nan() {
-        let bits = u64::from(x.to_bits());
-        let sign = (bits & 0x8000_0000) << 32;
-        let payload = (bits & 0x007F_FFFF) << 29;
-        f64::from_bits(sign | 0x7FF0_0000_0000_0000 | payload)
-    } else {
-        f64::from(x)
-    }
+    animbin_core::float::widen_exact(x)
 }
 
 /// Narrows an `f64` to the nearest `f32`; `None` when a finite value is beyond `f32`'s range.

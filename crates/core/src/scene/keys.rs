@@ -11,6 +11,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Key, Precision};
+use crate::float::widen_exact;
 use crate::math::{Quat, Vec3};
 
 mod sealed {
@@ -33,7 +34,7 @@ pub trait KeyValue: Copy + PartialEq + fmt::Debug + sealed::Sealed {
     fn widen(single: Self::Single) -> Self;
 }
 
-/// `x` as an `f32` when [`widen_scalar`] gives `x` back bit for bit. A NaN narrows when its
+/// `x` as an `f32` when [`widen_exact`] gives `x` back bit for bit. A NaN narrows when its
 /// payload fits an `f32`'s (the low 29 bits clear), with its quiet bit as it is: `as` casts
 /// may set that bit, so NaNs are moved by their bits.
 #[inline]
@@ -51,19 +52,6 @@ fn narrow_scalar(x: f64) -> Option<f32> {
     (f64::from(single).to_bits() == x.to_bits()).then_some(single)
 }
 
-/// `x` as an `f64`, exactly; NaN payloads (and a signalling NaN's clear quiet bit) kept.
-#[inline]
-fn widen_scalar(x: f32) -> f64 {
-    if x.is_nan() {
-        let bits = u64::from(x.to_bits());
-        let sign = (bits & 0x8000_0000) << 32;
-        let payload = (bits & 0x007F_FFFF) << 29;
-        f64::from_bits(sign | 0x7FF0_0000_0000_0000 | payload)
-    } else {
-        f64::from(x)
-    }
-}
-
 impl KeyValue for f64 {
     type Single = f32;
 
@@ -74,7 +62,7 @@ impl KeyValue for f64 {
 
     #[inline]
     fn widen(single: f32) -> Self {
-        widen_scalar(single)
+        widen_exact(single)
     }
 }
 
@@ -92,7 +80,7 @@ impl KeyValue for Vec3<f64> {
 
     #[inline]
     fn widen(single: Vec3<f32>) -> Self {
-        single.map(widen_scalar)
+        single.map(widen_exact)
     }
 }
 
@@ -111,7 +99,7 @@ impl KeyValue for Quat<f64> {
 
     #[inline]
     fn widen(single: Quat<f32>) -> Self {
-        single.map(widen_scalar)
+        single.map(widen_exact)
     }
 }
 
