@@ -9,6 +9,7 @@
 //! read, and an animation whose value arrays are all `float32` asks a format that chooses its
 //! precision (SEAnim) for single precision.
 
+use animbin::core::float::widen_exact;
 use animbin::core::math::{Quat, Vec3};
 use animbin::core::scene::{Animation, BoneTrack, Key, KeyColumn, KeyValue, Keys, Precision};
 use animbin::core::zerocopy::{FromBytes, Immutable, IntoBytes};
@@ -79,7 +80,7 @@ fn single_exact(track: &BoneTrack) -> bool {
 }
 
 /// A channel's values as `N` components each, for NumPy.
-trait ChannelValue: KeyValue<Single: IntoBytes + Immutable> {
+trait ChannelValue: KeyValue<Single: IntoBytes + Immutable> + IntoBytes + Immutable {
     /// The number of components.
     const N: usize;
     /// The components, in NumPy's column order.
@@ -121,6 +122,12 @@ fn values_array<'py, V: ChannelValue>(py: Python<'py>, keys: &Keys<V>, single: b
             );
             crate::scene::array2(py, flat, rows, n)
         }
+        (KeyColumn::Double(values), false) => {
+            // Vec3<f64> and Quat<f64> are plain f64s in order.
+            let floats = <[f64]>::ref_from_bytes(values.as_bytes())
+                .map_err(|_| PyValueError::new_err("key values are not f64-aligned"))?;
+            crate::scene::slice2(py, floats, rows, n)
+        }
         (_, false) => {
             let mut flat = Vec::with_capacity(rows * n);
             flat.extend(keys.iter().flat_map(|k| k.value.row().into_iter().take(n)));
@@ -132,7 +139,10 @@ fn values_array<'py, V: ChannelValue>(py: Python<'py>, keys: &Keys<V>, single: b
 /// Sets `{name}_frames` ((K,) `float64`) and `{name}s` ((K, N), `float32` when `single`) of
 /// the `BoneTrack` fields `d` from `keys`.
 fn set_channel<V: ChannelValue>(d: &Bound<'_, PyDict>, name: &str, keys: &Keys<V>, single: bool) -> PyResult<()> {
-    let frames: Vec<f64> = keys.frames().collect();
+    let frames: Vec<f64> = match keys.slices().frames {
+        KeyColumn::Single(frames) => frames.iter().map(|&f| widen_exact(f)).collect(),
+        KeyColumn::Double(frames) => frames.to_vec(),
+    };
     d.set_item(format!("{name}_frames"), PyArray1::from_vec(d.py(), frames))?;
     d.set_item(format!("{name}s"), values_array(d.py(), keys, single)?)
 }

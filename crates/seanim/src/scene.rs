@@ -65,6 +65,12 @@ fn bone_track(b: &Bone) -> BoneTrack {
 /// past 2^24, which an `f32` cannot count exactly).
 fn scene_keys<V: KeyValue + SceneValue<Single = V::Narrow>>(keys: &Keys<V>) -> SceneKeys<V> {
     match keys {
+        // Frames an f32 counts exactly (all but past 2^24): two plain copies.
+        Keys::Single(keys) if keys.iter().all(|k| k.frame <= 1 << 24) => SceneKeys::from_single(
+            keys.iter().map(|k| k.frame as f32).collect(),
+            keys.iter().map(|k| k.value).collect(),
+        )
+        .unwrap_or_default(),
         Keys::Single(keys) => {
             let mut scene = SceneKeys::with_capacity(keys.len());
             for k in keys {
@@ -76,10 +82,12 @@ fn scene_keys<V: KeyValue + SceneValue<Single = V::Narrow>>(keys: &Keys<V>) -> S
             }
             scene
         }
-        Keys::Double(keys) => keys
-            .iter()
-            .map(|k| SceneKey::new(f64::from(k.frame), k.value))
-            .collect(),
+        // A high-precision file's values stay f64, as the file says.
+        Keys::Double(keys) => SceneKeys::from_double(
+            keys.iter().map(|k| f64::from(k.frame)).collect(),
+            keys.iter().map(|k| k.value).collect(),
+        )
+        .unwrap_or_default(),
     }
 }
 

@@ -200,7 +200,8 @@ impl<T: KeyValue> Column<T> {
 /// frame order, but nothing here requires it).
 ///
 /// Frames and values are two arrays, each of `f32`s while every element pushed is exactly an
-/// `f32` and of `f64`s from the first that is not: a single-precision file's values stay
+/// `f32` and of `f64`s from the first that is not (or as a double-precision file gave them,
+/// [`Keys::from_double`]): a single-precision file's values stay
 /// `f32` even where its times become frames an `f32` cannot hold (AnimX's seconds, glTF's).
 /// [`Keys::slices`] shows the arrays as they are held; everything else reads keys as
 /// [`Key`]s of `f64`, exactly as they were pushed. Two channels are equal when their keys
@@ -266,6 +267,25 @@ impl<T: KeyValue> Keys<T> {
             frames: Column::with_capacity(capacity),
             values: Column::with_capacity(capacity),
         }
+    }
+
+    /// Keys of `f32` frames and values, as a single-precision file holds them (no copy), or
+    /// `None` when the two arrays differ in length.
+    pub fn from_single(frames: Vec<f32>, values: Vec<T::Single>) -> Option<Self> {
+        (frames.len() == values.len()).then_some(Self {
+            frames: Column::Single(frames),
+            values: Column::Single(values),
+        })
+    }
+
+    /// Keys of `f64` frames and values held as given (a double-precision file's), or `None`
+    /// when the two arrays differ in length. Values that happen to be `f32`s stay `f64`s here:
+    /// the file said double.
+    pub fn from_double(frames: Vec<f64>, values: Vec<T>) -> Option<Self> {
+        (frames.len() == values.len()).then_some(Self {
+            frames: Column::Double(frames),
+            values: Column::Double(values),
+        })
     }
 
     /// The number of keys.
@@ -586,6 +606,19 @@ mod tests {
         assert_eq!(keys.last(), pushed.last().copied());
         assert_eq!(keys.get(5), None);
         assert_eq!(keys.iter().nth(3), Some(pushed[3]));
+        let frames = vec![0.0, 1.0, 2.0, 3.0, 4.0];
+        let values = (0..5)
+            .map(|i| Vec3::new(i as f32 * 0.25, -(i as f32) * 0.25, 0.5))
+            .collect::<Vec<_>>();
+        assert_eq!(Keys::from_single(frames.clone(), values.clone()).as_ref(), Some(&keys));
+        assert!(Keys::<Vec3<f64>>::from_single(frames, values[1..].to_vec()).is_none());
+        let double = Keys::from_double(keys.frames().collect(), keys.values().collect()).unwrap();
+        assert_eq!(
+            (double.precision(), double.frame_precision()),
+            (Precision::Double, Precision::Double)
+        );
+        assert_eq!(double, keys);
+        assert!(Keys::<f64>::from_double(vec![1.0], vec![]).is_none());
     }
 
     #[test]

@@ -41,29 +41,28 @@ pub(super) fn channel_keys<T: Copy, const N: usize>(
         previous = Some(frame);
     }
     let count = keys.len();
-    let mut as_given = keys.clone();
-    let mut sorted;
-    let in_order: &mut dyn Iterator<Item = Key<T>> = if in_order {
-        &mut as_given
-    } else {
-        let mut by_frame: Vec<_> = keys.collect();
-        by_frame.sort_by(|a, b| a.frame.total_cmp(&b.frame));
-        sorted = by_frame.into_iter();
-        &mut sorted
-    };
     let mut times = Vec::with_capacity(count);
     let mut values = Vec::with_capacity(count * N);
-    for key in in_order {
+    let mut take = |key: Key<T>| -> Result<()> {
         let t = (key.frame / framerate) as f32;
         if !t.is_finite() {
             return Err(Error::Unencodable(format!("{}: a key at frame {}", what(), key.frame)));
         }
         if times.last().is_some_and(|&last| t <= last) {
             *dropped += 1;
-            continue;
+            return Ok(());
         }
         times.push(t);
         values.extend_from_slice(&apply(key.value)?);
+        Ok(())
+    };
+    // Each order is a loop of its own, so that reading keys is not a call per key.
+    if in_order {
+        keys.into_iter().try_for_each(&mut take)?;
+    } else {
+        let mut by_frame: Vec<_> = keys.collect();
+        by_frame.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+        by_frame.into_iter().try_for_each(&mut take)?;
     }
     Ok((times, values))
 }
