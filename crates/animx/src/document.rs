@@ -15,12 +15,13 @@ use crate::layout::Encoding;
 use crate::model::{AnimXFile, Animation, ReadOptions};
 use crate::value::FloatText;
 
-/// An [`Animation`] and, when it was read from an AnimX file, that file as stored.
+/// An [`Animation`] and, when it was read from a compressed AnimX file, that file as stored.
 ///
 /// LZ4 and LZMA compressors differ from tool to tool, so recompressing a file rarely gives
 /// its bytes back. A document keeps the stored file and writes it unchanged as long as the
 /// animation still encodes to the tracks it holds ([`Animation::encode_keeping`]); after an
-/// edit it writes the animation anew.
+/// edit it writes the animation anew. A plain file needs no such copy: the tracks it holds
+/// encode back to its bytes.
 ///
 /// Its serde form is the lossless dump: the AnimJ object ([`animj::to_value_with`], floats
 /// that JSON numbers cannot hold as [`FloatText::Exact`] strings, so NaN bits survive) with
@@ -50,8 +51,10 @@ use crate::value::FloatText;
 pub struct AnimXDocument {
     /// The animation.
     pub animation: Animation,
-    /// The file it was read from (header and stored track bytes), or `None` for an
-    /// animation that came from AnimJ or was built in memory.
+    /// The compressed file it was read from (header and stored track bytes), or `None` for
+    /// a plain file (whose tracks encode back to its bytes, so keeping them would only
+    /// double the memory a read holds), an animation that came from AnimJ or one built in
+    /// memory.
     pub stored: Option<AnimXFile>,
     /// The form it was read in: [`Form::AnimJ`] for AnimJ text, else [`Form::AnimX`] (a
     /// file, a dump, an animation built in memory). [`FileFormat::write`] writes this form;
@@ -86,11 +89,10 @@ impl AnimXDocument {
                 ..animj::from_slice(bytes)?.into()
             });
         }
-        let file = AnimXFile::read(bytes)?;
-        let animation = file.decode(options)?;
+        let (animation, stored) = crate::model::read_keeping_compressed(bytes, options)?;
         Ok(Self {
             animation,
-            stored: Some(file),
+            stored,
             form: Form::AnimX,
         })
     }

@@ -29,7 +29,7 @@
 
 use animbin_core::io::SliceReader;
 use animbin_core::math::{Quat, Vec3};
-use animbin_core::scene::{self, AnimKind, BoneTrack, ConversionReport, Interpolation, Key, PropertyTrack, Scene};
+use animbin_core::scene::{self, AnimKind, BoneTrack, ConversionReport, Interpolation, Keys, PropertyTrack, Scene};
 use animbin_core::{Endian, Error, ErrorKind, SceneOptions};
 use binrw::{BinRead, BinWrite};
 
@@ -148,11 +148,13 @@ fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::An
         let TrackData::Curve(curve) = &track.data else {
             continue;
         };
+        // Seconds times the rate are frames an f32 may not hold; the values are copied as
+        // they are stored.
         let frames = curve.keyframes.times.iter().map(|&t| f64::from(t) * framerate);
         let bone = &mut bones[index];
         match &curve.keyframes.values {
             Values::Float3(values) => {
-                let keys = frames.zip(values).map(|(f, v)| Key::new(f, v.map(f64::from))).collect();
+                let keys = Keys::from_single_values(frames, values.clone()).unwrap_or_default();
                 if slot == 0 {
                     bone.translation = keys;
                 } else {
@@ -160,7 +162,7 @@ fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::An
                 }
             }
             Values::FloatQ(values) => {
-                bone.rotation = frames.zip(values).map(|(f, v)| Key::new(f, v.map(f64::from))).collect();
+                bone.rotation = Keys::from_single_values(frames, values.clone()).unwrap_or_default();
             }
             _ => {}
         }

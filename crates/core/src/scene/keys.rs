@@ -133,6 +133,19 @@ impl<T: KeyValue> Column<T> {
         }
     }
 
+    /// A column of `values`, single while each is exactly an `f32` (room for `capacity`).
+    fn collected(values: impl IntoIterator<Item = T>, capacity: usize) -> Self {
+        let mut values = values.into_iter();
+        let Some(first) = values.next() else {
+            return Self::with_capacity(0);
+        };
+        let mut column = Self::starting_with(first, capacity.max(1));
+        for value in values {
+            column.push(value);
+        }
+        column
+    }
+
     fn len(&self) -> usize {
         match self {
             Self::Single(v) => v.len(),
@@ -285,6 +298,18 @@ impl<T: KeyValue> Keys<T> {
         (frames.len() == values.len()).then_some(Self {
             frames: Column::Double(frames),
             values: Column::Double(values),
+        })
+    }
+
+    /// Keys of `frames` beside `f32` values (moved, not copied), or `None` when the two differ
+    /// in length. The frames are held as pushed ones are: single while each is exactly an
+    /// `f32`. This is the shape of a file that counts `f32` seconds (AnimX): its values are
+    /// as stored, its times become frames that an `f32` may not hold.
+    pub fn from_single_values(frames: impl IntoIterator<Item = f64>, values: Vec<T::Single>) -> Option<Self> {
+        let frames = Column::collected(frames, values.len());
+        (frames.len() == values.len()).then_some(Self {
+            frames,
+            values: Column::Single(values),
         })
     }
 
@@ -619,6 +644,20 @@ mod tests {
         );
         assert_eq!(double, keys);
         assert!(Keys::<f64>::from_double(vec![1.0], vec![]).is_none());
+        let seconds = Keys::from_single_values(keys.frames(), values.clone()).unwrap();
+        assert_eq!(
+            (seconds.precision(), seconds.frame_precision()),
+            (Precision::Single, Precision::Single)
+        );
+        assert_eq!(seconds, keys);
+        let thirds = keys.frames().map(|f| f / 3.0);
+        let seconds = Keys::<Vec3<f64>>::from_single_values(thirds.clone(), values.clone()).unwrap();
+        assert_eq!(
+            (seconds.precision(), seconds.frame_precision()),
+            (Precision::Single, Precision::Double)
+        );
+        assert!(seconds.frames().eq(thirds));
+        assert!(Keys::<Vec3<f64>>::from_single_values([], values).is_none());
     }
 
     #[test]
