@@ -133,9 +133,30 @@ impl<'a> Glb<'a> {
     /// Writes a GLB file of `json` and the BIN chunk's `bin` pieces straight into `writer`,
     /// as [`Glb::to_vec`] lays them out: nothing is joined in memory first. Sizes are checked
     /// before the first byte is written.
-    pub fn write(json: &[u8], bin: Option<&BinPieces>, mut writer: impl Write) -> Result<()> {
-        let sizes = Sizes::of(json.len(), bin.map(BinPieces::len))?;
-        sizes.write(json, &mut writer)?;
+    pub fn write(json: &[u8], bin: Option<&BinPieces>, writer: impl Write) -> Result<()> {
+        Self::write_streamed(json.len(), |w| w.write_all(json), bin, writer)
+    }
+
+    /// [`Glb::write`] of a JSON chunk of `json_len` bytes that `write_json` writes as it makes
+    /// them, so the JSON text is never held whole. Sizes are checked before the first byte is
+    /// written; a `write_json` that writes other than `json_len` bytes is an error.
+    pub(crate) fn write_streamed<W: Write>(
+        json_len: usize,
+        write_json: impl FnOnce(&mut Counted<&mut W>) -> std::io::Result<()>,
+        bin: Option<&BinPieces>,
+        mut writer: W,
+    ) -> Result<()> {
+        let sizes = Sizes::of(json_len, bin.map(BinPieces::len))?;
+        sizes.write_head(&mut writer)?;
+        let mut counted = Counted::new(&mut writer);
+        write_json(&mut counted)?;
+        if counted.count != json_len {
+            return Err(Error::Unencodable(format!(
+                "the JSON chunk came out {} bytes long, not the {json_len} measured",
+                counted.count
+            )));
+        }
+        sizes.write_json_end(json_len, &mut writer)?;
         if let Some(bin) = bin {
             bin.write(&mut writer)?;
             write_zeros(&mut writer, sizes.bin_padding)?;
@@ -191,15 +212,26 @@ impl Sizes {
 
     /// Writes the file header, the JSON chunk and the BIN chunk's header (when there is one).
     fn write(&self, json: &[u8], writer: &mut impl Write) -> Result<()> {
+        self.write_head(writer)?;
+        writer.write_all(json)?;
+        self.write_json_end(json.len(), writer)
+    }
+
+    /// Writes the file header and the JSON chunk's header.
+    fn write_head(&self, writer: &mut impl Write) -> std::io::Result<()> {
         let mut head = [0u8; 20];
         head[..4].copy_from_slice(MAGIC);
         head[4..8].copy_from_slice(&2u32.to_le_bytes());
         head[8..12].copy_from_slice(&(self.total as u32).to_le_bytes());
         head[12..16].copy_from_slice(&(self.json_padded as u32).to_le_bytes());
         head[16..20].copy_from_slice(&CHUNK_JSON.to_le_bytes());
-        writer.write_all(&head)?;
-        writer.write_all(json)?;
-        writer.write_all(&b"   "[..self.json_padded - json.len()])?;
+        writer.write_all(&head)
+    }
+
+    /// Writes the JSON chunk's padding after its `json_len` bytes, and the BIN chunk's header
+    /// (when there is one).
+    fn write_json_end(&self, json_len: usize, writer: &mut impl Write) -> Result<()> {
+        writer.write_all(&b"   "[..self.json_padded - json_len])?;
         if let Some(bin_padded) = self.bin_padded {
             let mut head = [0u8; 8];
             head[..4].copy_from_slice(&(bin_padded as u32).to_le_bytes());
@@ -207,6 +239,38 @@ impl Sizes {
             writer.write_all(&head)?;
         }
         Ok(())
+    }
+}
+
+/// A writer that counts the bytes it passes on (into `W`, which may be
+/// [`std::io::sink`] to measure what a writer would write).
+pub(crate) struct Counted<W> {
+    inner: W,
+    /// The bytes written so far.
+    pub(crate) count: usize,
+}
+
+impl<W> Counted<W> {
+    pub(crate) fn new(inner: W) -> Self {
+        Self { inner, count: 0 }
+    }
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.count += n;
+        Ok(n)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.inner.write_all(buf)?;
+        self.count += buf.len();
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -264,7 +264,7 @@ pub struct Image {
 
 /// `animation`. Its members are declared in their names' sorted order, as are those of the
 /// other elements of the long arrays (accessors, buffer views): serialised straight, they
-/// come out as a `Value` of them would (see `serialize` in the crate root).
+/// come out as a `Value` of them would (see `JsonText` in the crate root).
 #[derive(Debug, Serialize)]
 pub struct Animation {
     /// The channels.

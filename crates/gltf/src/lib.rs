@@ -253,6 +253,7 @@ pub use extras::{
     MeshExtras, NoteExtra, PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use file::GltfFile;
+use glb::Counted;
 pub use glb::{BinPieces, Glb};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
 pub use repack::{Container, join, repack, split};
@@ -365,7 +366,7 @@ fn encode_kept(
                 });
             }
             Ok(Encoded {
-                json: serialize(root)?,
+                json: JsonText::of(root)?,
                 bin: None,
                 container,
             })
@@ -378,18 +379,18 @@ fn encode_kept(
                     uri: None,
                 });
             }
-            let json = serialize(root)?;
-            Glb::file_size(json.len(), bin.as_ref().map(BinPieces::len))?;
+            let json = JsonText::of(root)?;
+            Glb::file_size(json.len, bin.as_ref().map(BinPieces::len))?;
             Ok(Encoded { json, bin, container })
         }
     }
 }
 
-/// A scene encoded as glTF ([`encode`]) and not yet written: the JSON text and, in a `.glb`,
-/// the BIN chunk's pieces. Writing streams them in order ([`Glb::write`]), so the file is
-/// never held whole beside the pieces it is made of.
+/// A scene encoded as glTF ([`encode`]) and not yet written: the glTF document, measured,
+/// and in a `.glb` the BIN chunk's pieces. Writing streams the JSON text as it is made, then
+/// the pieces in order, so neither the text nor the file is ever held whole.
 pub struct Encoded {
-    json: Vec<u8>,
+    json: JsonText,
     bin: Option<BinPieces>,
     container: Container,
 }
@@ -403,9 +404,9 @@ impl Encoded {
     /// The size of the file it writes, in bytes.
     pub fn len(&self) -> usize {
         match self.container {
-            Container::Gltf => self.json.len(),
+            Container::Gltf => self.json.len,
             // Checked by `encode`.
-            Container::Glb => Glb::file_size(self.json.len(), self.bin.as_ref().map(BinPieces::len)).unwrap_or(0),
+            Container::Glb => Glb::file_size(self.json.len, self.bin.as_ref().map(BinPieces::len)).unwrap_or(0),
         }
     }
 
@@ -417,8 +418,12 @@ impl Encoded {
     /// Writes the file into `writer`, piece by piece.
     pub fn write(&self, mut writer: impl Write) -> Result<()> {
         match self.container {
-            Container::Gltf => writer.write_all(&self.json)?,
-            Container::Glb => Glb::write(&self.json, self.bin.as_ref(), writer)?,
+            Container::Gltf => {
+                let mut counted = Counted::new(&mut writer);
+                self.json.write(&mut counted)?;
+                self.json.check_written(counted.count)?;
+            }
+            Container::Glb => Glb::write_streamed(self.json.len, |w| self.json.write(w), self.bin.as_ref(), writer)?,
         }
         Ok(())
     }
@@ -434,9 +439,14 @@ impl Encoded {
     /// The file's bytes, each piece freed once copied.
     pub fn into_bytes(self) -> Vec<u8> {
         match self.container {
-            Container::Gltf => self.json,
-            // Sizes were checked by `encode`, so joining cannot fail.
-            Container::Glb => Glb::join(&self.json, self.bin).unwrap_or_default(),
+            Container::Gltf => self.to_bytes(),
+            Container::Glb => {
+                let mut json = Vec::with_capacity(self.json.len);
+                // Writing into a vector fails only where the sizes did, which `encode` checked.
+                let _ = self.json.write(&mut json);
+                drop(self.json);
+                Glb::join(&json, self.bin).unwrap_or_default()
+            }
         }
     }
 }
@@ -445,7 +455,7 @@ impl std::fmt::Debug for Encoded {
     // The JSON and the buffer can be megabytes: their lengths say enough.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Encoded")
-            .field("json", &format_args!("[{} bytes]", self.json.len()))
+            .field("json", &format_args!("[{} bytes]", self.json.len))
             .field("bin", &self.bin)
             .field("container", &self.container)
             .finish()
@@ -464,65 +474,103 @@ pub fn write(
     encode(scene, container, options, &ImageFiles::default(), report)?.write(writer)
 }
 
-/// The JSON text: through `serde_json::Value`, so members come out in sorted order, which a
-/// re-serialised `Value` of the same document reproduces byte for byte.
+/// A glTF document as its JSON text will be written, and that text's length: compact,
+/// members in sorted order, as a `serde_json::Value` of the whole root would print it (so a
+/// re-serialised `Value` of the same document reproduces it byte for byte).
 ///
-/// The long arrays (accessors, buffer views, animations) go through `Value` one element at a
-/// time, so the tree held at once is the small members' and one element's, not the whole
-/// file's (an x8an file of 48 MiB has 400,000 accessors, whose tree took 2 GB); the text is
-/// the same as a `Value` of the whole root gives.
-fn serialize(mut root: json::Root) -> Result<Vec<u8>> {
-    let error = |e: serde_json::Error| Error::Unencodable(e.to_string());
-    let accessors = std::mem::take(&mut root.accessors);
-    let animations = std::mem::take(&mut root.animations);
-    let buffer_views = std::mem::take(&mut root.buffer_views);
-    let serde_json::Value::Object(mut members) = serde_json::to_value(&root).map_err(error)? else {
-        return Err(Error::Unencodable("the glTF root is not a JSON object".into()));
-    };
-    // Placeholders keep the long members' places in the sorted order.
-    for (name, empty) in [
-        ("accessors", accessors.is_empty()),
-        ("animations", animations.is_empty()),
-        ("bufferViews", buffer_views.is_empty()),
-    ] {
-        if !empty {
-            members.insert(name.into(), serde_json::Value::Null);
+/// The text is not kept: it is measured once when the file is encoded and made again as it
+/// is written ([`JsonText::write`]), so a conversion never holds it beside the document (an
+/// x8an file of 48 MiB has 400,000 accessors and a 95 MB JSON chunk). The long arrays
+/// (accessors, animations, buffer views) are serialised straight, one element at a time:
+/// their types declare their members in sorted order, and a `Value` tree of them took 2 GB.
+struct JsonText {
+    /// The root's members in sorted order, the long ones as `null` placeholders.
+    members: Vec<(String, serde_json::Value)>,
+    accessors: Vec<json::Accessor>,
+    animations: Vec<json::Animation>,
+    buffer_views: Vec<json::BufferView>,
+    /// The length of the text in bytes.
+    len: usize,
+}
+
+impl JsonText {
+    /// The document `root`, measured.
+    fn of(mut root: json::Root) -> Result<Self> {
+        let error = |e: serde_json::Error| Error::Unencodable(e.to_string());
+        let accessors = std::mem::take(&mut root.accessors);
+        let animations = std::mem::take(&mut root.animations);
+        let buffer_views = std::mem::take(&mut root.buffer_views);
+        let serde_json::Value::Object(mut members) = serde_json::to_value(&root).map_err(error)? else {
+            return Err(Error::Unencodable("the glTF root is not a JSON object".into()));
+        };
+        // Placeholders keep the long members' places in the sorted order.
+        for (name, empty) in [
+            ("accessors", accessors.is_empty()),
+            ("animations", animations.is_empty()),
+            ("bufferViews", buffer_views.is_empty()),
+        ] {
+            if !empty {
+                members.insert(name.into(), serde_json::Value::Null);
+            }
+        }
+        let mut members: Vec<_> = members.into_iter().collect();
+        members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut text = Self {
+            members,
+            accessors,
+            animations,
+            buffer_views,
+            len: 0,
+        };
+        let mut measured = Counted::new(std::io::sink());
+        text.write(&mut measured)?;
+        text.len = measured.count;
+        Ok(text)
+    }
+
+    /// Writes the text into `out`.
+    fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        out.write_all(b"{")?;
+        for (i, (name, value)) in self.members.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut *out, name)?;
+            out.write_all(b":")?;
+            match name.as_str() {
+                "accessors" => elements(out, &self.accessors)?,
+                "animations" => elements(out, &self.animations)?,
+                "bufferViews" => elements(out, &self.buffer_views)?,
+                _ => serde_json::to_writer(&mut *out, value)?,
+            }
+        }
+        out.write_all(b"}")
+    }
+
+    /// An error unless `written` is the length measured.
+    fn check_written(&self, written: usize) -> Result<()> {
+        if written == self.len {
+            Ok(())
+        } else {
+            Err(Error::Unencodable(format!(
+                "the JSON came out {written} bytes long, not the {} measured",
+                self.len
+            )))
         }
     }
-    let mut members: Vec<_> = members.into_iter().collect();
-    members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut out = Vec::new();
-    out.push(b'{');
-    for (i, (name, value)) in members.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        serde_json::to_writer(&mut out, name).map_err(error)?;
-        out.push(b':');
-        match name.as_str() {
-            "accessors" => elements(&mut out, &accessors),
-            "animations" => elements(&mut out, &animations),
-            "bufferViews" => elements(&mut out, &buffer_views),
-            _ => serde_json::to_writer(&mut out, value),
-        }
-        .map_err(error)?;
-    }
-    out.push(b'}');
-    Ok(out)
 }
 
 /// A JSON array of `items`, serialised straight: their types declare their members in
 /// sorted order, so each comes out as its `Value` would, without building one.
-fn elements<T: serde::Serialize>(out: &mut Vec<u8>, items: &[T]) -> serde_json::Result<()> {
-    out.push(b'[');
+fn elements<T: serde::Serialize>(out: &mut impl Write, items: &[T]) -> std::io::Result<()> {
+    out.write_all(b"[")?;
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.write_all(b",")?;
         }
         serde_json::to_writer(&mut *out, item)?;
     }
-    out.push(b']');
-    Ok(())
+    out.write_all(b"]")
 }
 
 #[cfg(test)]
@@ -561,7 +609,7 @@ mod tests {
         encoded.bin.as_ref().map(BinPieces::scene_pieces).unwrap_or_default()
     }
 
-    /// The elements `serialize` writes straight are written as their `Value`s would be: their
+    /// The elements `JsonText` writes straight are written as their `Value`s would be: their
     /// members in sorted order, every optional member present and absent.
     #[test]
     fn long_array_elements_serialise_as_their_values_do() {
@@ -611,6 +659,66 @@ mod tests {
                     output: 2,
                 }],
             });
+        }
+    }
+
+    /// The JSON is measured when the file is encoded and made again as it is written: every
+    /// way of taking the file gives the same bytes, as long as `len` says, and the JSON is
+    /// the compact, sorted text of a `Value` of the whole document.
+    #[test]
+    fn the_json_written_as_it_is_made_is_the_text_measured() {
+        use animbin_core::math::Quat;
+        use animbin_core::scene::{Animation, BoneTrack, Key, PropertyTrack};
+        let keys = |n: usize| (0..n).map(|i| Key::new(i as f64, Quat::new(0.0, 0.0, 0.6, 0.8)));
+        let scene = Scene {
+            meshes: vec![mesh(300, Vec3::new(0.0, 0.0, 1.0))],
+            animations: vec![Animation {
+                name: "walk \"fast\" \u{e9}".into(),
+                framerate: 30.0,
+                bones: vec![BoneTrack {
+                    bone: "b".into(),
+                    rotation: keys(9000).collect(),
+                    ..BoneTrack::default()
+                }],
+                properties: vec![PropertyTrack {
+                    node: "n".into(),
+                    property: "p".into(),
+                    format: "animx".into(),
+                    data: (0..=255).collect(),
+                }],
+                ..Animation::default()
+            }],
+            ..Scene::default()
+        };
+        for container in [Container::Glb, Container::Gltf] {
+            let options = SceneOptions::default();
+            let encoded = encode_owned(
+                scene.clone(),
+                container,
+                &options,
+                &ImageFiles::default(),
+                &mut ConversionReport::default(),
+            )
+            .unwrap();
+            let mut written = Vec::new();
+            encoded.write(&mut written).unwrap();
+            assert_eq!(written.len(), encoded.len(), "{container:?}");
+            assert_eq!(encoded.to_bytes(), written, "{container:?}");
+            let json = match container {
+                Container::Glb => Glb::parse(&written).unwrap().json.to_vec(),
+                Container::Gltf => written.clone(),
+            };
+            let padded = match container {
+                Container::Glb => encoded.json.len.next_multiple_of(4),
+                Container::Gltf => encoded.json.len,
+            };
+            assert_eq!(json.len(), padded, "{container:?}");
+            let text = String::from_utf8(json).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(text.trim_end(), serde_json::to_string(&value).unwrap(), "{container:?}");
+            let borrowed = to_bytes(&scene, container, &options, &mut ConversionReport::default()).unwrap();
+            assert_eq!(encoded.into_bytes(), written, "{container:?}");
+            assert_eq!(borrowed, written, "{container:?}");
         }
     }
 
