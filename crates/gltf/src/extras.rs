@@ -20,6 +20,31 @@ pub(crate) fn wrap<T: Serialize>(value: &T) -> Option<Value> {
     Some(Value::Object(map))
 }
 
+/// Wraps `extras` as [`wrap`] does, moving each property track's base64 text into the value
+/// rather than copying it: property tracks can be most of a file's bytes (AnimX's raw
+/// tracks), and a copy would hold their text twice.
+pub(crate) fn wrap_animation(mut extras: AnimationExtras) -> Option<Value> {
+    let properties = std::mem::take(&mut extras.properties);
+    let mut value = wrap(&extras)?;
+    if !properties.is_empty() {
+        let properties = properties
+            .into_iter()
+            .map(|mut property| {
+                let data = std::mem::take(&mut property.data);
+                let mut value = serde_json::to_value(property).ok()?;
+                *value.get_mut("data")? = Value::String(data);
+                Some(value)
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        let members = value.get_mut(KEY)?.as_object_mut()?;
+        members.insert(PROPERTIES.into(), Value::Array(properties));
+    }
+    Some(value)
+}
+
+/// The member of [`AnimationExtras`] that holds the property tracks.
+const PROPERTIES: &str = "properties";
+
 /// Reads `extras.animbin` as `T`; `None` when absent or of another shape.
 pub(crate) fn unwrap<T: for<'de> Deserialize<'de>>(extras: &gltf::json::Extras) -> Option<T> {
     let raw = extras.as_ref()?;
@@ -239,4 +264,44 @@ pub struct InstanceExtras {
 pub struct WrapperExtras {
     /// Always true.
     pub wrapper: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moving the property tracks' text gives the value copying it gives, with and without
+    /// property tracks.
+    #[test]
+    fn animation_extras_wrap_the_same_when_their_text_is_moved() {
+        let property = |node: &str, data: &[u8]| PropertyExtra {
+            node: node.into(),
+            property: "scale".into(),
+            format: "animx".into(),
+            data: base64::engine::general_purpose::STANDARD.encode(data),
+        };
+        let mut extras = AnimationExtras {
+            framerate: 30.0,
+            frame_count: 12.0,
+            looping: true,
+            kind: AnimKind::Additive,
+            interpolation: Interpolation::Step,
+            tracks: vec!["a".into(), "b".into()],
+            kind_overrides: Vec::new(),
+            cosmetic: vec!["b".into()],
+            notes: Vec::new(),
+            properties: vec![property("a", b"\x00\x01\x02"), property("b", &[0xff; 40])],
+            precision: Some(Precision::Single),
+            weight_tracks: None,
+        };
+        for _ in 0..2 {
+            let copied = wrap(&extras).unwrap();
+            assert_eq!(wrap_animation(extras.clone()).unwrap(), copied);
+            assert_eq!(
+                copied[KEY][PROPERTIES].as_array().map(Vec::len),
+                (!extras.properties.is_empty()).then_some(2)
+            );
+            extras.properties.clear();
+        }
+    }
 }

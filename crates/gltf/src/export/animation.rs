@@ -374,7 +374,7 @@ pub(super) fn export_animation(
         ));
         return Ok(());
     }
-    out.extras = extras::wrap(&AnimationExtras {
+    out.extras = extras::wrap_animation(AnimationExtras {
         framerate: anim.framerate,
         frame_count: anim.frame_count,
         looping: anim.looping,
