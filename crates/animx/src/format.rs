@@ -108,6 +108,14 @@ impl FileFormat for AnimXDocument {
         self.animation.to_scene(options, report)
     }
 
+    /// [`Animation::to_scene`], with a compressed file's stored bytes freed first: a scene is
+    /// never written back from them.
+    fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
+        let Self { animation, stored, .. } = self;
+        drop(stored);
+        animation.to_scene(options, report)
+    }
+
     /// [`Animation::from_scene`], to be written as `form`; AnimX embeds no texture, so
     /// `images` are not used.
     fn from_scene(

@@ -720,4 +720,3 @@ fn empty_names_missing_tangents_and_rotations_off_unit_length_are_warnings() {
         ]
     );
 }
-
