@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use animbin_core::format::{FileBytes, SaveError, read_file, save_atomically_with};
 pub use animbin_core::format::{MAX_INPUT_SIZE, SaveOptions};
-use animbin_core::format::{SaveError, read_file, save_atomically_with};
 
 use crate::{Error, Result};
 
@@ -36,7 +36,8 @@ impl Default for ReadOptions {
 /// Never mapped: a map ends the process with SIGBUS when another program truncates the file
 /// while it is parsed, and nothing here can prove that a file keeps its size. A read of a
 /// file that changes gives some version of its bytes, which parse or fail as any input does.
-pub(crate) fn read(path: &Path, options: &ReadOptions) -> Result<Vec<u8>> {
+/// A large file is read into huge pages where the system has them ([`FileBytes`]).
+pub(crate) fn read(path: &Path, options: &ReadOptions) -> Result<FileBytes> {
     read_file(path, options.max_input_size).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,

@@ -79,8 +79,8 @@ fn a_special_input_is_read_up_to_the_limit_and_no_further() {
     let error = format::read_file(&sample, 100).unwrap_err();
     assert_eq!(error.kind(), std::io::ErrorKind::FileTooLarge);
     assert_eq!(
-        format::read_file(&sample, 1 << 20).unwrap(),
-        std::fs::read(&sample).unwrap()
+        &format::read_file(&sample, 1 << 20).unwrap()[..],
+        &std::fs::read(&sample).unwrap()[..]
     );
     assert_eq!(animbin::MAX_INPUT_SIZE, 4 << 30);
 }

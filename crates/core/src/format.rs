@@ -425,6 +425,11 @@ impl<E: std::error::Error + 'static> FileError<E> {
     }
 }
 
+#[cfg(feature = "fs")]
+mod file_bytes;
+#[cfg(feature = "fs")]
+pub use file_bytes::FileBytes;
+
 /// The most bytes animbin reads of one input: 4 GiB, the most a glb (whose header states its
 /// length in 32 bits) can hold and far past any animation or model file in use. A regular
 /// file larger than this is refused before anything is read; a pipe or a device, which states
@@ -433,15 +438,17 @@ pub const MAX_INPUT_SIZE: u64 = 4 << 30;
 
 /// The bytes of the file at `path`, read into memory, at most `limit` of them.
 ///
-/// Never through a memory map: a mapped file that another program truncates ends the reading
-/// process with SIGBUS (in Python, the interpreter and Blender with it), where a read simply
-/// sees the shorter file, and no reader can prove that a file it does not own keeps its size.
+/// Never through a map of the file: a mapped file that another program truncates ends the
+/// reading process with SIGBUS (in Python, the interpreter and Blender with it), where a read
+/// simply sees the shorter file, and no reader can prove that a file it does not own keeps
+/// its size. A large regular file is read into memory of huge pages where the system has
+/// them ([`FileBytes`]).
 /// A regular file larger than `limit` is refused before anything is read; anything else (a
 /// pipe, `/dev/zero`) is read as its bytes arrive, the memory growing with them, and refused
 /// as soon as it passes `limit`. Either refusal is an error of kind
 /// [`io::ErrorKind::FileTooLarge`] whose inner error is [`TooLarge`], naming the limit.
 #[cfg(feature = "fs")]
-pub fn read_file(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+pub fn read_file(path: &Path, limit: u64) -> io::Result<FileBytes> {
     let file = File::open(path)?;
     let metadata = file.metadata()?;
     let too_large = || io::Error::new(io::ErrorKind::FileTooLarge, TooLarge { limit });
@@ -456,6 +463,18 @@ pub fn read_file(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
         64 << 10
     };
     let mut bytes = Vec::new();
+    if metadata.is_file() {
+        match file_bytes::read_into_huge_pages(&file, metadata.len()) {
+            Some(Ok(Ok(whole))) => return Ok(whole),
+            // It grew while it was read: on in pieces, from what was read.
+            Some(Ok(Err(read))) => {
+                bytes = read;
+                want = bytes.len() as u64;
+            }
+            Some(Err(error)) => return Err(error),
+            None => {}
+        }
+    }
     loop {
         let want_now = want.min(limit.saturating_add(1) - bytes.len() as u64);
         bytes
@@ -466,7 +485,7 @@ pub fn read_file(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
             return Err(too_large());
         }
         if got < want_now {
-            return Ok(bytes);
+            return Ok(bytes.into());
         }
         want = bytes.len() as u64;
     }
