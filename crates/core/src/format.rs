@@ -428,7 +428,7 @@ impl<E: std::error::Error + 'static> FileError<E> {
 #[cfg(feature = "fs")]
 mod file_bytes;
 #[cfg(feature = "fs")]
-pub use file_bytes::FileBytes;
+pub use file_bytes::{FileBuffer, FileBytes};
 
 /// The most bytes animbin reads of one input: 4 GiB, the most a glb (whose header states its
 /// length in 32 bits) can hold and far past any animation or model file in use. A regular

@@ -11,8 +11,9 @@
 //! - **Container**: `.gltf` is JSON with the one binary buffer embedded as a base64 `data:`
 //!   URI; `.glb` is the binary container with that buffer as its BIN chunk. The JSON is
 //!   compact with members in sorted order.
-//! - **Streaming**: [`encode`] checks and lays out the whole file before a byte is written,
-//!   then [`Encoded::write`] writes the JSON and the buffer's pieces in order, never joined.
+//! - **Streaming**: [`encode`] checks and lays out the whole file before a byte is written
+//!   (the JSON measured, not kept), then [`Encoded::write`] writes the JSON as it is made and
+//!   the buffer's pieces in order, never joined.
 //!   [`encode_owned`] keeps the scene it is given: views that hold a scene array as it is
 //!   (large `f32` positions and UVs, normals of unit length, `u32` indices, RGBA8 colours,
 //!   PNGs) are written from the scene's own vectors, and the values of long animation

@@ -19,7 +19,7 @@ use std::path::Path;
 #[cfg(unix)]
 use std::time::Duration;
 
-use animbin::core::format::TooLarge;
+use animbin::core::format::{FileBuffer, FileBytes, TooLarge};
 use pyo3::prelude::*;
 
 /// How much of a file one chunk reads: a few milliseconds from the page cache, so that
@@ -45,7 +45,7 @@ impl From<io::Error> for ReadError {
 }
 
 /// The bytes of the file at `path`, at most `limit` of them (see the module).
-pub(crate) fn read(py: Python<'_>, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn read(py: Python<'_>, path: &Path, limit: u64) -> Result<FileBytes, ReadError> {
     let (file, regular, size) = py.detach(|| -> io::Result<_> {
         let file = open(path)?;
         let metadata = file.metadata()?;
@@ -56,15 +56,38 @@ pub(crate) fn read(py: Python<'_>, path: &Path, limit: u64) -> Result<Vec<u8>, R
     }
     let mut bytes = Vec::new();
     if regular {
-        // One allocation of the size (and the byte that tells whether the file grew).
-        reserve(&mut bytes, size.saturating_add(1))?;
+        // One buffer of the size (and the byte that tells whether the file grew), in huge
+        // pages where the system has them, as the library reads.
+        let mut buffer = py.detach(|| FileBuffer::for_file_of(size))?;
+        loop {
+            let got = py.detach(|| read_piece(&mut buffer, &file))?;
+            if got == Some(0) {
+                return Ok(buffer.finish().unwrap_or_else(Vec::into));
+            }
+            if buffer.is_full() {
+                break;
+            }
+            py.check_signals().map_err(ReadError::Python)?;
+        }
+        // It grew while it was read: on in chunks, from what was read.
+        bytes = buffer.finish().err().unwrap_or_default();
     }
     loop {
         let ended = py.detach(|| read_chunk(&file, regular, &mut bytes, limit))?;
         if ended {
-            return Ok(bytes);
+            return Ok(bytes.into());
         }
         py.check_signals().map_err(ReadError::Python)?;
+    }
+}
+
+/// Reads one chunk of a regular file into `buffer`: how many bytes, or `None` when a signal
+/// interrupted the read (to be tried again after Python's handlers ran).
+fn read_piece(buffer: &mut FileBuffer, file: &File) -> io::Result<Option<usize>> {
+    match buffer.read_from(file, CHUNK as usize) {
+        Ok(n) => Ok(Some(n)),
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -244,6 +244,17 @@ def test_a_signal_handler_interrupts_a_long_read_of_a_huge_file(tmp_path):
         animbin.open(huge)
 
 
+def test_a_large_file_reads_as_the_same_bytes(tmp_path):
+    # Files of 4 MiB and more are read into huge pages where the system has them; an SEAnim
+    # keeps trailing bytes it does not know, so the padded file writes back as it is.
+    padded = SEANIM.read_bytes() + bytes(range(256)) * (5 << 12)
+    path = tmp_path / "padded.seanim"
+    path.write_bytes(padded)
+    document = animbin.open(path)
+    assert document.to_bytes() == padded
+    assert document.dump() == animbin.open(padded).dump()
+
+
 @unix_only
 def test_a_fifo_is_read_as_its_writer_writes(tmp_path):
     fifo = tmp_path / "fifo.seanim"

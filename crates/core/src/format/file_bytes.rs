@@ -80,48 +80,121 @@ impl fmt::Debug for FileBytes {
 
 /// The smallest file read into huge pages: a mapping costs system calls of its own, which a
 /// small file's few page faults do not repay.
-#[cfg(target_os = "linux")]
 const HUGE_PAGE_READ_MIN: u64 = 4 << 20;
 
-/// Reads a regular file of `size` bytes whole into anonymous memory with huge pages asked
-/// for, or `None` when it is too small to gain from them. `Some(Err(bytes))` gives what was
-/// read of a file that grew past `size` while it was read, for the caller to go on with.
-#[cfg(target_os = "linux")]
+/// Memory for a regular file's bytes, filled by the caller in as many reads as it likes
+/// ([`FileBuffer::read_from`]; Python reads a file in pieces between its signal checks),
+/// then taken as [`FileBytes`]. It holds the file's size and one byte more, which tells
+/// whether the file grew while it was read.
+pub struct FileBuffer {
+    held: Held,
+    /// The bytes read so far.
+    len: usize,
+}
+
+impl FileBuffer {
+    /// Room for a regular file of `size` bytes (and the byte that tells it grew): on Linux,
+    /// anonymous memory with huge pages asked for when the file is 4 MiB or more, else a
+    /// vector. An error when no memory of that size can be had.
+    pub fn for_file_of(size: u64) -> io::Result<Self> {
+        let capacity =
+            usize::try_from(size.saturating_add(1)).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        #[cfg(target_os = "linux")]
+        if size >= HUGE_PAGE_READ_MIN {
+            let map = memmap2::MmapOptions::new().len(capacity).map_anon()?;
+            // A hint: without huge pages the reads are as fast as into a vector.
+            let _ = map.advise(memmap2::Advice::HugePage);
+            return Ok(Self {
+                held: Held::Anonymous { map, len: capacity },
+                len: 0,
+            });
+        }
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(capacity)
+            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        bytes.resize(capacity, 0);
+        Ok(Self {
+            held: Held::Heap(bytes),
+            len: 0,
+        })
+    }
+
+    /// Reads at most `at_most` bytes of `file` after those read so far (fewer when the
+    /// buffer fills): how many, 0 at the file's end or when [`FileBuffer::is_full`].
+    pub fn read_from(&mut self, mut file: &File, at_most: usize) -> io::Result<usize> {
+        use io::Read;
+        let end = self.capacity().min(self.len.saturating_add(at_most));
+        let room = match &mut self.held {
+            Held::Heap(bytes) => &mut bytes[self.len..end],
+            #[cfg(target_os = "linux")]
+            Held::Anonymous { map, .. } => &mut map[self.len..end],
+        };
+        let n = file.read(room)?;
+        self.len += n;
+        Ok(n)
+    }
+
+    /// Whether the file has given more bytes than the size it was opened with.
+    pub fn is_full(&self) -> bool {
+        self.len == self.capacity()
+    }
+
+    /// The bytes read: `Ok` for a file that ended within its size, `Err` with what was read
+    /// of one that grew past it, for the caller to go on reading.
+    pub fn finish(self) -> Result<FileBytes, Vec<u8>> {
+        let full = self.is_full();
+        let len = self.len;
+        let bytes = match self.held {
+            Held::Heap(mut bytes) => {
+                bytes.truncate(len);
+                FileBytes {
+                    held: Held::Heap(bytes),
+                }
+            }
+            #[cfg(target_os = "linux")]
+            Held::Anonymous { map, .. } => FileBytes {
+                held: Held::Anonymous { map, len },
+            },
+        };
+        if full { Err(bytes.into_vec()) } else { Ok(bytes) }
+    }
+
+    fn capacity(&self) -> usize {
+        match &self.held {
+            Held::Heap(bytes) => bytes.len(),
+            #[cfg(target_os = "linux")]
+            Held::Anonymous { len, .. } => *len,
+        }
+    }
+}
+
+impl fmt::Debug for FileBuffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FileBuffer([{} of {} bytes])", self.len, self.capacity())
+    }
+}
+
+/// Reads a regular file of `size` bytes whole into a [`FileBuffer`] (huge pages), or `None`
+/// when it is too small to gain from them. `Some(Ok(Err(bytes)))` gives what was read of a
+/// file that grew past `size` while it was read, for the caller to go on with.
 pub(super) fn read_into_huge_pages(file: &File, size: u64) -> Option<io::Result<Result<FileBytes, Vec<u8>>>> {
-    use io::Read;
-    if size < HUGE_PAGE_READ_MIN {
+    if !cfg!(target_os = "linux") || size < HUGE_PAGE_READ_MIN {
         return None;
     }
-    // One byte past the size tells whether the file grew.
-    let capacity = usize::try_from(size).ok()?.checked_add(1)?;
-    let mut map = match memmap2::MmapOptions::new().len(capacity).map_anon() {
-        Ok(map) => map,
+    let mut buffer = match FileBuffer::for_file_of(size) {
+        Ok(buffer) => buffer,
         Err(error) => return Some(Err(error)),
     };
-    // A hint: without huge pages the read is as fast as into a vector.
-    let _ = map.advise(memmap2::Advice::HugePage);
-    let mut len = 0;
-    while len < capacity {
-        match (&*file).read(&mut map[len..]) {
+    while !buffer.is_full() {
+        match buffer.read_from(file, usize::MAX) {
             Ok(0) => break,
-            Ok(n) => len += n,
+            Ok(_) => {}
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Some(Err(error)),
         }
     }
-    Some(Ok(if len < capacity {
-        Ok(FileBytes {
-            held: Held::Anonymous { map, len },
-        })
-    } else {
-        Err(map[..len].to_vec())
-    }))
-}
-
-/// Other systems read every file into a vector.
-#[cfg(not(target_os = "linux"))]
-pub(super) fn read_into_huge_pages(_: &File, _: u64) -> Option<io::Result<Result<FileBytes, Vec<u8>>>> {
-    None
+    Some(Ok(buffer.finish()))
 }
 
 #[cfg(test)]
@@ -146,6 +219,32 @@ mod tests {
             assert_eq!(&read[..], &bytes[..], "{len}");
             assert_eq!(format!("{read:?}"), format!("FileBytes([{len} bytes])"));
             assert_eq!(read.into_vec(), bytes, "{len}");
+        }
+    }
+
+    /// A buffer filled in pieces holds the file; one opened for a smaller size fills up
+    /// and gives back what it read, one byte past that size.
+    #[test]
+    fn a_buffer_filled_in_pieces_holds_the_file() {
+        for len in [0, 10, (4 << 20) + 5] {
+            let (file, bytes) = file_of(len);
+            let open = || File::open(file.path()).unwrap();
+            let mut buffer = FileBuffer::for_file_of(len as u64).unwrap();
+            let input = open();
+            while buffer.read_from(&input, 1 << 20).unwrap() > 0 {}
+            assert!(!buffer.is_full(), "{len}");
+            assert_eq!(
+                format!("{buffer:?}"),
+                format!("FileBuffer([{len} of {} bytes])", len + 1)
+            );
+            assert_eq!(&buffer.finish().unwrap()[..], &bytes[..], "{len}");
+            if len > 0 {
+                let mut buffer = FileBuffer::for_file_of(len as u64 - 1).unwrap();
+                let input = open();
+                while buffer.read_from(&input, 3000).unwrap() > 0 {}
+                assert!(buffer.is_full());
+                assert_eq!(buffer.finish().unwrap_err(), bytes, "{len}");
+            }
         }
     }
 
