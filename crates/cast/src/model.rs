@@ -5,6 +5,8 @@
 //! Not stored, because the writer derives them: `rootCount`, `nodeSize`, `propertyCount`,
 //! `childCount`, `nameSize`, `arrayLength` and the version (1).
 
+use std::borrow::Cow;
+
 use animbin_core::index::IndexSlice;
 use animbin_core::math::{Vec2, Vec3, Vec4};
 use serde::{Deserialize, Serialize};
@@ -43,8 +45,10 @@ pub struct Node {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Property {
     /// The name, UTF-8 without NUL terminator on disk (upstream names are short lowercase
-    /// ASCII such as `vp`).
-    pub name: String,
+    /// ASCII such as `vp`). Borrowed when it is a name known in advance, as every name a
+    /// scene export writes is: a Cast curve is a node of five properties, and naming each in
+    /// an allocation of its own took a large part of an export's time.
+    pub name: Cow<'static, str>,
     /// The values; their type is the property's type and their number its `arrayLength`.
     #[serde(flatten)]
     pub value: Value,
@@ -171,7 +175,7 @@ pub type Indices<'a> = IndexSlice<'a, u8, u16, u32>;
 
 impl Property {
     /// A property called `name` holding `value`.
-    pub fn new(name: impl Into<String>, value: Value) -> Self {
+    pub fn new(name: impl Into<Cow<'static, str>>, value: Value) -> Self {
         Self {
             name: name.into(),
             value,
@@ -179,17 +183,17 @@ impl Property {
     }
 
     /// A one-string property.
-    pub fn string(name: impl Into<String>, value: impl Into<String>) -> Self {
+    pub fn string(name: impl Into<Cow<'static, str>>, value: impl Into<String>) -> Self {
         Self::new(name, Value::String(vec![value.into()]))
     }
 
     /// A one-hash (`l`) property.
-    pub fn hash(name: impl Into<String>, hash: u64) -> Self {
+    pub fn hash(name: impl Into<Cow<'static, str>>, hash: u64) -> Self {
         Self::new(name, Value::Long(vec![hash]))
     }
 
     /// A boolean (`b`, 0 or 1) property.
-    pub fn boolean(name: impl Into<String>, value: bool) -> Self {
+    pub fn boolean(name: impl Into<Cow<'static, str>>, value: bool) -> Self {
         Self::new(name, Value::Byte(vec![u8::from(value)]))
     }
 }

@@ -555,7 +555,7 @@ impl<'a> Material<'a> {
     /// Every slot the material fills, in property order, with its hash.
     pub fn slots(self) -> impl Iterator<Item = (&'a str, u64)> + 'a {
         self.0.properties.iter().filter_map(|p| match &p.value {
-            Value::Long(v) if v.len() == 1 && is_material_slot(&p.name) => Some((p.name.as_str(), v[0])),
+            Value::Long(v) if v.len() == 1 && is_material_slot(&p.name) => Some((p.name.as_ref(), v[0])),
             _ => None,
         })
     }

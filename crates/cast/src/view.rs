@@ -554,7 +554,7 @@ fn to_property(entry: &PropertyEntry<'_>) -> Result<Property> {
         PropertyType::Vec4 => Value::Vec4(pod(p)?),
     };
     Ok(Property {
-        name: entry.name.to_string(),
+        name: entry.name.to_string().into(),
         value,
     })
 }

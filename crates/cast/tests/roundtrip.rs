@@ -60,7 +60,10 @@ fn property(nan: bool) -> impl Strategy<Value = Property> {
         prop::sample::select(vec!["n", "vp", "f", "kb", "kv", "p", "m", "u0", "ul"]).prop_map(String::from),
         ".{0,3}",
     ];
-    (name, value(nan)).prop_map(|(name, value)| Property { name, value })
+    (name, value(nan)).prop_map(|(name, value)| Property {
+        name: name.into(),
+        value,
+    })
 }
 
 /// Any tree of nodes, up to four levels deep.

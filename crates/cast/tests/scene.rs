@@ -224,13 +224,13 @@ fn curves_are_written_in_the_reference_order_with_the_narrowest_frames() {
     let (file, lost) = from_scene(&scene_with(a.clone()));
     assert_eq!(lost, Vec::<String>::new());
     let anim = file.animations().next().unwrap();
-    let names: Vec<&str> = anim.node().properties.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = anim.node().properties.iter().map(|p| p.name.as_ref()).collect();
     assert_eq!(names, ["n", "fr", "lo"]);
     let kps: Vec<&str> = anim.curves().map(|c| c.key_property().unwrap()).collect();
     assert_eq!(kps, ["rq", "tx", "ty", "tz", "sx", "sy", "sz"]);
     let tx = anim.curves().nth(1).unwrap();
     assert_eq!(
-        tx.node().properties.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        tx.node().properties.iter().map(|p| p.name.as_ref()).collect::<Vec<_>>(),
         ["nn", "kp", "kb", "kv", "m"]
     );
     assert_eq!(

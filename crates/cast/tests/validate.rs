@@ -5,11 +5,11 @@ use animbin_cast::{
     CastFile, Location, Node, NodeId, NodeKind, Problem, Property, Severity, Value, Vec2, Vec3, Vec4, validate,
 };
 
-fn s(name: &str, value: &str) -> Property {
+fn s(name: &'static str, value: &str) -> Property {
     Property::string(name, value)
 }
 
-fn v(name: &str, value: Value) -> Property {
+fn v(name: &'static str, value: Value) -> Property {
     Property::new(name, value)
 }
 
@@ -206,7 +206,7 @@ fn child<'a>(file: &'a mut CastFile, path: &[usize]) -> &'a mut Node {
     at
 }
 
-fn set(node: &mut Node, name: &str, value: Value) {
+fn set(node: &mut Node, name: &'static str, value: Value) {
     match node.properties.iter_mut().find(|p| p.name == name) {
         Some(p) => p.value = value,
         None => node.push(Property::new(name, value)),

@@ -136,11 +136,11 @@ fn sample() -> CastFile {
     file
 }
 
-fn p(name: &str, value: Value) -> Property {
+fn p(name: &'static str, value: Value) -> Property {
     Property::new(name, value)
 }
 
-fn s(name: &str, value: &str) -> Property {
+fn s(name: &'static str, value: &str) -> Property {
     Property::string(name, value)
 }
 

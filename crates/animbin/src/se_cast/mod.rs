@@ -258,15 +258,15 @@ fn only_child(file: &CastFile, kind: NodeKind) -> Option<&Node> {
 }
 
 /// Extra properties: written with a name and read back by it.
-fn bytes(name: &str, values: &[u8]) -> Property {
+fn bytes(name: &'static str, values: &[u8]) -> Property {
     Property::new(name, Value::Byte(values.to_vec()))
 }
 
-fn byte(name: &str, value: u8) -> Property {
+fn byte(name: &'static str, value: u8) -> Property {
     bytes(name, &[value])
 }
 
-fn integers(name: &str, values: &[u32]) -> Property {
+fn integers(name: &'static str, values: &[u32]) -> Property {
     Property::new(name, Value::Integer(values.to_vec()))
 }
 
@@ -284,14 +284,14 @@ fn indices_of(node: &Node, name: &str) -> Option<Vec<u32>> {
 }
 
 /// Pushes a `b` array property when it holds anything but zeros.
-fn push_unless_zero(node: &mut Node, name: &str, values: &[u8]) {
+fn push_unless_zero(node: &mut Node, name: &'static str, values: &[u8]) {
     if values.iter().any(|&b| b != 0) {
         node.push(bytes(name, values));
     }
 }
 
 /// Pushes a `b` array property when it holds anything.
-fn push_unless_empty(node: &mut Node, name: &str, values: &[u8]) {
+fn push_unless_empty(node: &mut Node, name: &'static str, values: &[u8]) {
     if !values.is_empty() {
         node.push(bytes(name, values));
     }

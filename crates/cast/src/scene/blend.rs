@@ -73,7 +73,7 @@ pub(super) fn import_blend_shapes(
             }
         };
         for p in &shape.node().properties {
-            if !["n", "b", "vi", "vp", "ts"].contains(&p.name.as_str()) {
+            if !["n", "b", "vi", "vp", "ts"].contains(&p.name.as_ref()) {
                 report.lose(format!(
                     "undocumented properties of BlendShape nodes (such as {:?})",
                     p.name

@@ -122,7 +122,7 @@ impl MeshArrays {
             if !seen.insert(property.name.clone()) {
                 continue;
             }
-            match (property.name.as_str(), &mut property.value) {
+            match (property.name.as_ref(), &mut property.value) {
                 ("vp", Value::Vec3(values)) => arrays.positions = Some(std::mem::take(values)),
                 ("vn", Value::Vec3(values)) => arrays.normals = Some(std::mem::take(values)),
                 (name, Value::Vec2(values)) => {
