@@ -22,7 +22,9 @@
 //!   bone's bind pose, and back;
 //! - [`seblend`]: the SEBlend trailer that both SE formats may carry;
 //! - [`validate`]: the [`Problem`]s a format's `validate` finds, with their severity and place;
-//! - [`format`](mod@format): [`FileFormat`], the contract every format crate implements the same way;
+//! - [`format`](mod@format): [`FileFormat`], the contract every format crate implements the same way,
+//!   and files on disk: inputs read whole into memory (huge pages for large ones,
+//!   [`format::FileBytes`]), outputs saved whole or not at all;
 //! - [`images`]: texture files found for a scene's materials, for writers that embed them;
 //!
 //! ```
