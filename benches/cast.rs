@@ -92,7 +92,7 @@ fn animation() -> CastFile {
     for b in 0..ANIM_BONES {
         let name = format!("bone_{b:03}");
         let phase = b as f32 * 0.01;
-        let curve = |kp: &str, kv: Value| {
+        let curve = |kp: &'static str, kv: Value| {
             Node::with(
                 NodeKind::Curve,
                 0,

@@ -78,9 +78,11 @@ pub enum Value {
     /// `d`: f64 values.
     #[serde(rename = "d")]
     Double(#[serde(with = "animbin_core::float::dump")] Vec<f64>),
-    /// `s`: strings; documented string properties hold exactly one.
+    /// `s`: strings; documented string properties hold exactly one. Borrowed when known in
+    /// advance (a curve's key property and mode), so a scene export allocates only the
+    /// names that come from the scene.
     #[serde(rename = "s")]
-    String(Vec<String>),
+    String(Vec<Cow<'static, str>>),
     /// `2v`: two-component vectors.
     #[serde(rename = "2v")]
     Vec2(Vec<Vec2<f32>>),
@@ -183,7 +185,7 @@ impl Property {
     }
 
     /// A one-string property.
-    pub fn string(name: impl Into<Cow<'static, str>>, value: impl Into<String>) -> Self {
+    pub fn string(name: impl Into<Cow<'static, str>>, value: impl Into<Cow<'static, str>>) -> Self {
         Self::new(name, Value::String(vec![value.into()]))
     }
 

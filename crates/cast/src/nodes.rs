@@ -6,6 +6,8 @@
 //! Single-valued properties come back as values, arrays as slices, index buffers as
 //! [`Indices`] whatever their width.
 
+use std::borrow::Cow;
+
 use animbin_core::math::{Quat, Vec2, Vec3, Vec4};
 
 use crate::layout::NodeKind;
@@ -41,7 +43,7 @@ elements! {
     u64 => Long,
     f32 => Float,
     f64 => Double,
-    String => String,
+    Cow<'static, str> => String,
     Vec2<f32> => Vec2,
     Vec3<f32> => Vec3,
     Vec4<f32> => Vec4,

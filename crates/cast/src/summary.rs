@@ -139,7 +139,7 @@ mod tests {
 
     fn metadata(hash: u64, up: Option<&str>) -> Node {
         let mut properties = vec![Property::string("a", "animbin")];
-        properties.extend(up.map(|up| Property::string("up", up)));
+        properties.extend(up.map(|up| Property::string("up", up.to_owned())));
         Node::with(NodeKind::Metadata, hash, properties, vec![])
     }
 

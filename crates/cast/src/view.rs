@@ -8,6 +8,7 @@
 //! arrays are then lent in place as little-endian `zerocopy` slices ([`Values`]).
 //! [`crate::read`] is this walk followed by one copy of each payload.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use animbin_core::io::{SliceReader, read_pod_vec, slice_at};
@@ -548,7 +549,7 @@ fn to_property(entry: &PropertyEntry<'_>) -> Result<Property> {
         PropertyType::Long => Value::Long(pod(p)?),
         PropertyType::Float => Value::Float(pod(p)?),
         PropertyType::Double => Value::Double(pod(p)?),
-        PropertyType::String => Value::String(strings(p).map(str::to_string).collect()),
+        PropertyType::String => Value::String(strings(p).map(|s| Cow::Owned(s.to_owned())).collect()),
         PropertyType::Vec2 => Value::Vec2(pod(p)?),
         PropertyType::Vec3 => Value::Vec3(pod(p)?),
         PropertyType::Vec4 => Value::Vec4(pod(p)?),

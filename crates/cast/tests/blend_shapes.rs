@@ -40,7 +40,7 @@ fn quad_with_shapes(mode: &str) -> CastFile {
     );
     let shape = |hash: u64, name: &str, vi: Value, vp: Vec<Vec3<f32>>, ts: Option<f32>| {
         let mut props = vec![
-            Property::string("n", name),
+            Property::string("n", name.to_owned()),
             Property::hash("b", 10),
             Property::new("vi", vi),
             Property::new("vp", Value::Vec3(vp)),
@@ -64,11 +64,11 @@ fn quad_with_shapes(mode: &str) -> CastFile {
             NodeKind::Curve,
             0,
             vec![
-                Property::string("nn", name),
+                Property::string("nn", name.to_owned()),
                 Property::string("kp", "bs"),
                 Property::new("kb", Value::Byte(kb)),
                 Property::new("kv", Value::Float(kv)),
-                Property::string("m", mode),
+                Property::string("m", mode.to_owned()),
             ],
             vec![],
         )

@@ -370,7 +370,7 @@ fn unknown_nodes_undocumented_and_duplicated_properties_flags_and_string_arrays_
     anim.push(Property::new("fr", Value::Float(vec![24.0])));
     anim.push(Property::new(
         "tags",
-        Value::String(vec!["a".into(), String::new(), "ü".into()]),
+        Value::String(vec!["a".into(), String::new().into(), "ü".into()]),
     ));
     anim.push(Property::new("none", Value::String(Vec::new())));
     anim.push(Property::new("n", Value::String(vec!["x".into(), "y".into()])));
@@ -387,7 +387,7 @@ fn unknown_nodes_undocumented_and_duplicated_properties_flags_and_string_arrays_
     assert_eq!(back.roots[0].children[1].id.to_string(), "xtra");
     assert_eq!(
         back.roots[0].children[0].value("tags"),
-        Some(&Value::String(vec!["a".into(), String::new(), "ü".into()]))
+        Some(&Value::String(vec!["a".into(), String::new().into(), "ü".into()]))
     );
     // The rules: a second fr, an n of two strings; nothing inside the unknown node.
     let problems: Vec<String> = validate(&back).iter().map(ToString::to_string).collect();

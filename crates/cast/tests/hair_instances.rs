@@ -53,10 +53,15 @@ fn canonical() -> CastFile {
     );
     let model = Node::with(NodeKind::Model, h(1), vec![], vec![material, fringe, long]);
     let instance = |k: u64, name: Option<&str>, path: &str, p: Vec3<f32>, r: Vec4<f32>, s: Vec3<f32>| {
-        let file = Node::with(NodeKind::File, h(k + 1), vec![Property::string("p", path)], vec![]);
+        let file = Node::with(
+            NodeKind::File,
+            h(k + 1),
+            vec![Property::string("p", path.to_owned())],
+            vec![],
+        );
         let mut props = Vec::new();
         if let Some(name) = name {
-            props.push(Property::string("n", name));
+            props.push(Property::string("n", name.to_owned()));
         }
         props.extend([
             Property::hash("rf", h(k + 1)),
@@ -154,7 +159,7 @@ fn hair_materials_are_offset_like_mesh_materials_across_models() {
         Node::with(
             NodeKind::Material,
             hash,
-            vec![Property::string("n", name), Property::string("t", "pbr")],
+            vec![Property::string("n", name.to_owned()), Property::string("t", "pbr")],
             vec![],
         )
     };

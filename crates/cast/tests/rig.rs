@@ -17,7 +17,7 @@ fn bone(hash: u64, name: &str, parent: i32, x: f32) -> Node {
         NodeKind::Bone,
         hash,
         vec![
-            Property::string("n", name),
+            Property::string("n", name.to_owned()),
             Property::new("p", Value::Integer(vec![parent as u32])),
             Property::new("lp", Value::Vec3(vec![Vec3::new(x, 0.0, 0.0)])),
             Property::new("lr", Value::Vec4(vec![Vec4::new(0.0, 0.0, 0.0, 1.0)])),

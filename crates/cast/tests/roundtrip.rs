@@ -39,7 +39,8 @@ fn value(nan: bool) -> impl Strategy<Value = Value> {
                 .map(|x| if nan || !x.is_nan() { x } else { 0.0 })
                 .collect()
         )),
-        prop::collection::vec("[^\0]{0,4}", n.clone()).prop_map(Value::String),
+        prop::collection::vec("[^\0]{0,4}", n.clone())
+            .prop_map(|v| Value::String(v.into_iter().map(std::borrow::Cow::Owned).collect())),
         prop::collection::vec((f(), f()).prop_map(|(x, y)| Vec2::new(x, y)), n.clone()).prop_map(Value::Vec2),
         prop::collection::vec((f(), f(), f()).prop_map(|(x, y, z)| Vec3::new(x, y, z)), n.clone())
             .prop_map(Value::Vec3),

@@ -26,11 +26,11 @@ fn curve(bone: &str, kp: &str, frames: Value, values: Value, mode: &str) -> Node
         NodeKind::Curve,
         0,
         vec![
-            Property::string("nn", bone),
-            Property::string("kp", kp),
+            Property::string("nn", bone.to_owned()),
+            Property::string("kp", kp.to_owned()),
             Property::new("kb", frames),
             Property::new("kv", values),
-            Property::string("m", mode),
+            Property::string("m", mode.to_owned()),
         ],
         vec![],
     )
@@ -41,7 +41,7 @@ fn bone(name: &str, parent: i32, lp: Vec3<f32>) -> Node {
         NodeKind::Bone,
         0,
         vec![
-            Property::string("n", name),
+            Property::string("n", name.to_owned()),
             Property::new("p", Value::Integer(vec![parent as u32])),
             Property::new("lp", Value::Vec3(vec![lp])),
         ],

@@ -6,7 +6,7 @@ use animbin_cast::{
 };
 
 fn s(name: &'static str, value: &str) -> Property {
-    Property::string(name, value)
+    Property::string(name, value.to_owned())
 }
 
 fn v(name: &'static str, value: Value) -> Property {

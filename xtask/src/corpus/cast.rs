@@ -141,7 +141,7 @@ fn p(name: &'static str, value: Value) -> Property {
 }
 
 fn s(name: &'static str, value: &str) -> Property {
-    Property::string(name, value)
+    Property::string(name, value.to_owned())
 }
 
 fn one3(x: f32) -> Value {
@@ -418,7 +418,10 @@ fn unusual() -> CastFile {
         p("l", Value::Long(vec![u64::MAX])),
         p("f", Value::Float(vec![f32::NAN, f32::INFINITY])),
         p("d", Value::Double(vec![-0.0])),
-        p("s", Value::String(vec!["one".into(), String::new(), "three".into()])),
+        p(
+            "s",
+            Value::String(vec!["one".into(), String::new().into(), "three".into()]),
+        ),
         p("s", Value::String(vec![])),
         p("2v", Value::Vec2(vec![Vec2::new(1.0, 2.0)])),
         p("", Value::Vec3(vec![])),

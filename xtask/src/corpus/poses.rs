@@ -297,7 +297,7 @@ fn model(hashes: &mut NodeHashes) -> Node {
 /// The animation `name`, its curves' modes as `modes` says.
 fn animation(hashes: &mut NodeHashes, name: &str, modes: &Modes) -> Node {
     let mut anim = hashes.node(NodeKind::Animation);
-    anim.push(Property::string("n", name));
+    anim.push(Property::string("n", name.to_owned()));
     anim.push(Property::new("fr", Value::Float(vec![FRAMERATE])));
     anim.push(Property::boolean("lo", false));
     for &(bone, mode, translation, rotation, scale) in modes.overrides {
@@ -336,7 +336,7 @@ fn file(name: &str, modes: &Modes, up: Option<&str>) -> Vec<u8> {
         let mut meta = hashes.node(NodeKind::Metadata);
         meta.push(Property::string("a", "animbin"));
         meta.push(Property::string("s", "cargo xtask corpus"));
-        meta.push(Property::string("up", up));
+        meta.push(Property::string("up", up.to_owned()));
         root.children.push(meta);
     }
     let file = CastFile {

@@ -133,7 +133,15 @@ fn to_f32(x: f64, exact: &mut bool) -> f32 {
 }
 
 /// A curve of one channel of one bone.
-fn curve(hashes: &mut Hashes, bone: &str, kp: &str, frames: &[u32], values: Value, exact: &[f64], mode: &str) -> Node {
+fn curve(
+    hashes: &mut Hashes,
+    bone: &str,
+    kp: &'static str,
+    frames: &[u32],
+    values: Value,
+    exact: &[f64],
+    mode: &'static str,
+) -> Node {
     let mut curve = hashes.curve(bone, kp, frames, values, mode);
     if !exact.is_empty() {
         curve.push(Property::new("se.kv", Value::Double(exact.to_vec())));
@@ -143,7 +151,7 @@ fn curve(hashes: &mut Hashes, bone: &str, kp: &str, frames: &[u32], values: Valu
 
 /// The curves of one bone: `rq`, then `tx` `ty` `tz`, then `sx` `sy` `sz`, each when the
 /// bone has keys in that channel.
-fn bone_curves(hashes: &mut Hashes, bone: &Bone, mode: &str, out: &mut Vec<Node>) {
+fn bone_curves(hashes: &mut Hashes, bone: &Bone, mode: &'static str, out: &mut Vec<Node>) {
     if !bone.rotation.is_empty() {
         let frames: Vec<u32> = bone.rotation.iter().map(|k| k.frame).collect();
         let mut exact = true;
@@ -210,7 +218,7 @@ fn override_node(hashes: &mut Hashes, anim: &SeAnim, modifier: &Modifier) -> Nod
     let index = modifier.bone as usize;
     let name = anim.bones.get(index).map_or("", |b| b.name.as_str());
     let mut cmov = hashes.node(NodeKind::CurveModeOverride);
-    cmov.push(Property::string("nn", name));
+    cmov.push(Property::string("nn", name.to_owned()));
     cmov.push(Property::string("m", mode(modifier.anim_type)));
     for flag in ["ot", "or", "os"] {
         cmov.push(Property::boolean(flag, true));
@@ -309,7 +317,7 @@ pub fn seanim_to_cast(anim: &SeAnim) -> CastFile {
     }
     for (name, frames) in tracks {
         let mut track = hashes.node(NodeKind::NotificationTrack);
-        track.push(Property::string("n", name));
+        track.push(Property::string("n", name.to_owned()));
         track.push(Property::new("kb", Value::narrowest(&frames)));
         node.children.push(track);
     }

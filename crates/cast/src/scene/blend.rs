@@ -197,7 +197,7 @@ pub(super) type KeyPart<'a, T> = dyn FnMut(f64, &dyn Fn() -> String) -> Result<T
 /// `f32`, each naming the key for its error. Returns the curves and their last frame.
 pub(super) fn weight_curves(
     anim: &scene::Animation,
-    mode: &str,
+    mode: &'static str,
     hashes: &mut NodeHashes,
     frame: &mut KeyPart<'_, u32>,
     value: &mut KeyPart<'_, f32>,

@@ -53,12 +53,12 @@ impl NodeHashes {
 
     /// A curve node for channel `kp` of `bone`: the key frames (`kb`, in the narrowest
     /// integer width), the values (`kv`) and the mode (`m`).
-    pub fn curve(&mut self, bone: &str, kp: &str, frames: &[u32], values: Value, mode: &str) -> Node {
+    pub fn curve(&mut self, bone: &str, kp: &'static str, frames: &[u32], values: Value, mode: &'static str) -> Node {
         let mut curve = self.node(NodeKind::Curve);
         // Its five properties, without growing the list twice (x8an files make a curve of
         // every channel of every slot).
         curve.properties.reserve_exact(5);
-        curve.push(Property::string("nn", bone));
+        curve.push(Property::string("nn", bone.to_owned()));
         curve.push(Property::string("kp", kp));
         curve.push(Property::new("kb", Value::narrowest(frames)));
         curve.push(Property::new("kv", values));
@@ -505,7 +505,7 @@ fn animation_node(anim: &scene::Animation, hashes: &mut NodeHashes, report: &mut
             .collect();
         while let Some(mode) = override_modes.iter().flatten().next().copied() {
             let mut cmov = hashes.node(NodeKind::CurveModeOverride);
-            cmov.push(Property::string("nn", bone));
+            cmov.push(Property::string("nn", bone.to_owned()));
             cmov.push(Property::string("m", mode));
             for (flag, slot) in ["ot", "or", "os"].into_iter().zip(&mut override_modes) {
                 let covered = *slot == Some(mode);
@@ -670,7 +670,7 @@ fn notification_tracks(
     }
     for (name, kb) in names.into_iter().zip(frames) {
         let mut track = hashes.node(NodeKind::NotificationTrack);
-        track.push(Property::string("n", name));
+        track.push(Property::string("n", name.to_owned()));
         track.push(Property::new("kb", Value::narrowest(&kb)));
         node.children.push(track);
     }
