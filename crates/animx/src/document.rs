@@ -89,7 +89,11 @@ impl AnimXDocument {
                 ..animj::from_slice(bytes)?.into()
             });
         }
-        let (animation, stored) = crate::model::read_keeping_compressed(bytes, options)?;
+        let animation = crate::model::read_animation(bytes, options)?;
+        // A plain file's tracks encode back to its bytes: only a compressed file is kept.
+        let stored = (animation.encoding != Encoding::Plain)
+            .then(|| AnimXFile::read(bytes))
+            .transpose()?;
         Ok(Self {
             animation,
             stored,

@@ -80,23 +80,6 @@ pub(crate) fn read_animation(bytes: &[u8], options: &ReadOptions) -> Result<Anim
     decode(&header, &bytes[at..], at as u64, options)
 }
 
-/// Reads and decodes a whole file, keeping the stored bytes of a compressed one (see
-/// [`crate::AnimXDocument::stored`]). A plain file's are not kept: its tracks encode back to
-/// them whenever they would be written, so they would only double what a read holds.
-pub(crate) fn read_keeping_compressed(
-    bytes: &[u8],
-    options: &ReadOptions,
-) -> Result<(Animation, Option<AnimXFile>), Error> {
-    let (header, at) = read_header(bytes)?;
-    let data = &bytes[at..];
-    let animation = decode(&header, data, at as u64, options)?;
-    let stored = (header.encoding != Encoding::Plain).then(|| AnimXFile {
-        header,
-        data: data.to_vec(),
-    });
-    Ok((animation, stored))
-}
-
 /// Decodes the tracks stored in `data` (at file offset `base`) under `header`.
 fn decode(header: &Header, data: &[u8], base: u64, options: &ReadOptions) -> Result<Animation, Error> {
     let tracks = match header.encoding {

@@ -463,16 +463,16 @@ pub fn read_file(path: &Path, limit: u64) -> io::Result<FileBytes> {
         64 << 10
     };
     let mut bytes = Vec::new();
-    if metadata.is_file() {
-        match file_bytes::read_into_huge_pages(&file, metadata.len()) {
-            Some(Ok(Ok(whole))) => return Ok(whole),
+    if metadata.is_file() && file_bytes::gains_from_huge_pages(metadata.len()) {
+        let mut buffer = FileBuffer::for_file_of(metadata.len())?;
+        buffer.fill_from(&file)?;
+        match buffer.finish() {
+            Ok(whole) => return Ok(whole),
             // It grew while it was read: on in pieces, from what was read.
-            Some(Ok(Err(read))) => {
+            Err(read) => {
                 bytes = read;
                 want = bytes.len() as u64;
             }
-            Some(Err(error)) => return Err(error),
-            None => {}
         }
     }
     loop {

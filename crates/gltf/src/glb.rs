@@ -134,28 +134,21 @@ impl<'a> Glb<'a> {
     /// as [`Glb::to_vec`] lays them out: nothing is joined in memory first. Sizes are checked
     /// before the first byte is written.
     pub fn write(json: &[u8], bin: Option<&BinPieces>, writer: impl Write) -> Result<()> {
-        Self::write_streamed(json.len(), |w| w.write_all(json), bin, writer)
+        Self::write_streamed(json.len(), |w| Ok(w.write_all(json)?), bin, writer)
     }
 
     /// [`Glb::write`] of a JSON chunk of `json_len` bytes that `write_json` writes as it makes
-    /// them, so the JSON text is never held whole. Sizes are checked before the first byte is
-    /// written; a `write_json` that writes other than `json_len` bytes is an error.
+    /// them (and must write exactly), so the JSON text is never held whole. Sizes are checked
+    /// before the first byte is written.
     pub(crate) fn write_streamed<W: Write>(
         json_len: usize,
-        write_json: impl FnOnce(&mut Counted<&mut W>) -> std::io::Result<()>,
+        write_json: impl FnOnce(&mut W) -> Result<()>,
         bin: Option<&BinPieces>,
         mut writer: W,
     ) -> Result<()> {
         let sizes = Sizes::of(json_len, bin.map(BinPieces::len))?;
         sizes.write_head(&mut writer)?;
-        let mut counted = Counted::new(&mut writer);
-        write_json(&mut counted)?;
-        if counted.count != json_len {
-            return Err(Error::Unencodable(format!(
-                "the JSON chunk came out {} bytes long, not the {json_len} measured",
-                counted.count
-            )));
-        }
+        write_json(&mut writer)?;
         sizes.write_json_end(json_len, &mut writer)?;
         if let Some(bin) = bin {
             bin.write(&mut writer)?;
@@ -239,38 +232,6 @@ impl Sizes {
             writer.write_all(&head)?;
         }
         Ok(())
-    }
-}
-
-/// A writer that counts the bytes it passes on (into `W`, which may be
-/// [`std::io::sink`] to measure what a writer would write).
-pub(crate) struct Counted<W> {
-    inner: W,
-    /// The bytes written so far.
-    pub(crate) count: usize,
-}
-
-impl<W> Counted<W> {
-    pub(crate) fn new(inner: W) -> Self {
-        Self { inner, count: 0 }
-    }
-}
-
-impl<W: Write> Write for Counted<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.count += n;
-        Ok(n)
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.inner.write_all(buf)?;
-        self.count += buf.len();
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
     }
 }
 

@@ -254,7 +254,6 @@ pub use extras::{
     MeshExtras, NoteExtra, PropertyExtra, SceneExtras, WrapperExtras,
 };
 pub use file::GltfFile;
-use glb::Counted;
 pub use glb::{BinPieces, Glb};
 pub use import::{DEFAULT_FRAMERATE, percent_decode};
 pub use repack::{Container, join, repack, split};
@@ -419,12 +418,13 @@ impl Encoded {
     /// Writes the file into `writer`, piece by piece.
     pub fn write(&self, mut writer: impl Write) -> Result<()> {
         match self.container {
-            Container::Gltf => {
-                let mut counted = Counted::new(&mut writer);
-                self.json.write(&mut counted)?;
-                self.json.check_written(counted.count)?;
-            }
-            Container::Glb => Glb::write_streamed(self.json.len, |w| self.json.write(w), self.bin.as_ref(), writer)?,
+            Container::Gltf => self.json.write_measured(&mut writer)?,
+            Container::Glb => Glb::write_streamed(
+                self.json.len,
+                |w| self.json.write_measured(w),
+                self.bin.as_ref(),
+                writer,
+            )?,
         }
         Ok(())
     }
@@ -548,16 +548,51 @@ impl JsonText {
         out.write_all(b"}")
     }
 
-    /// An error unless `written` is the length measured.
-    fn check_written(&self, written: usize) -> Result<()> {
-        if written == self.len {
+    /// [`JsonText::write`], an error when the text comes out at another length than the one
+    /// measured (the header that states its length is already written).
+    fn write_measured(&self, out: &mut impl Write) -> Result<()> {
+        let mut counted = Counted::new(out);
+        self.write(&mut counted)?;
+        if counted.count == self.len {
             Ok(())
         } else {
             Err(Error::Unencodable(format!(
-                "the JSON came out {written} bytes long, not the {} measured",
-                self.len
+                "the JSON came out {} bytes long, not the {} measured",
+                counted.count, self.len
             )))
         }
+    }
+}
+
+/// A writer that counts the bytes it passes on (into `W`, which may be
+/// [`std::io::sink`] to measure what a writer would write).
+struct Counted<W> {
+    inner: W,
+    /// The bytes written so far.
+    count: usize,
+}
+
+impl<W> Counted<W> {
+    fn new(inner: W) -> Self {
+        Self { inner, count: 0 }
+    }
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.count += n;
+        Ok(n)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.inner.write_all(buf)?;
+        self.count += buf.len();
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -61,16 +61,16 @@ pub(crate) fn read(py: Python<'_>, path: &Path, limit: u64) -> Result<FileBytes,
         let mut buffer = py.detach(|| FileBuffer::for_file_of(size))?;
         loop {
             let got = py.detach(|| read_piece(&mut buffer, &file))?;
-            if got == Some(0) {
-                return Ok(buffer.finish().unwrap_or_else(Vec::into));
-            }
-            if buffer.is_full() {
+            if got == Some(0) || buffer.is_full() {
                 break;
             }
             py.check_signals().map_err(ReadError::Python)?;
         }
-        // It grew while it was read: on in chunks, from what was read.
-        bytes = buffer.finish().err().unwrap_or_default();
+        match buffer.finish() {
+            Ok(whole) => return Ok(whole),
+            // It grew while it was read: on in chunks, from what was read.
+            Err(read) => bytes = read,
+        }
     }
     loop {
         let ended = py.detach(|| read_chunk(&file, regular, &mut bytes, limit))?;

@@ -135,6 +135,19 @@ impl FileBuffer {
         Ok(n)
     }
 
+    /// Reads `file` until it ends or the buffer is full, going past interrupted reads.
+    pub(super) fn fill_from(&mut self, file: &File) -> io::Result<()> {
+        while !self.is_full() {
+            match self.read_from(file, usize::MAX) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the file has given more bytes than the size it was opened with.
     pub fn is_full(&self) -> bool {
         self.len == self.capacity()
@@ -175,26 +188,9 @@ impl fmt::Debug for FileBuffer {
     }
 }
 
-/// Reads a regular file of `size` bytes whole into a [`FileBuffer`] (huge pages), or `None`
-/// when it is too small to gain from them. `Some(Ok(Err(bytes)))` gives what was read of a
-/// file that grew past `size` while it was read, for the caller to go on with.
-pub(super) fn read_into_huge_pages(file: &File, size: u64) -> Option<io::Result<Result<FileBytes, Vec<u8>>>> {
-    if !cfg!(target_os = "linux") || size < HUGE_PAGE_READ_MIN {
-        return None;
-    }
-    let mut buffer = match FileBuffer::for_file_of(size) {
-        Ok(buffer) => buffer,
-        Err(error) => return Some(Err(error)),
-    };
-    while !buffer.is_full() {
-        match buffer.read_from(file, usize::MAX) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Some(Err(error)),
-        }
-    }
-    Some(Ok(buffer.finish()))
+/// Whether a regular file of `size` bytes is read into huge pages (Linux, 4 MiB or more).
+pub(super) fn gains_from_huge_pages(size: u64) -> bool {
+    cfg!(target_os = "linux") && size >= HUGE_PAGE_READ_MIN
 }
 
 #[cfg(test)]
@@ -254,11 +250,13 @@ mod tests {
     #[test]
     fn a_file_that_changed_size_while_read_gives_what_was_read() {
         let (file, bytes) = file_of(6 << 20);
-        let open = || File::open(file.path()).unwrap();
-        let grown = read_into_huge_pages(&open(), 5 << 20).unwrap().unwrap();
-        assert_eq!(grown.unwrap_err(), &bytes[..(5 << 20) + 1]);
-        let shrunk = read_into_huge_pages(&open(), 7 << 20).unwrap().unwrap();
-        assert_eq!(&shrunk.unwrap()[..], &bytes[..]);
-        assert!(read_into_huge_pages(&open(), 1 << 20).is_none());
+        let read_as_of = |size: u64| {
+            let mut buffer = FileBuffer::for_file_of(size).unwrap();
+            buffer.fill_from(&File::open(file.path()).unwrap()).unwrap();
+            buffer.finish()
+        };
+        assert_eq!(read_as_of(5 << 20).unwrap_err(), &bytes[..(5 << 20) + 1]);
+        assert_eq!(&read_as_of(7 << 20).unwrap()[..], &bytes[..]);
+        assert!(gains_from_huge_pages(5 << 20) && !gains_from_huge_pages(1 << 20));
     }
 }
