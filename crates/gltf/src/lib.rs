@@ -231,6 +231,7 @@ mod format;
 mod glb;
 mod import;
 mod json;
+mod parallel;
 mod repack;
 mod summary;
 mod validate;

@@ -2,6 +2,7 @@
 //! the rest pose as the animation's kind says, and what glTF cannot say kept in its extras.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use animbin_core::math::{Transform, Vec3};
 use animbin_core::pose;
@@ -68,11 +69,117 @@ pub(super) fn channel_keys<T: Copy, const N: usize>(
 }
 
 /// Which channel of a bone track.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Path {
     Translation,
     Rotation,
     Scale,
+}
+
+impl Path {
+    /// The channel target's `path`.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Translation => "translation",
+            Self::Rotation => "rotation",
+            Self::Scale => "scale",
+        }
+    }
+
+    /// The output accessor's type and its components.
+    fn accessor(self) -> (&'static str, usize) {
+        match self {
+            Self::Rotation => ("VEC4", 4),
+            Self::Translation | Self::Scale => ("VEC3", 3),
+        }
+    }
+}
+
+/// One channel to export: the keys of `path` of track `track`, played as `kind` over the
+/// bone's `rest` transform, moving `node`.
+struct ChannelJob {
+    track: usize,
+    path: Path,
+    node: usize,
+    kind: AnimKind,
+    rest: Transform,
+    /// How many keys, to size the batches.
+    keys: usize,
+}
+
+/// The most keys the channels of one batch hold: their values are made side by side (on
+/// every core), then added to the buffer in order, so a batch bounds what is held at once.
+const BATCH_KEYS: usize = 1 << 18;
+
+/// `jobs` in consecutive batches of about [`BATCH_KEYS`] keys (a larger channel alone).
+fn batches(jobs: &[ChannelJob]) -> impl Iterator<Item = &[ChannelJob]> {
+    let mut rest = jobs;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut keys = 0;
+        let len = rest
+            .iter()
+            .position(|job| {
+                keys += job.keys;
+                keys > BATCH_KEYS
+            })
+            .map_or(rest.len(), |at| at.max(1));
+        let (batch, after) = rest.split_at(len);
+        rest = after;
+        Some(batch)
+    })
+}
+
+/// The times and values of `job`'s channel of animation `anim` ([`channel_values`] with the
+/// job's transform and encoding).
+fn job_values(
+    kept: Option<&Arc<Scene>>,
+    scene: &Scene,
+    anim: usize,
+    framerate: f64,
+    job: &ChannelJob,
+    what: &dyn Fn() -> String,
+    dropped: &mut usize,
+) -> Result<(Vec<f32>, Floats<'static>)> {
+    let (kind, rest) = (job.kind, job.rest);
+    let at = (anim, job.track, job.path);
+    match job.path {
+        Path::Translation => channel_values(
+            kept,
+            scene,
+            at,
+            framerate,
+            (move |v| pose::apply_translation(kind, &rest, v), f32x3, "is not finite"),
+            what,
+            dropped,
+        ),
+        Path::Rotation => channel_values(
+            kept,
+            scene,
+            at,
+            framerate,
+            (
+                move |q| pose::apply_rotation(kind, &rest, q),
+                unit_f32x4,
+                "is not a rotation",
+            ),
+            what,
+            dropped,
+        ),
+        // Scale keys are written as the scene holds them, whatever the kind (as before the
+        // channels were made in batches).
+        Path::Scale => channel_values(
+            kept,
+            scene,
+            at,
+            framerate,
+            (|v| v, f32x3, "is not finite"),
+            what,
+            dropped,
+        ),
+    }
 }
 
 /// The channel `path` of track `track` of animation `anim` in `scene` (none when the scene
@@ -110,18 +217,18 @@ impl ChannelValue for animbin_core::math::Quat<f64> {
 /// from the scene when the file is written (never held). `None` when any of that fails: the
 /// caller then makes the values now, with the same result, or names the fault.
 fn produced_channel<T: ChannelValue, const N: usize>(
-    b: &Builder,
+    kept: Option<&Arc<Scene>>,
     scene: &Scene,
     (anim, track, path): (usize, usize, Path),
     framerate: f64,
     apply: impl Fn(T) -> Option<[f32; N]> + Send + Sync + 'static,
 ) -> Option<(Vec<f32>, Floats<'static>)> {
-    let kept = b.kept_scene(scene)?;
     let keys = track_keys::<T>(scene, anim, track, path)?;
     // Small channels share a piece of the buffer: made now.
     if keys.len() * N * 4 < crate::glb::BinPieces::SMALL {
         return None;
     }
+    let kept = Arc::clone(kept?);
     let mut times = Vec::with_capacity(keys.len());
     for key in keys {
         let t = (key.frame / framerate) as f32;
@@ -165,7 +272,7 @@ type Encode<T, const N: usize> = fn(T) -> Option<[f32; N]>;
 /// written where [`produced_channel`] can, else now (sorted, repeated times dropped and
 /// counted in `dropped`).
 fn channel_values<T: ChannelValue + std::fmt::Debug + Send + Sync, const N: usize>(
-    b: &Builder,
+    kept: Option<&Arc<Scene>>,
     scene: &Scene,
     (anim, track, path): (usize, usize, Path),
     framerate: f64,
@@ -174,7 +281,7 @@ fn channel_values<T: ChannelValue + std::fmt::Debug + Send + Sync, const N: usiz
     dropped: &mut usize,
 ) -> Result<(Vec<f32>, Floats<'static>)> {
     let at = (anim, track, path);
-    if let Some(keys) = produced_channel(b, scene, at, framerate, move |v| encode(transform(v))) {
+    if let Some(keys) = produced_channel(kept, scene, at, framerate, move |v| encode(transform(v))) {
         return Ok(keys);
     }
     let checked = |v| {
@@ -240,9 +347,10 @@ pub(super) fn export_animation(
         samplers: Vec::new(),
         extras: None,
     };
-    let mut seen: HashSet<(usize, &'static str)> = HashSet::new();
+    let mut seen: HashSet<(usize, Path)> = HashSet::new();
     let mut missing = Vec::new();
     let (mut duplicates, mut dropped) = (0usize, 0usize);
+    let mut jobs = Vec::new();
     for (t, track) in anim.bones.iter().enumerate() {
         let track_keys = !track.translation.is_empty() || !track.rotation.is_empty() || !track.scale.is_empty();
         if !track_keys {
@@ -270,79 +378,67 @@ pub(super) fn export_animation(
             }
         };
         let rest = bone.map_or(Transform::IDENTITY, |i| skeleton.bones[i].local);
-        let kind = kinds[t];
-        let what = |path: &str| format!("{} track {t} ({:?}) {path}", label(), track.bone);
+        let kinds = kinds[t];
         // A compensated bone's translation is on its compensation node.
         let translation_node = bone.and_then(|i| animated.compensation[i]).unwrap_or(node);
-        let mut channel = |b: &mut Builder,
-                           node: usize,
-                           path: &'static str,
-                           (times, values): (Vec<f32>, Floats<'_>),
-                           kind: &'static str,
-                           dims| {
+        let channels = [
+            (
+                Path::Translation,
+                translation_node,
+                track.translation.len(),
+                kinds.translation,
+            ),
+            (Path::Rotation, node, track.rotation.len(), kinds.rotation),
+            (Path::Scale, node, track.scale.len(), kinds.scale),
+        ];
+        for (path, node, keys, kind) in channels {
+            if keys == 0 {
+                continue;
+            }
+            if seen.insert((node, path)) {
+                jobs.push(ChannelJob {
+                    track: t,
+                    path,
+                    node,
+                    kind,
+                    rest,
+                    keys,
+                });
+            } else {
+                duplicates += 1;
+            }
+        }
+    }
+    let kept = b.kept_scene(scene);
+    let what = |job: &ChannelJob| {
+        let (track, path) = (job.track, job.path.name());
+        move || format!("{} track {track} ({:?}) {path}", label(), anim.bones[track].bone)
+    };
+    for batch in batches(&jobs) {
+        let made = crate::parallel::map_in_order(batch, |job| {
+            let mut dropped = 0;
+            let keys = job_values(
+                kept.as_ref(),
+                scene,
+                index,
+                anim.framerate,
+                job,
+                &what(job),
+                &mut dropped,
+            );
+            (keys, dropped)
+        });
+        for (job, (keys, job_dropped)) in batch.iter().zip(made) {
+            dropped += job_dropped;
             b.channel(
                 &mut out,
-                node,
-                path,
+                job.node,
+                job.path.name(),
                 interpolation,
-                (times, values),
-                (kind, dims),
-                &|| what(path),
-            )
-        };
-        if !track.translation.is_empty() {
-            if seen.insert((translation_node, "translation")) {
-                let k = kind.translation;
-                let keys = channel_values(
-                    b,
-                    scene,
-                    (index, t, Path::Translation),
-                    anim.framerate,
-                    (move |v| pose::apply_translation(k, &rest, v), f32x3, "is not finite"),
-                    &|| what("translation"),
-                    &mut dropped,
-                )?;
-                channel(b, translation_node, "translation", keys, "VEC3", 3)?;
-            } else {
-                duplicates += 1;
-            }
-        }
-        if !track.rotation.is_empty() {
-            if seen.insert((node, "rotation")) {
-                let k = kind.rotation;
-                let keys = channel_values(
-                    b,
-                    scene,
-                    (index, t, Path::Rotation),
-                    anim.framerate,
-                    (
-                        move |q| pose::apply_rotation(k, &rest, q),
-                        unit_f32x4,
-                        "is not a rotation",
-                    ),
-                    &|| what("rotation"),
-                    &mut dropped,
-                )?;
-                channel(b, node, "rotation", keys, "VEC4", 4)?;
-            } else {
-                duplicates += 1;
-            }
-        }
-        if !track.scale.is_empty() {
-            if seen.insert((node, "scale")) {
-                let keys = channel_values(
-                    b,
-                    scene,
-                    (index, t, Path::Scale),
-                    anim.framerate,
-                    (|v| v, f32x3, "is not finite"),
-                    &|| what("scale"),
-                    &mut dropped,
-                )?;
-                channel(b, node, "scale", keys, "VEC3", 3)?;
-            } else {
-                duplicates += 1;
-            }
+                keys?,
+                job.path.accessor(),
+                &what(job),
+            )?;
         }
     }
     super::compensation::compensation_channels(b, anim, skeleton, animated, interpolation, &mut out, &label, report)?;
@@ -428,5 +524,45 @@ fn kind_name(kind: AnimKind) -> &'static str {
         AnimKind::Additive => "additive",
         AnimKind::Relative => "relative",
         AnimKind::Delta => "delta",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobs(keys: &[usize]) -> Vec<ChannelJob> {
+        keys.iter()
+            .enumerate()
+            .map(|(track, &keys)| ChannelJob {
+                track,
+                path: Path::Rotation,
+                node: track,
+                kind: AnimKind::Absolute,
+                rest: Transform::IDENTITY,
+                keys,
+            })
+            .collect()
+    }
+
+    /// Each batch's tracks, in order.
+    fn tracks(keys: &[usize]) -> Vec<Vec<usize>> {
+        let jobs = jobs(keys);
+        batches(&jobs).map(|b| b.iter().map(|j| j.track).collect()).collect()
+    }
+
+    #[test]
+    fn batches_keep_order_and_bound_their_keys() {
+        let half = BATCH_KEYS / 2;
+        assert_eq!(tracks(&[]), Vec::<Vec<usize>>::new());
+        assert_eq!(tracks(&[1, 2, 3]), vec![vec![0, 1, 2]]);
+        // Up to BATCH_KEYS in one batch, the next key starts another.
+        assert_eq!(tracks(&[half, half, 1]), vec![vec![0, 1], vec![2]]);
+        // A channel larger than a batch is a batch of its own.
+        assert_eq!(
+            tracks(&[1, BATCH_KEYS * 3, half, half + 1]),
+            vec![vec![0], vec![1], vec![2], vec![3]]
+        );
+        assert_eq!(tracks(&[BATCH_KEYS + 1]), vec![vec![0]]);
     }
 }

@@ -23,6 +23,9 @@ pub(super) struct Builder {
     pub(super) bin: BinPieces,
     /// Animation input accessors by the bits of their f32 times, shared between channels.
     times: HashMap<Vec<u32>, usize>,
+    /// The times the last channel used and their accessor: the channels of one track, and
+    /// often every track, share their times, and comparing is far cheaper than hashing them.
+    last_times: Option<(Vec<u32>, usize)>,
     /// The nodes of meshes with morph targets and their targets' names, for `weights`
     /// channels.
     pub(super) morph_nodes: Vec<(usize, Vec<String>)>,
@@ -230,12 +233,19 @@ impl Builder {
             |_| Cow::Owned(times.iter().map(|t| t.to_bits()).collect()),
             Cow::Borrowed,
         );
-        if let Some(&index) = self.times.get(bits.as_ref()) {
-            return Ok(index);
+        if let Some((_, index)) = self.last_times.as_ref().filter(|(last, _)| *last == *bits) {
+            return Ok(*index);
         }
         let bits = bits.into_owned();
-        let index = self.floats(Floats::Owned(times), "SCALAR", 1, None, true, what)?;
-        self.times.insert(bits, index);
+        let index = match self.times.get(&bits) {
+            Some(&index) => index,
+            None => {
+                let index = self.floats(Floats::Owned(times), "SCALAR", 1, None, true, what)?;
+                self.times.insert(bits.clone(), index);
+                index
+            }
+        };
+        self.last_times = Some((bits, index));
         Ok(index)
     }
 
