@@ -51,6 +51,7 @@ pub mod images;
 pub mod index;
 pub mod io;
 pub mod math;
+pub mod parallel;
 pub mod pose;
 pub mod scene;
 pub mod seblend;

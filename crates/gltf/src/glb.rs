@@ -384,6 +384,11 @@ impl BinPieces {
     /// Views shorter than this are copied into a shared piece (none with the `small-pieces`
     /// feature, so that fuzzing small scenes reaches every kind of piece).
     pub(crate) const SMALL: usize = if cfg!(feature = "small-pieces") { 1 } else { 64 * 1024 };
+    /// Bytes and values made for a view are kept in their own vector from this length on:
+    /// copying them into a shared piece would cost a copy and fresh pages, where keeping them
+    /// costs only a piece (an animation's channels of a few thousand keys each were about a
+    /// tenth of an SEAnim's conversion to glb).
+    const KEPT_OWNED: usize = if cfg!(feature = "small-pieces") { 1 } else { 4 * 1024 };
     /// The capacity of a shared piece.
     const SHARED: usize = 1024 * 1024;
 
@@ -398,7 +403,7 @@ impl BinPieces {
     }
 
     /// Adds a view's bytes at the next 4-byte boundary and gives its offset. Bytes given
-    /// owned and not small are kept as they are, without a copy.
+    /// owned are kept as they are, without a copy, from [`Self::KEPT_OWNED`] on.
     pub fn push(&mut self, bytes: Cow<'_, [u8]>) -> usize {
         match bytes {
             Cow::Borrowed(bytes) => self.push_small_or(bytes, || Piece::Bytes(bytes.to_vec())),
@@ -406,7 +411,8 @@ impl BinPieces {
         }
     }
 
-    /// Adds a view of `f32` values (little-endian), keeping the vector when it is not small.
+    /// Adds a view of `f32` values (little-endian), keeping the vector unless it is shorter
+    /// than [`Self::KEPT_OWNED`].
     pub(crate) fn push_floats(&mut self, values: Vec<f32>) -> usize {
         self.push_piece(Piece::Floats(values))
     }
@@ -423,11 +429,12 @@ impl BinPieces {
         self.push_piece(Piece::Produced(produce, len))
     }
 
-    /// Adds a piece made for one view: copied into a shared piece when small.
+    /// Adds a piece made for one view: copied into a shared piece when small (owned bytes and
+    /// values: shorter than [`Self::KEPT_OWNED`]; produced ones: [`Self::SMALL`]).
     fn push_piece(&mut self, piece: Piece) -> usize {
         match &piece {
-            Piece::Bytes(bytes) if bytes.len() < Self::SMALL => self.push_small(bytes),
-            Piece::Floats(values) if values.len() * 4 < Self::SMALL => self.push_small(&floats_le(values)),
+            Piece::Bytes(bytes) if bytes.len() < Self::KEPT_OWNED => self.push_small(bytes),
+            Piece::Floats(values) if values.len() * 4 < Self::KEPT_OWNED => self.push_small(&floats_le(values)),
             Piece::Produced(_, len) if *len < Self::SMALL => match piece.bytes() {
                 Ok(bytes) => self.push_small(&bytes),
                 Err(_) => self.push_large(piece),
@@ -560,13 +567,14 @@ mod tests {
 
     #[test]
     fn streamed_pieces_are_the_file_built_whole() {
-        let small = BinPieces::SMALL;
+        let (small, kept) = (BinPieces::SMALL, BinPieces::KEPT_OWNED);
         for lengths in [
             &[][..],
             &[0],
             &[3],
             &[1, 2, 0, 5, 4],
             &[small + 1, 3, small, 6, 0],
+            &[kept - 1, kept, 2, kept + 3, 1, kept - 2],
             &[5, small * 3 + 2, 1, 0],
             &[7; 400],
         ] {
@@ -592,9 +600,16 @@ mod tests {
 
     #[test]
     fn small_views_share_a_piece_and_large_ones_keep_their_vector() {
-        let (pieces, _) = pieces_of(&[10, 20, 30]);
+        let (pieces, _) = pieces_of(&[10, 20, 30, BinPieces::KEPT_OWNED - 1]);
         assert_eq!(pieces.pieces.len(), 1);
-        let large = vec![9u8; BinPieces::SMALL];
+        // Borrowed bytes are copied below SMALL, owned ones kept from KEPT_OWNED on.
+        let (pieces, _) = pieces_of(&[10, BinPieces::KEPT_OWNED, 20]);
+        assert_eq!(pieces.pieces.len(), 3);
+        let mut pieces = BinPieces::default();
+        pieces.push(Cow::Borrowed(&[7; BinPieces::KEPT_OWNED]));
+        pieces.push(Cow::Borrowed(&[8; 12]));
+        assert_eq!(pieces.pieces.len(), 1);
+        let large = vec![9u8; BinPieces::KEPT_OWNED];
         let at = large.as_ptr();
         let mut pieces = BinPieces::default();
         pieces.push(Cow::Borrowed(&[1, 2, 3]));

@@ -231,7 +231,6 @@ mod format;
 mod glb;
 mod import;
 mod json;
-mod parallel;
 mod repack;
 mod summary;
 mod validate;

@@ -106,22 +106,19 @@ impl SeAnim {
 
     /// [`SeAnim::to_scene`] of a file no longer needed: each bone's keys are freed as soon
     /// as its track is made, so the file's keys and the scene's are not all held at once.
+    /// Bones are made on every core ([`animbin_core::parallel`]).
     pub fn into_scene(mut self, _options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
         let frame_count = self.scene_frame_count();
         // Judged on the keys as read, before they are freed.
         let mut header = ConversionReport::default();
         self.report_header_losses(&mut header);
-        let tracks = self
-            .bones
-            .iter_mut()
-            .map(|bone| {
-                let track = bone_track(bone);
-                bone.location = Keys::default();
-                bone.rotation = Keys::default();
-                bone.scale = Keys::default();
-                track
-            })
-            .collect();
+        let tracks = animbin_core::parallel::map_mut_in_order(&mut self.bones, |bone| {
+            let track = bone_track(bone);
+            bone.location = Keys::default();
+            bone.rotation = Keys::default();
+            bone.scale = Keys::default();
+            track
+        });
         Ok(Scene {
             animations: vec![self.animation_of(tracks, frame_count, header, report)],
             ..Scene::default()
@@ -132,7 +129,7 @@ impl SeAnim {
     pub fn to_animation(&self, report: &mut ConversionReport) -> Animation {
         let mut header = ConversionReport::default();
         self.report_header_losses(&mut header);
-        let tracks = self.bones.iter().map(bone_track).collect();
+        let tracks = animbin_core::parallel::map_in_order(&self.bones, bone_track);
         self.animation_of(tracks, self.scene_frame_count(), header, report)
     }
 

@@ -415,7 +415,7 @@ pub(super) fn export_animation(
         move || format!("{} track {track} ({:?}) {path}", label(), anim.bones[track].bone)
     };
     for batch in batches(&jobs) {
-        let made = crate::parallel::map_in_order(batch, |job| {
+        let made = animbin_core::parallel::map_in_order(batch, |job| {
             let mut dropped = 0;
             let keys = job_values(
                 kept.as_ref(),
