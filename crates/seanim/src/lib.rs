@@ -158,7 +158,21 @@ fn read_with_rule(bytes: &[u8], rule: FrameWidthRule) -> Result<SeAnim> {
 /// Errors name the byte offset: a wrong magic or version, a `headerSize` under 0x1C, an
 /// anim type or modifier override outside 0..3, a name without its NUL or not UTF-8, or a
 /// count or key run that the bytes left cannot hold (refused before allocating).
+///
+/// The file is checked whole through its [`View`] first, and its bones' keys are then
+/// decoded side by side on every core ([`View::to_anim`]). The layout reader
+/// ([`read_with_layout`]), which accepts exactly the same files, runs only on a file the
+/// view refuses, so that the error is its own.
 pub fn read(bytes: &[u8]) -> Result<SeAnim> {
+    match View::parse(bytes) {
+        Ok(view) => Ok(view.to_anim()),
+        Err(_) => read_with_layout(bytes),
+    }
+}
+
+/// [`read`] through the binrw layout alone, one field after another: the same model, or the
+/// same error. Tests and fuzzing hold the two to each other.
+pub fn read_with_layout(bytes: &[u8]) -> Result<SeAnim> {
     let current = read_with_rule(bytes, FrameWidthRule::Current);
     let parsed_to_end = |r: &Result<SeAnim>| matches!(r, Ok(a) if !matches!(a.trailer, Trailer::Unknown(_)));
     if !parsed_to_end(&current) && frame_count_is_a_rule_boundary(bytes) {

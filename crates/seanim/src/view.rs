@@ -420,19 +420,19 @@ impl<'a> View<'a> {
         layout::parse_trailer(self.trailer.to_vec())
     }
 
-    /// The owned model of the file, the same as [`crate::read`] gives.
+    /// The owned model of the file, the same as [`crate::read`] gives. The bones' keys are
+    /// decoded side by side ([`animbin_core::parallel`]): finding each bone's runs is a walk
+    /// over the counts, decoding them is the work.
     pub fn to_anim(&self) -> SeAnim {
         let header = self.header;
-        let bones: Vec<Bone> = self
-            .bones()
-            .map(|b| Bone {
-                name: b.name.to_string(),
-                flags: b.flags,
-                location: b.location.to_keys(),
-                rotation: b.rotation.to_keys(),
-                scale: b.scale.to_keys(),
-            })
-            .collect();
+        let views: Vec<BoneView<'_>> = self.bones().collect();
+        let bones: Vec<Bone> = animbin_core::parallel::map_in_order(&views, |b| Bone {
+            name: b.name.to_string(),
+            flags: b.flags,
+            location: b.location.to_keys(),
+            rotation: b.rotation.to_keys(),
+            scale: b.scale.to_keys(),
+        });
         let notes: Vec<Note> = self
             .notes()
             .map(|(frame, name)| Note {

@@ -6,7 +6,7 @@ use animbin_core::{IndexWidth, Quat, Vec3};
 use animbin_seanim::{
     AnimFlags, AnimType, BlendKey, BlendShape, Bone, FileFormat, FrameWidthRule, Key, Location, Modifier, Note,
     Precision, PresenceFlags, Problem, PropertyFlags, SeAnim, SeBlend, Severity, StrayCounts, Trailer, View, read,
-    to_bytes, validate,
+    read_with_layout, to_bytes, validate,
 };
 use animbin_testing::seanim::OLD_RULE_256 as LEGACY_256;
 use animbin_testing::{assert_every_truncation_fails, hex};
@@ -40,9 +40,10 @@ fn read_legacy(bytes: &[u8]) -> (SeAnim, Vec<u8>) {
     (anim, rewrite)
 }
 
-/// Reads `bytes` and checks that the view agrees with the owned model.
+/// Reads `bytes` with the layout reader and checks that the view agrees with its model.
 fn read_and_view(bytes: &[u8]) -> SeAnim {
-    let anim = read(bytes).expect("the fixture reads");
+    let anim = read_with_layout(bytes).expect("the fixture reads");
+    assert_eq!(read(bytes).expect("and reads through the view"), anim);
     let view = View::parse(bytes).expect("the view opens");
     assert_eq!(view.frame_width_rule(), anim.frame_width_rule);
     assert_eq!(view.bones().count(), anim.bones.len());
@@ -81,6 +82,7 @@ fn read_error(bytes: &[u8]) -> animbin_core::Error {
 
 fn assert_truncations_fail(bytes: &[u8]) {
     assert_every_truncation_fails(bytes, read);
+    assert_every_truncation_fails(bytes, read_with_layout);
     assert_every_truncation_fails(bytes, |b| View::parse(b).map(|_| ()));
 }
 

@@ -7,7 +7,8 @@ use animbin_core::scene::{
 };
 use animbin_core::{Quat, SceneOptions, Vec3};
 use animbin_seanim::{
-    Bone, FrameWidthRule, Key, Note, Precision, PresenceFlags, SEBLEND_PROPERTY, SeAnim, Trailer, View, read, to_bytes,
+    Bone, FrameWidthRule, Key, Note, Precision, PresenceFlags, SEBLEND_PROPERTY, SeAnim, Trailer, View, read,
+    read_with_layout, to_bytes,
 };
 use proptest::prelude::*;
 
@@ -92,6 +93,7 @@ proptest! {
         let bytes = to_bytes(&anim).unwrap();
         let back = read(&bytes).unwrap();
         prop_assert_eq!(&back, &anim);
+        prop_assert_eq!(&read_with_layout(&bytes).unwrap(), &anim);
         assert_view_matches(&bytes, &anim);
     }
 
@@ -111,7 +113,11 @@ proptest! {
             let i = at.index(bytes.len());
             bytes[i] = value;
         }
-        match read(&bytes) {
+        // The view and the layout reader accept the same files; `read` is the view's model,
+        // checked below against the layout reader's.
+        let layout = read_with_layout(&bytes);
+        prop_assert_eq!(View::parse(&bytes).is_ok(), layout.is_ok(), "{:?}", layout.as_ref().err());
+        match layout {
             // A corruption can make a file that only the old frame_t rule reads (a frameCount
             // of 256 or 65536); the writer uses the current rule by design, so the rewrite is
             // that same model under the current rule.
