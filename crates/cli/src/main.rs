@@ -126,7 +126,8 @@ enum Command {
         /// others still convert; one summary line ends it (exit 1 if any failed).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// How many files --out converts at once (default: one per core).
+        /// How many threads --out converts on (default: one per core): files convert side by
+        /// side, and the parts of one file that divide (SEAnim bones, glTF channels) share them.
         #[arg(long, value_name = "N", requires = "out")]
         jobs: Option<NonZeroUsize>,
     },

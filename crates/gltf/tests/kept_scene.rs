@@ -158,3 +158,82 @@ fn a_kept_scene_reads_back_as_the_scene() {
         assert_eq!(r.value.map(|c| c as f32), m.value.map(|c| c as f32));
     }
 }
+
+/// An animation of `tracks` tracks of `keys` keys on each channel: its channels fill several
+/// of the batches the export makes side by side.
+fn many_tracks(tracks: usize, keys: usize) -> Animation {
+    let mut animation = long_animation(keys, AnimKind::Relative);
+    let track = animation.bones[0].clone();
+    animation.bones = (0..tracks)
+        .map(|t| BoneTrack {
+            // Every third a bone of the skeleton (its rest pose applies), the others extra nodes.
+            bone: if t % 3 == 0 {
+                track.bone.clone()
+            } else {
+                format!("extra{t}")
+            },
+            ..track.clone()
+        })
+        .collect();
+    animation
+}
+
+/// `encode` and `encode_owned` of `scene` on a pool of `threads` threads: the files (or the
+/// error) and the report.
+fn encoded_on(threads: usize, scene: &Scene) -> (Result<(Vec<u8>, Vec<u8>), String>, ConversionReport) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        let mut report = ConversionReport::default();
+        let options = SceneOptions::default();
+        let files = encode(scene, Container::Glb, &options, &ImageFiles::default(), &mut report)
+            .and_then(|borrowed| {
+                let owned = encode_owned(
+                    scene.clone(),
+                    Container::Glb,
+                    &options,
+                    &ImageFiles::default(),
+                    &mut ConversionReport::default(),
+                )?;
+                Ok((borrowed.into_bytes(), owned.to_bytes()))
+            })
+            .map_err(|e| e.to_string());
+        (files, report)
+    })
+}
+
+/// The error of an encoding that must fail (the files are not printed: they are large).
+fn refusal(encoded: Result<(Vec<u8>, Vec<u8>), String>) -> String {
+    match encoded {
+        Ok(_) => panic!("the scene encodes"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn the_file_is_the_same_on_one_thread_and_on_several() {
+    let mut scene = common::full_scene();
+    // 40 tracks of 3 channels of 4,000 keys: 480,000 keys, two batches and a part.
+    scene.animations.push(many_tracks(40, 4000));
+    let (one, one_report) = encoded_on(1, &scene);
+    let (one, owned_one) = one.expect("the scene encodes");
+    assert!(one == owned_one, "the borrowed and owned files differ");
+    for threads in [2, 3] {
+        let (several, report) = encoded_on(threads, &scene);
+        let (several, owned) = several.expect("the scene encodes");
+        assert!(one == several && one == owned, "{threads} threads: the files differ");
+        assert_eq!(report, one_report);
+    }
+    // With bad keys in two channels (a late batch's, then an early one's too), every pool
+    // names the first in track order, as one thread making them in order does.
+    let last = scene.animations.len() - 1;
+    let bad = Vec3::new(f64::NAN, 0.0, 0.0);
+    scene.animations[last].bones[37].scale = vec![Key::new(0.0, bad)].into();
+    let late = refusal(encoded_on(1, &scene).0);
+    assert!(late.contains("track 37"), "{late}");
+    scene.animations[last].bones[5].translation = vec![Key::new(0.0, bad)].into();
+    let first = refusal(encoded_on(1, &scene).0);
+    assert!(first.contains("track 5 "), "{first}");
+    for threads in [2, 3] {
+        assert_eq!(refusal(encoded_on(threads, &scene).0), first);
+    }
+}
