@@ -178,9 +178,12 @@ fn many_tracks(tracks: usize, keys: usize) -> Animation {
     animation
 }
 
+/// The borrowed and the owned encoding's files, or the error.
+type Files = Result<(Vec<u8>, Vec<u8>), String>;
+
 /// `encode` and `encode_owned` of `scene` on a pool of `threads` threads: the files (or the
 /// error) and the report.
-fn encoded_on(threads: usize, scene: &Scene) -> (Result<(Vec<u8>, Vec<u8>), String>, ConversionReport) {
+fn encoded_on(threads: usize, scene: &Scene) -> (Files, ConversionReport) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| {
         let mut report = ConversionReport::default();
@@ -202,7 +205,7 @@ fn encoded_on(threads: usize, scene: &Scene) -> (Result<(Vec<u8>, Vec<u8>), Stri
 }
 
 /// The error of an encoding that must fail (the files are not printed: they are large).
-fn refusal(encoded: Result<(Vec<u8>, Vec<u8>), String>) -> String {
+fn refusal(encoded: Files) -> String {
     match encoded {
         Ok(_) => panic!("the scene encodes"),
         Err(e) => e,
