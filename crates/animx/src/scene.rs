@@ -2,8 +2,8 @@
 //!
 //! **AnimX -> scene.** A track becomes a bone channel when the scene can give it back
 //! unchanged: a Curve track whose property is `position` or `scale` (of `float3` values) or
-//! `rotation` (`floatQ`), with one shared interpolation, no tangents, and the first such track
-//! for its node and channel. The first of them sets the animation's interpolation (Linear,
+//! `rotation` (`floatQ`), with one shared interpolation, no tangents, as many times as values,
+//! and the first such track for its node and channel. The first of them sets the animation's interpolation (Linear,
 //! or Hold as [`Interpolation::Step`]); a later one with the other interpolation stays a
 //! property track. The node's name is the bone's name. Every other track is kept as a
 //! [`PropertyTrack`] of format `"animx"` whose data is the track's own AnimX encoding
@@ -26,6 +26,8 @@
 //!
 //! AnimX -> scene loses nothing a scene can be asked for; the file version and encoding are
 //! how the file is stored, not what it holds, and are not reported.
+
+use std::collections::HashMap;
 
 use animbin_core::io::SliceReader;
 use animbin_core::math::{Quat, Vec3};
@@ -104,6 +106,27 @@ fn scene_interpolation(i: track::Interpolation) -> Option<Interpolation> {
 }
 
 /// The animation as a scene animation at `framerate` frames per second.
+/// Where one track goes in the scene: a bone's channel, or a property track.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Channel `slot` (0 translation, 1 rotation, 2 scale) of bone track `bone`.
+    Channel {
+        bone: usize,
+        slot: usize,
+    },
+    Property,
+}
+
+/// What one track becomes, made on its own (side by side with the others).
+enum Made {
+    Vectors(Keys<Vec3<f64>>),
+    Rotations(Keys<Quat<f64>>),
+    Property(PropertyTrack),
+    /// A channel whose values are not of its kind (never the case for a track that
+    /// [`channel`] maps).
+    Nothing,
+}
+
 fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::Animation, Error> {
     let mut out = scene::Animation {
         name: animation.name.clone(),
@@ -111,59 +134,59 @@ fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::An
         frame_count: f64::from(animation.global_duration) * framerate,
         ..scene::Animation::default()
     };
+    // Where each track goes, in one pass in track order: the first channel track of a node
+    // and channel claims it, looked up by name (tracks are many in large files).
     let mut shared: Option<track::Interpolation> = None;
-    let mut bones: Vec<BoneTrack> = Vec::new();
-    for track in &animation.tracks {
-        let mapped = channel(track).filter(|&(slot, interp)| {
-            let scene_interp = scene_interpolation(interp);
-            let same = shared.is_none_or(|s| s == interp);
-            let free = bones.iter().find(|b| b.bone == track.node).is_none_or(|b| match slot {
-                0 => b.translation.is_empty(),
-                1 => b.rotation.is_empty(),
-                _ => b.scale.is_empty(),
+    let mut names: Vec<&str> = Vec::new();
+    let mut bone_of: HashMap<&str, usize> = HashMap::new();
+    // Which channels of each bone a track has claimed.
+    let mut claimed: Vec<[bool; 3]> = Vec::new();
+    let places: Vec<Place> = animation
+        .tracks
+        .iter()
+        .map(|track| {
+            let node = track.node.as_str();
+            let mapped = channel(track).filter(|&(slot, interp)| {
+                let same = shared.is_none_or(|s| s == interp);
+                let free = bone_of.get(node).is_none_or(|&b| !claimed[b][slot]);
+                // An empty track cannot claim a channel: the scene would not give it back. Nor
+                // can one whose times and values differ in length (built by a program, never
+                // read): as a property track its encoding names the fault, where a channel
+                // would drop it.
+                scene_interpolation(interp).is_some()
+                    && same
+                    && free
+                    && track.keyframe_count() > 0
+                    && track.check_encodable().is_ok()
             });
-            // An empty track cannot claim a channel: the scene would not give it back.
-            scene_interp.is_some() && same && free && track.keyframe_count() > 0
-        });
-        let Some((slot, interp)) = mapped else {
-            out.properties.push(PropertyTrack {
-                node: track.node.clone(),
-                property: track.property.clone(),
-                format: FORMAT.to_string(),
-                data: encode_track(track)?,
+            let Some((slot, interp)) = mapped else {
+                return Place::Property;
+            };
+            shared = Some(interp);
+            let bone = *bone_of.entry(node).or_insert_with(|| {
+                names.push(node);
+                claimed.push([false; 3]);
+                names.len() - 1
             });
-            continue;
-        };
-        shared = Some(interp);
-        let index = match bones.iter().position(|b| b.bone == track.node) {
-            Some(i) => i,
-            None => {
-                bones.push(BoneTrack {
-                    bone: track.node.clone(),
-                    ..BoneTrack::default()
-                });
-                bones.len() - 1
-            }
-        };
-        let TrackData::Curve(curve) = &track.data else {
-            continue;
-        };
-        // Seconds times the rate are frames an f32 may not hold; the values are copied as
-        // they are stored.
-        let frames = curve.keyframes.times.iter().map(|&t| f64::from(t) * framerate);
-        let bone = &mut bones[index];
-        match &curve.keyframes.values {
-            Values::Float3(values) => {
-                let keys = Keys::from_single_values(frames, values.clone()).unwrap_or_default();
-                if slot == 0 {
-                    bone.translation = keys;
-                } else {
-                    bone.scale = keys;
-                }
-            }
-            Values::FloatQ(values) => {
-                bone.rotation = Keys::from_single_values(frames, values.clone()).unwrap_or_default();
-            }
+            claimed[bone][slot] = true;
+            Place::Channel { bone, slot }
+        })
+        .collect();
+    let tracks: Vec<(&Track, Place)> = animation.tracks.iter().zip(places).collect();
+    let made = animbin_core::parallel::map_in_order(&tracks, |&(track, place)| made(track, place, framerate));
+    let mut bones: Vec<BoneTrack> = names
+        .into_iter()
+        .map(|name| BoneTrack {
+            bone: name.to_string(),
+            ..BoneTrack::default()
+        })
+        .collect();
+    for ((_, place), made) in tracks.into_iter().zip(made) {
+        match (place, made?) {
+            (Place::Channel { bone, slot: 0 }, Made::Vectors(keys)) => bones[bone].translation = keys,
+            (Place::Channel { bone, .. }, Made::Vectors(keys)) => bones[bone].scale = keys,
+            (Place::Channel { bone, .. }, Made::Rotations(keys)) => bones[bone].rotation = keys,
+            (_, Made::Property(property)) => out.properties.push(property),
             _ => {}
         }
     }
@@ -172,12 +195,37 @@ fn to_scene_animation(animation: &Animation, framerate: f64) -> Result<scene::An
     Ok(out)
 }
 
+/// What `track` becomes at `place`: its keys, as frames at `framerate`, or its property track.
+fn made(track: &Track, place: Place, framerate: f64) -> Result<Made, Error> {
+    if let Place::Property = place {
+        return Ok(Made::Property(PropertyTrack {
+            node: track.node.clone(),
+            property: track.property.clone(),
+            format: FORMAT.to_string(),
+            data: encode_track(track)?,
+        }));
+    }
+    let TrackData::Curve(curve) = &track.data else {
+        return Ok(Made::Nothing);
+    };
+    // Seconds times the rate are frames an f32 may not hold; the values are copied as they
+    // are stored.
+    let frames = curve.keyframes.times.iter().map(|&t| f64::from(t) * framerate);
+    Ok(match &curve.keyframes.values {
+        Values::Float3(values) => Made::Vectors(Keys::from_single_values(frames, values.clone()).unwrap_or_default()),
+        Values::FloatQ(values) => Made::Rotations(Keys::from_single_values(frames, values.clone()).unwrap_or_default()),
+        _ => Made::Nothing,
+    })
+}
+
 impl Animation {
     /// The animation as a scene of one animation (no skeleton: AnimX names nodes, it does
     /// not define them), at `options.framerate_or(DEFAULT_FRAMERATE)` frames per second.
     ///
-    /// A framerate that is not positive and finite is an error; nothing else is lost (see
-    /// the module documentation), so `report` is left as it is.
+    /// A framerate that is not positive and finite is an error, and so is a track that
+    /// cannot be encoded (a program's model whose columns differ in length: a read file
+    /// has none); nothing else is lost (see the module documentation), so `report` is left
+    /// as it is.
     pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene, Error> {
         // Every track reaches the scene (as a bone channel or a property track): no loss to report.
         let _ = report;
