@@ -8,6 +8,7 @@
 //! undocumented properties of known nodes are allowed. The format calls every one of these
 //! rules an error.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use animbin_core::{Diagnostic, Location, Problem, Severity};
@@ -405,6 +406,11 @@ fn type_list(types: &[PropertyType]) -> String {
 /// Collects problems as the walk finds them.
 struct Checker {
     problems: Vec<Finding>,
+    /// Each scope's children by hash (the first of each, as `Node::child_by_hash` finds
+    /// them), made when a reference first looks into that scope: a Model may hold any number
+    /// of Meshes that each name a Material, and searching its children for each was
+    /// quadratic. Keyed by the scope's address; the tree does not change while it is checked.
+    children_by_hash: HashMap<usize, HashMap<u64, usize>>,
 }
 
 /// One node and where it is.
@@ -570,7 +576,17 @@ impl Checker {
         kinds: &'static [NodeKind],
     ) -> Option<&'a Node> {
         let hash = at.node.hash_value(name)?;
-        let Some(target) = scope.child_by_hash(hash) else {
+        let children = self
+            .children_by_hash
+            .entry(std::ptr::from_ref(scope) as usize)
+            .or_insert_with(|| {
+                let mut children = HashMap::with_capacity(scope.children.len());
+                for (i, child) in scope.children.iter().enumerate() {
+                    children.entry(child.hash).or_insert(i);
+                }
+                children
+            });
+        let Some(target) = children.get(&hash).map(|&i| &scope.children[i]) else {
             self.push(
                 at,
                 Some(name),
@@ -902,7 +918,10 @@ pub(crate) fn in_cycles(parents: &[Option<usize>]) -> Vec<usize> {
 /// mesh 1 ("head")`, each step the node's id, its index among its siblings and its name when
 /// it has one), followed by ` property "x"` when the problem is about one property.
 pub fn validate(file: &CastFile) -> Vec<Problem> {
-    let mut checker = Checker { problems: Vec::new() };
+    let mut checker = Checker {
+        problems: Vec::new(),
+        children_by_hash: HashMap::new(),
+    };
     for (i, root) in file.roots.iter().enumerate() {
         let path = crate::write::label(i, root);
         checker.node(root, &path, None);

@@ -10,6 +10,8 @@
 //! - key values are read as `f64` but held as the file held them: a channel whose keys are
 //!   all exactly `f32`s costs what the file's keys cost (see [`Keys`]).
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
@@ -679,18 +681,45 @@ mod tests {
 /// Conversions into a format that cannot hold everything in the scene push a line here
 /// instead of failing; a caller that wants no loss (`animbin convert --strict`) checks
 /// [`ConversionReport::is_lossless`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ConversionReport {
     /// One human-readable line per kind of loss, such as `"3 notes (DMF has no notes)"`.
     pub lost: Vec<String>,
+    /// The lines of `lost` already recorded, found by hashing: a file of many animations can
+    /// lose a line for each, and searching the list for every new line was quadratic.
+    #[serde(skip)]
+    recorded: HashSet<String>,
+    /// How many lines of `lost` `recorded` holds: lines pushed onto `lost` directly are taken
+    /// in at the next [`ConversionReport::lose`], and a shorter `lost` is indexed again.
+    #[serde(skip)]
+    indexed: usize,
 }
+
+/// Reports are equal when they lost the same lines (the index is only how they are found).
+impl PartialEq for ConversionReport {
+    fn eq(&self, other: &Self) -> bool {
+        self.lost == other.lost
+    }
+}
+
+impl Eq for ConversionReport {}
 
 impl ConversionReport {
     /// Records a loss; the same line is recorded once.
     pub fn lose(&mut self, what: impl Into<String>) {
         let what = what.into();
-        if !self.lost.contains(&what) {
+        if self.indexed > self.lost.len() {
+            // Lines were taken out of `lost` directly: index it again.
+            self.recorded.clear();
+            self.indexed = 0;
+        }
+        for line in &self.lost[self.indexed..] {
+            self.recorded.insert(line.clone());
+        }
+        self.indexed = self.lost.len();
+        if self.recorded.insert(what.clone()) {
             self.lost.push(what);
+            self.indexed += 1;
         }
     }
 
@@ -877,5 +906,33 @@ impl SceneOptions {
     /// The frame rate to use: [`SceneOptions::framerate`] or, when unset, `default`.
     pub fn framerate_or(&self, default: f64) -> f64 {
         self.framerate.unwrap_or(default)
+    }
+}
+
+#[cfg(test)]
+mod report_tests {
+    use super::ConversionReport;
+
+    #[test]
+    fn a_line_is_recorded_once_however_it_came() {
+        let mut report = ConversionReport::default();
+        for i in 0..20_000 {
+            report.lose(format!("animation {}", i % 10_000));
+        }
+        assert_eq!(report.lost.len(), 10_000);
+        assert_eq!(report.lost[9_999], "animation 9999");
+        // Lines pushed onto the list directly count as recorded.
+        report.lost.push("pushed".into());
+        report.lose("pushed");
+        report.lose("new");
+        assert_eq!(report.lost[10_000..], ["pushed", "new"]);
+        // Lines taken out directly can be recorded again.
+        report.lost.clear();
+        report.lose("animation 5");
+        assert_eq!(report.lost, ["animation 5"]);
+        // Equality is the lines alone.
+        let mut other = ConversionReport::default();
+        other.lost.push("animation 5".into());
+        assert_eq!(report, other);
     }
 }

@@ -185,14 +185,15 @@ fn findings(bytes: &[u8]) -> Vec<Finding> {
                             negative += 1;
                         }
                         if weight > 0.0 {
-                            if used.contains(&joint) {
-                                duplicate += 1;
-                            }
                             used.push(joint);
                         }
                         sum += weight;
                     }
                 }
+                // Each influence on a joint the vertex already uses: sorted, not searched,
+                // since a primitive may have any number of JOINTS sets.
+                used.sort_unstable();
+                duplicate += used.windows(2).filter(|pair| pair[0] == pair[1]).count();
                 if (sum - 1.0).abs() > UNIT_TOLERANCE {
                     bad_sum += 1;
                 }

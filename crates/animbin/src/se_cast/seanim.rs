@@ -1,6 +1,6 @@
 //! SEAnim to Cast and back (the table is in the module docs of `se_cast`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use animbin_cast::{CastFile, Node, NodeKind, Property, Value};
 use animbin_core::Endian;
@@ -87,14 +87,13 @@ fn needs_skeleton(bones: &[Bone]) -> bool {
 fn note_tracks(notes: &[Note]) -> (Vec<(&str, Vec<u32>)>, Vec<u32>) {
     let mut tracks: Vec<(&str, Vec<u32>)> = Vec::new();
     let mut which = Vec::with_capacity(notes.len());
+    // Looked up by name: a file may hold many notes of many names.
+    let mut track_of: HashMap<&str, usize> = HashMap::new();
     for note in notes {
-        let t = match tracks.iter().position(|(name, _)| *name == note.name) {
-            Some(t) => t,
-            None => {
-                tracks.push((&note.name, Vec::new()));
-                tracks.len() - 1
-            }
-        };
+        let t = *track_of.entry(&note.name).or_insert_with(|| {
+            tracks.push((&note.name, Vec::new()));
+            tracks.len() - 1
+        });
         tracks[t].1.push(note.frame);
         which.push(t as u32);
     }

@@ -1,6 +1,6 @@
 //! Scene -> Cast: [`CastFile::from_scene`] and the [`NodeHashes`] it builds nodes with.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use animbin_core::math::{Quat, Transform, Vec3, Vec4};
 use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene, SkinBlend};
@@ -639,16 +639,17 @@ fn notification_tracks(
 ) -> Result<()> {
     let mut names: Vec<&str> = Vec::new();
     let mut frames: Vec<Vec<u32>> = Vec::new();
+    // Looked up by name: a file may hold many notes of many names.
+    let mut track_of: HashMap<&str, usize> = HashMap::new();
     for (i, note) in anim.notes.iter().enumerate() {
         let frame = key_frame(note.frame, &|| format!("note {i} ({:?})", note.name), report)?;
         *last_frame = (*last_frame).max(Some(frame));
-        match names.iter().position(|&n| n == note.name) {
-            Some(k) => frames[k].push(frame),
-            None => {
-                names.push(&note.name);
-                frames.push(vec![frame]);
-            }
-        }
+        let k = *track_of.entry(&note.name).or_insert_with(|| {
+            names.push(&note.name);
+            frames.push(Vec::new());
+            names.len() - 1
+        });
+        frames[k].push(frame);
     }
     // Reading gives the notes back sorted by frame, and by track order within a frame: put
     // the tracks in an order that keeps the scene's order of notes on one frame.
@@ -684,9 +685,11 @@ fn track_order(names: &[&str], notes: &[Note]) -> Vec<usize> {
     let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
     let mut after: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
     let mut before_count = vec![0usize; names.len()];
+    // Each edge once, found in a set: a list per track would be searched once per note.
+    let mut edges: HashSet<(usize, usize)> = HashSet::new();
     for pair in notes.windows(2) {
         let (a, b) = (index[pair[0].name.as_str()], index[pair[1].name.as_str()]);
-        if a != b && pair[0].frame.round() == pair[1].frame.round() && !after[a].contains(&b) {
+        if a != b && pair[0].frame.round() == pair[1].frame.round() && edges.insert((a, b)) {
             after[a].push(b);
             before_count[b] += 1;
         }

@@ -47,8 +47,10 @@ fn documented(kind: NodeKind, name: &str) -> bool {
 /// Reports undocumented properties of `node` (which the scene has no place for) and
 /// repeated ones (of which the first is used).
 pub(super) fn lose_undocumented(node: &Node, kind: NodeKind, report: &mut ConversionReport) {
-    for (i, p) in node.properties.iter().enumerate() {
-        if node.properties[..i].iter().any(|q| q.name == p.name) {
+    // Names seen so far, in a set: a node may hold any number of properties.
+    let mut seen: HashSet<&str> = HashSet::with_capacity(node.properties.len());
+    for p in &node.properties {
+        if !seen.insert(p.name.as_ref()) {
             report.lose(format!(
                 "second properties of one name in {kind} nodes (such as {:?}; the first is used)",
                 p.name
@@ -432,12 +434,15 @@ impl Builder<'_> {
             name: material.name().unwrap_or_default().to_string(),
             ..scene::Material::default()
         };
-        let file = |hash: u64| {
-            node.child_by_hash(hash)
-                .and_then(|c| c.as_file())
-                .and_then(|f| f.path())
-        };
-        let color = |hash: u64| node.child_by_hash(hash).and_then(|c| c.as_color());
+        // The first child of each hash (as `Node::child_by_hash` finds it), in a map: a
+        // material may name any number of slots.
+        let mut children: HashMap<u64, &Node> = HashMap::with_capacity(node.children.len());
+        for child in &node.children {
+            children.entry(child.hash).or_insert(child);
+        }
+        let child = |hash: u64| children.get(&hash).copied();
+        let file = |hash: u64| child(hash).and_then(|c| c.as_file()).and_then(|f| f.path());
+        let color = |hash: u64| child(hash).and_then(|c| c.as_color());
         let diffuse_file = material.slot("diffuse").and_then(file);
         for (slot, hash) in material.slots() {
             match slot {
@@ -800,6 +805,13 @@ impl Builder<'_> {
             ..scene::Animation::default()
         };
         let overridden = pose::channel_kinds(&overrides_only, &self.scene.skeleton);
+        // Each track's bone, found by name in a map (the first bone of a name, as
+        // `Skeleton::find` gives): a search of the bones per track was quadratic.
+        let skeleton = &self.scene.skeleton;
+        let mut bone_of: HashMap<&str, usize> = HashMap::with_capacity(skeleton.bones.len());
+        for (i, bone) in skeleton.bones.iter().enumerate() {
+            bone_of.entry(bone.name.as_str()).or_insert(i);
+        }
         out.bones = tracks
             .list
             .into_iter()
@@ -807,7 +819,8 @@ impl Builder<'_> {
             .zip(overridden)
             .map(|((t, kinds), over)| {
                 let overridden = [over.translation, over.scale].map(|k| k != AnimKind::Delta);
-                t.finish(kinds, overridden, &self.scene.skeleton, self.report)
+                let bone = bone_of.get(t.track.bone.as_str()).copied();
+                t.finish(kinds, overridden, (skeleton, bone), self.report)
             })
             .collect();
         Ok(out)
@@ -931,12 +944,13 @@ impl TrackCurves<'_> {
     /// The track with its keys, read under the kinds that apply to it (`kinds`): a missing
     /// translation axis takes the bind pose's value when absolute, else 0; a missing scale
     /// axis is 1 (absolute: the bone's rest scale `s`); absolute scale keys stay as the file
-    /// has them, measured against the bone's [`scene::Bone::rest_scale`].
+    /// has them, measured against the bone's [`scene::Bone::rest_scale`]. `bone` is the
+    /// track's bone in `skeleton`, if it has one.
     fn finish(
         self,
         kinds: TrackKinds,
         overridden: [bool; 2],
-        skeleton: &scene::Skeleton,
+        (skeleton, bone): (&scene::Skeleton, Option<usize>),
         report: &mut ConversionReport,
     ) -> BoneTrack {
         let mut track = self.track;
@@ -947,7 +961,6 @@ impl TrackCurves<'_> {
                 .map(|(&f, q)| Key::new(f64::from(f), Quat::new(q.x, q.y, q.z, q.w).map(f64::from)))
                 .collect();
         }
-        let bone = skeleton.find(&track.bone);
         let rest = match (kinds.translation, bone) {
             (AnimKind::Absolute, Some(b)) => skeleton.bones[b].local.translation,
             _ => Vec3::ZERO,

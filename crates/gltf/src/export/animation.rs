@@ -348,7 +348,8 @@ pub(super) fn export_animation(
         extras: None,
     };
     let mut seen: HashSet<(usize, Path)> = HashSet::new();
-    let mut missing = Vec::new();
+    // The bones tracks name that the skeleton lacks, in order, each once.
+    let (mut missing, mut missing_names) = (Vec::new(), HashSet::new());
     let (mut duplicates, mut dropped) = (0usize, 0usize);
     let mut jobs = Vec::new();
     for (t, track) in anim.bones.iter().enumerate() {
@@ -360,7 +361,7 @@ pub(super) fn export_animation(
         let node = match bone {
             Some(i) => i,
             None => {
-                if !skeleton.bones.is_empty() && !missing.contains(&track.bone) {
+                if !skeleton.bones.is_empty() && missing_names.insert(track.bone.as_str()) {
                     missing.push(track.bone.clone());
                 }
                 match extra_by_name.get(&track.bone) {
