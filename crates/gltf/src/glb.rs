@@ -403,7 +403,7 @@ impl BinPieces {
     }
 
     /// Adds a view's bytes at the next 4-byte boundary and gives its offset. Bytes given
-    /// owned are kept as they are, without a copy, from [`Self::KEPT_OWNED`] on.
+    /// owned are kept as they are, without a copy, from 4 KiB on.
     pub fn push(&mut self, bytes: Cow<'_, [u8]>) -> usize {
         match bytes {
             Cow::Borrowed(bytes) => self.push_small_or(bytes, || Piece::Bytes(bytes.to_vec())),
