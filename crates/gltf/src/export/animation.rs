@@ -173,8 +173,7 @@ fn job_values(
             what,
             dropped,
         ),
-        // Scale keys are written as the scene holds them, whatever the kind (as before the
-        // channels were made in batches).
+        // Scale keys are written as the scene holds them, whatever the kind.
         Path::Scale => channel_values(
             kept,
             scene,
