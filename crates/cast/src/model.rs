@@ -257,6 +257,17 @@ impl Node {
         self.children.iter().find(|c| c.hash == hash)
     }
 
+    /// Each hash's child, as its index: the first child of that hash, as
+    /// [`Node::child_by_hash`] finds it, for callers that resolve many references into this
+    /// node (a search per reference grows with the square of the children).
+    pub fn child_indices_by_hash(&self) -> std::collections::HashMap<u64, usize> {
+        let mut by_hash = std::collections::HashMap::with_capacity(self.children.len());
+        for (i, child) in self.children.iter().enumerate() {
+            by_hash.entry(child.hash).or_insert(i);
+        }
+        by_hash
+    }
+
     /// The number of nodes in this subtree, this one included.
     pub fn node_count(&self) -> usize {
         let mut count = 0;

@@ -579,13 +579,7 @@ impl Checker {
         let children = self
             .children_by_hash
             .entry(std::ptr::from_ref(scope) as usize)
-            .or_insert_with(|| {
-                let mut children = HashMap::with_capacity(scope.children.len());
-                for (i, child) in scope.children.iter().enumerate() {
-                    children.entry(child.hash).or_insert(i);
-                }
-                children
-            });
+            .or_insert_with(|| scope.child_indices_by_hash());
         let Some(target) = children.get(&hash).map(|&i| &scope.children[i]) else {
             self.push(
                 at,

@@ -434,13 +434,9 @@ impl Builder<'_> {
             name: material.name().unwrap_or_default().to_string(),
             ..scene::Material::default()
         };
-        // The first child of each hash (as `Node::child_by_hash` finds it), in a map: a
-        // material may name any number of slots.
-        let mut children: HashMap<u64, &Node> = HashMap::with_capacity(node.children.len());
-        for child in &node.children {
-            children.entry(child.hash).or_insert(child);
-        }
-        let child = |hash: u64| children.get(&hash).copied();
+        // In a map: a material may name any number of slots.
+        let children = node.child_indices_by_hash();
+        let child = |hash: u64| children.get(&hash).map(|&i| &node.children[i]);
         let file = |hash: u64| child(hash).and_then(|c| c.as_file()).and_then(|f| f.path());
         let color = |hash: u64| child(hash).and_then(|c| c.as_color());
         let diffuse_file = material.slot("diffuse").and_then(file);
@@ -805,13 +801,10 @@ impl Builder<'_> {
             ..scene::Animation::default()
         };
         let overridden = pose::channel_kinds(&overrides_only, &self.scene.skeleton);
-        // Each track's bone, found by name in a map (the first bone of a name, as
-        // `Skeleton::find` gives): a search of the bones per track was quadratic.
+        // Each track's bone, found by name in a map: a search of the bones per track was
+        // quadratic.
         let skeleton = &self.scene.skeleton;
-        let mut bone_of: HashMap<&str, usize> = HashMap::with_capacity(skeleton.bones.len());
-        for (i, bone) in skeleton.bones.iter().enumerate() {
-            bone_of.entry(bone.name.as_str()).or_insert(i);
-        }
+        let bone_of = skeleton.indices_by_name();
         out.bones = tracks
             .list
             .into_iter()

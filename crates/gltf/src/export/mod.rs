@@ -191,7 +191,7 @@ pub(crate) fn build(
         }
     }
     let animated = AnimatedBones {
-        by_name: &by_name_of(bones),
+        by_name: &scene.skeleton.indices_by_name(),
         parents: &parents,
         compensation: &compensation,
         turns: &turns,
@@ -392,14 +392,6 @@ pub(super) struct AnimatedBones<'a> {
     /// The second compensation node of each bone under a parent that may pass down a shear:
     /// it holds a rotation, and the first node a rotation and scale besides.
     pub(super) turns: &'a [Option<usize>],
-}
-
-fn by_name_of(bones: &[animbin_core::scene::Bone]) -> HashMap<&str, usize> {
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
-    for (i, bone) in bones.iter().enumerate() {
-        by_name.entry(bone.name.as_str()).or_insert(i);
-    }
-    by_name
 }
 
 /// The bones whose scales make up `parent`'s scale in model space: itself, then its
