@@ -14,8 +14,11 @@ One .glb per case, each a few KB, built from fixed values (no randomness):
 - unskinned_animated.glb: a cube, no armature, with location, rotation and scale keys;
 - instanced.glb: one mesh used by three objects (linked duplicates, one scaled
   non-uniformly): one glTF mesh, three nodes;
-- cameras_light.glb: a perspective and an orthographic camera, a point and a spot light;
-- shape_keys.glb: a grid with shape keys at 0.3 and 0.7 (static) and a third animated;
+- cameras_light.glb: a perspective and an orthographic camera, a point and a spot light
+  (Blender lists KHR_lights_punctual as required); cameras.glb: the two cameras alone;
+- shape_keys.glb: a grid with shape keys at 0.3 and 0.7 (static) and a third animated, and
+  a second grid with the two static keys only (no animation: its look is its default
+  weights, which the animated grid's channel would otherwise cover);
 - pbr_textures.glb: a material with base colour, normal, metallic-roughness, occlusion
   and emissive textures (PNG, the emissive one JPEG), two UV maps (occlusion on the second);
 - step_cubic.glb: a cube whose location keys are constant (STEP) and whose scale and
@@ -268,7 +271,7 @@ def instanced(path):
     export(path)
 
 
-def cameras_light(path):
+def cameras_light(path, lights=True):
     empty_scene()
     persp = bpy.data.cameras.new("PerspLens")
     persp.type = "PERSP"
@@ -285,16 +288,24 @@ def cameras_light(path):
     spot.energy = 500.0
     spot.spot_size = math.radians(50)
     spot.spot_blend = 0.2
-    for name, data, location, rotation in (
+    placed = [
         ("PerspCamera", persp, (6, -6, 4), (65, 0, 45)),
         ("OrthoCamera", ortho, (0, -10, 2), (85, 0, 0)),
         ("PointLight", point, (2, 1, 5), (0, 0, 0)),
         ("SpotLight", spot, (-3, -1, 6), (20, -30, 10)),
-    ):
+    ]
+    for name, data, location, rotation in placed if lights else placed[:2]:
         obj = link(bpy.data.objects.new(name, data))
         obj.location = location
         obj.rotation_euler = [math.radians(d) for d in rotation]
-    export(path, export_cameras=True, export_lights=True)
+    export(path, export_cameras=True, export_lights=lights)
+
+
+def cameras(path):
+    """The two cameras of cameras_light.glb alone: Blender lists KHR_lights_punctual in
+    extensionsRequired, so a reader that refuses lights refuses that whole file; this one
+    tests the cameras apart."""
+    cameras_light(path, lights=False)
 
 
 def shape_keys(path):
@@ -319,6 +330,17 @@ def shape_keys(path):
     for frame, value in ((0, 0.0), (4, 1.0), (9, 0.25)):
         pulse_key.value = value
         pulse_key.keyframe_insert("value", frame=frame)
+    # The exporter writes every target's weight in an animated mesh's channel, so the
+    # animated sheet plays 0.3 and 0.7 even where mesh.weights is lost: a second sheet,
+    # not animated, shows only its default weights.
+    still = link(bpy.data.objects.new("SheetStill", grid_mesh("SheetStillMesh")))
+    still.location = (3.0, 0.0, 0.0)
+    still.shape_key_add(name="Basis")
+    for name, value, source in (("Raise", 0.3, raise_key), ("Twist", 0.7, twist_key)):
+        key = still.shape_key_add(name=name, from_mix=False)
+        for point, original in zip(key.data, source.data):
+            point.co = original.co
+        key.value = value
     bpy.context.scene.frame_set(0)
     export(path)
 
@@ -588,7 +610,6 @@ def verify(checks, name, path):
         checks.true(f"{name}: Z_UP turned -90 degrees about X ({tuple(q)})", abs(abs(q.dot(expected)) - 1) < 1e-5)
         joint = node_named(document, "Root")[0]
         checks.true(f"{name}: the joints lie under Z_UP", index in ancestors(document, joint))
-        head = node_named(document, "Head")[1]
         # Y-up conversion off: the bones' rest offsets run along the file's +Y (Blender's
         # bones point along their local Y) and the rig's Z-up shows in the root.
         seen.append(f"root Z_UP rotation {tuple(round(v, 4) for v in q)} (wxyz), Y-up conversion off")
@@ -619,6 +640,11 @@ def verify(checks, name, path):
         nonuniform = [n.get("scale") for n in users if n.get("scale") and max(n["scale"]) - min(n["scale"]) > 0.1]
         checks.true(f"{name}: one instance scaled non-uniformly", len(nonuniform) == 1)
         seen.append(f"{len(users)} nodes share mesh {sorted(meshes)[0]}, one scaled {nonuniform[0] if nonuniform else None}")
+    elif name == "cameras.glb":
+        kinds = sorted(c["type"] for c in document.get("cameras", []))
+        checks.true(f"{name}: a perspective and an orthographic camera ({kinds})", kinds == ["orthographic", "perspective"])
+        checks.true(f"{name}: no extension required ({document.get('extensionsRequired')})", not document.get("extensionsRequired"))
+        seen.append(f"cameras {kinds}, no lights, no extension")
     elif name == "cameras_light.glb":
         cameras = document.get("cameras", [])
         kinds = sorted(c["type"] for c in cameras)
@@ -633,15 +659,17 @@ def verify(checks, name, path):
         checks.true(f"{name}: KHR_lights_punctual declared", "KHR_lights_punctual" in document.get("extensionsUsed", []))
         seen.append(f"cameras {kinds}, lights {light_kinds}, 4 holder nodes apart")
     elif name == "shape_keys.glb":
-        mesh = document["meshes"][0]
+        mesh = document["meshes"][node_named(document, "Sheet")[1]["mesh"]]
+        still = document["meshes"][node_named(document, "SheetStill")[1]["mesh"]]
+        still_weights = still.get("weights", [])
+        checks.true(f"{name}: SheetStill's default weights 0.3, 0.7 ({still_weights})", len(still_weights) == 2 and abs(still_weights[0] - 0.3) < 1e-6 and abs(still_weights[1] - 0.7) < 1e-6)
         weights = mesh.get("weights", [])
         targets = len(mesh["primitives"][0].get("targets", []))
         checks.true(f"{name}: 3 morph targets ({targets})", targets == 3)
         checks.true(f"{name}: default weights 0.3, 0.7, 0 ({weights})", len(weights) == 3 and abs(weights[0] - 0.3) < 1e-6 and abs(weights[1] - 0.7) < 1e-6 and abs(weights[2]) < 1e-6)
-        names = mesh.get("extras", {}).get("targetNames")
         morph = [c for _a, c in channels(document) if c["target"]["path"] == "weights"]
-        checks.true(f"{name}: a weights channel", len(morph) == 1)
-        seen.append(f"mesh.weights {weights}, {targets} targets, weights animated")
+        checks.true(f"{name}: one weights channel, on Sheet", len(morph) == 1 and document["nodes"][morph[0]["target"]["node"]].get("name") == "Sheet")
+        seen.append(f"Sheet: mesh.weights {[round(w, 6) for w in weights]}, {targets} targets, weights animated; SheetStill: mesh.weights {[round(w, 6) for w in still_weights]}, not animated")
     elif name == "pbr_textures.glb":
         material = document["materials"][0]
         pbr = material.get("pbrMetallicRoughness", {})
@@ -694,6 +722,7 @@ ASSETS = {
     "unskinned_animated.glb": unskinned_animated,
     "instanced.glb": instanced,
     "cameras_light.glb": cameras_light,
+    "cameras.glb": cameras,
     "shape_keys.glb": shape_keys,
     "pbr_textures.glb": pbr_textures,
     "step_cubic.glb": step_cubic,
