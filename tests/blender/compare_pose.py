@@ -7,7 +7,10 @@ asked for (``scene.frame_set``, fractions allowed) this records, all in world sp
   modifiers applied: ``obj.evaluated_get(depsgraph).to_mesh()``, ``matrix_world @ co``);
 - the head of every pose bone (``armature.matrix_world @ pose_bone.head``);
 - every camera (type, world matrix, vertical field of view or orthographic scale) and
-  light (type, world matrix, colour, energy, spot angle).
+  light (type, world matrix, colour, energy, spot angle);
+- once, each mesh's materials: for each texture slot the importer links (base colour,
+  normal, metallic, roughness, emission, alpha, occlusion) the image's format, size, mean
+  colour and UV map; the factors left unlinked.
 
 Then B is measured the same way in a fresh scene and compared with A. Names may change
 between formats, so meshes are paired by shape, not name: among meshes of the same vertex
@@ -17,9 +20,11 @@ centroid whatever the count); a pair's distance is the symmetric nearest-vertex 
 paired by name, cameras and lights by type and nearest position. Every distance is divided
 by the diagonal of the bounding box of A's vertices at the first frame (bone heads and
 object positions when A has no mesh); rotations (the world matrices' unit axes) and camera
-angles are compared as they are, in radians or unit vectors. Anything of A missing in B,
+angles are compared as they are, in radians or unit vectors; a texture's mean colour within
+2/255, its format, size and UV map exactly; factors within 1e-3. Anything of A missing in B,
 or of B not in A, is a mismatch, except what B lacks of a kind named by ``--allow-missing``
-(``meshes``, ``bones``, ``cameras``, ``lights``): for a route that reports that loss. Bones
+(``meshes``, ``bones``, ``cameras``, ``lights``, ``textures``): for a route that reports
+that loss. Bones
 B has beyond A's are not compared (a route may add a root).
 
     python tests/blender/compare_pose.py A.glb B.glb [--frames 0,3,7] [--tolerance 1e-3]
@@ -49,7 +54,7 @@ import numpy as np
 import bpy
 from mathutils.kdtree import KDTree
 
-KINDS = ("meshes", "bones", "cameras", "lights")
+KINDS = ("meshes", "bones", "cameras", "lights", "textures")
 DEFAULT_FRAMES = (0.0, 3.0, 7.0)
 
 
@@ -87,6 +92,81 @@ def world_axes(matrix):
     return (m / norms).T.reshape(-1)
 
 
+# The Principled BSDF inputs a glTF material maps to, and the importer's occlusion socket.
+SLOTS = ("Base Color", "Normal", "Metallic", "Roughness", "Emission Color", "Alpha", "Occlusion")
+FACTORS = ("Base Color", "Metallic", "Roughness", "Emission Color", "Emission Strength", "Alpha")
+
+
+def upstream_images(socket, seen=None):
+    """The image texture nodes feeding a socket, through any nodes between (a normal map
+    node, a separate-colour node, a mix)."""
+    seen = set() if seen is None else seen
+    found = []
+    for link in socket.links:
+        node = link.from_node
+        if node.name in seen:
+            continue
+        seen.add(node.name)
+        if node.bl_idname == "ShaderNodeTexImage":
+            found.append(node)
+        for upstream in node.inputs:
+            if upstream.is_linked:
+                found += upstream_images(upstream, seen)
+    return found
+
+
+def uv_map_of(node, mesh):
+    """The index, in `mesh`'s UV maps, of the map an image texture node reads (0: the
+    active render map, when no UV Map node says otherwise)."""
+    vector = node.inputs.get("Vector")
+    names = [uv.name for uv in mesh.uv_layers]
+    if vector is not None and vector.is_linked:
+        for upstream in [vector.links[0].from_node, *[l.from_node for i in vector.links[0].from_node.inputs for l in i.links]]:
+            if upstream.bl_idname == "ShaderNodeUVMap":
+                return names.index(upstream.uv_map) if upstream.uv_map in names else upstream.uv_map
+    return 0
+
+
+def material_signature(material, mesh):
+    """What the importer made of a glTF material: for each slot, the image (format, size,
+    mean colour) and the UV map it reads; the unlinked factors."""
+    if material is None or not material.use_nodes or material.node_tree is None:
+        return {"name": getattr(material, "name", None), "slots": {}, "factors": {}}
+    nodes = material.node_tree.nodes
+    bsdf = next((n for n in nodes if n.bl_idname == "ShaderNodeBsdfPrincipled"), None)
+    sockets = {}
+    if bsdf is not None:
+        sockets = {name: bsdf.inputs[name] for name in SLOTS if name in bsdf.inputs}
+    for group in (n for n in nodes if n.bl_idname == "ShaderNodeGroup" and n.node_tree is not None):
+        if group.node_tree.name.startswith(("glTF Material Output", "glTF Settings")) and "Occlusion" in group.inputs:
+            sockets["Occlusion"] = group.inputs["Occlusion"]
+    slots = {}
+    for name, socket in sockets.items():
+        images = [n for n in upstream_images(socket) if n.image is not None]
+        if not images:
+            continue
+        node = images[0]
+        image = node.image
+        pixels = np.empty(len(image.pixels), dtype=np.float32)
+        image.pixels.foreach_get(pixels)
+        channels = max(image.channels, 1)
+        mean = pixels.reshape(-1, channels).mean(axis=0)[:3] if len(pixels) else np.zeros(3)
+        slots[name] = {
+            "format": image.file_format,
+            "size": list(image.size),
+            "mean": [float(v) for v in mean],
+            "uv": uv_map_of(node, mesh),
+        }
+    factors = {}
+    if bsdf is not None:
+        for name in FACTORS:
+            socket = bsdf.inputs.get(name)
+            if socket is not None and not socket.is_linked:
+                value = socket.default_value
+                factors[name] = [float(v) for v in value] if hasattr(value, "__len__") else [float(value)]
+    return {"name": material.name, "slots": slots, "factors": factors}
+
+
 def measure(path, frames=DEFAULT_FRAMES):
     """What Blender shows of `path` at each frame: {"frames": [...], "meshes": [{"name",
     "vertices": [array (n, 3) per frame]}], "bones": {name: [head per frame]}, "cameras":
@@ -107,7 +187,10 @@ def measure(path, frames=DEFAULT_FRAMES):
     result = {
         "file": str(path),
         "frames": [float(f) for f in frames],
-        "meshes": [{"name": o.name, "vertices": []} for o in meshes],
+        "meshes": [
+            {"name": o.name, "vertices": [], "materials": [material_signature(slot.material, o.data) for slot in o.material_slots]}
+            for o in meshes
+        ],
         "bones": {},
         "cameras": [{"name": o.name, "type": o.data.type, "position": [], "axes": [], "angle_y": [], "ortho_scale": []} for o in cameras],
         "lights": [{"name": o.name, "type": o.data.type, "position": [], "axes": [], "color": [], "energy": [], "spot_size": []} for o in lights],
@@ -250,6 +333,12 @@ def compare_measured(a, b, tolerance=1e-3, allow_missing=()):
     def check(what, frame_index, difference):
         checks.append({"what": what, "frame": frames[frame_index], "difference": difference})
 
+    def check_value(what, difference, limit):
+        """A frame-independent check with its own limit (a colour, a count)."""
+        checks.append({"what": what, "frame": None, "difference": difference, "limit": limit})
+        if not difference <= limit:
+            failures.append(f"{what}: off by {difference:.3g} (limit {limit:g})")
+
     def missing(kind, what, extra=False):
         if kind in allow and not extra:
             checks.append({"what": what + " (allowed missing)", "frame": None, "difference": 0.0})
@@ -265,6 +354,7 @@ def compare_measured(a, b, tolerance=1e-3, allow_missing=()):
         label = f"mesh {ma['name']!r} ({na} vertices) as {mb['name']!r}" + ("" if na == nb else f" ({nb} vertices)")
         for k in range(len(frames)):
             check(f"{label}: vertices", k, hausdorff(ma["vertices"][k], mb["vertices"][k]) / diag)
+        compare_materials(f"mesh {ma['name']!r}", ma["materials"], mb["materials"], check_value, missing)
     for i in lost:
         m = a["meshes"][i]
         missing("meshes", f"mesh {m['name']!r} ({len(m['vertices'][0])} vertices) of A has no counterpart in B")
@@ -320,8 +410,43 @@ def compare_measured(a, b, tolerance=1e-3, allow_missing=()):
             failures.append(
                 f"{what}: off by {c['difference']:.3g} at frame {c['frame']:g} ({w['beyond']} of {w['frames']} frames beyond {tolerance:g})"
             )
-    largest = max(checks, key=lambda c: c["difference"], default=None)
+    # The largest of the per-frame differences (lengths and angles), else of any check.
+    largest = max((c for c in checks if c["frame"] is not None), key=lambda c: c["difference"], default=None)
+    if largest is None:
+        largest = max(checks, key=lambda c: c["difference"], default=None)
     return {"diagonal": diag, "tolerance": tolerance, "checks": checks, "failures": failures, "largest": largest}
+
+
+# Mean colours of an image may move by this much (a JPEG decoded by another decoder, a PNG
+# re-encoded from 8 bits), on a 0-1 scale.
+COLOUR_LIMIT = 2.0 / 255
+
+
+def compare_materials(label, materials_a, materials_b, check_value, missing):
+    """A mesh's materials, slot by slot: each texture slot of A in B with an image of the
+    same format and size, close in mean colour, on the same UV map; each unlinked factor."""
+    if len(materials_a) != len(materials_b):
+        check_value(f"{label}: material count {len(materials_a)} -> {len(materials_b)}", abs(len(materials_a) - len(materials_b)), 0)
+    for index, (ma, mb) in enumerate(zip(materials_a, materials_b)):
+        where = f"{label} material {index} ({ma['name']!r})"
+        for slot, ta in ma["slots"].items():
+            tb = mb["slots"].get(slot)
+            if tb is None:
+                missing("textures", f"{where}: the {slot} texture is not in B")
+                continue
+            for key in ("format", "size", "uv"):
+                if ta[key] != tb[key]:
+                    check_value(f"{where}: {slot} texture {key} {ta[key]} -> {tb[key]}", math.inf, 0)
+            colour = float(np.abs(np.array(ta["mean"]) - np.array(tb["mean"])).max()) if ta["mean"] and tb["mean"] else 0.0
+            check_value(f"{where}: {slot} texture mean colour", colour, COLOUR_LIMIT)
+        for slot in mb["slots"]:
+            if slot not in ma["slots"]:
+                missing("textures", f"{where}: a {slot} texture in B that A does not have", extra=True)
+        for name, fa in ma["factors"].items():
+            fb = mb["factors"].get(name)
+            if fb is None:
+                continue  # linked in B: the slot checks judge it
+            check_value(f"{where}: {name} factor", float(np.abs(np.array(fa) - np.array(fb)).max()), 1e-3)
 
 
 def compare_report(path_a, path_b, frames=DEFAULT_FRAMES, tolerance=1e-3, allow_missing=()):
