@@ -42,10 +42,17 @@
 //!   written straight into the output folder; a file found in a folder keeps its place
 //!   below that folder: `anims/npc/walk.seanim`, from the input `anims`, becomes
 //!   `OUT/npc/walk.glb`. Folders are made as outputs need them.
-//! - Two inputs that would be written to the same output are a [`PlanError::SameOutput`]
-//!   (the same file reached twice is converted once). An output that already exists and is
-//!   one of the files the inputs name or the walk found (the same path, a symbolic link or
-//!   a hard link) is a [`PlanError::OutputIsInput`].
+//! - Where two or more inputs would get the same output that way, each of them is named after
+//!   its whole file name instead: `walk.seanim` and `walk.semodel` become `walk.seanim.glb`
+//!   and `walk.semodel.glb`, while a `run.seanim` beside them stays `run.glb`. An input whose
+//!   output would then be one of those longer names is named the long way too
+//!   (`walk.semodel.json` as `walk.semodel.json.glb`). So an output's name depends only on
+//!   the names of the inputs written into the same folder.
+//! - Two inputs that still share an output (files of the same name from two folders, such as
+//!   `a/walk.seanim` and `b/walk.seanim` named as inputs) are a [`PlanError::SameOutput`]; the
+//!   same file reached twice is converted once. An output that already exists and is one of
+//!   the files the inputs name or the walk found (the same path, a symbolic link or a hard
+//!   link) is a [`PlanError::OutputIsInput`].
 //! - An output folder inside an input folder is walked as any folder, but the files in it
 //!   that this run writes are its outputs, not inputs: they are neither converted nor
 //!   counted (and are replaced). Every other file there is an input. So
@@ -78,7 +85,8 @@ pub struct Job {
     /// The input file, as the inputs name it (a folder's path joined with the file's place
     /// below it).
     pub input: PathBuf,
-    /// The output file: in the output folder, named after the input's stem.
+    /// The output file: in the output folder, named after the input's stem, or after its
+    /// whole file name where another input's output would have the same name.
     pub output: PathBuf,
 }
 
@@ -165,34 +173,42 @@ struct Found {
     in_output: Option<PathBuf>,
 }
 
-/// `found` without the files below the output folder that this run writes: they are its
-/// outputs (the last run's, when the same command runs again), not inputs, and are neither
-/// converted nor counted. Every other file there is an input like any other.
+/// `found` with its outputs named apart (see [`name_apart`]) and without the files below the
+/// output folder that this run writes: they are its outputs (the last run's, when the same
+/// command runs again), not inputs, and are neither converted nor counted. Every other file
+/// there is an input like any other.
 ///
 /// An output is written at the place of its input below the input folder, and the output
 /// folder lies below that input folder, so an output of a file below the output folder
-/// lies deeper below it than that file: taking those files shallowest first, every output
-/// that could land at a file's place is known when that file is decided.
-fn without_this_runs_outputs(found: Vec<Found>) -> Vec<Found> {
-    let mut outputs: HashSet<PathBuf> = found
+/// lies deeper below it than that file: taking those files shallowest first, one depth at a
+/// time, every output that could land at a file's place is named and known when that file
+/// is decided.
+fn name_outputs(mut found: Vec<Found>, extension: &str) -> Vec<Found> {
+    let outside: Vec<usize> = (0..found.len()).filter(|&i| found[i].in_output.is_none()).collect();
+    name_apart(&mut found, &outside, extension);
+    let mut outputs: HashSet<PathBuf> = outside
         .iter()
-        .filter(|f| f.convert && f.in_output.is_none())
-        .map(|f| output_key(&f.output))
+        .filter(|&&i| found[i].convert)
+        .map(|&i| output_key(&found[i].output))
         .collect();
-    let mut below: Vec<(usize, &Found)> = found
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.in_output.is_some())
+    // (depth below the output folder, index), shallowest first.
+    let mut below: Vec<(usize, usize)> = (0..found.len())
+        .filter_map(|i| Some((found[i].in_output.as_ref()?.components().count(), i)))
         .collect();
-    below.sort_by_key(|(_, f)| f.in_output.as_ref().map_or(0, |p| p.components().count()));
+    below.sort_by_key(|&(depth, _)| depth);
     let mut outputs_of_this_run = HashSet::new();
-    for (index, file) in below {
-        let place = file.in_output.as_deref().map(output_key).unwrap_or_default();
-        if outputs.contains(&place) {
-            outputs_of_this_run.insert(index);
-        } else if file.convert {
-            outputs.insert(output_key(&file.output));
+    for level in below.chunk_by(|a, b| a.0 == b.0) {
+        let mut inputs = Vec::new();
+        for &(_, index) in level {
+            let place = found[index].in_output.as_deref().map(output_key).unwrap_or_default();
+            if outputs.contains(&place) {
+                outputs_of_this_run.insert(index);
+            } else if found[index].convert {
+                inputs.push(index);
+            }
         }
+        name_apart(&mut found, &inputs, extension);
+        outputs.extend(inputs.iter().map(|&i| output_key(&found[i].output)));
     }
     found
         .into_iter()
@@ -200,6 +216,44 @@ fn without_this_runs_outputs(found: Vec<Found>) -> Vec<Found> {
         .filter(|(index, _)| !outputs_of_this_run.contains(index))
         .map(|(_, file)| file)
         .collect()
+}
+
+/// Names the outputs of the files `among` (indices into `found`) apart: every file whose
+/// output another file would share gets its whole file name with `extension` instead of its
+/// stem's, again until no two share an output or none can change (the module's rules). The
+/// same file reached twice counts once; what is still shared is left for [`plan`] to refuse.
+fn name_apart(found: &mut [Found], among: &[usize], extension: &str) {
+    loop {
+        let mut by_output: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+        for &index in among.iter().filter(|&&i| found[i].convert) {
+            by_output
+                .entry(output_key(&found[index].output))
+                .or_default()
+                .push(index);
+        }
+        let mut renamed = false;
+        for group in by_output.values() {
+            let first = &found[group[0]].input;
+            let shared = group[1..]
+                .iter()
+                .any(|&i| found[i].input != *first && !crate::is_same_file(first, &found[i].input));
+            if !shared {
+                continue;
+            }
+            for &index in group {
+                let long = found[index]
+                    .output
+                    .with_file_name(long_output_name(&found[index].input, extension));
+                if found[index].output != long {
+                    found[index].output = long;
+                    renamed = true;
+                }
+            }
+        }
+        if !renamed {
+            return;
+        }
+    }
 }
 
 /// Plans the conversion of `inputs` (files and folders) into the folder `out`, as `target`,
@@ -305,7 +359,7 @@ pub fn plan(
             folders.extend(subfolders.into_iter().rev());
         }
     }
-    let found = without_this_runs_outputs(found);
+    let found = name_outputs(found, extension);
     // Every file the inputs reach (converted or skipped), by size: an existing output is
     // compared only with the inputs of its own size.
     let mut by_size: HashMap<u64, Vec<PathBuf>> = HashMap::new();
@@ -347,9 +401,18 @@ pub fn plan(
     Ok(plan)
 }
 
-/// `input`'s stem with `extension`.
+/// `input`'s stem with `extension`: an output's name.
 fn output_name(input: &Path, extension: &str) -> PathBuf {
     let mut name = input.file_stem().unwrap_or(input.as_os_str()).to_os_string();
+    name.push(".");
+    name.push(extension);
+    PathBuf::from(name)
+}
+
+/// `input`'s whole file name with `extension`: the name of an output that would otherwise
+/// share its name with another input's.
+fn long_output_name(input: &Path, extension: &str) -> PathBuf {
+    let mut name = input.file_name().unwrap_or(input.as_os_str()).to_os_string();
     name.push(".");
     name.push(extension);
     PathBuf::from(name)

@@ -7,7 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{animbin, batch, code, copy, files_below, read, s, stderr, stdout, tempdir, testdata, write};
+use common::{
+    animbin, batch, code, copy, files_below, read, s, stderr, stdout, tempdir, testdata, testdata_dir, write,
+};
 
 /// A progress bar draws with carriage returns and escape codes; captured output has none.
 fn assert_no_progress_bar(out: &Output) {
@@ -144,24 +146,82 @@ fn json_in_a_folder_is_an_input_by_its_name_and_a_forced_format_takes_every_file
 }
 
 #[test]
-fn two_inputs_with_one_output_are_refused_before_anything_is_written() {
+fn inputs_that_would_share_an_output_are_named_after_their_whole_file_name() {
     let dir = tempdir();
     let out = dir.path().join("out");
     let run = batch(
-        &[&testdata("sample.seanim"), &testdata("sample.semodel")],
+        &[
+            &testdata("sample.seanim"),
+            &testdata("sample.semodel"),
+            &testdata("skeleton.semodel"),
+        ],
         &out,
         "glb",
         &[],
     );
-    assert_eq!(code(&run), 2);
-    let err = stderr(&run);
-    assert!(
-        err.contains("sample.seanim") && err.contains("sample.semodel") && err.contains("sample.glb"),
-        "{err}"
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert_eq!(stdout(&run), "converted 3, failed 0, skipped 0\n");
+    assert_eq!(
+        files_below(&out),
+        ["sample.seanim.glb", "sample.semodel.glb", "skeleton.glb"]
     );
-    assert!(!out.exists());
-    // The same from two folders: a.seanim and b/a.seanim map to different outputs, but two
-    // folders that both hold walk.seanim do not.
+}
+
+#[test]
+fn the_samples_folder_converts_as_a_folder_with_an_output_for_every_file() {
+    let dir = tempdir();
+    let inputs = files_below(&testdata_dir());
+    for (to, extension) in [("glb", "glb"), ("cast", "cast")] {
+        let out = dir.path().join(to);
+        // x8an02.bin holds no keys: --allow-empty lets it be an empty glb.
+        let run = batch(&[&testdata_dir()], &out, to, &["--allow-empty"]);
+        let summary = stdout(&run);
+        let counts: Vec<usize> = summary
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        let [converted, failed, skipped] = counts[..] else {
+            panic!("{to}: {summary} {}", stderr(&run))
+        };
+        // Every file is planned (none shares an output); files no format reads (a README,
+        // textures) are skipped.
+        assert_eq!(converted + failed + skipped, inputs.len(), "{to}: {summary}");
+        assert_eq!(code(&run), if failed == 0 { 0 } else { 1 }, "{to}: {}", stderr(&run));
+        let outputs = files_below(&out);
+        assert_eq!(outputs.len(), converted, "{to}: {outputs:?}");
+        for name in [
+            "sample.animj",
+            "sample.animx",
+            "sample.cast",
+            "sample.dmf",
+            "sample.seanim",
+            "sample.semodel",
+        ] {
+            let output = format!("{name}.{extension}");
+            assert!(outputs.contains(&output), "{to}: no {output} in {outputs:?}");
+        }
+        // A stem no other input shares keeps the short name, below its folder too.
+        for output in [format!("x8an00.{extension}"), format!("poses/rig_absolute.{extension}")] {
+            assert!(outputs.contains(&output), "{to}: no {output} in {outputs:?}");
+        }
+        // A file that fails in the folder fails alone too: the folder adds no failure.
+        for line in stderr(&run).lines().filter(|l| !l.contains("cannot hold")) {
+            let Some(input) = inputs.iter().find(|i| line.contains(&format!("{}:", i))) else {
+                continue;
+            };
+            let alone = dir.path().join(format!("alone.{extension}"));
+            let one = animbin(&["convert", "--allow-empty", s(&testdata_dir().join(input)), s(&alone)]);
+            assert_eq!(code(&one), 1, "{to}: {input} fails in the folder, not alone: {line}");
+        }
+    }
+}
+
+#[test]
+fn inputs_that_still_share_an_output_are_refused_before_anything_is_written() {
+    let dir = tempdir();
+    let out = dir.path().join("out");
+    // Two folders that both hold walk.seanim: named after the whole file name, both would
+    // still be walk.seanim.glb.
     let one = dir.path().join("one");
     let two = dir.path().join("two");
     copy("sample.seanim", &one, "walk.seanim");

@@ -112,11 +112,21 @@ def test_a_folder_converted_on_a_local_cluster_matches_the_command(tmp_path, das
                 assert lines and lines[0] in run.stderr, (lines, run.stderr)
 
 
-def test_the_recipe_refuses_two_inputs_that_would_share_an_output(tmp_path):
+def test_the_recipe_names_outputs_apart_as_the_command_does(tmp_path, animbin_cli):
     # No cluster needed: the plan is the client's.
     _, module = recipe(tmp_path)
-    (tmp_path / "in").mkdir()
-    for name in ["walk.seanim", "walk.semodel"]:
-        shutil.copyfile(samples()[0], tmp_path / "in" / name)
-    with pytest.raises(ValueError, match="would both be written to"):
-        module.plan(tmp_path / "in", tmp_path / "out", "glb")
+    inputs = tmp_path / "in"
+    for name in ["walk.seanim", "walk.semodel", "npc/walk.seanim", "run.seanim"]:
+        (inputs / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / "testdata" / "sample.seanim", inputs / name)
+    jobs = module.plan(inputs, tmp_path / "out", "cast")
+    planned = sorted(str(Path(output).relative_to(tmp_path / "out")) for _, output in jobs)
+    assert planned == sorted(["walk.seanim.cast", "walk.semodel.cast", str(Path("npc/walk.cast")), "run.cast"])
+    by_command = tmp_path / "command"
+    run = subprocess.run(
+        [animbin_cli, "convert", "--to", "cast", "--out", str(by_command), str(inputs)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert sorted(files_below(by_command)) == planned, run.stderr
