@@ -153,7 +153,7 @@ fn a_full_disk_is_an_error_of_the_output_not_of_the_format() {
     );
     // A file system that fills up part-way through the temporary file.
     let Some(disk) = SmallDisk::mount(256) else {
-        eprintln!("skipped the small tmpfs (mounting needs root)");
+        animbin_testing::require("a small tmpfs for a disk that fills up (mounting one needs root)");
         return;
     };
     let output = disk.path().join("out.seanim");

@@ -252,7 +252,7 @@ fn an_output_that_cannot_be_written_is_named_with_the_reason_not_blamed_on_the_i
         .status()
         .is_ok_and(|status| status.success());
     if !mounted {
-        eprintln!("skipped the full tmpfs (mounting needs root)");
+        animbin_testing::require("a small tmpfs for a disk that fills up (mounting one needs root)");
         return;
     }
     let on_tmpfs = tmpfs.join("copy.seanim");

@@ -41,16 +41,25 @@ pub fn in_ci() -> bool {
 }
 
 /// Says that a test cannot run because `what` is missing: under CI that fails the test
-/// (a test must not pass by skipping there); elsewhere it prints why and the caller returns.
+/// (a test must not pass by skipping there); elsewhere it says so on the terminal and the
+/// caller returns.
+///
+/// The test harness can mark a test ignored only before it runs, and captures what a test
+/// prints with `eprintln!` unless it fails, so the line is written to stderr directly:
+/// `cargo test` then shows `skipping: ...` beside the test's `ok` instead of a bare `ok`.
 ///
 /// # Panics
 /// Under CI, always.
 pub fn require(what: &str) {
+    use std::io::Write;
     assert!(
         !in_ci(),
         "CI=true and {what} is missing: this test must not be skipped in CI"
     );
-    eprintln!("skipping: {what} is missing");
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipping: {what} is missing (it would fail under CI=true)"
+    );
 }
 
 /// The folder `../shared/corpus/<format>` beside the workspace, found from a crate's
