@@ -121,7 +121,10 @@ def uv_map_of(node, mesh):
     vector = node.inputs.get("Vector")
     names = [uv.name for uv in mesh.uv_layers]
     if vector is not None and vector.is_linked:
-        for upstream in [vector.links[0].from_node, *[l.from_node for i in vector.links[0].from_node.inputs for l in i.links]]:
+        for upstream in [
+            vector.links[0].from_node,
+            *[l.from_node for i in vector.links[0].from_node.inputs for l in i.links],
+        ]:
             if upstream.bl_idname == "ShaderNodeUVMap":
                 return names.index(upstream.uv_map) if upstream.uv_map in names else upstream.uv_map
     return 0
@@ -188,12 +191,30 @@ def measure(path, frames=DEFAULT_FRAMES):
         "file": str(path),
         "frames": [float(f) for f in frames],
         "meshes": [
-            {"name": o.name, "vertices": [], "materials": [material_signature(slot.material, o.data) for slot in o.material_slots]}
+            {
+                "name": o.name,
+                "vertices": [],
+                "materials": [material_signature(slot.material, o.data) for slot in o.material_slots],
+            }
             for o in meshes
         ],
         "bones": {},
-        "cameras": [{"name": o.name, "type": o.data.type, "position": [], "axes": [], "angle_y": [], "ortho_scale": []} for o in cameras],
-        "lights": [{"name": o.name, "type": o.data.type, "position": [], "axes": [], "color": [], "energy": [], "spot_size": []} for o in lights],
+        "cameras": [
+            {"name": o.name, "type": o.data.type, "position": [], "axes": [], "angle_y": [], "ortho_scale": []}
+            for o in cameras
+        ],
+        "lights": [
+            {
+                "name": o.name,
+                "type": o.data.type,
+                "position": [],
+                "axes": [],
+                "color": [],
+                "energy": [],
+                "spot_size": [],
+            }
+            for o in lights
+        ],
     }
     bone_keys = {}
     for arm in armatures:
@@ -298,7 +319,11 @@ def pair_meshes(meshes_a, meshes_b):
             pairs.append((i, j))
             used_a.add(i)
             used_b.add(j)
-    return pairs, [i for i in range(len(meshes_a)) if i not in used_a], [j for j in range(len(meshes_b)) if j not in used_b]
+    return (
+        pairs,
+        [i for i in range(len(meshes_a)) if i not in used_a],
+        [j for j in range(len(meshes_b)) if j not in used_b],
+    )
 
 
 def pair_by_type(items_a, items_b):
@@ -315,7 +340,11 @@ def pair_by_type(items_a, items_b):
             pairs.append((i, j))
             used_a.add(i)
             used_b.add(j)
-    return pairs, [i for i in range(len(items_a)) if i not in used_a], [j for j in range(len(items_b)) if j not in used_b]
+    return (
+        pairs,
+        [i for i in range(len(items_a)) if i not in used_a],
+        [j for j in range(len(items_b)) if j not in used_b],
+    )
 
 
 def compare_measured(a, b, tolerance=1e-3, allow_missing=()):
@@ -382,16 +411,24 @@ def compare_measured(a, b, tolerance=1e-3, allow_missing=()):
                 if kind == "cameras":
                     check(f"{label}: vertical field of view (radians)", k, abs(xa["angle_y"][k] - xb["angle_y"][k]))
                     scale = max(abs(xa["ortho_scale"][k]), 1e-9)
-                    check(f"{label}: orthographic scale (relative)", k, abs(xa["ortho_scale"][k] - xb["ortho_scale"][k]) / scale)
+                    check(
+                        f"{label}: orthographic scale (relative)",
+                        k,
+                        abs(xa["ortho_scale"][k] - xb["ortho_scale"][k]) / scale,
+                    )
                 else:
                     check(f"{label}: colour", k, float(np.abs(xa["color"][k] - xb["color"][k]).max()))
                     energy = max(abs(xa["energy"][k]), 1e-9)
                     check(f"{label}: energy (relative)", k, abs(xa["energy"][k] - xb["energy"][k]) / energy)
                     check(f"{label}: spot angle (radians)", k, abs(xa["spot_size"][k] - xb["spot_size"][k]))
         for i in lost:
-            missing(kind, f"{a[kind][i]['type'].lower()} {singular} {a[kind][i]['name']!r} of A has no counterpart in B")
+            missing(
+                kind, f"{a[kind][i]['type'].lower()} {singular} {a[kind][i]['name']!r} of A has no counterpart in B"
+            )
         for j in extra:
-            missing(kind, f"{b[kind][j]['type'].lower()} {singular} {b[kind][j]['name']!r} of B is not in A", extra=True)
+            missing(
+                kind, f"{b[kind][j]['type'].lower()} {singular} {b[kind][j]['name']!r} of B is not in A", extra=True
+            )
 
     # One failure per thing compared, at its worst frame.
     worst = {}
@@ -408,7 +445,8 @@ def compare_measured(a, b, tolerance=1e-3, allow_missing=()):
         if w["beyond"]:
             c = w["check"]
             failures.append(
-                f"{what}: off by {c['difference']:.3g} at frame {c['frame']:g} ({w['beyond']} of {w['frames']} frames beyond {tolerance:g})"
+                f"{what}: off by {c['difference']:.3g} at frame {c['frame']:g} "
+                f"({w['beyond']} of {w['frames']} frames beyond {tolerance:g})"
             )
     # The largest of the per-frame differences (lengths and angles), else of any check.
     largest = max((c for c in checks if c["frame"] is not None), key=lambda c: c["difference"], default=None)
@@ -426,7 +464,11 @@ def compare_materials(label, materials_a, materials_b, check_value, missing):
     """A mesh's materials, slot by slot: each texture slot of A in B with an image of the
     same format and size, close in mean colour, on the same UV map; each unlinked factor."""
     if len(materials_a) != len(materials_b):
-        check_value(f"{label}: material count {len(materials_a)} -> {len(materials_b)}", abs(len(materials_a) - len(materials_b)), 0)
+        check_value(
+            f"{label}: material count {len(materials_a)} -> {len(materials_b)}",
+            abs(len(materials_a) - len(materials_b)),
+            0,
+        )
     for index, (ma, mb) in enumerate(zip(materials_a, materials_b)):
         where = f"{label} material {index} ({ma['name']!r})"
         for slot, ta in ma["slots"].items():
@@ -437,7 +479,9 @@ def compare_materials(label, materials_a, materials_b, check_value, missing):
             for key in ("format", "size", "uv"):
                 if ta[key] != tb[key]:
                     check_value(f"{where}: {slot} texture {key} {ta[key]} -> {tb[key]}", math.inf, 0)
-            colour = float(np.abs(np.array(ta["mean"]) - np.array(tb["mean"])).max()) if ta["mean"] and tb["mean"] else 0.0
+            colour = (
+                float(np.abs(np.array(ta["mean"]) - np.array(tb["mean"])).max()) if ta["mean"] and tb["mean"] else 0.0
+            )
             check_value(f"{where}: {slot} texture mean colour", colour, COLOUR_LIMIT)
         for slot in mb["slots"]:
             if slot not in ma["slots"]:
@@ -485,9 +529,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", help="the original (.glb or .gltf)")
     parser.add_argument("b", help="what a route made of it")
-    parser.add_argument("--frames", type=parse_frames, default=list(DEFAULT_FRAMES), help="comma-separated frames, fractions allowed (default 0,3,7)")
-    parser.add_argument("--tolerance", type=float, default=1e-3, help="of the diagonal of A's bounding box (default 1e-3)")
-    parser.add_argument("--allow-missing", default="", help=f"kinds B may lack (a route reported the loss): {','.join(KINDS)}")
+    parser.add_argument(
+        "--frames",
+        type=parse_frames,
+        default=list(DEFAULT_FRAMES),
+        help="comma-separated frames, fractions allowed (default 0,3,7)",
+    )
+    parser.add_argument(
+        "--tolerance", type=float, default=1e-3, help="of the diagonal of A's bounding box (default 1e-3)"
+    )
+    parser.add_argument(
+        "--allow-missing", default="", help=f"kinds B may lack (a route reported the loss): {','.join(KINDS)}"
+    )
     parser.add_argument("--json", help="write the measurements here (- for stdout)")
     args = parser.parse_args(argv)
     allow = [k for k in args.allow_missing.split(",") if k]
@@ -510,7 +563,9 @@ def main(argv=None):
     print(f"B: {report['b']}")
     if largest is not None:
         at = f" at frame {largest['frame']:g}" if largest["frame"] is not None else ""
-        print(f"largest difference: {largest['difference']:.3g} ({largest['what']}{at}); diagonal {report['diagonal']:.6g}")
+        print(
+            f"largest difference: {largest['difference']:.3g} ({largest['what']}{at}); diagonal {report['diagonal']:.6g}"
+        )
     for failure in report["failures"]:
         print(f"FAIL {failure}")
     failed = len(report["failures"])

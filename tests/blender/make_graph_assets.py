@@ -183,7 +183,9 @@ def cube_mesh(name, size=1.0):
 
 def grid_mesh(name, n=5, size=2.0):
     verts = [(-size / 2 + size * i / (n - 1), -size / 2 + size * j / (n - 1), 0.0) for j in range(n) for i in range(n)]
-    faces = [(j * n + i, j * n + i + 1, (j + 1) * n + i + 1, (j + 1) * n + i) for j in range(n - 1) for i in range(n - 1)]
+    faces = [
+        (j * n + i, j * n + i + 1, (j + 1) * n + i + 1, (j + 1) * n + i) for j in range(n - 1) for i in range(n - 1)
+    ]
     mesh = bpy.data.meshes.new(name)
     mesh.from_pydata(verts, [], faces)
     mesh.update()
@@ -446,7 +448,11 @@ def step_cubic(path):
     for frame, location in ((0, (0, 0, 0)), (4, (1, 0, 0.5)), (9, (1, 2, 0.5))):
         mover.location = location
         mover.keyframe_insert("location", frame=frame)
-    for frame, scale, degrees in ((0, (1, 1, 1), (0, 0, 0)), (5, (2, 1, 0.5), (0, 0, 60)), (9, (1, 1.5, 1), (30, 0, 90))):
+    for frame, scale, degrees in (
+        (0, (1, 1, 1), (0, 0, 0)),
+        (5, (2, 1, 0.5), (0, 0, 60)),
+        (9, (1, 1.5, 1), (30, 0, 90)),
+    ):
         mover.scale = scale
         mover.rotation_quaternion = Euler([math.radians(d) for d in degrees]).to_quaternion()
         mover.keyframe_insert("scale", frame=frame)
@@ -564,17 +570,28 @@ class Checks:
 
 def check_rig(checks, name, document, binary, joints=4):
     skins = document.get("skins", [])
-    checks.true(f"{name}: one skin of {joints} joints ({[len(s['joints']) for s in skins]})", len(skins) == 1 and len(skins[0]["joints"]) == joints)
+    checks.true(
+        f"{name}: one skin of {joints} joints ({[len(s['joints']) for s in skins]})",
+        len(skins) == 1 and len(skins[0]["joints"]) == joints,
+    )
     skinned = [n for n in document["nodes"] if "skin" in n and "mesh" in n]
     checks.true(f"{name}: one skinned mesh node", len(skinned) == 1)
     if skinned:
         primitive = document["meshes"][skinned[0]["mesh"]]["primitives"][0]
         count = document["accessors"][primitive["attributes"]["POSITION"]]["count"]
         checks.true(f"{name}: the skinned mesh has a few dozen vertices ({count})", 24 <= count <= 200)
-        weights = accessor_floats(document, binary, primitive["attributes"]["WEIGHTS_0"]) if document["accessors"][primitive["attributes"]["WEIGHTS_0"]]["componentType"] == 5126 else []
+        weights = (
+            accessor_floats(document, binary, primitive["attributes"]["WEIGHTS_0"])
+            if document["accessors"][primitive["attributes"]["WEIGHTS_0"]]["componentType"] == 5126
+            else []
+        )
         two = sum(1 for w in weights if sum(1 for v in w if v > 1e-6) == 2)
-        checks.true(f"{name}: every vertex weighted over 2 bones ({two} of {len(weights)})", weights and two == len(weights))
-    animated = {document["nodes"][c["target"]["node"]].get("name") for _a, c in channels(document) if "node" in c["target"]}
+        checks.true(
+            f"{name}: every vertex weighted over 2 bones ({two} of {len(weights)})", weights and two == len(weights)
+        )
+    animated = {
+        document["nodes"][c["target"]["node"]].get("name") for _a, c in channels(document) if "node" in c["target"]
+    }
     checks.true(f"{name}: bones animated ({sorted(animated)})", set(BONES) <= animated)
     frames = set()
     for animation in document.get("animations", []):
@@ -620,35 +637,56 @@ def verify(checks, name, path):
         for m in ibms:
             matrix = Matrix([m[0:16:4], m[1:16:4], m[2:16:4], m[3:16:4]])
             scales.append(tuple(matrix.to_scale()))
-        checks.true(f"{name}: every inverse bind matrix scales by 100 ({scales})", scales and all(abs(s - 100) < 1e-2 for sc in scales for s in sc))
+        checks.true(
+            f"{name}: every inverse bind matrix scales by 100 ({scales})",
+            scales and all(abs(s - 100) < 1e-2 for sc in scales for s in sc),
+        )
         arm = node_named(document, "RigCm")[1]
-        checks.true(f"{name}: the armature node is scaled 0.01 ({arm.get('scale')})", all(abs(s - 0.01) < 1e-7 for s in arm.get("scale", (1, 1, 1))))
+        checks.true(
+            f"{name}: the armature node is scaled 0.01 ({arm.get('scale')})",
+            all(abs(s - 0.01) < 1e-7 for s in arm.get("scale", (1, 1, 1))),
+        )
         seen.append("inverse bind matrices scale 100, armature node scale 0.01")
     elif name == "unskinned_animated.glb":
         checks.true(f"{name}: no skin", not document.get("skins"))
         index, crate = node_named(document, "Crate")
         checks.true(f"{name}: Crate has a mesh", "mesh" in crate)
         paths = {c["target"]["path"] for _a, c in channels(document) if c["target"].get("node") == index}
-        checks.true(f"{name}: Crate's translation, rotation and scale animated ({sorted(paths)})", paths == {"translation", "rotation", "scale"})
+        checks.true(
+            f"{name}: Crate's translation, rotation and scale animated ({sorted(paths)})",
+            paths == {"translation", "rotation", "scale"},
+        )
         seen.append(f"mesh node Crate animated: {', '.join(sorted(paths))}")
     elif name == "instanced.glb":
         users = [n for n in nodes if "mesh" in n]
         meshes = {n["mesh"] for n in users}
-        checks.true(f"{name}: 3 nodes share one mesh ({len(users)} nodes, meshes {sorted(meshes)})", len(users) == 3 and len(meshes) == 1 and len(document["meshes"]) == 1)
+        checks.true(
+            f"{name}: 3 nodes share one mesh ({len(users)} nodes, meshes {sorted(meshes)})",
+            len(users) == 3 and len(meshes) == 1 and len(document["meshes"]) == 1,
+        )
         distinct = {tuple(round(v, 4) for row in node_matrix(n) for v in row) for n in users}
         checks.true(f"{name}: the 3 nodes are placed apart", len(distinct) == 3)
         nonuniform = [n.get("scale") for n in users if n.get("scale") and max(n["scale"]) - min(n["scale"]) > 0.1]
         checks.true(f"{name}: one instance scaled non-uniformly", len(nonuniform) == 1)
-        seen.append(f"{len(users)} nodes share mesh {sorted(meshes)[0]}, one scaled {nonuniform[0] if nonuniform else None}")
+        seen.append(
+            f"{len(users)} nodes share mesh {sorted(meshes)[0]}, one scaled {nonuniform[0] if nonuniform else None}"
+        )
     elif name == "cameras.glb":
         kinds = sorted(c["type"] for c in document.get("cameras", []))
-        checks.true(f"{name}: a perspective and an orthographic camera ({kinds})", kinds == ["orthographic", "perspective"])
-        checks.true(f"{name}: no extension required ({document.get('extensionsRequired')})", not document.get("extensionsRequired"))
+        checks.true(
+            f"{name}: a perspective and an orthographic camera ({kinds})", kinds == ["orthographic", "perspective"]
+        )
+        checks.true(
+            f"{name}: no extension required ({document.get('extensionsRequired')})",
+            not document.get("extensionsRequired"),
+        )
         seen.append(f"cameras {kinds}, no lights, no extension")
     elif name == "cameras_light.glb":
         cameras = document.get("cameras", [])
         kinds = sorted(c["type"] for c in cameras)
-        checks.true(f"{name}: a perspective and an orthographic camera ({kinds})", kinds == ["orthographic", "perspective"])
+        checks.true(
+            f"{name}: a perspective and an orthographic camera ({kinds})", kinds == ["orthographic", "perspective"]
+        )
         lights = document.get("extensions", {}).get("KHR_lights_punctual", {}).get("lights", [])
         light_kinds = sorted(l["type"] for l in lights)
         checks.true(f"{name}: a point and a spot light ({light_kinds})", light_kinds == ["point", "spot"])
@@ -656,20 +694,37 @@ def verify(checks, name, path):
         checks.true(f"{name}: four nodes hold them", len(holders) == 4)
         placed = {tuple(round(v, 3) for v in node_world(document, nodes.index(n)).to_translation()) for n in holders}
         checks.true(f"{name}: at distinct places", len(placed) == 4)
-        checks.true(f"{name}: KHR_lights_punctual declared", "KHR_lights_punctual" in document.get("extensionsUsed", []))
+        checks.true(
+            f"{name}: KHR_lights_punctual declared", "KHR_lights_punctual" in document.get("extensionsUsed", [])
+        )
         seen.append(f"cameras {kinds}, lights {light_kinds}, 4 holder nodes apart")
     elif name == "shape_keys.glb":
         mesh = document["meshes"][node_named(document, "Sheet")[1]["mesh"]]
         still = document["meshes"][node_named(document, "SheetStill")[1]["mesh"]]
         still_weights = still.get("weights", [])
-        checks.true(f"{name}: SheetStill's default weights 0.3, 0.7 ({still_weights})", len(still_weights) == 2 and abs(still_weights[0] - 0.3) < 1e-6 and abs(still_weights[1] - 0.7) < 1e-6)
+        checks.true(
+            f"{name}: SheetStill's default weights 0.3, 0.7 ({still_weights})",
+            len(still_weights) == 2 and abs(still_weights[0] - 0.3) < 1e-6 and abs(still_weights[1] - 0.7) < 1e-6,
+        )
         weights = mesh.get("weights", [])
         targets = len(mesh["primitives"][0].get("targets", []))
         checks.true(f"{name}: 3 morph targets ({targets})", targets == 3)
-        checks.true(f"{name}: default weights 0.3, 0.7, 0 ({weights})", len(weights) == 3 and abs(weights[0] - 0.3) < 1e-6 and abs(weights[1] - 0.7) < 1e-6 and abs(weights[2]) < 1e-6)
+        checks.true(
+            f"{name}: default weights 0.3, 0.7, 0 ({weights})",
+            len(weights) == 3
+            and abs(weights[0] - 0.3) < 1e-6
+            and abs(weights[1] - 0.7) < 1e-6
+            and abs(weights[2]) < 1e-6,
+        )
         morph = [c for _a, c in channels(document) if c["target"]["path"] == "weights"]
-        checks.true(f"{name}: one weights channel, on Sheet", len(morph) == 1 and document["nodes"][morph[0]["target"]["node"]].get("name") == "Sheet")
-        seen.append(f"Sheet: mesh.weights {[round(w, 6) for w in weights]}, {targets} targets, weights animated; SheetStill: mesh.weights {[round(w, 6) for w in still_weights]}, not animated")
+        checks.true(
+            f"{name}: one weights channel, on Sheet",
+            len(morph) == 1 and document["nodes"][morph[0]["target"]["node"]].get("name") == "Sheet",
+        )
+        seen.append(
+            f"Sheet: mesh.weights {[round(w, 6) for w in weights]}, {targets} targets, weights animated; "
+            f"SheetStill: mesh.weights {[round(w, 6) for w in still_weights]}, not animated"
+        )
     elif name == "pbr_textures.glb":
         material = document["materials"][0]
         pbr = material.get("pbrMetallicRoughness", {})
@@ -688,11 +743,17 @@ def verify(checks, name, path):
                 continue
             image = document["images"][document["textures"][info["index"]]["source"]]
             types[slot] = image.get("mimeType")
-        checks.true(f"{name}: the emissive image is a JPEG, the others PNG ({types})", types.get("emissiveTexture") == "image/jpeg" and all(t == "image/png" for s, t in types.items() if s != "emissiveTexture"))
+        checks.true(
+            f"{name}: the emissive image is a JPEG, the others PNG ({types})",
+            types.get("emissiveTexture") == "image/jpeg"
+            and all(t == "image/png" for s, t in types.items() if s != "emissiveTexture"),
+        )
         sets = {slot: info.get("texCoord", 0) for slot, info in slots.items() if info}
         checks.true(f"{name}: occlusion read on the second UV map ({sets})", sets.get("occlusionTexture") == 1)
         attributes = document["meshes"][0]["primitives"][0]["attributes"]
-        checks.true(f"{name}: two UV maps ({sorted(attributes)})", "TEXCOORD_0" in attributes and "TEXCOORD_1" in attributes)
+        checks.true(
+            f"{name}: two UV maps ({sorted(attributes)})", "TEXCOORD_0" in attributes and "TEXCOORD_1" in attributes
+        )
         checks.true(f"{name}: five images", len(document.get("images", [])) == 5)
         seen.append(f"slots {sorted(types)}; mime {sorted(set(types.values()))}; texCoord {sets}")
     elif name == "step_cubic.glb":
@@ -744,7 +805,7 @@ def main():
             ASSETS[name](path)
             size, seen = verify(checks, name, path)
             print(f"{name}: {size} bytes: {seen}")
-        except Exception as error:  # noqa: BLE001 - every asset is tried
+        except Exception:  # every asset is tried
             import traceback
 
             checks.true(f"{name}: made without an exception:\n{traceback.format_exc()}", False)

@@ -200,7 +200,12 @@ def route_commands(route, asset, work):
         if "--anim" in template and not names:
             at = template.index("--anim")
             template = template[:at] + template[at + 2 :]
-        commands.append([a.replace("{A}", asset).replace("{W}", work).replace("{ANIM}", names[0] if names else "") for a in template])
+        commands.append(
+            [
+                a.replace("{A}", asset).replace("{W}", work).replace("{ANIM}", names[0] if names else "")
+                for a in template
+            ]
+        )
     return commands
 
 
@@ -223,14 +228,34 @@ def run_route(animbin, route, asset, work):
 def cell(animbin, route, asset, frames, tolerance, work):
     """One route on one asset: {"status", "largest", "failures", "stderr", "steps"}."""
     if route_commands(route, asset, work) is None:
-        return {"route": route, "asset": os.path.basename(asset), "status": "n/a", "detail": "the route needs an animation", "steps": [], "stderr": [], "failures": [], "largest": None}
+        return {
+            "route": route,
+            "asset": os.path.basename(asset),
+            "status": "n/a",
+            "detail": "the route needs an animation",
+            "steps": [],
+            "stderr": [],
+            "failures": [],
+            "largest": None,
+        }
     out, steps = run_route(animbin, route, asset, work)
     stderr = [line for _c, _code, text in steps for line in text.splitlines() if line.strip()]
     losses = [line for line in stderr if not any(p.search(line) for p in NOT_A_LOSS)]
-    result = {"route": route, "asset": os.path.basename(asset), "steps": [{"command": c, "exit": code} for c, code, _t in steps], "stderr": stderr, "losses": losses}
+    result = {
+        "route": route,
+        "asset": os.path.basename(asset),
+        "steps": [{"command": c, "exit": code} for c, code, _t in steps],
+        "stderr": stderr,
+        "losses": losses,
+    }
     if out is None:
         command, code, text = steps[-1]
-        result.update(status="refused", detail=f"`animbin {command}` exited {code}: {(text.strip().splitlines() or [''])[0]}", failures=[], largest=None)
+        result.update(
+            status="refused",
+            detail=f"`animbin {command}` exited {code}: {(text.strip().splitlines() or [''])[0]}",
+            failures=[],
+            largest=None,
+        )
         return result
     report = compare_pose.compare_report(asset, out, frames, tolerance)
     result["largest"] = report["largest"]
@@ -248,7 +273,7 @@ def cell(animbin, route, asset, frames, tolerance, work):
 
 
 def same_document(a, b):
-    """"byte copy" when two glb files are the same bytes, "same document" when their JSON is
+    """ "byte copy" when two glb files are the same bytes, "same document" when their JSON is
     the same but for where the data lies (the scene was not gone through), else None."""
     with open(a, "rb") as fa, open(b, "rb") as fb:
         if fa.read() == fb.read():
@@ -347,14 +372,27 @@ def main():
                 try:
                     r = cell(animbin, route, asset, args.frames, args.tolerance, work)
                 except Exception:
-                    r = {"route": route, "asset": name, "status": "FAIL", "detail": f"exception:\n{traceback.format_exc()}", "failures": [], "stderr": [], "largest": None}
+                    r = {
+                        "route": route,
+                        "asset": name,
+                        "status": "FAIL",
+                        "detail": f"exception:\n{traceback.format_exc()}",
+                        "failures": [],
+                        "stderr": [],
+                        "largest": None,
+                    }
                 results.append(r)
-                checks.true(f"{route} x {name}: {r['status']}", r["status"].startswith("pass") or r["status"] in ("loss named", "n/a"))
+                checks.true(
+                    f"{route} x {name}: {r['status']}",
+                    r["status"].startswith("pass") or r["status"] in ("loss named", "n/a"),
+                )
     print_table(results, assets, routes)
     print_details(results)
     if args.json:
         with open(args.json, "w") as f:
-            text = json.dumps({"frames": args.frames, "tolerance": args.tolerance, "cells": results}, indent=1, default=float)
+            text = json.dumps(
+                {"frames": args.frames, "tolerance": args.tolerance, "cells": results}, indent=1, default=float
+            )
             f.write(text.replace("Infinity", "null").replace("NaN", "null") + "\n")
     for failure in checks.failures:
         print(f"FAIL {failure}")
