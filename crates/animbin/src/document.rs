@@ -129,7 +129,7 @@ impl Document {
     /// reads it. The whole file is read, though the summary looks at a few of its bytes: a
     /// memory map would read only those pages, but ends the process with SIGBUS when another
     /// program truncates the file meanwhile (reading costs about 0.6 ms per MiB from the page
-    /// cache; see the README's Performance section).
+    /// cache; see docs/performance.md).
     pub fn info_of_file(path: impl AsRef<Path>, format: Option<Format>) -> Result<Info> {
         Self::info_of_file_with(path, format, &ReadOptions::default())
     }

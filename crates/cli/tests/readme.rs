@@ -1,5 +1,5 @@
-//! The READMEs' summaries of the command name every option that `animbin COMMAND --help`
-//! lists, so that they stay in step with the command.
+//! The summaries of the command in docs/cli.md and the crate's README name every option
+//! that `animbin COMMAND --help` lists, so that they stay in step with the command.
 
 mod common;
 
@@ -44,7 +44,7 @@ fn summaries(readme: &str) -> Vec<(String, String)> {
 #[test]
 fn each_readme_summary_names_every_option_of_every_command() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for readme in [root.join("../../README.md"), root.join("README.md")] {
+    for readme in [root.join("../../docs/cli.md"), root.join("README.md")] {
         let text = std::fs::read_to_string(&readme).unwrap();
         let summaries = summaries(&text);
         for command in ["info", "dump", "convert", "validate"] {
