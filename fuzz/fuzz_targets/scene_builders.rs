@@ -122,7 +122,7 @@ fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
             _ if i == 0 => None,
             _ => Some(u.int_in_range(0..=i - 1)?),
         };
-        bones.push(Bone {
+        bones.push(Bone { kind: Default::default(),
             name: name(u)?,
             parent,
             local: transform(u)?,
@@ -153,7 +153,7 @@ fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
     let layers = u.int_in_range(0..=2usize)?;
     let skin = if u.ratio(1, 2)? {
         let influences = u.int_in_range(0..=3usize)?;
-        Some(SkinWeights {
+        Some(SkinWeights { skin: None,
             influences,
             bones: many(u, v * influences, |u| Ok(index(u, bones.max(1))? as u32))?,
             weights: many(u, v * influences, f32v)?,
@@ -216,7 +216,7 @@ fn map_name(u: &mut Unstructured) -> Result<Option<String>> {
 }
 
 fn material(u: &mut Unstructured, textures: usize) -> Result<Material> {
-    Ok(Material {
+    Ok(Material { links: Vec::new(), surface: None,
         name: name(u)?,
         diffuse_map: map_name(u)?,
         normal_map: map_name(u)?,
@@ -242,7 +242,11 @@ fn texture(u: &mut Unstructured) -> Result<Texture> {
     };
     let extra = u.int_in_range(0..=16usize)?;
     png.extend_from_slice(u.bytes(extra)?);
-    Ok(Texture { name: name(u)?, png })
+    Ok(Texture {
+        name: name(u)?,
+        data: png,
+        mime_type: String::new(),
+    })
 }
 
 /// Key frames: mostly strictly increasing (whole frames, sometimes fractional or past the
@@ -286,7 +290,7 @@ fn target_name(u: &mut Unstructured) -> Result<String> {
 fn morph_target(u: &mut Unstructured, v: usize) -> Result<MorphTarget> {
     let k = u.int_in_range(0..=v.min(3))?;
     let indices = (0..k).map(|_| Ok(index(u, v)? as u32)).collect::<Result<Vec<u32>>>()?;
-    Ok(MorphTarget {
+    Ok(MorphTarget { default_weight: 0.0,
         name: target_name(u)?,
         position_deltas: many(u, k, vec3f)?,
         normal_deltas: if u.ratio(1, 4)? { many(u, k, vec3f)? } else { Vec::new() },

@@ -527,6 +527,13 @@ fn build(
         }
         _ => ImageFiles::default(),
     };
+    if target.format() != Some(Format::Gltf) {
+        // The game formats hold a rig: a graph (a glTF's plain nodes, placed meshes, skins,
+        // cameras) is baked into one, and what a rig cannot say is named.
+        if scene.has_graph() {
+            scene.to_mut().bake_to_rig(&mut report);
+        }
+    }
     if !matches!(target.format(), Some(Format::Cast | Format::Gltf)) {
         // Only Cast (a Model node, `ssc`, a mode per curve) and glTF (a root node,
         // compensation nodes, plain local keys) hold these; the others get one kind per

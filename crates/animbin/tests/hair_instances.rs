@@ -13,6 +13,7 @@ fn groomed() -> Scene {
     Scene {
         skeleton: Skeleton {
             bones: vec![Bone {
+                kind: Default::default(),
                 name: "head".into(),
                 parent: None,
                 local: Transform::IDENTITY,

@@ -13,6 +13,7 @@ use animbin::{ConvertOptions, Target};
 
 fn arm() -> Scene {
     let bone = |name: &str, parent: Option<usize>, x: f64| Bone {
+        kind: Default::default(),
         name: name.into(),
         parent,
         local: Transform {

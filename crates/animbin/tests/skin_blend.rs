@@ -15,6 +15,7 @@ fn skinned(blend: SkinBlend) -> Scene {
     Scene {
         skeleton: Skeleton {
             bones: vec![Bone {
+                kind: Default::default(),
                 name: "root".into(),
                 parent: None,
                 local: Transform::IDENTITY,
@@ -34,6 +35,7 @@ fn skinned(blend: SkinBlend) -> Scene {
             ],
             faces: vec![[0, 1, 2]],
             skin: Some(SkinWeights {
+                skin: None,
                 influences: 1,
                 bones: vec![0, 0, 0],
                 weights: vec![1.0, 1.0, 1.0],

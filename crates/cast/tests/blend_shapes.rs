@@ -96,6 +96,7 @@ fn blend_shapes_become_morph_targets_of_their_base_mesh_with_offsets_from_it() {
         scene.meshes[0].morph_targets,
         vec![
             MorphTarget {
+                default_weight: 0.0,
                 name: "smile".into(),
                 indices: vec![2, 3],
                 position_deltas: vec![v(0.5, 0.25, 0.5), v(-0.5, 0.0, 0.25)],
@@ -103,6 +104,7 @@ fn blend_shapes_become_morph_targets_of_their_base_mesh_with_offsets_from_it() {
                 max_weight: Some(2.0),
             },
             MorphTarget {
+                default_weight: 0.0,
                 name: "blink".into(),
                 indices: vec![0],
                 position_deltas: vec![v(0.0, 0.0, -1.0)],
@@ -235,6 +237,7 @@ fn the_reference_writers_blend_shape_file_gives_the_offsets_and_weights_it_descr
     assert_eq!(
         scene.meshes[0].morph_targets,
         vec![MorphTarget {
+            default_weight: 0.0,
             name: "smile".into(),
             indices: vec![1, 2],
             position_deltas: vec![v(0.25, 0.25, 0.0), v(0.0, 0.5, 0.125)],

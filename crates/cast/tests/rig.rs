@@ -242,6 +242,7 @@ fn a_scene_without_rig_or_name_writes_what_it_wrote_before() {
     let scene = Scene {
         skeleton: scene::Skeleton {
             bones: vec![scene::Bone {
+                kind: Default::default(),
                 name: "root".into(),
                 parent: None,
                 local: Transform::IDENTITY,

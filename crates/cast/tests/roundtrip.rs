@@ -179,6 +179,7 @@ fn skeleton() -> impl Strategy<Value = scene::Skeleton> {
             .enumerate()
             .map(
                 |(i, (parent, root, lt, lr, gt, gr, scale_compensate, rest_scale))| scene::Bone {
+                    kind: Default::default(),
                     scale_compensate,
                     rest_scale,
                     name: format!("bone{i}"),
@@ -212,6 +213,7 @@ fn mesh(bones: usize, materials: usize) -> impl Strategy<Value = scene::Mesh> {
                 prop::collection::vec(f32s(), v * influences),
             )
                 .prop_map(move |(bones, weights)| SkinWeights {
+                    skin: None,
                     influences,
                     bones,
                     weights,
@@ -259,6 +261,8 @@ fn material() -> impl Strategy<Value = scene::Material> {
     }));
     ("[a-z]{0,6}", map.clone(), map.clone(), map, color).prop_map(|(name, diffuse, normal, specular, color)| {
         scene::Material {
+            links: Vec::new(),
+            surface: None,
             name,
             diffuse_map: diffuse,
             normal_map: normal,

@@ -519,6 +519,7 @@ fn a_scene_model_is_written_as_one_model_with_its_materials_files_and_colours() 
     let scene = Scene {
         skeleton: scene::Skeleton {
             bones: vec![scene::Bone {
+                kind: Default::default(),
                 scale_compensate: false,
                 rest_scale: Vec3::ONE,
                 name: "root".into(),

@@ -675,6 +675,7 @@ mod any_to_any {
         let mut skeleton = Skeleton {
             bones: (0..n)
                 .map(|i| Bone {
+                    kind: Default::default(),
                     scale_compensate: false,
                     rest_scale: Vec3::ONE,
                     name: format!("bone{i}"),
@@ -716,6 +717,7 @@ mod any_to_any {
                         normals: vec![Vec3::new(0.0, 0.0, 1.0); n],
                         uv_layers: vec![vec![Vec2::new(0.25, 0.5); n]],
                         skin: Some(SkinWeights {
+                            skin: None,
                             influences: 2,
                             bones,
                             weights,

@@ -368,6 +368,7 @@ mod tests {
 
     fn bone(parent: Option<usize>) -> Bone {
         Bone {
+            kind: Default::default(),
             scale_compensate: false,
             rest_scale: Vec3::ONE,
             name: "b".into(),
@@ -390,6 +391,7 @@ mod tests {
             positions: vec![Vec3::new(0.0, 0.0, 0.0); 3],
             faces: vec![[0, 1, 2]],
             skin: Some(SkinWeights {
+                skin: None,
                 influences: 1,
                 bones: vec![0, 1, 1],
                 weights: vec![1.0; 3],

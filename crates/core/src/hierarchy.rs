@@ -333,6 +333,7 @@ mod tests {
                     p => Some(p - 1),
                 };
                 skeleton.bones.push(Bone {
+                    kind: Default::default(),
                     name: names[next(3)].into(),
                     parent,
                     local: Transform::IDENTITY,

@@ -40,7 +40,7 @@ pub fn texture_names(scene: &Scene) -> Vec<String> {
         let embedded = material
             .texture
             .and_then(|t| scene.textures.get(t))
-            .is_some_and(|t| image_mime_type(&t.png) == Some("image/png"));
+            .is_some_and(|t| image_mime_type(&t.data) == Some("image/png"));
         if !embedded {
             names.extend(material.diffuse_map.iter().filter(|n| !n.is_empty()).cloned());
         }
@@ -56,6 +56,8 @@ pub fn image_mime_type(bytes: &[u8]) -> Option<&'static str> {
         Some("image/png")
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
         Some("image/jpeg")
+    } else if bytes.len() >= 12 && bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
     } else {
         None
     }

@@ -488,6 +488,7 @@ mod tests {
 
     fn bone(name: &str, parent: Option<usize>) -> Bone {
         Bone {
+            kind: Default::default(),
             name: name.into(),
             parent,
             local: Transform::IDENTITY,

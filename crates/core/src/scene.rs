@@ -16,20 +16,49 @@ use serde::{Deserialize, Serialize};
 
 use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
 
+mod graph;
 mod keys;
+mod rig;
+pub use graph::{
+    Camera, Light, LightKind, MeshInstance, NodeKind, Projection, Skin, TextureLink, TextureSlot, UvTransform,
+};
 pub use keys::{KeyColumn, KeySlices, KeyValue, Keys, KeysIter};
 
-/// A whole scene: a skeleton, meshes, materials, textures, animations, and (from Cast) hair
-/// and instances of other scene files.
+/// A whole scene: a graph of nodes (bones among them) that place meshes, cameras and lights,
+/// with skins, materials, images, animations of any node and of morph weights, and (from
+/// Cast) hair and instances of other scene files.
+///
+/// The game formats see a rig: [`Scene::skeleton`] is their bones, their meshes are in model
+/// space (no [`Scene::mesh_instances`]) and bound by each bone's global bind pose (no
+/// [`Scene::skins`]), and their animations are bone tracks. A graph format (glTF) fills in
+/// the rest: plain nodes ([`NodeKind::Plain`]) beside the bones in the same list, meshes
+/// placed by nodes, skins with exact inverse bind matrices, cameras and lights. The rig is a
+/// view of the graph, not a second model: a bone track animates the node of its name,
+/// whatever its kind.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Scene {
-    /// The bones, parents before children where the source allows it.
+    /// The nodes (bones, and plain nodes from graph formats), parents before children where
+    /// the source allows it.
     pub skeleton: Skeleton,
+    /// Meshes placed by nodes; a mesh no instance lists is in model space.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mesh_instances: Vec<MeshInstance>,
+    /// Skins with the exact inverse bind matrices of their joints, which meshes name in
+    /// [`SkinWeights::skin`]; a mesh without one is bound by the bones' global bind poses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skins: Vec<Skin>,
+    /// Cameras, each placed by a node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cameras: Vec<Camera>,
+    /// Lights, each placed by a node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lights: Vec<Light>,
     /// Triangle meshes.
     pub meshes: Vec<Mesh>,
     /// Materials, referred to by index from meshes.
     pub materials: Vec<Material>,
-    /// Embedded textures (DMF carries PNG bytes), referred to by index from materials.
+    /// Embedded images (DMF carries PNGs, glTF PNG, JPEG or WebP), referred to by index from
+    /// materials.
     pub textures: Vec<Texture>,
     /// Animations, whose bone tracks name bones of this or another skeleton.
     pub animations: Vec<Animation>,
@@ -51,6 +80,23 @@ pub struct Scene {
     /// referenced files are not read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub instances: Vec<Instance>,
+}
+
+impl Scene {
+    /// Per mesh, whether its vertices are in a node's space: the mesh is placed by an
+    /// instance and not skinned (a skinned mesh's vertices are in the space its skin binds
+    /// them in, whatever node lists it).
+    pub fn meshes_in_node_space(&self) -> Vec<bool> {
+        let mut placed = vec![false; self.meshes.len()];
+        for instance in &self.mesh_instances {
+            for &m in &instance.meshes {
+                if let Some(mesh) = self.meshes.get(m) {
+                    placed[m] = mesh.skin.is_none();
+                }
+            }
+        }
+        placed
+    }
 }
 
 /// A bone hierarchy.
@@ -195,6 +241,10 @@ pub struct Bone {
     /// ([`crate::pose::fold_rest_scales`]).
     #[serde(default = "unit_scale")]
     pub rest_scale: Vec3<f64>,
+    /// Whether the node is a bone or a plain node (an empty, the node of a mesh, camera or
+    /// light); every node of a game format is a bone.
+    #[serde(default, skip_serializing_if = "NodeKind::is_bone")]
+    pub kind: NodeKind,
 }
 
 /// (1, 1, 1), the rest scale of a bone whose format has none.
@@ -317,6 +367,15 @@ pub struct MorphTarget {
     /// states none (1.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_weight: Option<f32>,
+    /// The weight when no animation drives the target (glTF's `mesh.weights`, a Blender shape
+    /// key's value).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub default_weight: f32,
+}
+
+/// Whether a weight is zero, the default.
+fn is_zero(weight: &f32) -> bool {
+    *weight == 0.0
 }
 
 /// Per-vertex bone influences, a fixed number per vertex.
@@ -332,6 +391,10 @@ pub struct SkinWeights {
     /// volume").
     #[serde(default, skip_serializing_if = "SkinBlend::is_linear")]
     pub blend: SkinBlend,
+    /// The skin (an index into [`Scene::skins`]) whose inverse bind matrices bound the mesh;
+    /// `None` where each bone's [`Bone::global`] is its bind pose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<usize>,
 }
 
 /// How a skinned vertex blends the transforms of the bones that influence it.
@@ -384,10 +447,32 @@ pub struct Material {
     pub normal_map: Option<String>,
     /// The specular map's file name.
     pub specular_map: Option<String>,
-    /// An embedded texture used as the diffuse map: an index into [`Scene::textures`].
+    /// An embedded texture used as the diffuse map: an index into [`Scene::textures`]. Where
+    /// [`Material::links`] has a base colour link, this is its texture.
     pub texture: Option<usize>,
     /// The base colour, linear RGBA.
     pub base_color: Option<Rgba<f32>>,
+    /// The embedded images in each texture slot, with their UV layer and transform (glTF's
+    /// texture infos); the game formats name their maps by file instead. A base colour image
+    /// read from the first UV layer as it is is [`Material::texture`] alone, without a link.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<TextureLink>,
+    /// Metalness, roughness and emission; `None` where the source states none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface: Option<Surface>,
+}
+
+/// The factors of a physically based surface (glTF's material), beside its texture links.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Surface {
+    /// Metalness, 0 to 1.
+    pub metallic: f32,
+    /// Roughness, 0 to 1.
+    pub roughness: f32,
+    /// Emitted colour, linear RGB.
+    pub emissive: [f32; 3],
+    /// Both faces of a triangle are drawn.
+    pub double_sided: bool,
 }
 
 /// Hair: strands, each a polyline through consecutive particles (Cast's Hair node).
@@ -435,13 +520,18 @@ pub struct Instance {
     pub placement: Transform,
 }
 
-/// An embedded image.
+/// An embedded image, kept encoded as the file holds it (never decoded).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Texture {
     /// The texture's name.
     pub name: String,
-    /// The encoded image (PNG).
-    pub png: Vec<u8>,
+    /// The encoded image: PNG, JPEG, WebP or whatever [`Texture::mime_type`] says.
+    #[serde(alias = "png")]
+    pub data: Vec<u8>,
+    /// The image's MIME type (`image/png`); empty where the source states none, which
+    /// readers take from the bytes ([`crate::images::image_mime_type`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mime_type: String,
 }
 
 /// How an animation's values combine with the pose it plays over (SEAnim's anim types).
@@ -637,6 +727,7 @@ mod tests {
 
     fn bone(name: &str, parent: Option<usize>, x: f64) -> Bone {
         Bone {
+            kind: Default::default(),
             name: name.into(),
             parent,
             local: Transform {

@@ -120,7 +120,8 @@ impl Dmf {
                 }
                 SceneTexture {
                     name: lossy(&t.name, report),
-                    png: t.png.clone(),
+                    data: t.png.clone(),
+                    mime_type: String::new(),
                 }
             })
             .collect();
@@ -160,6 +161,7 @@ impl Dmf {
                         report.lose("bone matrices that are not translation, rotation and scale (shear dropped)");
                     }
                     SceneBone {
+                        kind: Default::default(),
                         scale_compensate: false,
                         rest_scale: Vec3::ONE,
                         name: lossy(&b.name, report),
@@ -375,7 +377,17 @@ impl Dmf {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let (width, height) = png_size(&t.png).unwrap_or((0, 0));
+                // DMF embeds PNGs: another image (a glTF's JPEG) is named, not written as one.
+                let png = if animbin_core::images::image_mime_type(&t.data) == Some("image/png") {
+                    t.data.clone()
+                } else {
+                    report.lose(format!(
+                        "texture {i} ({:?}) is not a PNG (DMF embeds PNGs): left empty",
+                        t.name
+                    ));
+                    Vec::new()
+                };
+                let (width, height) = png_size(&png).unwrap_or((0, 0));
                 let (width, height) = match (u16::try_from(width), u16::try_from(height)) {
                     (Ok(w), Ok(h)) => (w, h),
                     _ => {
@@ -392,7 +404,7 @@ impl Dmf {
                     wrap_s: Wrap::Repeat,
                     wrap_t: Wrap::Repeat,
                     nop: [0; 12],
-                    png: t.png.clone(),
+                    png,
                 })
             })
             .collect::<Result<Vec<_>>>()?;

@@ -39,7 +39,7 @@ fn the_fixture_becomes_a_skinned_mesh_a_skeleton_and_per_bone_channels() {
 
     assert_eq!(scene.materials[0].texture, Some(0));
     assert_eq!(scene.textures[0].name, "checker");
-    assert_eq!(scene.textures[0].png.len(), 10);
+    assert_eq!(scene.textures[0].data.len(), 10);
 
     let animation = &scene.animations[0];
     assert_eq!(
@@ -72,6 +72,7 @@ fn transform(x: f64) -> Transform {
 /// A scene in the form DMF -> scene produces, so the trip through DMF gives it back.
 fn scene() -> Scene {
     let bone = |name: &str, parent, x| SceneBone {
+        kind: Default::default(),
         scale_compensate: false,
         rest_scale: Vec3::ONE,
         name: name.into(),
@@ -99,6 +100,7 @@ fn scene() -> Scene {
             uv_layers: vec![vec![Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)]],
             colors: vec![Rgba::new(10, 20, 30, 40); 3],
             skin: Some(SkinWeights {
+                skin: None,
                 influences: 4,
                 bones: vec![0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0],
                 weights: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0],
@@ -117,7 +119,8 @@ fn scene() -> Scene {
         }],
         textures: vec![Texture {
             name: "pattern".into(),
-            png: animbin_dmf::PNG_SIGNATURE.to_vec(),
+            data: animbin_dmf::PNG_SIGNATURE.to_vec(),
+            mime_type: String::new(),
         }],
         animations: vec![SceneAnimation {
             name: "sway".into(),

@@ -185,6 +185,10 @@ pub struct MaterialExtras {
     /// Whether the scene material had a base colour (glTF always has a factor).
     #[serde(default)]
     pub has_base_color: bool,
+    /// Whether the scene material had metalness, roughness and emission of its own
+    /// ([`animbin_core::scene::Surface`]); without them the writer's factors are its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_surface: bool,
 }
 
 /// `mesh.extras.animbin`: per-mesh facts glTF cannot state.
@@ -256,6 +260,16 @@ pub struct CompensationExtras {
 pub struct InstanceExtras {
     /// The referenced scene's path ([`animbin_core::scene::Instance::path`]).
     pub instance: String,
+}
+
+/// `skin.extras.animbin` on a skin the writer took from the scene's own skins
+/// ([`animbin_core::scene::Scene::skins`]), which a reader keeps as one; the skin the writer
+/// makes over every bone (a game rig's) has none, and a reader reads it as the bones' bind
+/// poses.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SkinExtras {
+    /// Always true.
+    pub kept: bool,
 }
 
 /// `node.extras.animbin` on the root node that the writer adds for the up axis and unit

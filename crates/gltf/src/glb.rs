@@ -309,7 +309,7 @@ impl SceneArray {
             Self::Colors { mesh: i, set: 0 } => mesh(i)?.colors.as_bytes(),
             Self::Colors { mesh: i, set } => mesh(i)?.extra_color_layers.get(set - 1)?.as_bytes(),
             Self::Faces { mesh: i } => mesh(i)?.faces.as_bytes(),
-            Self::Texture { index } => &scene.textures.get(index)?.png,
+            Self::Texture { index } => &scene.textures.get(index)?.data,
         })
     }
 }

@@ -82,6 +82,48 @@ pub struct Root {
     /// Buffers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub buffers: Vec<Buffer>,
+    /// Cameras.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cameras: Vec<Camera>,
+    /// The extensions the file uses.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extensions_used: Vec<String>,
+    /// The extensions a reader must know to load the file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extensions_required: Vec<String>,
+    /// The root's extension objects (`KHR_lights_punctual`'s lights).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extensions: serde_json::Map<String, Value>,
+}
+
+impl Root {
+    /// Records that the file uses `extension` (once), and that a reader needs it when
+    /// `required`.
+    pub fn use_extension(&mut self, extension: &str, required: bool) {
+        if !self.extensions_used.iter().any(|e| e == extension) {
+            self.extensions_used.push(extension.to_string());
+        }
+        if required && !self.extensions_required.iter().any(|e| e == extension) {
+            self.extensions_required.push(extension.to_string());
+        }
+    }
+}
+
+/// `camera`.
+#[derive(Debug, Serialize)]
+pub struct Camera {
+    /// The name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `perspective` or `orthographic`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The perspective projection's parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub perspective: Option<Value>,
+    /// The orthographic projection's parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub orthographic: Option<Value>,
 }
 
 /// `asset`.
@@ -130,6 +172,12 @@ pub struct Node {
     /// The skin of that mesh.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skin: Option<usize>,
+    /// The camera on this node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub camera: Option<usize>,
+    /// Extension objects (`KHR_lights_punctual`'s light).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Value>,
     /// Translation (x, y, z).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub translation: Option<[f64; 3]>,
@@ -150,15 +198,18 @@ pub struct Mesh {
     /// The name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// The primitives (animbin writes one).
+    /// The primitives.
     pub primitives: Vec<Primitive>,
+    /// The morph targets' weights when no animation drives them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<f64>>,
     /// Application data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extras: Option<Value>,
 }
 
 /// `mesh.primitive`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Primitive {
     /// Attribute name to accessor index.
     pub attributes: std::collections::BTreeMap<String, usize>,
@@ -184,13 +235,18 @@ pub struct Skin {
     /// The name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// The inverse bind matrices accessor (MAT4, one per joint).
-    pub inverse_bind_matrices: usize,
+    /// The inverse bind matrices accessor (MAT4, one per joint); each the identity when
+    /// left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inverse_bind_matrices: Option<usize>,
     /// The common root of the joints.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skeleton: Option<usize>,
     /// The joint nodes.
     pub joints: Vec<usize>,
+    /// Application data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extras: Option<Value>,
 }
 
 /// `material`.
@@ -205,6 +261,15 @@ pub struct Material {
     /// The normal map.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normal_texture: Option<TextureInfo>,
+    /// The occlusion map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occlusion_texture: Option<TextureInfo>,
+    /// The emission map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emissive_texture: Option<TextureInfo>,
+    /// The emitted colour (linear RGB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emissive_factor: Option<[f64; 3]>,
     /// Whether back faces are drawn too.
     #[serde(skip_serializing_if = "is_false")]
     pub double_sided: bool,
@@ -225,20 +290,57 @@ pub struct PbrMetallicRoughness {
     pub base_color_texture: Option<TextureInfo>,
     /// The metalness factor.
     pub metallic_factor: f64,
+    /// The roughness factor; glTF's default (1) when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roughness_factor: Option<f64>,
+    /// The metalness (blue) and roughness (green) map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metallic_roughness_texture: Option<TextureInfo>,
 }
 
-/// `textureInfo`.
+/// `textureInfo` (and the normal and occlusion texture infos, with their scale and
+/// strength).
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TextureInfo {
     /// The texture's index.
     pub index: usize,
+    /// The UV set it reads; 0 when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tex_coord: Option<u32>,
+    /// A normal map's scale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+    /// An occlusion map's strength.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+    /// Extension objects (`KHR_texture_transform`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Value>,
+}
+
+impl TextureInfo {
+    /// A texture info for texture `index`, reading UV set 0.
+    pub fn of(index: usize) -> Self {
+        Self {
+            index,
+            tex_coord: None,
+            scale: None,
+            strength: None,
+            extensions: None,
+        }
+    }
 }
 
 /// `texture`.
 #[derive(Debug, Serialize)]
 pub struct Texture {
-    /// The image.
-    pub source: usize,
+    /// The image, when glTF's core holds its type (PNG or JPEG).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<usize>,
+    /// Extension objects (`EXT_texture_webp`'s source).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Value>,
 }
 
 /// `image`: either a URI or a buffer view with a MIME type.

@@ -251,7 +251,7 @@ pub use export::uri_from_name;
 pub use external::{embed_external_files, external_file_name};
 pub use extras::{
     AnimationExtras, HairExtras, ImageExtras, InstanceExtras, KEY as EXTRAS_KEY, KindOverride, MaterialExtras,
-    MeshExtras, NoteExtra, PropertyExtra, SceneExtras, WrapperExtras,
+    MeshExtras, NoteExtra, PropertyExtra, SceneExtras, SkinExtras, WrapperExtras,
 };
 pub use file::GltfFile;
 pub use glb::{BinPieces, Glb};
@@ -802,7 +802,8 @@ mod tests {
             ],
             textures: vec![Texture {
                 name: "t.png".into(),
-                png,
+                data: png,
+                mime_type: String::new(),
             }],
             ..Scene::default()
         };

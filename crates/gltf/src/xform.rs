@@ -3,7 +3,7 @@
 //! rotation and scale is core's `Transform::from_matrix`.
 
 use animbin_core::math::{Mat4, Quat, Transform};
-use animbin_core::scene::Scene;
+use animbin_core::scene::{Projection, Scene};
 
 /// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular.
 pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
@@ -37,6 +37,17 @@ pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
     }
     rows[3] = [0.0, 0.0, 0.0, 1.0];
     Some(Mat4 { rows })
+}
+
+/// The product `a * b` of two matrices.
+pub fn multiply(a: &Mat4<f64>, b: &Mat4<f64>) -> Mat4<f64> {
+    let mut rows = [[0.0; 4]; 4];
+    for (r, row) in rows.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = (0..4).map(|k| a.rows[r][k] * b.rows[k][c]).sum();
+        }
+    }
+    Mat4 { rows }
 }
 
 /// The matrix of `t`'s inverse: exact for any scale, unlike `Transform::inverse`, which
@@ -76,6 +87,44 @@ pub(crate) fn scale_lengths(scene: &mut Scene, s: f64) {
         instance.placement.translation = instance.placement.translation.scale(s);
     }
     scene.placement.translation = scene.placement.translation.scale(s);
+    // A skin's matrix takes a bound vertex into its joint's space: with every length times
+    // s on both sides, its linear part stays and its translation is times s.
+    for skin in &mut scene.skins {
+        for m in &mut skin.inverse_bind_matrices {
+            for row in &mut m.rows[..3] {
+                row[3] *= s;
+            }
+        }
+    }
+    for camera in &mut scene.cameras {
+        camera.projection = match camera.projection {
+            Projection::Perspective {
+                yfov,
+                aspect_ratio,
+                znear,
+                zfar,
+            } => Projection::Perspective {
+                yfov,
+                aspect_ratio,
+                znear: znear * s.abs(),
+                zfar: zfar.map(|z| z * s.abs()),
+            },
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                znear,
+                zfar,
+            } => Projection::Orthographic {
+                xmag: xmag * s.abs(),
+                ymag: ymag * s.abs(),
+                znear: znear * s.abs(),
+                zfar: zfar * s.abs(),
+            },
+        };
+    }
+    for light in &mut scene.lights {
+        light.range = light.range.map(|r| r * s.abs());
+    }
     for mesh in &mut scene.meshes {
         for p in &mut mesh.positions {
             *p = p.map(|c| (f64::from(c) * s) as f32);

@@ -18,6 +18,7 @@ fn scene_with_targets() -> Scene {
     let mut scene = common::full_scene();
     scene.meshes[0].morph_targets = vec![
         MorphTarget {
+            default_weight: 0.0,
             name: "smile".into(),
             indices: vec![2],
             position_deltas: vec![v(0.5, 0.0, -1.25)],
@@ -25,6 +26,7 @@ fn scene_with_targets() -> Scene {
             max_weight: None,
         },
         MorphTarget {
+            default_weight: 0.0,
             name: "grow".into(),
             indices: vec![0, 1, 2, 3],
             position_deltas: vec![v(-0.1, 0.0, 0.0), v(0.1, 0.0, 0.0), v(0.1, 0.0, 1.0), v(-0.1, 0.0, 1.0)],

@@ -381,7 +381,7 @@ proptest! {
     fn animations_round_trip(anim in arb_animation(), rests in proptest::collection::vec((arb_vec(), arb_quat()), 5), glb in any::<bool>()) {
         let mut skeleton = animbin_core::scene::Skeleton::default();
         for (i, (t, r)) in rests.into_iter().enumerate() {
-            skeleton.bones.push(animbin_core::scene::Bone {
+            skeleton.bones.push(animbin_core::scene::Bone { kind: Default::default(),
                 scale_compensate: false,
                 rest_scale: Vec3::ONE,
                 name: format!("bone{i}"),

@@ -153,7 +153,7 @@ fn an_image_file_beside_a_gltf_from_another_tool_becomes_its_texture() {
     );
     let scene = scene_of(&animbin_gltf::embed_external_files(&gltf, reader(&files)).unwrap());
     assert_eq!(scene, scene_of(&embedded));
-    assert_eq!(scene.textures[0].png, png());
+    assert_eq!(scene.textures[0].data, png());
     assert_eq!(scene.materials[0].texture, Some(0));
 }
 

@@ -418,6 +418,7 @@ fn channel_kinds<'py>(
         bones: bones
             .iter()
             .map(|(name, parent)| Bone {
+                kind: Default::default(),
                 name: name.clone(),
                 parent: parent.as_deref().and_then(|p| index.get(p).copied()),
                 local: Transform::IDENTITY,

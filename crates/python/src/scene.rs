@@ -150,7 +150,7 @@ pub(crate) fn to_python<'py>(
     set_list(&fields, "textures", &scene.textures, |t| {
         let d = PyDict::new(py);
         d.set_item("name", &t.name)?;
-        d.set_item("png", PyBytes::new(py, &t.png))?;
+        d.set_item("png", PyBytes::new(py, &t.data))?;
         make(&classes.texture, d)
     })?;
     set_list(&fields, "animations", scene.animations, |a| {
@@ -589,7 +589,8 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
     let textures = list_from(d, "Scene", "textures", |t| {
         Ok(Texture {
             name: get(t, "Texture", "name")?,
-            png: bytes(t, "Texture", "png")?,
+            data: bytes(t, "Texture", "png")?,
+            mime_type: String::new(),
         })
     })?;
     let animations = list_from(d, "Scene", "animations", animation_from_python)?;
@@ -597,6 +598,10 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
     let hairs = list_from(d, "Scene", "hairs", crate::scene_hair::hair_from_python)?;
     let instances = list_from(d, "Scene", "instances", crate::scene_hair::instance_from_python)?;
     Ok(Scene {
+        cameras: Vec::new(),
+        lights: Vec::new(),
+        mesh_instances: Vec::new(),
+        skins: Vec::new(),
         placement,
         skeleton,
         meshes,
@@ -687,6 +692,7 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
                 })?),
             };
             Ok(Bone {
+                kind: Default::default(),
                 scale_compensate: compensate[i],
                 rest_scale: rest_scale[i],
                 name,
@@ -746,6 +752,7 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
         expect_len(what, "bone_indices", shape[0], v, "the vertex count")?;
         let slice_error = |e: numpy::AsSliceError| PyValueError::new_err(format!("Mesh.bone_indices: {e}"));
         Some(SkinWeights {
+            skin: None,
             influences: shape[1],
             bones: indices.as_slice().map_err(slice_error)?.to_vec(),
             weights: weights.as_slice().map_err(slice_error)?.to_vec(),
@@ -781,6 +788,8 @@ fn material_from_python(d: &Bound<'_, PyDict>) -> PyResult<Material> {
     };
     let base_color: Option<(f32, f32, f32, f32)> = get(d, what, "base_color")?;
     Ok(Material {
+        links: Vec::new(),
+        surface: None,
         name: get(d, what, "name")?,
         diffuse_map: slot("diffuse")?,
         normal_map: slot("normal")?,
@@ -879,6 +888,7 @@ pub(crate) fn other_side<'py>(
             .zip(parents)
             .zip(compensate)
             .map(|((transform, &p), &scale_compensate)| Bone {
+                kind: Default::default(),
                 scale_compensate,
                 // Rest scales play no part in the bind pose.
                 rest_scale: Vec3::ONE,

@@ -49,6 +49,7 @@ pub(crate) fn target_from_python(d: &Bound<'_, PyDict>) -> PyResult<MorphTarget>
         n
     };
     Ok(MorphTarget {
+        default_weight: 0.0,
         name: get(d, what, "name")?,
         indices,
         position_deltas,

@@ -24,6 +24,7 @@ fn scene() -> Scene {
     Scene {
         skeleton: Skeleton {
             bones: vec![Bone {
+                kind: Default::default(),
                 scale_compensate: false,
                 rest_scale: Vec3::ONE,
                 name: "j_gun".into(),

@@ -95,6 +95,7 @@ fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionRe
             .iter()
             .zip(&parents)
             .map(|(b, &parent)| scene::Bone {
+                kind: Default::default(),
                 scale_compensate: false,
                 rest_scale: Vec3::ONE,
                 name: b.name.clone(),
@@ -280,6 +281,7 @@ fn deployed_to_scene(m: &deployed::Model, arrays: Vec<MeshArrays>, report: &mut 
         let skin = if has(MeshFlags::WEIGHTS) && mesh.max_influence > 0 {
             check_bones(i, mesh.weights.iter().map(|w| w.bone), bone_count)?;
             Some(SkinWeights {
+                skin: None,
                 influences: usize::from(mesh.max_influence),
                 bones: mesh.weights.iter().map(|w| w.bone).collect(),
                 weights: mesh.weights.iter().map(|w| w.weight).collect(),
@@ -383,6 +385,7 @@ fn draft_to_scene(m: &draft::Model, arrays: Vec<MeshArrays>, report: &mut Conver
         let skin = if influences > 0 {
             check_bones(i, arrays.bones.iter().copied(), bone_count)?;
             Some(SkinWeights {
+                skin: None,
                 influences,
                 bones: arrays.bones,
                 weights: vx.bone_weights.iter().map(|w| w.to_f32()).collect(),

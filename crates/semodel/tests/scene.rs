@@ -134,6 +134,7 @@ fn a_parent_cycle_or_a_parent_out_of_range_is_refused() {
     let mut scene = Scene::default();
     scene.skeleton.bones = vec![
         SceneBone {
+            kind: Default::default(),
             scale_compensate: false,
             rest_scale: Vec3::ONE,
             name: "a".into(),
@@ -163,6 +164,7 @@ fn indices_that_point_nowhere_are_refused() {
 
     let mut mesh = triangle();
     mesh.skin = Some(SkinWeights {
+        skin: None,
         influences: 1,
         bones: vec![0, 0, 1],
         weights: vec![1.0; 3],
@@ -213,6 +215,7 @@ fn skinned_scene() -> Scene {
     a.uv_layers = vec![vec![Vec2::new(0.5, 0.25); 3]];
     a.materials = vec![Some(0)];
     a.skin = Some(SkinWeights {
+        skin: None,
         influences: 2,
         bones: vec![0, 1, 0, 1, 1, 0],
         weights: vec![0.5, 0.5, 0.25, 0.75, 1.0, 0.0],
@@ -220,6 +223,7 @@ fn skinned_scene() -> Scene {
     });
     let mut b = triangle();
     b.skin = Some(SkinWeights {
+        skin: None,
         influences: 1,
         bones: vec![1; 3],
         weights: vec![1.0; 3],
@@ -229,6 +233,7 @@ fn skinned_scene() -> Scene {
         skeleton: Skeleton {
             bones: vec![
                 SceneBone {
+                    kind: Default::default(),
                     scale_compensate: false,
                     rest_scale: Vec3::ONE,
                     name: "root".into(),
@@ -238,6 +243,7 @@ fn skinned_scene() -> Scene {
                     cosmetic: false,
                 },
                 SceneBone {
+                    kind: Default::default(),
                     scale_compensate: false,
                     rest_scale: Vec3::ONE,
                     name: "arm".into(),

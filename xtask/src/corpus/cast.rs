@@ -30,6 +30,7 @@ fn bone(name: &str, parent: Option<usize>, y: f64) -> scene::Bone {
         ..Transform::IDENTITY
     };
     scene::Bone {
+        kind: Default::default(),
         // Cast's default (ssc on, so the file says nothing); the sample's scales are all 1,
         // where compensation changes nothing.
         scale_compensate: true,
@@ -61,6 +62,7 @@ fn sample() -> CastFile {
         ]],
         colors: vec![Rgba8::new(255, 255, 255, 255); 4],
         skin: Some(SkinWeights {
+            skin: None,
             influences: 1,
             bones: vec![0, 0, 1, 1],
             weights: vec![1.0; 4],

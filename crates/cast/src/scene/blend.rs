@@ -84,6 +84,7 @@ pub(super) fn import_blend_shapes(
             report.lose("children of BlendShape nodes");
         }
         base.morph_targets.push(MorphTarget {
+            default_weight: 0.0,
             name: name.to_string(),
             indices,
             position_deltas,

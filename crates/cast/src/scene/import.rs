@@ -389,6 +389,7 @@ impl Builder<'_> {
                 scale: Vec3::ONE,
             };
             skeleton_out.bones.push(scene::Bone {
+                kind: Default::default(),
                 name: typed.name().unwrap_or_default().to_string(),
                 parent: *parent,
                 local: pose(typed.local_position(), typed.local_rotation()),
@@ -675,6 +676,7 @@ impl Builder<'_> {
             )));
         }
         Ok(Some(SkinWeights {
+            skin: None,
             influences: influences as usize,
             bones: bones.into_iter().map(|b| b + bone_offset as u32).collect(),
             weights: weights.to_vec(),

@@ -108,6 +108,7 @@ pub(super) fn hair_mesh(
         ..MeshExtras::default()
     };
     Ok(Some(json::Mesh {
+        weights: None,
         name: Some(hair.name.clone()),
         primitives: vec![json::Primitive {
             attributes,

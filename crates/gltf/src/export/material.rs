@@ -2,16 +2,22 @@
 //! materials name (embedded when the caller found them and glTF holds their format, else
 //! referred to by URI), and one glTF material per scene material.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use animbin_core::images::{self, ImageFile, ImageFiles};
-use animbin_core::scene::{ConversionReport, Scene};
+use animbin_core::scene::{ConversionReport, Scene, Surface, TextureLink, TextureSlot};
 
 use super::builder::Builder;
 use super::{name_list, uri_from_name};
 use crate::extras::{self, ImageExtras, MaterialExtras};
 use crate::glb::SceneArray;
 use crate::json::{self, short};
+
+/// The extension that makes a WebP image a texture's source.
+const WEBP: &str = "EXT_texture_webp";
+
+/// The extension that moves a texture's UVs.
+const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
 
 /// A found texture file's bytes and MIME type, when glTF can embed it.
 fn embeddable(file: &ImageFile) -> Option<(&[u8], &'static str)> {
@@ -23,35 +29,63 @@ fn embeddable(file: &ImageFile) -> Option<(&[u8], &'static str)> {
 /// then the texture files its materials name, as found in `images`, and one material per
 /// scene material; what glTF cannot hold is reported.
 pub(super) fn materials(b: &mut Builder, scene: &Scene, images: &ImageFiles, report: &mut ConversionReport) {
-    // Images: embedded PNGs first, in texture order.
+    // Images: the scene's embedded ones first, in texture order, as they are encoded.
     let mut embedded = Vec::with_capacity(scene.textures.len());
+    let mut webp = HashSet::new();
+    let mut unknown = Vec::new();
     for (i, texture) in scene.textures.iter().enumerate() {
-        if texture.png.starts_with(b"\x89PNG\r\n\x1a\n") {
-            let buffer_view = match b.kept_bytes(scene, SceneArray::Texture { index: i }) {
-                Some(png) => b.kept_view(png, SceneArray::Texture { index: i }, None),
-                None => b.view(&texture.png, None),
-            };
-            b.root.images.push(json::Image {
-                name: Some(texture.name.clone()),
-                uri: None,
-                buffer_view: Some(buffer_view),
-                mime_type: Some("image/png".into()),
-                extras: None,
-            });
-            embedded.push(Some(b.root.images.len() - 1));
-        } else {
-            report.lose(format!(
-                "texture {i} ({:?}) is not a PNG (no PNG signature): not embedded",
-                texture.name
-            ));
+        let mime_type = match texture.mime_type.as_str() {
+            "" => images::image_mime_type(&texture.data),
+            known => Some(known),
+        };
+        let Some(mime_type @ ("image/png" | "image/jpeg" | "image/webp")) = mime_type else {
+            unknown.push(texture.name.clone());
             embedded.push(None);
+            continue;
+        };
+        let buffer_view = match b.kept_bytes(scene, SceneArray::Texture { index: i }) {
+            Some(bytes) => b.kept_view(bytes, SceneArray::Texture { index: i }, None),
+            None => b.view(&texture.data, None),
+        };
+        b.root.images.push(json::Image {
+            name: Some(texture.name.clone()),
+            uri: None,
+            buffer_view: Some(buffer_view),
+            mime_type: Some(mime_type.into()),
+            extras: None,
+        });
+        let image = b.root.images.len() - 1;
+        if mime_type == "image/webp" {
+            webp.insert(image);
         }
+        embedded.push(Some(image));
+    }
+    if !unknown.is_empty() {
+        report.lose(format!(
+            "{} texture(s) of an image type glTF does not hold (PNG, JPEG, WebP) ({}): not embedded",
+            unknown.len(),
+            name_list(&unknown)
+        ));
     }
     let mut textures_by_image: HashMap<usize, usize> = HashMap::new();
     let mut images_by_name: HashMap<String, usize> = HashMap::new();
-    let mut texture_for_image = |b: &mut Builder, image: usize| {
+    // One texture per image. A WebP image is the source of EXT_texture_webp, which a reader
+    // must then know.
+    let texture_for_image = |b: &mut Builder, textures_by_image: &mut HashMap<usize, usize>, image: usize| {
         *textures_by_image.entry(image).or_insert_with(|| {
-            b.root.textures.push(json::Texture { source: image });
+            let texture = if webp.contains(&image) {
+                b.root.use_extension(WEBP, true);
+                json::Texture {
+                    source: None,
+                    extensions: Some(serde_json::json!({ WEBP: { "source": image } })),
+                }
+            } else {
+                json::Texture {
+                    source: Some(image),
+                    extensions: None,
+                }
+            };
+            b.root.textures.push(texture);
             b.root.textures.len() - 1
         })
     };
@@ -105,22 +139,58 @@ pub(super) fn materials(b: &mut Builder, scene: &Scene, images: &ImageFiles, rep
 
     // Materials.
     let mut clamped = Vec::new();
-    for material in &scene.materials {
-        let embedded_image = material.texture.and_then(|t| embedded.get(t).copied().flatten());
-        let base_image = match embedded_image {
-            Some(image) => Some(image),
-            None => material.diffuse_map.as_deref().and_then(|n| image_for_name(b, n)),
+    let info_of =
+        |b: &mut Builder, textures: &mut HashMap<usize, usize>, link: &TextureLink| -> Option<json::TextureInfo> {
+            let image = embedded.get(link.texture).copied().flatten()?;
+            let mut info = json::TextureInfo::of(texture_for_image(b, textures, image));
+            info.tex_coord = (link.uv_layer != 0).then_some(link.uv_layer);
+            if let Some(t) = &link.transform {
+                b.root.use_extension(TEXTURE_TRANSFORM, false);
+                let mut value = serde_json::json!({
+                    "offset": t.offset,
+                    "rotation": t.rotation,
+                    "scale": t.scale,
+                });
+                if let Some(layer) = t.uv_layer {
+                    value["texCoord"] = layer.into();
+                }
+                info.extensions = Some(serde_json::json!({ TEXTURE_TRANSFORM: value }));
+            }
+            Some(info)
         };
-        let base_color_texture = base_image.map(|image| json::TextureInfo {
-            index: texture_for_image(b, image),
+    for material in &scene.materials {
+        let link = |slot| material.links.iter().find(|l| l.slot == slot);
+        let base_color_texture = match link(TextureSlot::BaseColor) {
+            Some(l) => info_of(b, &mut textures_by_image, l),
+            None => {
+                let embedded_image = material.texture.and_then(|t| embedded.get(t).copied().flatten());
+                let base_image = match embedded_image {
+                    Some(image) => Some(image),
+                    None => material.diffuse_map.as_deref().and_then(|n| image_for_name(b, n)),
+                };
+                base_image.map(|image| json::TextureInfo::of(texture_for_image(b, &mut textures_by_image, image)))
+            }
+        };
+        let normal_texture = match link(TextureSlot::Normal) {
+            Some(l) => info_of(b, &mut textures_by_image, l).map(|mut info| {
+                info.scale = l.strength;
+                info
+            }),
+            None => material
+                .normal_map
+                .as_deref()
+                .and_then(|n| image_for_name(b, n))
+                .map(|image| json::TextureInfo::of(texture_for_image(b, &mut textures_by_image, image))),
+        };
+        let metallic_roughness_texture =
+            link(TextureSlot::MetallicRoughness).and_then(|l| info_of(b, &mut textures_by_image, l));
+        let occlusion_texture = link(TextureSlot::Occlusion).and_then(|l| {
+            info_of(b, &mut textures_by_image, l).map(|mut info| {
+                info.strength = l.strength;
+                info
+            })
         });
-        let normal_texture = material
-            .normal_map
-            .as_deref()
-            .and_then(|n| image_for_name(b, n))
-            .map(|image| json::TextureInfo {
-                index: texture_for_image(b, image),
-            });
+        let emissive_texture = link(TextureSlot::Emissive).and_then(|l| info_of(b, &mut textures_by_image, l));
         let base_color_factor = match material.base_color {
             Some(c) => {
                 let raw = [c.r, c.g, c.b, c.a];
@@ -132,22 +202,34 @@ pub(super) fn materials(b: &mut Builder, scene: &Scene, images: &ImageFiles, rep
             }
             None => None,
         };
+        // Game textures here are diffuse albedo: glTF's default metalness of 1 would render
+        // them dark, so a material without a surface of its own is not metallic.
+        let surface = material.surface.unwrap_or(Surface {
+            metallic: 0.0,
+            roughness: 1.0,
+            emissive: [0.0; 3],
+            double_sided: false,
+        });
         b.root.materials.push(json::Material {
             name: Some(material.name.clone()),
             pbr_metallic_roughness: json::PbrMetallicRoughness {
                 base_color_factor,
                 base_color_texture,
-                // Game textures here are diffuse albedo: glTF's default metalness of 1 would
-                // render them dark.
-                metallic_factor: 0.0,
+                metallic_factor: short(surface.metallic),
+                roughness_factor: (surface.roughness != 1.0).then(|| short(surface.roughness)),
+                metallic_roughness_texture,
             },
             normal_texture,
-            double_sided: false,
+            occlusion_texture,
+            emissive_texture,
+            emissive_factor: (surface.emissive != [0.0; 3]).then(|| surface.emissive.map(short)),
+            double_sided: surface.double_sided,
             extras: extras::wrap(&MaterialExtras {
                 diffuse_map: material.diffuse_map.clone(),
                 normal_map: material.normal_map.clone(),
                 specular_map: material.specular_map.clone(),
                 has_base_color: material.base_color.is_some(),
+                has_surface: material.surface.is_some(),
             }),
         });
     }

@@ -1,7 +1,7 @@
 //! Meshes: the one primitive of each scene mesh, with its vertex attributes, skin weights
 //! and indices.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use animbin_core::scene::{ConversionReport, Mesh, Scene};
 
@@ -15,11 +15,15 @@ use crate::glb::SceneArray;
 use crate::json::{self, component, target};
 
 /// The primitive of one scene mesh, or `None` (reported) when it has no vertices.
+///
+/// `joints` maps a node to its joint in the mesh's skin, when the skin is one of the scene's
+/// own ([`animbin_core::scene::Scene::skins`]); without it joint `i` is node `i`.
 pub(super) fn mesh_primitive(
     b: &mut Builder,
     scene: &Scene,
     index: usize,
     mesh: &Mesh,
+    joints: Option<&HashMap<usize, u32>>,
     report: &mut ConversionReport,
 ) -> Result<Option<json::Primitive>> {
     let label = || format!("mesh {index} ({:?})", mesh.name);
@@ -92,7 +96,26 @@ pub(super) fn mesh_primitive(
         if scene.skeleton.bones.is_empty() {
             report.lose(format!("{}: skin weights but no skeleton: exported unskinned", label()));
         } else {
-            let s = skin_attributes(scene, index, mesh, skin, report)?;
+            let mut s = skin_attributes(scene, index, mesh, skin, report)?;
+            if let Some(map) = joints {
+                for (joint, &w) in s.joints.iter_mut().zip(&s.weights) {
+                    if w == 0.0 {
+                        *joint = 0;
+                        continue;
+                    }
+                    *joint = *map.get(&(*joint as usize)).ok_or_else(|| {
+                        Error::Unencodable(format!(
+                            "{}: weights on node {joint}, which the mesh's skin does not list as a joint",
+                            label()
+                        ))
+                    })?;
+                }
+                s.component = if map.len() <= 0x100 {
+                    component::U8
+                } else {
+                    component::U16
+                };
+            }
             let a = b.uints(&s.joints, s.component, "VEC4", 4, Some(target::ARRAY_BUFFER), false);
             attributes.insert("JOINTS_0".to_string(), a);
             let a = b.floats(

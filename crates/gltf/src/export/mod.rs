@@ -21,6 +21,7 @@ use crate::xform;
 mod animation;
 mod builder;
 mod compensation;
+mod graph;
 mod hair;
 mod material;
 mod mesh;
@@ -200,52 +201,126 @@ pub(crate) fn build(
     // Images, textures and materials.
     materials(&mut b, scene, images, report);
 
-    // Meshes. The one skin (index 0) is built once the animations have added their nodes.
+    // The scene's own skins come first; the skin over the rig, if any, after them (built
+    // once the animations have added their nodes).
+    let joint_maps = graph::scene_skins(&mut b, scene)?;
+    let rig_skin = joint_maps.len();
+    let mut rig_skin_binds = false;
+
+    // Meshes: each scene mesh's primitive, made once however many nodes show it.
+    let mut primitives: Vec<Option<json::Primitive>> = Vec::with_capacity(scene.meshes.len());
+    for (index, mesh) in scene.meshes.iter().enumerate() {
+        let skin = mesh.skin.as_ref().and_then(|s| s.skin);
+        let joints = match skin {
+            Some(s) => Some(joint_maps.get(s).ok_or_else(|| {
+                Error::Unencodable(format!(
+                    "mesh {index} ({:?}) is bound by skin {s}, but there are {} skins",
+                    mesh.name, rig_skin
+                ))
+            })?),
+            None => None,
+        };
+        primitives.push(mesh_primitive(&mut b, scene, index, mesh, joints, report)?);
+    }
+    // The glTF mesh of scene meshes `group` (one per group, however many nodes show it) and
+    // the skin that binds it.
+    let mut gltf_meshes: HashMap<Vec<usize>, (usize, Option<usize>)> = HashMap::new();
+    let mut gltf_mesh = |b: &mut Builder, group: &[usize], name: Option<String>| {
+        if let Some(&made) = gltf_meshes.get(group) {
+            return Some(made);
+        }
+        let made: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|&m| primitives.get(m).is_some_and(Option::is_some))
+            .collect();
+        let &first = made.first()?;
+        let mesh = &scene.meshes[first];
+        let skinned = primitives[first]
+            .as_ref()
+            .is_some_and(|p| p.attributes.contains_key("JOINTS_0"));
+        let skin = skinned.then(|| mesh.skin.as_ref().and_then(|s| s.skin).unwrap_or(rig_skin));
+        let extras = if made.len() == 1 {
+            mesh_extras(scene, mesh, skinned)
+        } else {
+            None
+        };
+        let defaults: Vec<f64> = mesh.morph_targets.iter().map(|t| short(t.default_weight)).collect();
+        b.root.meshes.push(json::Mesh {
+            name: name.or_else(|| Some(mesh.name.clone())),
+            primitives: made.iter().filter_map(|&m| primitives[m].clone()).collect(),
+            weights: defaults.iter().any(|&w| w != 0.0).then_some(defaults),
+            extras: morph::with_target_names(extras, mesh),
+        });
+        let made = (b.root.meshes.len() - 1, skin);
+        gltf_meshes.insert(group.to_vec(), made);
+        Some(made)
+    };
+    let morph_names = |group: &[usize]| -> Option<Vec<String>> {
+        let mesh = scene.meshes.get(*group.first()?)?;
+        (!mesh.morph_targets.is_empty()).then(|| mesh.morph_targets.iter().map(|t| t.name.clone()).collect())
+    };
+    // Meshes a node places.
+    let mut placed = vec![false; scene.meshes.len()];
+    for (index, instance) in scene.mesh_instances.iter().enumerate() {
+        if instance.node >= bones.len() || instance.meshes.iter().any(|&m| m >= scene.meshes.len()) {
+            return Err(Error::Unencodable(format!(
+                "mesh instance {index} ({:?}) names node {} or a mesh past the scene's ({} nodes, {} meshes)",
+                instance.name,
+                instance.node,
+                bones.len(),
+                scene.meshes.len()
+            )));
+        }
+        for &m in &instance.meshes {
+            placed[m] = true;
+        }
+        let name = (!instance.name.is_empty()).then(|| instance.name.clone());
+        let Some((mesh, skin)) = gltf_mesh(&mut b, &instance.meshes, name) else {
+            continue;
+        };
+        rig_skin_binds |= skin == Some(rig_skin);
+        let node = graph::on_node(
+            &mut b,
+            instance.node,
+            |n| n.mesh.is_some(),
+            |n| {
+                n.mesh = Some(mesh);
+                n.skin = skin;
+            },
+        );
+        if let Some(names) = morph_names(&instance.meshes) {
+            b.morph_nodes.push((node, names));
+        }
+    }
+    // Meshes in model space: a node of their own at the top.
     let mut mesh_nodes = Vec::new();
     let mut skinned_mesh_nodes = Vec::new();
     for (index, mesh) in scene.meshes.iter().enumerate() {
-        let Some(primitive) = mesh_primitive(&mut b, scene, index, mesh, report)? else {
+        if placed[index] {
+            continue;
+        }
+        let Some((mesh_index, skin)) = gltf_mesh(&mut b, &[index], None) else {
             continue;
         };
-        let skinned = primitive.attributes.contains_key("JOINTS_0");
-        let materials_extra = match mesh.materials.as_slice() {
-            [Some(m)] if *m < scene.materials.len() => None,
-            [] => None,
-            other => Some(other.to_vec()),
-        };
-        let extras = MeshExtras {
-            influences: mesh.skin.as_ref().filter(|_| skinned).map(|s| s.influences),
-            materials: materials_extra,
-            hair: None,
-            skin_blend: mesh
-                .skin
-                .as_ref()
-                .filter(|s| skinned && !s.blend.is_linear())
-                .map(|s| s.blend),
-        };
-        let has_extras = extras != MeshExtras::default();
-        b.root.meshes.push(json::Mesh {
-            name: Some(mesh.name.clone()),
-            primitives: vec![primitive],
-            extras: morph::with_target_names(if has_extras { extras::wrap(&extras) } else { None }, mesh),
-        });
-        let mesh_index = b.root.meshes.len() - 1;
+        rig_skin_binds |= skin == Some(rig_skin);
         let node = b.node(json::Node {
             name: Some(mesh.name.clone()),
             mesh: Some(mesh_index),
-            skin: skinned.then_some(0),
+            skin,
             ..json::Node::default()
         });
-        if !mesh.morph_targets.is_empty() {
-            let names = mesh.morph_targets.iter().map(|t| t.name.clone()).collect();
+        if let Some(names) = morph_names(&[index]) {
             b.morph_nodes.push((node, names));
         }
-        if skinned {
+        if skin.is_some() {
             skinned_mesh_nodes.push(node);
         } else {
             mesh_nodes.push(node);
         }
     }
+    graph::cameras(&mut b, scene)?;
+    graph::lights(&mut b, scene)?;
 
     // Hair, beside the meshes and placed with them.
     for (index, h) in scene.hairs.iter().enumerate() {
@@ -294,19 +369,35 @@ pub(crate) fn build(
         ));
     }
 
-    // The skin: every bone and every node an animation added, so that a skeleton arrives
-    // in Blender (and other tools) as an armature even when no mesh is bound to it.
-    let skin = if bones.is_empty() && extra_nodes.is_empty() {
+    // The skin over the rig: every bone and every node an animation added, so that a
+    // skeleton arrives in Blender (and other tools) as an armature even when no mesh is bound
+    // to it. A mesh bound by it names nodes by index, so then every node is a joint; a
+    // graph's plain nodes are otherwise left out (they arrive as empties).
+    let rig_joints: Vec<usize> = if rig_skin_binds {
+        (0..bones.len()).collect()
+    } else {
+        let in_scene_skins: std::collections::HashSet<usize> =
+            scene.skins.iter().flat_map(|s| s.joints.iter().copied()).collect();
+        (0..bones.len())
+            .filter(|&i| bones[i].kind.is_bone() && !in_scene_skins.contains(&i))
+            .collect()
+    };
+    let skin = if rig_joints.is_empty() && extra_nodes.is_empty() {
         None
     } else {
-        Some(build_skin(&mut b, scene, &extra_nodes)?)
+        Some(build_skin(&mut b, scene, &rig_joints, &extra_nodes)?)
     };
 
     // The scene's roots, under a wrapper node when the axes or a skin with several roots
     // (glTF wants one common root for the joints) call for one.
+    // The rig skin's joints under the top (glTF wants a skin's joints to share one root).
     let mut roots: Vec<usize> = bone_roots.clone();
-    roots.extend(&extra_nodes);
-    let mut joint_roots = roots.len();
+    // (`rig_joints` is in increasing order.)
+    let in_rig = |r: &usize| rig_joints.binary_search(r).is_ok();
+    roots.sort_by_key(|r| !in_rig(r));
+    let mut joint_roots = roots.iter().filter(|r| in_rig(r)).count();
+    roots.splice(joint_roots..joint_roots, extra_nodes.iter().copied());
+    joint_roots += extra_nodes.len();
     roots.extend(&mesh_nodes);
     if scene.placement != Transform::IDENTITY && !roots.is_empty() {
         // The placement moves the whole model: one node above every root (a skinned mesh
@@ -349,6 +440,7 @@ pub(crate) fn build(
         if let Some(s) = skin {
             b.root.skins[s].skeleton = Some(w);
         }
+        // The scene's own skins name their roots as they did.
         let mut nodes = vec![w];
         nodes.extend(&skinned_mesh_nodes);
         nodes
@@ -378,6 +470,29 @@ pub(crate) fn build(
         root: b.root,
         bin: b.bin,
     })
+}
+
+/// What animbin keeps of a mesh in its glTF mesh's extras: its influence count, the materials
+/// of its UV layers and how it blends its skin; `None` when glTF says it all.
+fn mesh_extras(scene: &Scene, mesh: &animbin_core::scene::Mesh, skinned: bool) -> Option<serde_json::Value> {
+    let materials = match mesh.materials.as_slice() {
+        [Some(m)] if *m < scene.materials.len() => None,
+        [] => None,
+        other => Some(other.to_vec()),
+    };
+    let extras = MeshExtras {
+        influences: mesh.skin.as_ref().filter(|_| skinned).map(|s| s.influences),
+        materials,
+        hair: None,
+        skin_blend: mesh
+            .skin
+            .as_ref()
+            .filter(|s| skinned && !s.blend.is_linear())
+            .map(|s| s.blend),
+    };
+    (extras != MeshExtras::default())
+        .then(|| extras::wrap(&extras))
+        .flatten()
 }
 
 /// The bones animations can name, and where their channels go.

@@ -71,14 +71,15 @@ pub(super) fn tree_parents(scene: &Scene, report: &mut ConversionReport) -> Vec<
     parents
 }
 
-/// The skin: joint `i` is bone `i` (so `JOINTS_0` holds bone indices), then the `extra`
-/// nodes of tracks without a bone, bound where they rest (the identity).
-pub(super) fn build_skin(b: &mut Builder, scene: &Scene, extra: &[usize]) -> Result<usize> {
+/// The skin over the rig: the `joints` (every node, so that joint `i` is node `i` and
+/// `JOINTS_0` holds node indices, or only the bones when no mesh is bound by it), then the
+/// `extra` nodes of tracks without a bone, bound where they rest (the identity).
+pub(super) fn build_skin(b: &mut Builder, scene: &Scene, joints: &[usize], extra: &[usize]) -> Result<usize> {
     let bones = &scene.skeleton.bones;
-    let mut ibm = Vec::with_capacity((bones.len() + extra.len()) * 16);
-    let matrices = bones
+    let mut ibm = Vec::with_capacity((joints.len() + extra.len()) * 16);
+    let matrices = joints
         .iter()
-        .map(|bone| xform::inverse_matrix(&bone.global))
+        .map(|&j| xform::inverse_matrix(&bones[j].global))
         .chain(extra.iter().map(|_| Transform::IDENTITY.to_matrix()));
     for m in matrices {
         // glTF matrices are column-major.
@@ -93,9 +94,10 @@ pub(super) fn build_skin(b: &mut Builder, scene: &Scene, extra: &[usize]) -> Res
     })?;
     b.root.skins.push(json::Skin {
         name: None,
-        inverse_bind_matrices: accessor,
+        inverse_bind_matrices: Some(accessor),
         skeleton: None,
-        joints: (0..bones.len()).chain(extra.iter().copied()).collect(),
+        joints: joints.iter().chain(extra).copied().collect(),
+        extras: None,
     });
     Ok(b.root.skins.len() - 1)
 }

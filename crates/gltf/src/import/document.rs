@@ -12,6 +12,10 @@ use crate::error::{Error, Path, Result};
 use crate::glb::Glb;
 
 /// Parses the container and the JSON, and validates the document.
+/// The glTF extensions whose data animbin reads (any other a file uses is left out, and one
+/// it requires is refused by name).
+pub const READ_EXTENSIONS: [&str; 2] = ["KHR_lights_punctual", "KHR_texture_transform"];
+
 pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
     let (json, bin, base) = if bytes.starts_with(crate::MAGIC) {
         let glb = Glb::parse(bytes)?;
@@ -30,6 +34,17 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
     if let Some(min) = &root.asset.min_version {
         if min != "2.0" {
             return Err(Error::invalid("/asset/minVersion", "2.0", format!("{min:?}")));
+        }
+    }
+    // An extension a reader must know and animbin does not read (mesh compression, say)
+    // is named, rather than failing later on the data it changes.
+    for (i, extension) in root.extensions_required.iter().enumerate() {
+        if !READ_EXTENSIONS.contains(&extension.as_str()) {
+            return Err(Error::invalid(
+                Path::item("extensionsRequired", i),
+                format!("only extensions animbin reads ({})", READ_EXTENSIONS.join(", ")),
+                format!("{extension:?}, which it does not read"),
+            ));
         }
     }
     // gltf-json's validation of an animation checks its samplers but not its channels'

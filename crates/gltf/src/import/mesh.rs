@@ -147,6 +147,7 @@ pub(super) fn import_primitive(
             influences = k;
         }
         mesh.skin = Some(SkinWeights {
+            skin: None,
             influences,
             bones,
             weights,

@@ -6,17 +6,17 @@
 use std::collections::{HashMap, HashSet};
 
 use animbin_core::SceneOptions;
-use animbin_core::math::{Mat4, Quat, Transform, Vec3};
-use animbin_core::scene::{Bone, ConversionReport, Precision, Scene, Skeleton};
-use gltf::animation::Property;
+use animbin_core::math::{Quat, Transform, Vec3};
+use animbin_core::scene::{Bone, ConversionReport, MeshInstance, NodeKind, Precision, Scene, Skeleton, Skin};
 
 use crate::accessor;
 use crate::error::{Error, Path, Result};
-use crate::extras::{self, CompensationExtras, MeshExtras, PlacementExtras, SceneExtras, WrapperExtras};
+use crate::extras::{self, CompensationExtras, MeshExtras, PlacementExtras, SceneExtras, SkinExtras, WrapperExtras};
 use crate::xform;
 
 mod animation;
 mod document;
+mod graph;
 mod hair;
 mod material;
 mod mesh;
@@ -87,17 +87,6 @@ fn trs(node: &gltf::Node) -> Transform {
     }
 }
 
-fn is_identity(t: &Transform) -> bool {
-    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
-    close(t.translation.x, 0.0)
-        && close(t.translation.y, 0.0)
-        && close(t.translation.z, 0.0)
-        && close(t.rotation.w.abs(), 1.0)
-        && close(t.scale.x, 1.0)
-        && close(t.scale.y, 1.0)
-        && close(t.scale.z, 1.0)
-}
-
 /// Reads a document into a scene.
 ///
 /// The options apply only to files that animbin did not write: a file with animbin's root
@@ -128,6 +117,15 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         .map(|e| e.unit_scale)
         .filter(|s| s.is_finite() && *s != 0.0);
     let ours = wrapper.iter().any(|&w| w) || recorded_scale.is_some();
+    // The skin animbin makes over a rig's bones is unmarked; a skin of a scene's own is
+    // marked, and another writer's skins are all the file's own.
+    let by_animbin = ours
+        || document
+            .as_json()
+            .asset
+            .generator
+            .as_deref()
+            .is_some_and(|g| g.starts_with("animbin "));
     // Nodes that stand for other scene files (animbin's extras): neither bones nor meshes.
     let instances: Vec<Option<animbin_core::scene::Instance>> = nodes.iter().map(hair::instance_of).collect();
     // What animbin's writer adds around bones: the model placement above the model's roots,
@@ -153,72 +151,67 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
         }
     }
 
-    // Which nodes are bones: skin joints and animated nodes; without skins, every node that
-    // holds no mesh or camera.
-    let mut is_bone = vec![false; nodes.len()];
-    let mut candidates = Vec::new();
+    // The nodes of the scene: every node but the ones that stand for something else (what
+    // animbin's writer adds around bones, instances of other files) and the nodes that only
+    // show a mesh where it is (a loose mesh: a leaf at the top, at rest, named as its mesh,
+    // which every writer makes for a mesh in model space). Joints of a skin are bones, the
+    // rest plain nodes.
+    let mut joint = vec![false; nodes.len()];
     for skin in document.skins() {
-        for joint in skin.joints() {
-            candidates.push(joint.index());
+        for j in skin.joints() {
+            joint[j.index()] = true;
         }
     }
-    let has_skins = !candidates.is_empty();
+    let mut animated = vec![false; nodes.len()];
     for animation in document.animations() {
         for channel in animation.channels() {
-            if channel.target().property() != Property::MorphTargetWeights {
-                candidates.push(channel.target().node().index());
-            }
+            animated[channel.target().node().index()] = true;
         }
     }
-    if !has_skins {
-        candidates.extend(
-            nodes
-                .iter()
-                .filter(|n| n.mesh().is_none() && n.camera().is_none())
-                .map(gltf::Node::index),
-        );
-    }
+    let light_of: Vec<Option<usize>> = nodes.iter().map(graph::light_of_node).collect();
+    let loose_mesh = |n: &gltf::Node| {
+        let i = n.index();
+        n.mesh().is_some_and(|m| n.name().is_none() || n.name() == m.name())
+            && n.children().len() == 0
+            && n.camera().is_none()
+            && light_of[i].is_none()
+            && n.weights().is_none()
+            && !joint[i]
+            && !animated[i]
+            && parents[i].is_none_or(structural)
+            && graph::at_rest_exactly(n)
+    };
+    let mut is_node = vec![false; nodes.len()];
     let mut order = Vec::new();
-    for c in candidates {
-        if !structural(c) && !is_bone[c] && instances[c].is_none() {
-            is_bone[c] = true;
-            order.push(c);
+    for n in &nodes {
+        let i = n.index();
+        if !structural(i) && instances[i].is_none() && !loose_mesh(n) {
+            is_node[i] = true;
+            order.push(i);
         }
     }
 
-    // The bone hierarchy: each bone's parent is its nearest bone ancestor.
+    // The hierarchy: each node's parent is its nearest ancestor among them.
     let mut skeleton = Skeleton::default();
     let mut bone_of_node: HashMap<usize, usize> = HashMap::new();
     for (b, &node) in order.iter().enumerate() {
         bone_of_node.insert(node, b);
     }
-    // What lies up each node's chain, found parents first in one pass (a walk up from every
-    // bone would cost the depth of the tree each time): its nearest bone ancestor, and how
-    // many nodes between the two move what they hold (neither bones nor animbin's root, with
-    // a transform that is not the identity).
+    // Each node's nearest ancestor among the scene's nodes, found parents first in one pass
+    // (a walk up from every node would cost the depth of the tree each time).
     let tree_order = animbin_core::hierarchy::parents_first(&parents);
-    let mut bone_above: Vec<Option<usize>> = vec![None; nodes.len()];
-    let mut moved_between = vec![0usize; nodes.len()];
+    let mut node_above: Vec<Option<usize>> = vec![None; nodes.len()];
     for &i in &tree_order {
         if let Some(p) = parents[i] {
-            if is_bone[p] {
-                bone_above[i] = Some(p);
-            } else {
-                bone_above[i] = bone_above[p];
-                moved_between[i] = moved_between[p] + usize::from(!structural(p) && !is_identity(&trs(&nodes[p])));
-            }
+            node_above[i] = if is_node[p] { Some(p) } else { node_above[p] };
         }
     }
-    let mut skipped_between = 0;
     // A bone below compensation nodes does not inherit its parent's scale; the outermost of
     // them holds its translation, at rest and in animations (the others only undo the
     // parent's scale, which the flag says).
     let mut translation_carriers: HashMap<usize, usize> = HashMap::new();
     for &node in &order {
-        let parent = bone_above[node].and_then(|p| bone_of_node.get(&p).copied());
-        if parent.is_some() {
-            skipped_between += moved_between[node];
-        }
+        let parent = node_above[node].and_then(|p| bone_of_node.get(&p).copied());
         let mut local = trs(&nodes[node]);
         let mut outer = None;
         let mut at = parents[node];
@@ -238,12 +231,8 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             local,
             global: Transform::IDENTITY,
             cosmetic: false,
+            kind: if joint[node] { NodeKind::Bone } else { NodeKind::Plain },
         });
-    }
-    if skipped_between > 0 {
-        report.lose(format!(
-            "{skipped_between} transform(s) of nodes between bones that are not bones themselves: not kept"
-        ));
     }
     // Parents before children.
     let resolve = skeleton.resolve_order();
@@ -255,51 +244,64 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     for bone in &mut bones {
         bone.parent = bone.parent.map(|p| new_index[p]);
     }
-    let mut bone_nodes = vec![0; order.len()];
     for (old, &node) in order.iter().enumerate() {
-        bone_nodes[new_index[old]] = node;
         bone_of_node.insert(node, new_index[old]);
     }
+    graph::unique_names(&mut bones, report);
     let mut skeleton = Skeleton {
         bones,
         ..Default::default()
     };
     skeleton.update_globals();
-    // The bind pose of joints comes from the inverse bind matrices.
+    // The bind pose of joints comes from the inverse bind matrices (the first skin that
+    // binds a joint says it); the skins a scene keeps hold the matrices exactly.
     let mut bound = HashSet::new();
+    let mut skins = Vec::new();
+    let mut kept_skin_of = vec![None; document.skins().len()];
     for skin in document.skins() {
-        let Some(ibm) = skin.inverse_bind_matrices() else {
-            continue;
-        };
-        let (values, _) = accessor::floats(&ibm, &buffers, &[16], "inverse bind matrices")?;
         let joints: Vec<usize> = skin.joints().map(|j| j.index()).collect();
-        if values.len() < joints.len() * 16 {
-            return Err(Error::invalid(
-                Path::item("skins", skin.index()).field("inverseBindMatrices"),
-                format!("{} matrices, one per joint", joints.len()),
-                values.len() / 16,
-            ));
-        }
+        let matrices = match skin.inverse_bind_matrices() {
+            Some(ibm) => {
+                let (values, _) = accessor::floats(&ibm, &buffers, &[16], "inverse bind matrices")?;
+                if values.len() < joints.len() * 16 {
+                    return Err(Error::invalid(
+                        Path::item("skins", skin.index()).field("inverseBindMatrices"),
+                        format!("{} matrices, one per joint", joints.len()),
+                        values.len() / 16,
+                    ));
+                }
+                values[..joints.len() * 16]
+                    .chunks_exact(16)
+                    .map(graph::column_major)
+                    .collect()
+            }
+            None => Vec::new(),
+        };
         for (j, node) in joints.iter().enumerate() {
             let Some(&b) = bone_of_node.get(node) else { continue };
+            let Some(m) = matrices.get(j) else { continue };
             if !bound.insert(b) {
                 continue;
             }
-            let m = &values[j * 16..j * 16 + 16];
-            let mut rows = [[0.0; 4]; 4];
-            for (c, column) in m.chunks_exact(4).enumerate() {
-                for (r, &v) in column.iter().enumerate() {
-                    rows[r][c] = f64::from(v);
-                }
-            }
-            if let Some(global) = xform::inverse_affine(&Mat4 { rows }).and_then(|m| Transform::from_matrix(&m)) {
+            if let Some(global) = xform::inverse_affine(m).and_then(|m| Transform::from_matrix(&m)) {
                 skeleton.bones[b].global = global;
             }
+        }
+        let kept = !by_animbin || extras::unwrap::<SkinExtras>(skin.extras()).is_some_and(|e| e.kept);
+        if kept {
+            kept_skin_of[skin.index()] = Some(skins.len());
+            skins.push(Skin {
+                name: skin.name().unwrap_or("").to_string(),
+                joints: joints.iter().filter_map(|j| bone_of_node.get(j).copied()).collect(),
+                inverse_bind_matrices: matrices,
+                skeleton: skin.skeleton().and_then(|n| bone_of_node.get(&n.index()).copied()),
+            });
         }
     }
 
     let mut scene = Scene {
         skeleton,
+        skins,
         placement: placement_node.map_or(Transform::IDENTITY, |n| trs(&nodes[n])),
         // The model's name: the name of the scene shown (the default one, else the first).
         name: document
@@ -313,37 +315,18 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
     // Images and materials.
     images_and_materials(&document, &buffers, &mut scene, report)?;
 
-    // Meshes: each primitive of each mesh, skinned by the first node that shows the mesh.
+    // Meshes: each primitive of each mesh, once however many nodes show it, skinned by the
+    // first node that shows the mesh.
     let mut first_node_of_mesh: HashMap<usize, usize> = HashMap::new();
     for node in &nodes {
         if let Some(mesh) = node.mesh() {
             first_node_of_mesh.entry(mesh.index()).or_insert(node.index());
         }
     }
-    let mut moved_meshes = Vec::new();
-    // Per node, whether a transform that is not the identity lies on it or up its chain, up
-    // to (not including) a top-level or animbin root node; found parents first, once.
-    let mut moved_up: Option<Vec<bool>> = None;
+    let mut scene_meshes_of: Vec<Vec<usize>> = vec![Vec::new(); document.meshes().len()];
     for mesh in document.meshes() {
         let node = first_node_of_mesh.get(&mesh.index()).map(|&n| &nodes[n]);
         let skin = node.and_then(gltf::Node::skin);
-        if let (Some(node), None) = (node, &skin) {
-            // The node's transform up to (not including) a top-level or animbin root node.
-            let moved_up = moved_up.get_or_insert_with(|| {
-                let mut up = vec![false; nodes.len()];
-                for &i in &tree_order {
-                    if let Some(p) = parents[i].filter(|_| !structural(i)) {
-                        up[i] = !is_identity(&trs(&nodes[i])) || up[p];
-                    }
-                }
-                up
-            });
-            let i = node.index();
-            let moved = !structural(i) && (!is_identity(&trs(&nodes[i])) || parents[i].is_some_and(|p| moved_up[p]));
-            if moved {
-                moved_meshes.push(mesh.name().unwrap_or("").to_string());
-            }
-        }
         let extras: Option<MeshExtras> = extras::unwrap(mesh.extras());
         if let Some(marked) = extras.as_ref().and_then(|e| e.hair.clone()) {
             if let Some(h) = hair::import_hair(&mesh, marked, &buffers, report)? {
@@ -351,6 +334,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             }
             continue;
         }
+        let defaults: Vec<f32> = mesh.weights().map(<[f32]>::to_vec).unwrap_or_default();
         let primitives = mesh.primitives().len();
         for primitive in mesh.primitives() {
             let name = match (mesh.name(), primitives) {
@@ -381,14 +365,42 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
                     &buffers,
                     report,
                 )?;
+                for (target, &weight) in m.morph_targets.iter_mut().zip(&defaults) {
+                    target.default_weight = weight;
+                }
+                if let (Some(weights), Some(skin)) = (m.skin.as_mut(), skin.as_ref()) {
+                    weights.skin = kept_skin_of[skin.index()];
+                }
+                scene_meshes_of[mesh.index()].push(scene.meshes.len());
                 scene.meshes.push(m);
             }
         }
     }
-    if !moved_meshes.is_empty() {
+    // Where the nodes place meshes, cameras and lights.
+    let mut overridden_weights = 0;
+    for &node in &order {
+        let n = &nodes[node];
+        let at = bone_of_node[&node];
+        if let Some(mesh) = n.mesh() {
+            scene.mesh_instances.push(MeshInstance {
+                node: at,
+                meshes: scene_meshes_of[mesh.index()].clone(),
+                name: mesh.name().unwrap_or("").to_string(),
+            });
+            if n.weights().is_some_and(|w| Some(w) != mesh.weights()) {
+                overridden_weights += 1;
+            }
+        }
+        if let Some(camera) = n.camera() {
+            scene.cameras.push(graph::camera(&camera, at));
+        }
+        if let Some(light) = light_of[node] {
+            scene.lights.push(graph::light(&document, light, at));
+        }
+    }
+    if overridden_weights > 0 {
         report.lose(format!(
-            "{} unskinned mesh(es) placed by a node transform that the scene cannot hold (vertices kept in mesh space)",
-            moved_meshes.len()
+            "{overridden_weights} node(s) with morph weights of their own (the scene keeps a mesh's): not kept"
         ));
     }
 
@@ -450,8 +462,9 @@ const Y_UP_TO_Z_UP: Quat<f64> = Quat::new(
     std::f64::consts::FRAC_1_SQRT_2,
 );
 
-/// Rotates a Y-up scene to Z-up: root bones (their bind pose and keys), every global bind
-/// pose, mesh vertices and normals, hair particles and instance placements.
+/// Rotates a Y-up scene to Z-up: root nodes (their rest pose and keys), every global bind
+/// pose and skin matrix, the vertices and normals of meshes in model or bind space (a mesh a
+/// node places turns with its node), hair particles and instance placements.
 fn y_up_to_z_up(scene: &mut Scene) {
     let c = Transform {
         rotation: Y_UP_TO_Z_UP,
@@ -480,13 +493,27 @@ fn y_up_to_z_up(scene: &mut Scene) {
         let r = Y_UP_TO_Z_UP.rotate(v.map(f64::from));
         Vec3::new(r.x as f32, r.y as f32, r.z as f32)
     };
+    // A skin's matrix takes a bound vertex (turned) into its joint's space (turned with it).
+    let back = Transform {
+        rotation: Y_UP_TO_Z_UP.conjugate(),
+        ..Transform::IDENTITY
+    }
+    .to_matrix();
+    for skin in &mut scene.skins {
+        for m in &mut skin.inverse_bind_matrices {
+            *m = xform::multiply(m, &back);
+        }
+    }
+    // A mesh a node places without a skin is in that node's space, which turns with the
+    // root above it.
+    let in_node_space = scene.meshes_in_node_space();
     for hair in &mut scene.hairs {
         hair.particles.iter_mut().for_each(|p| *p = turn(*p));
     }
     for instance in &mut scene.instances {
         instance.placement = c.then(instance.placement);
     }
-    for mesh in &mut scene.meshes {
+    for (_, mesh) in scene.meshes.iter_mut().enumerate().filter(|(i, _)| !in_node_space[*i]) {
         mesh.positions.iter_mut().for_each(|p| *p = turn(*p));
         mesh.normals.iter_mut().for_each(|p| *p = turn(*p));
         for t in &mut mesh.morph_targets {

@@ -13,6 +13,7 @@ pub use animbin_testing::gltf::PNG_1X1 as PNG;
 
 pub fn bone(name: &str, parent: Option<usize>, t: [f64; 3], r: [f64; 4]) -> Bone {
     Bone {
+        kind: Default::default(),
         scale_compensate: false,
         rest_scale: Vec3::ONE,
         name: name.into(),
@@ -69,6 +70,7 @@ pub fn mesh() -> Mesh {
             Rgba::new(1, 2, 3, 4),
         ],
         skin: Some(SkinWeights {
+            skin: None,
             influences: 3,
             bones: vec![0, 1, 0, 1, 0, 0, 2, 1, 0, 2, 0, 0],
             weights: vec![0.75, 0.25, 0.0, 1.0, 0.0, 0.0, 0.5, 0.3, 0.2, 1.0, 0.0, 0.0],
@@ -85,6 +87,8 @@ pub fn materials() -> (Vec<Material>, Vec<Texture>) {
     (
         vec![
             Material {
+                links: Vec::new(),
+                surface: None,
                 name: "skin".into(),
                 diffuse_map: Some("textures\\body col.png".into()),
                 normal_map: Some("body_n.png".into()),
@@ -101,7 +105,8 @@ pub fn materials() -> (Vec<Material>, Vec<Texture>) {
         ],
         vec![Texture {
             name: "dot.png".into(),
-            png: PNG.to_vec(),
+            data: PNG.to_vec(),
+            mime_type: String::new(),
         }],
     )
 }
