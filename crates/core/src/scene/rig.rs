@@ -29,7 +29,10 @@ impl Scene {
             || !self.cameras.is_empty()
             || !self.lights.is_empty()
             || self.skeleton.bones.iter().any(|b| !b.kind.is_bone())
-            || self.materials.iter().any(|m| !m.links.is_empty() || m.surface.is_some())
+            || self
+                .materials
+                .iter()
+                .any(|m| !m.links.is_empty() || m.surface.is_some())
             || self
                 .meshes
                 .iter()
@@ -80,7 +83,12 @@ impl Scene {
         let in_node_space = self.meshes_in_node_space();
         let mut places_rigid = vec![false; n];
         for instance in &self.mesh_instances {
-            if instance.node < n && instance.meshes.iter().any(|&m| in_node_space.get(m).copied().unwrap_or(false)) {
+            if instance.node < n
+                && instance
+                    .meshes
+                    .iter()
+                    .any(|&m| in_node_space.get(m).copied().unwrap_or(false))
+            {
                 places_rigid[instance.node] = true;
             }
         }
@@ -106,7 +114,8 @@ impl Scene {
         // Where each node is at rest (a node of a skin where the skin bound it), before any
         // scale is pushed down: the meshes it places go there.
         let placed_at: Vec<Transform> = self.skeleton.bones.iter().map(|b| b.global).collect();
-        self.push_down_uniform_scales(&parents, &order, &scale_animated, report);
+        self.bind_where_at_rest();
+        self.push_down_uniform_scales(&parents, &order, &scale_animated, &kept, report);
 
         // Meshes into model space, each placement its own copy.
         let mut used = vec![false; self.meshes.len()];
@@ -160,6 +169,54 @@ impl Scene {
             bone.kind = NodeKind::Bone;
         }
         self.keep_nodes(&kept);
+    }
+
+    /// Moves each skinned mesh into the space its joints rest in, where its skin bound it in
+    /// another (a glTF's bind matrices may leave out the nodes above the skeleton): when every
+    /// joint that moves a mesh's vertices is bound by the same transform away from where it
+    /// rests, the vertices take that transform and the joints' bind poses become their rest
+    /// poses, which draws the same and is what a game format stores.
+    fn bind_where_at_rest(&mut self) {
+        let mut rest = self.skeleton.clone();
+        rest.update_globals();
+        let n = self.skeleton.bones.len();
+        // Per joint, the transform from its bind pose to its rest pose.
+        let offset: Vec<Mat4<f64>> = (0..n)
+            .map(|j| {
+                multiply(
+                    &rest.bones[j].global.to_matrix(),
+                    &inverse_affine(&self.skeleton.bones[j].global.to_matrix()),
+                )
+            })
+            .collect();
+        let mut rebound = vec![false; n];
+        for mesh in &mut self.meshes {
+            let Some(skin) = &mesh.skin else { continue };
+            let mut joints: Vec<usize> = skin
+                .bones
+                .iter()
+                .zip(&skin.weights)
+                .filter(|(_, w)| **w > 0.0)
+                .map(|(&b, _)| b as usize)
+                .filter(|&b| b < n)
+                .collect();
+            joints.sort_unstable();
+            joints.dedup();
+            let Some(&first) = joints.first() else { continue };
+            let common = &offset[first];
+            if !joints.iter().all(|&j| close(&offset[j], common)) || close(common, &IDENTITY) {
+                continue;
+            }
+            transform_mesh(mesh, common);
+            for &j in &joints {
+                rebound[j] = true;
+            }
+        }
+        for (j, bone) in self.skeleton.bones.iter_mut().enumerate() {
+            if rebound[j] {
+                bone.global = rest.bones[j].global;
+            }
+        }
     }
 
     /// Records what a rig has no place for, before it is taken out.
@@ -239,6 +296,7 @@ impl Scene {
         parents: &[Option<usize>],
         order: &[usize],
         scale_animated: &[bool],
+        kept: &[bool],
         report: &mut ConversionReport,
     ) {
         let n = self.skeleton.bones.len();
@@ -250,10 +308,13 @@ impl Scene {
             above[i] = from_parent;
             let bone = &mut self.skeleton.bones[i];
             bone.local.translation = bone.local.translation.scale(from_parent);
+            // Uniform to f32's rounding (an exporter writes 0.5 as 0.49999997 on one axis).
             let s = bone.local.scale;
-            let uniform = s.x == s.y && s.y == s.z && s.x > 0.0 && s.x.is_finite();
-            if uniform && s.x != 1.0 && !scale_animated[i] && !bone.scale_compensate {
-                pushed_here[i] = s.x;
+            let (low, high) = (s.x.min(s.y).min(s.z), s.x.max(s.y).max(s.z));
+            let uniform = low > 0.0 && high.is_finite() && (high - low) <= 1e-6 * high;
+            let mean = (s.x + s.y + s.z) / 3.0;
+            if uniform && (mean - 1.0).abs() > 1e-6 && !scale_animated[i] && !bone.scale_compensate {
+                pushed_here[i] = mean;
                 bone.local.scale = Vec3::ONE;
             }
         }
@@ -265,7 +326,7 @@ impl Scene {
                 bone.global.scale = bone.global.scale.scale(1.0 / total);
             }
             let g = bone.global.scale;
-            if (g.x - 1.0).abs() > 1e-6 || (g.y - 1.0).abs() > 1e-6 || (g.z - 1.0).abs() > 1e-6 {
+            if kept[i] && ((g.x - 1.0).abs() > 1e-5 || (g.y - 1.0).abs() > 1e-5 || (g.z - 1.0).abs() > 1e-5) {
                 kept_scale += 1;
             }
         }
@@ -336,6 +397,65 @@ impl Scene {
             constraint.target = remap(constraint.target);
         }
     }
+}
+
+/// The identity matrix.
+const IDENTITY: Mat4<f64> = Mat4 {
+    rows: [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ],
+};
+
+/// Whether two affine matrices agree to a millionth of their size.
+fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
+    let size = a.rows.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+    a.rows
+        .iter()
+        .flatten()
+        .zip(b.rows.iter().flatten())
+        .all(|(x, y)| (x - y).abs() <= 1e-6 * size)
+}
+
+/// The product `a * b`.
+fn multiply(a: &Mat4<f64>, b: &Mat4<f64>) -> Mat4<f64> {
+    let mut rows = [[0.0; 4]; 4];
+    for (r, row) in rows.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = (0..4).map(|k| a.rows[r][k] * b.rows[k][c]).sum();
+        }
+    }
+    Mat4 { rows }
+}
+
+/// The inverse of an affine matrix; the identity when it is singular.
+fn inverse_affine(m: &Mat4<f64>) -> Mat4<f64> {
+    let r = &m.rows;
+    let a = [
+        [r[0][0], r[0][1], r[0][2]],
+        [r[1][0], r[1][1], r[1][2]],
+        [r[2][0], r[2][1], r[2][2]],
+    ];
+    let cof = |i: usize, j: usize| {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]
+    };
+    let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
+    if !det.is_finite() || det.abs() < 1e-300 {
+        return IDENTITY;
+    }
+    let mut rows = [[0.0; 4]; 4];
+    for i in 0..3 {
+        for j in 0..3 {
+            rows[i][j] = cof(j, i) / det;
+        }
+        rows[i][3] = -(0..3).map(|k| rows[i][k] * r[k][3]).sum::<f64>();
+    }
+    rows[3] = [0.0, 0.0, 0.0, 1.0];
+    Mat4 { rows }
 }
 
 /// Whether an affine matrix is a translation, rotation and scale (no shear), to a
