@@ -17,7 +17,9 @@ tolerance of the original's bounding-box diagonal). A cell of the table is:
   difference in what is compared (``NOT_A_LOSS``: names, what a split route's other file
   carries, e.g. "seanim cannot hold: meshes" when the SEModel holds them, and digits beyond
   f32, a millionth where the tolerance is a thousandth);
-- ``refused``: a step exited non-zero (its first stderr line is listed);
+- ``refused``: a step exited non-zero (its first stderr line is listed); ``loss named
+  (refused)`` when the step refused to write a file that would hold nothing and an earlier
+  step named what it could not hold (cameras alone into Cast, say);
 - ``n/a``: the route needs an animation and the asset has none.
 
 Routes (``{A}`` the asset, ``{W}`` a scratch folder):
@@ -250,8 +252,12 @@ def cell(animbin, route, asset, frames, tolerance, work):
     }
     if out is None:
         command, code, text = steps[-1]
+        # A step that refuses to write a file that would hold nothing, after an earlier step
+        # named what it could not hold (a Cast has no cameras), has named its loss.
+        named_before = [line for _c, _code, t in steps[:-1] for line in t.splitlines() if line in losses]
+        nothing = "cannot hold anything of this" in text
         result.update(
-            status="refused",
+            status="loss named (refused)" if nothing and named_before else "refused",
             detail=f"`animbin {command}` exited {code}: {(text.strip().splitlines() or [''])[0]}",
             failures=[],
             largest=None,
@@ -384,7 +390,7 @@ def main():
                 results.append(r)
                 checks.true(
                     f"{route} x {name}: {r['status']}",
-                    r["status"].startswith("pass") or r["status"] in ("loss named", "n/a"),
+                    r["status"].startswith("pass") or r["status"] in ("loss named", "loss named (refused)", "n/a"),
                 )
     print_table(results, assets, routes)
     print_details(results)

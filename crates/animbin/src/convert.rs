@@ -337,7 +337,14 @@ fn convert_cow<'a>(document: Cow<'a, Document>, target: Target, options: &Conver
     let header = &options.scene;
     let new_header = target.restates_header()
         && (header.anim_kind.is_some() || header.looping.is_some() || header.precision.is_some());
-    let whole = options.anims.is_empty() && options.animation.is_none() && !new_header;
+    // Options that would do nothing to a file converted to its own format are refused by
+    // name; rounding x8an's rotations to unit length takes the scene path.
+    let same_format = target.format() == Some(document.format());
+    if same_format {
+        crate::options::same_format(&options.scene, &document.format().to_string())?;
+    }
+    let renormalized = same_format && options.scene.normalize_rotations;
+    let whole = options.anims.is_empty() && options.animation.is_none() && !new_header && !renormalized;
     if whole && writes_directly(&document, target) {
         return Ok(Conversion {
             output: Output::Document(document),

@@ -37,6 +37,8 @@ pub const ANIM_TYPE: &str = "anim_type";
 pub const PRECISION: &str = "precision";
 /// The option `max_input_size`: the most bytes read of one input.
 pub const MAX_INPUT_SIZE: &str = "max_input_size";
+/// The option `z_up`: the non-glTF side of a conversion is Z-up.
+pub const Z_UP: &str = "z_up";
 
 /// A value that an option cannot take: which option, and why.
 ///
@@ -159,6 +161,39 @@ pub fn check(scene: &SceneOptions) -> Result<(), InvalidOption> {
         framerate(fps)?;
     }
     scale(scene.unit_scale)?;
+    Ok(())
+}
+
+/// The first of `scene`'s options that cannot apply to a conversion of a `format` file into
+/// its own format: `z_up` and `scale` say how the side of a conversion that is not glTF
+/// relates to glTF, and `framerate` gives frames per second to a format that stores none,
+/// which writing it again takes back; none of them changes a file converted to its own
+/// format, so asking for one is the user's mistake, not a copy made in silence.
+pub fn same_format(scene: &SceneOptions, format: &str) -> Result<(), InvalidOption> {
+    let both = format!("both sides of this conversion are {format}, so it would change nothing");
+    if scene.z_up {
+        return Err(InvalidOption::new(
+            Z_UP,
+            format!("says that the side of a conversion that is not glTF is Z-up; {both}"),
+        ));
+    }
+    if scene.unit_scale != 1.0 {
+        return Err(InvalidOption::new(
+            SCALE,
+            format!(
+                "{} says what a length of the side that is not glTF is in glTF metres; {both}",
+                scene.unit_scale
+            ),
+        ));
+    }
+    if let Some(fps) = scene.framerate {
+        return Err(InvalidOption::new(
+            FRAMERATE,
+            format!(
+                "{fps} gives frames per second to a format that stores none, and writing it again takes them back; {both}"
+            ),
+        ));
+    }
     Ok(())
 }
 

@@ -693,6 +693,7 @@ fn conversion_error(e: Error, input: &Path) -> Failure {
             ))
         }
         e @ Error::NothingToWrite { .. } => Failure::Input(format!("{}: {e}{}", input.display(), allow_empty_hint(&e))),
+        Error::Option(e) => Failure::Usage(format!("{}: {}", e.flag(), e.message)),
         e => input_error(input)(e),
     }
 }

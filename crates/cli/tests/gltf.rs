@@ -769,3 +769,32 @@ mod any_to_any {
         }
     }
 }
+
+/// An option that says how the side of a conversion that is not glTF relates to glTF (or gives
+/// a frame rate that writing takes back) does nothing when both sides are one format: it is
+/// refused by name (exit 2) and nothing is written, rather than a copy made in silence.
+#[test]
+fn same_format_options_that_cannot_apply_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = sample_glb(dir.path());
+    let (semodel, animx) = (testdata("sample.semodel"), testdata("sample.animx"));
+    let cases: [(&Path, &str, &[&str], &str); 3] = [
+        (&glb, "again.glb", &["--scale", "2"], "--scale"),
+        (&semodel, "again.semodel", &["--z-up"], "--z-up"),
+        (&animx, "again.animx", &["--framerate", "24"], "--framerate"),
+    ];
+    for (input, name, extra, flag) in cases {
+        let output = dir.path().join(name);
+        let mut args = vec!["convert"];
+        args.extend_from_slice(extra);
+        args.extend([s(input), s(&output)]);
+        let out = animbin(&args);
+        let stderr = stderr(&out);
+        assert_eq!(code(&out), 2, "{name}: {stderr}");
+        assert!(
+            stderr.contains(flag) && stderr.contains("would change nothing"),
+            "{stderr}"
+        );
+        assert!(!output.exists(), "{name} was written");
+    }
+}

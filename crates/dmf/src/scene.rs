@@ -523,6 +523,19 @@ fn dmf_mesh(
     let mut vertices = Vec::with_capacity(scene.meshes.iter().map(|m| m.positions.len()).sum());
     let mut faces = Vec::with_capacity(scene.meshes.iter().map(|m| m.faces.len()).sum());
     let mut fallback: Option<u16> = None;
+    // A DMF model is one vertex list that readers split by material: meshes that share one
+    // come back as one.
+    let mut first_material = std::collections::HashSet::with_capacity(scene.meshes.len());
+    let shared = scene
+        .meshes
+        .iter()
+        .filter(|m| !first_material.insert(m.materials.first().copied().flatten()))
+        .count();
+    if shared > 0 {
+        report.lose(format!(
+            "the bounds of {shared} mesh(es) that share a material with another (DMF splits a model by material)"
+        ));
+    }
     for (m, mesh) in scene.meshes.iter().enumerate() {
         let base = u32::try_from(vertices.len()).map_err(|_| unencodable("more than 2^32 vertices".into()))?;
         if mesh.uv_layers.len() > 1 {

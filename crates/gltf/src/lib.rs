@@ -19,11 +19,16 @@
 //!   PNGs) are written from the scene's own vectors, and the values of long animation
 //!   channels whose keys are in order are computed again from the scene's keys as they are
 //!   written, so the buffer is never held beside the scene. Both give the same bytes.
-//! - **Skeleton**: one node per bone (node *i* is bone *i*), holding the bone's local bind
-//!   pose as its rest TRS and its children. Bones with a parent out of range, or in a parent
-//!   cycle, become roots (reported).
-//! - **Meshes**: one glTF mesh with one primitive per scene mesh: `POSITION` (with bounds),
-//!   `NORMAL` (normalised; zero normals become +Z, reported), `TEXCOORD_n` for every UV layer
+//! - **Nodes**: one glTF node per scene node, bones and plain nodes alike (node *i* is node
+//!   *i*), holding its local rest TRS and its children. Nodes with a parent out of range, or
+//!   in a parent cycle, become roots (reported). A node's [`scene::MeshInstance`] puts the
+//!   glTF mesh of its meshes (one glTF mesh per group of meshes, however many nodes show it)
+//!   on the node; cameras go on their node and lights on theirs (`KHR_lights_punctual`); a
+//!   node that already holds one of a kind gets a child node for the next.
+//! - **Meshes**: one primitive per scene mesh, in the glTF mesh of each group that lists it
+//!   (a mesh no instance lists gets a glTF mesh and a node of its own at the top), with the
+//!   targets' default weights as `mesh.weights`: `POSITION` (with bounds),
+//!   `NORMAL` (made unit where they are not unit to f32's rounding; zero normals become +Z, reported), `TEXCOORD_n` for every UV layer
 //!   (values as they are: V runs down, as in glTF and DirectX), `COLOR_0` (RGBA8, normalised),
 //!   and triangle indices (u16 up to 65535 vertices, else u32). A mesh without faces is
 //!   written as points.
@@ -47,7 +52,11 @@
 //!   union of its tracks' key times (each target's weight sampled from its track, 0 for a
 //!   target without one); animbin's extras list the tracks so a reader leaves the others out.
 //!   Maximum weights (Cast's `ts`) have no place (reported).
-//! - **Skin**: one skin whose joints are all the bones (joint *i* is bone *i*), then the
+//! - **Skins**: the scene's own skins ([`Scene::skins`]) first, with their joints and their
+//!   inverse bind matrices as the scene holds them (marked in their extras, [`SkinExtras`]),
+//!   and a mesh bound by one names its joints through it. Then, for a rig, one skin whose
+//!   joints are all the bones (joint *i* is bone *i*; every node when a mesh without a skin
+//!   of its own is bound by it, so that `JOINTS_0` holds node indices), then the
 //!   nodes of tracks without a bone; inverse bind matrices are the exact inverses of each
 //!   bone's global bind pose ([`scene::Bone::global`]) and the identity for those nodes. It
 //!   is written whenever there are bones or animated nodes, even with no mesh bound to it,
@@ -55,7 +64,10 @@
 //!   skin's joints arrive as empties). `JOINTS_0`/`WEIGHTS_0` hold each vertex's 4 strongest influences (duplicate bones merged,
 //!   non-positive weights and bones past the skeleton dropped) in their source order,
 //!   renormalised to sum to 1; a vertex left with none is bound to bone 0 (reported).
-//! - **Materials**: name, `baseColorFactor` (clamped to 0..1), metalness 0 (these are diffuse
+//! - **Materials** with texture links ([`scene::TextureLink`]): every slot on its UV set with
+//!   its `KHR_texture_transform`, images of every type the scene holds (WebP through
+//!   `EXT_texture_webp`), and the surface's factors ([`scene::Surface`]). Game materials:
+//!   name, `baseColorFactor` (clamped to 0..1), metalness 0 (these are diffuse
 //!   game textures), the diffuse map as `baseColorTexture` and the normal map as
 //!   `normalTexture`. An embedded texture (DMF's PNGs) becomes an image in the buffer. A
 //!   texture file name becomes, when the caller found the file ([`to_bytes_with_images`],
@@ -119,22 +131,41 @@
 //! parses and validates the JSON; the GLB container and every accessor
 //! are read here with every length checked, so bad input is an [`Error`] naming the JSON
 //! path or byte offset, never a panic.
-//! - **Bones** are the joints of every skin plus every animated node; a file without skins
-//!   takes every node that holds no mesh or camera and is not an instance. A node animbin
-//!   marked as an instance is a scene instance (name, TRS as written, path). A bone's parent is its nearest ancestor
-//!   that is a bone; bones are ordered parents first. `local` is the node's rest TRS; `global`
-//!   is the inverse of the joint's inverse bind matrix (the pose the mesh was bound in), else
-//!   the product of the locals. Non-bone nodes above the skeleton (an "Armature" object) are
-//!   not applied. The nodes animbin's writer adds are read as what they stand for: its model
-//!   placement node is [`Scene::placement`], and a bone below compensation nodes does not
-//!   inherit its parent's scale ([`scene::Bone::scale_compensate`]), with the outer node's
+//! - **Nodes** are the scene's nodes ([`scene::Skeleton::bones`]): every node of the file but
+//!   the ones animbin's writer adds around bones (below), instances, and a *loose mesh node*
+//!   (a leaf at the top, at rest, not animated, named as its mesh or not at all: every writer
+//!   makes one for a mesh in model space, and the mesh stays in model space). Joints of a skin
+//!   are bones ([`scene::NodeKind::Bone`]), every other node a plain node
+//!   ([`scene::NodeKind::Plain`]: an empty, an `Armature` object, the node of a mesh, camera
+//!   or light), with its transform: nothing above the skeleton is dropped. Nodes are ordered
+//!   parents first; a name given to an earlier node too gets a numbered suffix (reported),
+//!   since tracks find nodes by name. `local` is the node's rest TRS; `global` is the inverse
+//!   of the joint's inverse bind matrix (the pose the mesh was bound in), else the product of
+//!   the locals. A node animbin marked as an instance is a scene instance (name, TRS as
+//!   written, path). The nodes animbin's writer adds are read as what they stand for: its
+//!   model placement node is [`Scene::placement`], and a bone below compensation nodes does
+//!   not inherit its parent's scale ([`scene::Bone::scale_compensate`]), with the outer node's
 //!   translation (and its translation channel) as the bone's.
+//! - **The graph around the nodes**: a node's mesh is a [`scene::MeshInstance`] (a mesh shown
+//!   by several nodes is read once and placed by each); every skin of another writer's file is
+//!   a [`scene::Skin`] with its inverse bind matrices exactly as the file holds them (animbin's
+//!   own skin over a rig's bones is read as the bones' bind poses); cameras are
+//!   [`scene::Camera`]s and `KHR_lights_punctual` lights [`scene::Light`]s on their nodes;
+//!   `mesh.weights` are the targets' [`scene::MorphTarget::default_weight`]; a node's own
+//!   morph weights that differ from its mesh's are reported. Materials keep every texture
+//!   slot (base colour, normal with its scale, metallic-roughness, occlusion with its
+//!   strength, emissive), its UV set and `KHR_texture_transform` ([`scene::TextureLink`]),
+//!   and metalness, roughness, emission and double-sidedness ([`scene::Surface`]); a blended
+//!   or masked alpha mode is reported. Images of any type (PNG, JPEG, WebP) are kept as their
+//!   bytes with their MIME type. A file that *requires* an extension other than
+//!   `KHR_lights_punctual` and `KHR_texture_transform` (mesh compression, say) is refused
+//!   with the extension's name.
 //! - **Meshes**: every primitive of every mesh (triangles, strips and fans as triangles,
 //!   points without faces; lines are skipped and reported, except a mesh animbin marked as
 //!   hair, which is a scene hair again, exactly), with its material; all
 //!   `JOINTS_n`/`WEIGHTS_n` sets become `4 * n` influences (or the count animbin wrote, and
 //!   the skin blend it kept in `mesh.extras.animbin.skin_blend`: glTF skins linearly).
-//!   Vertices stay in mesh space: an unskinned mesh's node transform is not applied (reported).
+//!   Vertices stay in mesh space: the node that places a mesh says where it is.
 //!   Morph targets keep the vertices whose offset is not zero, named from
 //!   `extras.targetNames` (else `target_k`); a `weights` channel becomes one weight track per
 //!   target name of its mesh (a name on several meshes with other keys keeps the first,

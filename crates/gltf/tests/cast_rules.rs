@@ -543,13 +543,13 @@ fn compensation_and_placement_nodes_read_back_as_the_flag_and_the_placement() {
     let p = placement();
     expected.placement = Transform {
         translation: p.translation.map(round),
+        // Unit to f32's rounding, so read as the file has it.
         rotation: Quat::new(
             round(p.rotation.x),
             round(p.rotation.y),
             round(p.rotation.z),
             round(p.rotation.w),
-        )
-        .normalized(),
+        ),
         scale: p.scale.map(round),
     };
     let names = |s: &Scene| s.skeleton.bones.iter().map(|b| b.name.clone()).collect::<Vec<_>>();

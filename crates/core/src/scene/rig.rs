@@ -4,8 +4,9 @@
 //! tracks. A graph (a glTF from Blender, Maya or three.js) also has plain nodes, meshes
 //! placed by nodes, skins with their own matrices, cameras and lights. Baking keeps what
 //! the file looks like wherever the rig can say it, and names the rest:
-//! - a node stays (as a bone) when it is a bone, is animated, places a mesh that must follow
-//!   something that moves, or is above such a node; the others are folded away;
+//! - a node stays (as a bone) when it is a bone, is animated, carries nothing (an empty), places
+//!   a mesh that must follow something that moves, or is above such a node; the nodes that
+//!   only place a mesh, a camera or a light where nothing moves them are folded away;
 //! - a mesh a node places without a skin is moved into model space by that node, and bound
 //!   whole to it where the node stays (so it follows the node's animation); a mesh placed by
 //!   several nodes is copied for each;
@@ -98,10 +99,28 @@ impl Scene {
             let bone = self.skeleton.bones[i].kind == NodeKind::Bone;
             moves[i] = bone || is_animated[i] || parents[i].is_some_and(|p| moves[p]);
         }
+        // What a node carries: the nodes that only place a mesh, a camera or a light are folded
+        // away when nothing moves them; an empty stays, as the bone it would be in a rig.
+        let mut carries = vec![false; n];
+        for i in self
+            .mesh_instances
+            .iter()
+            .map(|i| i.node)
+            .chain(self.cameras.iter().map(|c| c.node))
+        {
+            if let Some(c) = carries.get_mut(i) {
+                *c = true;
+            }
+        }
+        for light in &self.lights {
+            if let Some(c) = carries.get_mut(light.node) {
+                *c = true;
+            }
+        }
         let mut kept = vec![false; n];
         for &i in &order {
             let bone = self.skeleton.bones[i].kind == NodeKind::Bone;
-            kept[i] = bone || is_animated[i] || (places_rigid[i] && moves[i]);
+            kept[i] = bone || is_animated[i] || !carries[i] || (places_rigid[i] && moves[i]);
         }
         for &i in order.iter().rev() {
             if kept[i] {

@@ -313,7 +313,9 @@ pub(super) fn unit_f32x4(q: Quat<f64>) -> Option<[f32; 4]> {
     if !(n.is_finite() && n > 0.0) {
         return None;
     }
-    let q = q.map(|c| c / n);
+    // Unit to f32's rounding (as read from a glTF) is written as it is: dividing again would
+    // move the last bits on every trip.
+    let q = if (n - 1.0).abs() <= 1e-6 { q } else { q.map(|c| c / n) };
     Some([q.x as f32, q.y as f32, q.z as f32, q.w as f32])
 }
 

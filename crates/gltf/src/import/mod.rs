@@ -71,7 +71,14 @@ fn node_parents(document: &gltf::Document) -> Result<Vec<Option<usize>>> {
 fn trs(node: &gltf::Node) -> Transform {
     let (t, r, s) = node.transform().decomposed();
     let t = Vec3::new(f64::from(t[0]), f64::from(t[1]), f64::from(t[2]));
-    let r = Quat::new(f64::from(r[0]), f64::from(r[1]), f64::from(r[2]), f64::from(r[3])).normalized();
+    // A rotation unit to f32's rounding is kept as the file has it, so that writing it back
+    // gives the same f32s (normalising in f64 would move their last bits on every trip).
+    let r = Quat::new(f64::from(r[0]), f64::from(r[1]), f64::from(r[2]), f64::from(r[3]));
+    let r = if (r.norm() - 1.0).abs() <= 1e-6 {
+        r
+    } else {
+        r.normalized()
+    };
     let s = Vec3::new(f64::from(s[0]), f64::from(s[1]), f64::from(s[2]));
     let finite = |v: Vec3<f64>, fallback| {
         if [v.x, v.y, v.z].iter().all(|c| c.is_finite()) {
