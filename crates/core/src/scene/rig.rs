@@ -467,11 +467,10 @@ fn inverse_affine(m: &Mat4<f64>) -> Mat4<f64> {
         return IDENTITY;
     }
     let mut rows = [[0.0; 4]; 4];
-    for i in 0..3 {
-        for j in 0..3 {
-            rows[i][j] = cof(j, i) / det;
-        }
-        rows[i][3] = -(0..3).map(|k| rows[i][k] * r[k][3]).sum::<f64>();
+    for (i, row) in rows.iter_mut().take(3).enumerate() {
+        let linear = [0, 1, 2].map(|j| cof(j, i) / det);
+        row[..3].copy_from_slice(&linear);
+        row[3] = -(0..3).map(|k| linear[k] * r[k][3]).sum::<f64>();
     }
     rows[3] = [0.0, 0.0, 0.0, 1.0];
     Mat4 { rows }
