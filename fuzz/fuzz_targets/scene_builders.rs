@@ -3,7 +3,8 @@
 //! and do not inherit their parent's scale, with rest scales, meshes whose
 //! arrays mostly match their vertex count with faces, skin and materials mostly in range,
 //! materials, textures, animations whose keys are mostly in increasing frames, hairs whose
-//! particles mostly match their segments, instances of other files; names
+//! particles mostly match their segments, instances of other files, and the graph around
+//! the nodes (plain nodes, placed meshes, skins, cameras, lights, texture links); names
 //! anything, values mostly plain and sometimes NaN, infinite, huge or any bits) goes to
 //! every target (of a format's binary and text forms, one picked by the input; glTF for
 //! every other input). Neither the check nor a builder may panic; a conversion that succeeds
@@ -16,8 +17,9 @@ use animbin::{ConvertOptions, Document, Target};
 use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, BoneTrack, Hair, Instance, Interpolation, Key, Material, Mesh, MorphTarget, Note,
-    PropertyTrack, Scene, Skeleton, SkinBlend, SkinWeights, Texture, WeightTrack,
+    AnimKind, Animation, Bone, BoneTrack, Camera, Hair, Instance, Interpolation, Key, Light, LightKind, Material, Mesh,
+    MeshInstance, MorphTarget, NodeKind, Note, Projection, PropertyTrack, Scene, Skeleton, Skin, SkinBlend,
+    SkinWeights, Texture, TextureLink, TextureSlot, UvTransform, WeightTrack,
 };
 use animbin_fuzz::{list, name};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -122,7 +124,8 @@ fn skeleton(u: &mut Unstructured) -> Result<Skeleton> {
             _ if i == 0 => None,
             _ => Some(u.int_in_range(0..=i - 1)?),
         };
-        bones.push(Bone { kind: Default::default(),
+        bones.push(Bone {
+            kind: Default::default(),
             name: name(u)?,
             parent,
             local: transform(u)?,
@@ -153,7 +156,8 @@ fn mesh(u: &mut Unstructured, bones: usize, materials: usize) -> Result<Mesh> {
     let layers = u.int_in_range(0..=2usize)?;
     let skin = if u.ratio(1, 2)? {
         let influences = u.int_in_range(0..=3usize)?;
-        Some(SkinWeights { skin: None,
+        Some(SkinWeights {
+            skin: None,
             influences,
             bones: many(u, v * influences, |u| Ok(index(u, bones.max(1))? as u32))?,
             weights: many(u, v * influences, f32v)?,
@@ -216,7 +220,9 @@ fn map_name(u: &mut Unstructured) -> Result<Option<String>> {
 }
 
 fn material(u: &mut Unstructured, textures: usize) -> Result<Material> {
-    Ok(Material { links: Vec::new(), surface: None,
+    Ok(Material {
+        links: Vec::new(),
+        surface: None,
         name: name(u)?,
         diffuse_map: map_name(u)?,
         normal_map: map_name(u)?,
@@ -290,7 +296,8 @@ fn target_name(u: &mut Unstructured) -> Result<String> {
 fn morph_target(u: &mut Unstructured, v: usize) -> Result<MorphTarget> {
     let k = u.int_in_range(0..=v.min(3))?;
     let indices = (0..k).map(|_| Ok(index(u, v)? as u32)).collect::<Result<Vec<u32>>>()?;
-    Ok(MorphTarget { default_weight: 0.0,
+    Ok(MorphTarget {
+        default_weight: 0.0,
         name: target_name(u)?,
         position_deltas: many(u, k, vec3f)?,
         normal_deltas: if u.ratio(1, 4)? { many(u, k, vec3f)? } else { Vec::new() },
@@ -420,7 +427,7 @@ fn scene(u: &mut Unstructured) -> Result<Scene> {
     // After the rest, so that the inputs of scenes without them build the same scenes.
     let hairs = list(u, 2, |u| hair(u, material_count))?;
     let instances = list(u, 2, instance)?;
-    Ok(Scene {
+    let mut scene = Scene {
         skeleton,
         meshes,
         materials,
@@ -430,7 +437,120 @@ fn scene(u: &mut Unstructured) -> Result<Scene> {
         instances,
         placement: Transform::IDENTITY,
         ..Default::default()
-    })
+    };
+    graph(u, &mut scene)?;
+    Ok(scene)
+}
+
+/// The graph around the nodes, last so that inputs without it build the same rigs: plain
+/// nodes, meshes placed (and instanced) by nodes, skins with matrices of any value bound to
+/// meshes, cameras and lights, with indices mostly in range.
+fn graph(u: &mut Unstructured, scene: &mut Scene) -> Result<()> {
+    if !u.ratio(1, 2)? {
+        return Ok(());
+    }
+    let nodes = scene.skeleton.bones.len();
+    for bone in &mut scene.skeleton.bones {
+        if u.ratio(1, 3)? {
+            bone.kind = NodeKind::Plain;
+        }
+    }
+    let meshes = scene.meshes.len();
+    scene.mesh_instances = list(u, 3, |u| {
+        Ok(MeshInstance {
+            node: index(u, nodes)?,
+            meshes: list(u, 2, |u| index(u, meshes))?,
+            name: name(u)?,
+        })
+    })?;
+    scene.skins = list(u, 2, |u| {
+        let joints = list(u, 4, |u| index(u, nodes))?;
+        let count = joints.len();
+        Ok(Skin {
+            name: name(u)?,
+            inverse_bind_matrices: many(u, count, |u| {
+                let t = transform(u)?;
+                let mut m = t.to_matrix();
+                if u.ratio(1, 8)? {
+                    m.rows[0][1] += f64v(u)?;
+                }
+                Ok(m)
+            })?,
+            joints,
+            skeleton: if u.ratio(1, 2)? { Some(index(u, nodes)?) } else { None },
+        })
+    })?;
+    let skins = scene.skins.len();
+    for mesh in &mut scene.meshes {
+        if let Some(weights) = &mut mesh.skin {
+            weights.skin = if u.ratio(1, 2)? { Some(index(u, skins)?) } else { None };
+        }
+        for target in &mut mesh.morph_targets {
+            target.default_weight = f32v(u)?;
+        }
+    }
+    scene.cameras = list(u, 2, |u| {
+        let projection = if u.arbitrary()? {
+            Projection::Perspective {
+                yfov: f64v(u)?,
+                aspect_ratio: if u.arbitrary()? { Some(f64v(u)?) } else { None },
+                znear: f64v(u)?,
+                zfar: if u.arbitrary()? { Some(f64v(u)?) } else { None },
+            }
+        } else {
+            Projection::Orthographic {
+                xmag: f64v(u)?,
+                ymag: f64v(u)?,
+                znear: f64v(u)?,
+                zfar: f64v(u)?,
+            }
+        };
+        Ok(Camera {
+            name: name(u)?,
+            node: index(u, nodes)?,
+            projection,
+        })
+    })?;
+    scene.lights = list(u, 2, |u| {
+        let kind = match u.int_in_range(0..=2u8)? {
+            0 => LightKind::Directional,
+            1 => LightKind::Point,
+            _ => LightKind::Spot {
+                inner_cone_angle: f64v(u)?,
+                outer_cone_angle: f64v(u)?,
+            },
+        };
+        Ok(Light {
+            name: name(u)?,
+            node: index(u, nodes)?,
+            kind,
+            color: [f64v(u)?, f64v(u)?, f64v(u)?],
+            intensity: f64v(u)?,
+            range: if u.arbitrary()? { Some(f64v(u)?) } else { None },
+        })
+    })?;
+    let textures = scene.textures.len();
+    for material in &mut scene.materials {
+        material.links = list(u, 3, |u| {
+            Ok(TextureLink {
+                slot: TextureSlot::ALL[u.int_in_range(0..=4usize)?],
+                texture: index(u, textures)?,
+                uv_layer: u.int_in_range(0..=2u32)?,
+                strength: if u.arbitrary()? { Some(f64v(u)?) } else { None },
+                transform: if u.arbitrary()? {
+                    Some(UvTransform {
+                        offset: [f64v(u)?, f64v(u)?],
+                        rotation: f64v(u)?,
+                        scale: [f64v(u)?, f64v(u)?],
+                        uv_layer: None,
+                    })
+                } else {
+                    None
+                },
+            })
+        })?;
+    }
+    Ok(())
 }
 
 /// A glb encoded from a scene it keeps (its arrays written from the scene, its channels'

@@ -55,6 +55,60 @@ impl Scene {
         for (a, animation) in self.animations.iter().enumerate() {
             check_animation(animation, &format!("animations[{a}]"))?;
         }
+        self.check_graph()
+    }
+
+    /// The graph's indices: every node, mesh and skin they name exists, and a skin has one
+    /// matrix per joint (or none).
+    fn check_graph(&self) -> Result<(), SceneError> {
+        let nodes = self.skeleton.bones.len();
+        let node = |field: String, i: usize| {
+            if i < nodes {
+                Ok(())
+            } else {
+                fail(field, format!("{i} is past the {nodes} nodes"))
+            }
+        };
+        for (k, instance) in self.mesh_instances.iter().enumerate() {
+            node(format!("mesh_instances[{k}].node"), instance.node)?;
+            if let Some(&m) = instance.meshes.iter().find(|&&m| m >= self.meshes.len()) {
+                return fail(
+                    format!("mesh_instances[{k}].meshes"),
+                    format!("{m} is past the {} meshes", self.meshes.len()),
+                );
+            }
+        }
+        for (k, skin) in self.skins.iter().enumerate() {
+            if let Some(&j) = skin.joints.iter().find(|&&j| j >= nodes) {
+                node(format!("skins[{k}].joints"), j)?;
+            }
+            let matrices = skin.inverse_bind_matrices.len();
+            if matrices != 0 && matrices != skin.joints.len() {
+                return fail(
+                    format!("skins[{k}].inverse_bind_matrices"),
+                    format!("{matrices} matrices for {} joints", skin.joints.len()),
+                );
+            }
+        }
+        for (m, mesh) in self.meshes.iter().enumerate() {
+            if let Some(s) = mesh
+                .skin
+                .as_ref()
+                .and_then(|s| s.skin)
+                .filter(|&s| s >= self.skins.len())
+            {
+                return fail(
+                    format!("meshes[{m}].skin.skin"),
+                    format!("{s} is past the {} skins", self.skins.len()),
+                );
+            }
+        }
+        for (k, camera) in self.cameras.iter().enumerate() {
+            node(format!("cameras[{k}].node"), camera.node)?;
+        }
+        for (k, light) in self.lights.iter().enumerate() {
+            node(format!("lights[{k}].node"), light.node)?;
+        }
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use crate::error::{Error, Path, Result};
 use animbin_core::math::Mat4;
 use animbin_core::scene::{Bone, Camera, ConversionReport, Light, LightKind, Projection};
 
@@ -86,11 +87,17 @@ pub(super) fn camera(camera: &gltf::Camera, node: usize) -> Camera {
 
 /// The scene light of the document's light `index` (`KHR_lights_punctual`), placed by node
 /// `node`.
-pub(super) fn light(document: &gltf::Document, index: usize, node: usize) -> Light {
-    let light = document
-        .lights()
-        .and_then(|mut lights| lights.nth(index))
-        .expect("gltf validated the node's light index");
+pub(super) fn light(document: &gltf::Document, index: usize, node: usize, at: usize) -> Result<Light> {
+    let Some(light) = document.lights().and_then(|mut lights| lights.nth(index)) else {
+        return Err(Error::invalid(
+            Path::item("nodes", at)
+                .field("extensions")
+                .field("KHR_lights_punctual")
+                .field("light"),
+            "the index of a light in the root's KHR_lights_punctual.lights",
+            index,
+        ));
+    };
     let kind = match light.kind() {
         gltf::khr_lights_punctual::Kind::Directional => LightKind::Directional,
         gltf::khr_lights_punctual::Kind::Point => LightKind::Point,
@@ -102,12 +109,12 @@ pub(super) fn light(document: &gltf::Document, index: usize, node: usize) -> Lig
             outer_cone_angle: f64::from(outer_cone_angle),
         },
     };
-    Light {
+    Ok(Light {
         name: light.name().unwrap_or("").to_string(),
         node,
         kind,
         color: light.color().map(f64::from),
         intensity: f64::from(light.intensity()),
         range: light.range().map(f64::from),
-    }
+    })
 }

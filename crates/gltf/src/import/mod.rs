@@ -402,7 +402,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             scene.cameras.push(graph::camera(&camera, at));
         }
         if let Some(light) = light_of[node] {
-            scene.lights.push(graph::light(&document, light, at));
+            scene.lights.push(graph::light(&document, light, at, node)?);
         }
     }
     if overridden_weights > 0 {
