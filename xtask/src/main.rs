@@ -9,11 +9,13 @@
 //! | `bench-command [MIB] [INPUT...]` | times the whole `animbin` command beside `cp` on MIB-MiB files (INPUT: a label prefix such as `sf3`) |
 //! | `web [bench-files DIR [MIB]]` | builds the wasm, the npm package and the page into `target/web/` |
 //! | `bench-batch [FILES] [KIB] [DIR]` | times `animbin convert --out` of FILES files with one job and two |
+//! | `dist [--check] [PART...]` | builds (or checks) the release archives, wheels, Blender zip and npm package in `target/dist/` |
 
 mod batch_bench;
 mod bench_table;
 mod command_bench;
 mod corpus;
+mod dist;
 mod web;
 
 use std::path::{Path, PathBuf};
@@ -45,6 +47,14 @@ const TASKS: &[(&str, &str)] = &[
         "bench-batch [FILES] [KIB] [DIR]",
         "time convert --out of FILES (200) KIB-KiB files (1024) to glb with --jobs 1 and 2, in DIR",
     ),
+    (
+        "dist [PART...]",
+        "build into target/dist/ the command for Linux x64/arm64, Windows x64 and macOS x64/arm64, their abi3 wheels, the Blender extension zip and the npm package (PART: linux-x64, command-windows-x64, wheel-macos-arm64, blender, npm...)",
+    ),
+    (
+        "dist --check [CHECK...]",
+        "check target/dist/: the commands under Wine and QEMU against the native build, glibc 2.17, DLL and dylib imports, auditwheel, the Blender zip, an s390x build (s390x) and the s390x suites (s390x-tests)",
+    ),
 ];
 
 fn main() -> ExitCode {
@@ -75,6 +85,7 @@ fn main() -> ExitCode {
         // The measuring process of bench-command, not a task of its own.
         Some("measure") => command_bench::measure_child(&args[1..]),
         Some("web") => web::main(&root(), &args[1..]),
+        Some("dist") => dist::main(&root(), &args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <task>\n");
             for (task, what) in TASKS {
