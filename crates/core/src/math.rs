@@ -216,6 +216,58 @@ matrix_type!(
     4
 );
 
+impl Mat4<f64> {
+    /// The identity matrix.
+    pub const IDENTITY: Self = Self {
+        rows: [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ],
+    };
+
+    /// The product `self * other` (`other` applied first).
+    pub fn multiply(&self, other: &Self) -> Self {
+        let mut rows = [[0.0; 4]; 4];
+        for (r, row) in rows.iter_mut().enumerate() {
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = (0..4).map(|k| self.rows[r][k] * other.rows[k][c]).sum();
+            }
+        }
+        Self { rows }
+    }
+
+    /// The inverse of an affine matrix (last row 0, 0, 0, 1), for any scale and shear, or
+    /// `None` when it is singular.
+    pub fn inverse_affine(&self) -> Option<Self> {
+        let r = &self.rows;
+        let a = [
+            [r[0][0], r[0][1], r[0][2]],
+            [r[1][0], r[1][1], r[1][2]],
+            [r[2][0], r[2][1], r[2][2]],
+        ];
+        let cof = |i: usize, j: usize| {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]
+        };
+        let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
+        if !det.is_finite() || det.abs() < 1e-300 {
+            return None;
+        }
+        // The inverse's linear part is the adjugate (the transposed cofactors) over det.
+        let mut rows = [[0.0; 4]; 4];
+        for (i, row) in rows.iter_mut().take(3).enumerate() {
+            let linear = [0, 1, 2].map(|j| cof(j, i) / det);
+            row[..3].copy_from_slice(&linear);
+            row[3] = -(0..3).map(|k| linear[k] * r[k][3]).sum::<f64>();
+        }
+        rows[3] = [0.0, 0.0, 0.0, 1.0];
+        Some(Self { rows })
+    }
+}
+
 impl std::ops::Add for Vec3<f64> {
     type Output = Self;
     fn add(self, o: Self) -> Self {

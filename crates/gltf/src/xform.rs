@@ -5,49 +5,15 @@
 use animbin_core::math::{Mat4, Quat, Transform};
 use animbin_core::scene::{Projection, Scene};
 
-/// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular.
+/// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular
+/// ([`Mat4::inverse_affine`]).
 pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
-    let r = &m.rows;
-    let a = [
-        [r[0][0], r[0][1], r[0][2]],
-        [r[1][0], r[1][1], r[1][2]],
-        [r[2][0], r[2][1], r[2][2]],
-    ];
-    let cof = |i: usize, j: usize| {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]
-    };
-    let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
-    if !det.is_finite() || det.abs() < 1e-300 {
-        return None;
-    }
-    // inv[i][j] = cof(j, i) / det (the adjugate is the transposed cofactor matrix).
-    let mut inv = [[0.0; 3]; 3];
-    for (i, row) in inv.iter_mut().enumerate() {
-        for (j, v) in row.iter_mut().enumerate() {
-            *v = cof(j, i) / det;
-        }
-    }
-    let t = [r[0][3], r[1][3], r[2][3]];
-    let mut rows = [[0.0; 4]; 4];
-    for i in 0..3 {
-        rows[i][..3].copy_from_slice(&inv[i]);
-        rows[i][3] = -(inv[i][0] * t[0] + inv[i][1] * t[1] + inv[i][2] * t[2]);
-    }
-    rows[3] = [0.0, 0.0, 0.0, 1.0];
-    Some(Mat4 { rows })
+    m.inverse_affine()
 }
 
-/// The product `a * b` of two matrices.
+/// The product `a * b` of two matrices ([`Mat4::multiply`]).
 pub fn multiply(a: &Mat4<f64>, b: &Mat4<f64>) -> Mat4<f64> {
-    let mut rows = [[0.0; 4]; 4];
-    for (r, row) in rows.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = (0..4).map(|k| a.rows[r][k] * b.rows[k][c]).sum();
-        }
-    }
-    Mat4 { rows }
+    a.multiply(b)
 }
 
 /// The matrix of `t`'s inverse: exact for any scale, unlike `Transform::inverse`, which

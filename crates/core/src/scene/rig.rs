@@ -202,10 +202,11 @@ impl Scene {
         // Per joint, the transform from its bind pose to its rest pose.
         let offset: Vec<Mat4<f64>> = (0..n)
             .map(|j| {
-                multiply(
-                    &rest.bones[j].global.to_matrix(),
-                    &inverse_affine(&self.skeleton.bones[j].global.to_matrix()),
-                )
+                let bind = self.skeleton.bones[j].global.to_matrix();
+                rest.bones[j]
+                    .global
+                    .to_matrix()
+                    .multiply(&bind.inverse_affine().unwrap_or(Mat4::IDENTITY))
             })
             .collect();
         let mut rebound = vec![false; n];
@@ -223,7 +224,7 @@ impl Scene {
             joints.dedup();
             let Some(&first) = joints.first() else { continue };
             let common = &offset[first];
-            if !joints.iter().all(|&j| close(&offset[j], common)) || close(common, &IDENTITY) {
+            if !joints.iter().all(|&j| close(&offset[j], common)) || close(common, &Mat4::IDENTITY) {
                 continue;
             }
             transform_mesh(mesh, common);
@@ -418,16 +419,6 @@ impl Scene {
     }
 }
 
-/// The identity matrix.
-const IDENTITY: Mat4<f64> = Mat4 {
-    rows: [
-        [1.0, 0.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0, 0.0],
-        [0.0, 0.0, 1.0, 0.0],
-        [0.0, 0.0, 0.0, 1.0],
-    ],
-};
-
 /// Whether two affine matrices agree to a millionth of their size.
 fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
     let size = a.rows.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
@@ -436,44 +427,6 @@ fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
         .flatten()
         .zip(b.rows.iter().flatten())
         .all(|(x, y)| (x - y).abs() <= 1e-6 * size)
-}
-
-/// The product `a * b`.
-fn multiply(a: &Mat4<f64>, b: &Mat4<f64>) -> Mat4<f64> {
-    let mut rows = [[0.0; 4]; 4];
-    for (r, row) in rows.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = (0..4).map(|k| a.rows[r][k] * b.rows[k][c]).sum();
-        }
-    }
-    Mat4 { rows }
-}
-
-/// The inverse of an affine matrix; the identity when it is singular.
-fn inverse_affine(m: &Mat4<f64>) -> Mat4<f64> {
-    let r = &m.rows;
-    let a = [
-        [r[0][0], r[0][1], r[0][2]],
-        [r[1][0], r[1][1], r[1][2]],
-        [r[2][0], r[2][1], r[2][2]],
-    ];
-    let cof = |i: usize, j: usize| {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]
-    };
-    let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
-    if !det.is_finite() || det.abs() < 1e-300 {
-        return IDENTITY;
-    }
-    let mut rows = [[0.0; 4]; 4];
-    for (i, row) in rows.iter_mut().take(3).enumerate() {
-        let linear = [0, 1, 2].map(|j| cof(j, i) / det);
-        row[..3].copy_from_slice(&linear);
-        row[3] = -(0..3).map(|k| linear[k] * r[k][3]).sum::<f64>();
-    }
-    rows[3] = [0.0, 0.0, 0.0, 1.0];
-    Mat4 { rows }
 }
 
 /// Whether an affine matrix is a translation, rotation and scale (no shear), to a
@@ -511,39 +464,30 @@ fn transform_mesh(mesh: &mut super::Mesh, m: &Mat4<f64>) {
             (r[2][0] * p.x + r[2][1] * p.y + r[2][2] * p.z) as f32,
         )
     };
-    // The inverse transpose of the linear part turns normals (cofactors over the determinant;
-    // the determinant's size does not matter once they are made unit, its sign does).
-    let a = [
-        [r[0][0], r[0][1], r[0][2]],
-        [r[1][0], r[1][1], r[1][2]],
-        [r[2][0], r[2][1], r[2][2]],
-    ];
-    let cof = |i: usize, j: usize| {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]
+    // Normals turn by the inverse transpose of the linear part (made unit again; their
+    // offsets are not).
+    let Some(inverse) = m.inverse_affine() else {
+        return;
     };
-    let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
-    let sign = if det < 0.0 { -1.0 } else { 1.0 };
-    let normal = |n: Vec3<f32>| {
+    let det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
+        + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+    let turned = |n: Vec3<f32>| {
         let n = n.map(f64::from);
-        let v = [0, 1, 2].map(|i| sign * (cof(i, 0) * n.x + cof(i, 1) * n.y + cof(i, 2) * n.z));
+        let q = &inverse.rows;
+        [0, 1, 2].map(|i| q[0][i] * n.x + q[1][i] * n.y + q[2][i] * n.z)
+    };
+    let normal = |n: Vec3<f32>| {
+        let v = turned(n);
         let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
         if len > 0.0 && len.is_finite() {
             Vec3::new((v[0] / len) as f32, (v[1] / len) as f32, (v[2] / len) as f32)
         } else {
-            n.map(|c| c as f32)
+            n
         }
     };
-    // A normal's offset turns as the normal does, without being made unit.
     let normal_offset = |n: Vec3<f32>| {
-        let n = n.map(f64::from);
-        let v = [0, 1, 2].map(|i| (cof(i, 0) * n.x + cof(i, 1) * n.y + cof(i, 2) * n.z) / det);
-        if v.iter().all(|c| c.is_finite()) {
-            Vec3::new(v[0] as f32, v[1] as f32, v[2] as f32)
-        } else {
-            n.map(|c| c as f32)
-        }
+        let v = turned(n);
+        Vec3::new(v[0] as f32, v[1] as f32, v[2] as f32)
     };
     mesh.positions.iter_mut().for_each(|p| *p = point(*p));
     mesh.normals.iter_mut().for_each(|p| *p = normal(*p));
