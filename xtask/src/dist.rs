@@ -8,7 +8,7 @@
 //!   (MinGW-w64), macOS x86_64 and arm64 (one wheel each: a universal2 wheel's compound tag
 //!   hides one architecture from Blender's wheel chooser);
 //! - the Blender extension zip with every wheel (`blender/build.py`, validated by Blender's
-//!   own extension tool when a bpy environment, `target/bpy-4.2`, is at hand);
+//!   own extension tool when a bpy environment, `target/bpy-4.2` (4.5, 5.0), is at hand);
 //! - the npm package (`npm pack`) when `cargo xtask web` has built it.
 //!
 //! PART picks some: a platform (`linux-x64`, `linux-arm64`, `windows-x64`, `macos-x64`,
@@ -29,7 +29,8 @@
 //! - `wheel-linux-*`: `auditwheel show` finds the wheel manylinux2014 (manylinux_2_17);
 //! - `wheel-windows-x64`: the `.pyd` links `python3.dll`, no versioned `python3XY.dll`, and no
 //!   MinGW runtime DLL;
-//! - `blender`: the zip holds every wheel and its manifest lists all five platforms;
+//! - `blender`: the zip holds every wheel, its manifest lists all five platforms, and Blender's
+//!   own wheel chooser (its extension tool's `build --split-platforms`) picks each one's wheel;
 //! - `s390x-tests`: the test suites of animbin-core and the format crates on s390x (big-endian)
 //!   under QEMU, through a cargo runner.
 //!
@@ -440,9 +441,12 @@ fn build_blender(root: &Path, tools: &Tools) -> Result<PathBuf, String> {
         })?);
     }
     // Blender's own extension tool validates the manifest and the wheels when a bpy
-    // environment is at hand (.ci/run keeps one); plain python3 zips without it.
-    let bpy = root.join("target/bpy-4.2/bin/python");
-    let python = if bpy.is_file() { bpy } else { PathBuf::from("python3") };
+    // environment is at hand (.ci/run keeps them); plain python3 zips without it.
+    let python = ["4.2", "4.5", "5.0"]
+        .iter()
+        .map(|v| root.join(format!("target/bpy-{v}/bin/python")))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("python3"));
     let mut cmd = tools.command(&python, false);
     cmd.current_dir(root)
         .arg("blender/build.py")
@@ -831,7 +835,8 @@ fn check_wheel(root: &Path, tools: &Tools, platform: &Platform) -> Result<String
     }
 }
 
-/// The extension zip holds every platform's wheel and its manifest lists the five platforms.
+/// The extension zip holds every platform's wheel, its manifest lists the five platforms, and
+/// Blender's wheel chooser finds each platform's wheel.
 fn check_blender(root: &Path) -> Result<String, String> {
     let dist = root.join(DIST_DIR);
     let zip = std::fs::read_dir(&dist)
@@ -872,13 +877,68 @@ fn check_blender(root: &Path) -> Result<String, String> {
             return Err(format!("{}: no wheel for {}", zip.display(), platform.name));
         }
     }
+    let chooser = blender_wheel_chooser(root, &zip)?;
     Ok(format!(
-        "{} ({}): {} wheels, platforms {}",
+        "{} ({}): {} wheels, platforms {}; {chooser}",
         zip.file_name().and_then(|n| n.to_str()).unwrap_or_default(),
         size(&zip),
         wheels.len(),
         listed.join(" ")
     ))
+}
+
+/// Blender's own wheel chooser: its extension tool's `build --split-platforms` makes one zip
+/// per platform with the wheels Blender would install there, which must be exactly that
+/// platform's wheel. Needs a bpy environment (`target/bpy-*`, which ships the tool).
+fn blender_wheel_chooser(root: &Path, zip: &Path) -> Result<String, String> {
+    let tool = ["4.2", "4.5", "5.0"].iter().find_map(|v| {
+        let venv = root.join(format!("target/bpy-{v}"));
+        let bpy = venv.join("lib/python3.11/site-packages/bpy");
+        std::fs::read_dir(&bpy).ok()?.flatten().find_map(|entry| {
+            let tool = entry.path().join("scripts/addons_core/bl_pkg/cli/blender_ext.py");
+            tool.is_file().then(|| (venv.join("bin/python"), tool))
+        })
+    });
+    let Some((python, tool)) = tool else {
+        return Ok("Blender's wheel chooser not run (no bpy environment in target/bpy-*)".into());
+    };
+    let work = root.join(CHECK_DIR).join("blender");
+    let _ = std::fs::remove_dir_all(&work);
+    let (source, split) = (work.join("source"), work.join("split"));
+    std::fs::create_dir_all(&split).map_err(|e| e.to_string())?;
+    run(Command::new("python3")
+        .args(["-m", "zipfile", "-e"])
+        .arg(zip)
+        .arg(&source))?;
+    output(
+        Command::new(python)
+            .arg(tool)
+            .args(["build", "--split-platforms", "--source-dir"])
+            .arg(&source)
+            .arg("--output-dir")
+            .arg(&split),
+    )?;
+    let script = "import sys, zipfile\n\
+        print(' '.join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if n.endswith('.whl')))\n";
+    for platform in PLATFORMS {
+        let suffix = format!("-{}.zip", platform.name.replace('-', "_"));
+        let one = std::fs::read_dir(&split)
+            .map_err(|e| e.to_string())?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.to_string_lossy().ends_with(&suffix))
+            .ok_or_else(|| format!("Blender's tool made no zip for {}", platform.name))?;
+        let printed = output(Command::new("python3").args(["-c", script]).arg(&one))?;
+        let wheels: Vec<&str> = printed.split_whitespace().collect();
+        let wanted = format!("-{}.whl", platform.wheel_tag);
+        if wheels.len() != 1 || !wheels[0].ends_with(&wanted) {
+            return Err(format!(
+                "Blender's wheel chooser gives {} the wheels {wheels:?}",
+                platform.name
+            ));
+        }
+    }
+    Ok("Blender's wheel chooser picks each platform's own wheel".into())
 }
 
 /// The s390x cross environment: gcc links and builds liblzma's C, QEMU runs.
