@@ -26,7 +26,8 @@
 //! - `command-macos-*` and `wheel-macos-*`: the Mach-O files load only libSystem and libiconv
 //!   (with its libcharset)
 //!   and ask for macOS 10.12 (x86_64) or 11.0 (arm64) at most (read here: nothing runs them);
-//! - `wheel-linux-*`: `auditwheel show` finds the wheel manylinux2014 (manylinux_2_17);
+//! - `wheel-linux-*`: `auditwheel show` finds the wheel manylinux2014 (manylinux_2_17); the x86_64
+//!   one, installed by pip in a fresh environment, opens the testdata/ files and writes glb;
 //! - `wheel-windows-x64`: the `.pyd` links `python3.dll`, no versioned `python3XY.dll`, and no
 //!   MinGW runtime DLL;
 //! - `blender`: the zip holds every wheel, its manifest lists all five platforms, and Blender's
@@ -820,7 +821,40 @@ fn check_wheel(root: &Path, tools: &Tools, platform: &Platform) -> Result<String
             if !flat.contains(&verdict) {
                 return Err(format!("auditwheel show {name}: {flat}"));
             }
-            Ok(format!("{name}: auditwheel show: {verdict}"))
+            if platform.name == "linux-arm64" {
+                return Ok(format!("{name}: auditwheel show: {verdict}"));
+            }
+            // The x86_64 one runs here: pip installs it (and NumPy) into a fresh environment,
+            // which opens every testdata/ file and writes it as glb.
+            let venv = root.join(CHECK_DIR).join("wheel-venv");
+            let _ = std::fs::remove_dir_all(&venv);
+            run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+            output(
+                Command::new(venv.join("bin/pip"))
+                    .args(["install", "-q", "--disable-pip-version-check"])
+                    .arg(&wheel),
+            )?;
+            let script = "import sys, animbin, warnings\n\
+                warnings.simplefilter('ignore')\n\
+                n = 0\n\
+                for path in sys.argv[1:]:\n\
+                \x20   try: glb = animbin.open(path).to_gltf(binary=True)\n\
+                \x20   except animbin.FormatError: continue\n\
+                \x20   if glb[:4] != b'glTF': sys.exit(path + ': no glb')\n\
+                \x20   n += 1\n\
+                print(n)\n";
+            let files = testdata_files(root)?;
+            let printed = output(
+                Command::new(venv.join("bin/python"))
+                    .current_dir(root)
+                    .args(["-c", script])
+                    .args(&files),
+            )?;
+            Ok(format!(
+                "{name}: auditwheel show: {verdict}; installed by pip, it wrote {} of {} testdata/ files as glb (the rest refused with FormatError)",
+                printed.trim(),
+                files.len()
+            ))
         }
         "windows-x64" => {
             let pyds = extract_from_wheel(&wheel, ".pyd", &into)?;
