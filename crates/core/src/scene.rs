@@ -528,8 +528,8 @@ pub struct Texture {
     /// The encoded image: PNG, JPEG, WebP or whatever [`Texture::mime_type`] says.
     #[serde(alias = "png")]
     pub data: Vec<u8>,
-    /// The image's MIME type (`image/png`); empty where the source states none, which
-    /// readers take from the bytes ([`crate::images::image_mime_type`]).
+    /// The image's MIME type (`image/webp`); empty where the bytes say it, as a PNG's and a
+    /// JPEG's do ([`crate::images::image_mime_type`]), or where the source states none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub mime_type: String,
 }
