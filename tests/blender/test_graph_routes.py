@@ -68,6 +68,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import compare_pose  # noqa: E402
+from make_graph_assets import read_glb  # noqa: E402
 
 # A step starting with "?anim" runs only when the asset has an animation; "--anim FILE" is
 # dropped from a step when it has none; "{ANIM}" is the name of its first animation (a
@@ -107,24 +108,6 @@ DEFAULT_FRAMES = "0,2.5,5,7,9"
 
 
 # --- glb files ----------------------------------------------------------------------------
-
-
-def read_glb(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    magic, _version, _length = struct.unpack_from("<4sII", data, 0)
-    if magic != b"glTF":
-        raise ValueError(f"{path} is not a glb")
-    offset, document, binary = 12, None, b""
-    while offset < len(data):
-        length, kind = struct.unpack_from("<I4s", data, offset)
-        chunk = data[offset + 8 : offset + 8 + length]
-        if kind == b"JSON":
-            document = json.loads(chunk)
-        elif kind == b"BIN\0":
-            binary = chunk
-        offset += 8 + length
-    return document, binary
 
 
 def write_glb(path, document, binary):

@@ -5,21 +5,12 @@
 use animbin_core::math::{Mat4, Quat, Transform};
 use animbin_core::scene::{Projection, Scene};
 
-/// The inverse of an affine matrix (last row 0, 0, 0, 1), or `None` when it is singular
-/// ([`Mat4::inverse_affine`]).
-pub fn inverse_affine(m: &Mat4<f64>) -> Option<Mat4<f64>> {
-    m.inverse_affine()
-}
-
-/// The product `a * b` of two matrices ([`Mat4::multiply`]).
-pub fn multiply(a: &Mat4<f64>, b: &Mat4<f64>) -> Mat4<f64> {
-    a.multiply(b)
-}
-
 /// The matrix of `t`'s inverse: exact for any scale, unlike `Transform::inverse`, which
 /// assumes uniform scale; falls back to it for a singular matrix.
 pub fn inverse_matrix(t: &Transform) -> Mat4<f64> {
-    inverse_affine(&t.to_matrix()).unwrap_or_else(|| t.inverse().to_matrix())
+    t.to_matrix()
+        .inverse_affine()
+        .unwrap_or_else(|| t.inverse().to_matrix())
 }
 
 /// The rotation that turns a Z-up scene Y-up: -90 degrees about X (z becomes y, y becomes -z).
@@ -143,7 +134,7 @@ mod tests {
         };
         assert!(close(back.rotation.x * same_sign, t.rotation.x));
         assert!(close(back.rotation.w * same_sign, t.rotation.w));
-        let inv = inverse_affine(&m).unwrap();
+        let inv = m.inverse_affine().unwrap();
         for i in 0..4 {
             for j in 0..4 {
                 let p: f64 = (0..4).map(|k| m.rows[i][k] * inv.rows[k][j]).sum();
@@ -159,7 +150,7 @@ mod tests {
             ..Transform::IDENTITY
         };
         assert!(Transform::from_matrix(&t.to_matrix()).is_none());
-        assert!(inverse_affine(&t.to_matrix()).is_none());
+        assert!(t.to_matrix().inverse_affine().is_none());
     }
 
     #[test]

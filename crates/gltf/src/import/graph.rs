@@ -2,7 +2,7 @@
 //! (`KHR_lights_punctual`), inverse bind matrices as the file holds them, and names made
 //! unique so that animation tracks find their node.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::error::{Error, Path, Result};
 use animbin_core::math::Mat4;
@@ -33,26 +33,23 @@ pub(super) fn column_major(values: &[f32]) -> Mat4<f64> {
 /// Renames the second and later nodes of a repeated name (`name.1`, `name.2`, ...): tracks
 /// find their node by name, and a repeated one would animate the first node of it.
 pub(super) fn unique_names(bones: &mut [Bone], report: &mut ConversionReport) {
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(bones.len());
-    for bone in bones.iter() {
-        seen.entry(bone.name.clone()).or_insert(0);
-    }
+    // Every name is taken, so that a suffix never makes a name another node already has.
+    let mut taken: HashSet<String> = bones.iter().map(|b| b.name.clone()).collect();
+    let mut first = HashSet::with_capacity(bones.len());
+    let mut last_suffix: HashMap<String, usize> = HashMap::new();
     let mut renamed = 0;
-    let mut taken: std::collections::HashSet<String> = seen.keys().cloned().collect();
-    let mut first = std::collections::HashSet::with_capacity(bones.len());
     for bone in bones.iter_mut() {
         if first.insert(bone.name.clone()) {
             continue;
         }
-        let count = seen.get_mut(&bone.name).expect("every name was counted");
-        let name = loop {
+        let count = last_suffix.entry(bone.name.clone()).or_insert(0);
+        bone.name = loop {
             *count += 1;
             let candidate = format!("{}.{count}", bone.name);
             if taken.insert(candidate.clone()) {
                 break candidate;
             }
         };
-        bone.name = name;
         renamed += 1;
     }
     if renamed > 0 {

@@ -290,7 +290,7 @@ pub(crate) fn import(bytes: &[u8], options: &SceneOptions, report: &mut Conversi
             if !bound.insert(b) {
                 continue;
             }
-            if let Some(global) = xform::inverse_affine(m).and_then(|m| Transform::from_matrix(&m)) {
+            if let Some(global) = m.inverse_affine().and_then(|m| Transform::from_matrix(&m)) {
                 skeleton.bones[b].global = global;
             }
         }
@@ -508,7 +508,7 @@ fn y_up_to_z_up(scene: &mut Scene) {
     .to_matrix();
     for skin in &mut scene.skins {
         for m in &mut skin.inverse_bind_matrices {
-            *m = xform::multiply(m, &back);
+            *m = m.multiply(&back);
         }
     }
     // A mesh a node places without a skin is in that node's space, which turns with the
