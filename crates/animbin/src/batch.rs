@@ -108,6 +108,19 @@ pub struct Plan {
     pub unreadable: Vec<Error>,
 }
 
+impl Plan {
+    /// How many threads to convert the plan's jobs on when `requested` are asked for (by
+    /// default one per core): never more than there are jobs (a thread with nothing to
+    /// convert still costs its start and its stack), nor more than
+    /// [`crate::options::MAX_JOBS`], and at least one.
+    pub fn threads(&self, requested: Option<std::num::NonZeroUsize>) -> usize {
+        let requested = requested
+            .or_else(|| std::thread::available_parallelism().ok())
+            .map_or(1, std::num::NonZeroUsize::get);
+        requested.min(self.jobs.len()).clamp(1, crate::options::MAX_JOBS)
+    }
+}
+
 /// A symbolic link found in a folder that leads nowhere: skipped, and worth a line.
 #[derive(Debug)]
 pub struct BrokenLink {
@@ -579,6 +592,23 @@ mod tests {
         for target in Target::ALL {
             assert!(!target.output_extension().is_empty(), "{target}");
         }
+    }
+
+    #[test]
+    fn a_plan_takes_no_more_threads_than_it_has_jobs() {
+        let job = |n: usize| Job {
+            input: PathBuf::from(format!("{n}.seanim")),
+            output: PathBuf::from(format!("{n}.glb")),
+        };
+        let many = |n: usize| std::num::NonZeroUsize::new(n);
+        let mut plan = Plan::default();
+        assert_eq!(plan.threads(many(4000)), 1);
+        plan.jobs.push(job(0));
+        assert_eq!(plan.threads(many(4000)), 1);
+        assert_eq!(plan.threads(None), 1);
+        plan.jobs.extend((1..3000).map(job));
+        assert_eq!(plan.threads(many(2)), 2);
+        assert_eq!(plan.threads(many(100_000)), crate::options::MAX_JOBS);
     }
 
     #[test]

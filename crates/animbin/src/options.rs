@@ -18,6 +18,8 @@
 //! - **max_input_size**: the most bytes read of one input ([`crate::ReadOptions`]), at least
 //!   1: a whole number, or one followed by `K`, `M`, `G` or `T` (binary units, any case, `iB`
 //!   allowed after them: `64M` and `64MiB` are 64 MiB, `8G` is 8 GiB).
+//! - **jobs**: how many threads a batch converts on, a whole number from 1 to [`MAX_JOBS`];
+//!   a batch starts no more threads than it has files ([`crate::batch::Plan::threads`]).
 //!
 //! Each error names the option by its Python keyword ([`InvalidOption::option`]); the
 //! command's flag is the same name with `--` and hyphens ([`InvalidOption::flag`]).
@@ -39,6 +41,13 @@ pub const PRECISION: &str = "precision";
 pub const MAX_INPUT_SIZE: &str = "max_input_size";
 /// The option `z_up`: the non-glTF side of a conversion is Z-up.
 pub const Z_UP: &str = "z_up";
+/// The option `jobs`: how many threads a batch converts on.
+pub const JOBS: &str = "jobs";
+/// The most threads a batch may be asked for. Each thread holds one input and its output in
+/// memory and a stack of its own, and a conversion runs on the CPU, so beyond the cores a
+/// machine has more threads only add memory; a thousand threads already cost a machine
+/// seconds to start. Raise it here if a machine ever has more cores than this.
+pub const MAX_JOBS: usize = 1024;
 
 /// A value that an option cannot take: which option, and why.
 ///
@@ -47,8 +56,8 @@ pub const Z_UP: &str = "z_up";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{option}: {message}")]
 pub struct InvalidOption {
-    /// The option, by its keyword: [`FRAMERATE`], [`SCALE`], [`ANIM_TYPE`], [`PRECISION`]
-    /// or [`MAX_INPUT_SIZE`].
+    /// The option, by its keyword: [`FRAMERATE`], [`SCALE`], [`ANIM_TYPE`], [`PRECISION`],
+    /// [`MAX_INPUT_SIZE`] or [`JOBS`].
     pub option: &'static str,
     /// What is wrong with the value, naming the value (`0 is not a positive number of
     /// frames per second`).
@@ -140,6 +149,26 @@ pub fn max_input_size(text: &str) -> Result<u64, InvalidOption> {
     Ok(bytes)
 }
 
+/// The thread count typed as `text` (the command's `--jobs`): a whole number from 1 to
+/// [`MAX_JOBS`]; a larger one is refused naming the limit, before any thread starts.
+pub fn jobs(text: &str) -> Result<std::num::NonZeroUsize, InvalidOption> {
+    let too_many = || {
+        InvalidOption::new(
+            JOBS,
+            format!("{text:?} is more threads than the limit of {MAX_JOBS} (animbin::options::MAX_JOBS)"),
+        )
+    };
+    match text.trim().parse::<std::num::NonZeroUsize>() {
+        Ok(count) if count.get() <= MAX_JOBS => Ok(count),
+        Ok(_) => Err(too_many()),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(too_many()),
+        Err(_) => Err(InvalidOption::new(
+            JOBS,
+            format!("{text:?} is not a number of threads from 1 to {MAX_JOBS}"),
+        )),
+    }
+}
+
 /// A number typed for `option` (the command's text), checked by `rule` ([`framerate`] or
 /// [`scale`]): text that is not a number is refused with the option named too.
 pub fn number(
@@ -217,6 +246,28 @@ mod tests {
             framerate(0.0).unwrap_err().to_string(),
             "framerate: 0 is not a positive number of frames per second"
         );
+    }
+
+    #[test]
+    fn jobs_are_whole_numbers_up_to_the_limit() {
+        assert_eq!(jobs("4").map(std::num::NonZeroUsize::get), Ok(4));
+        assert_eq!(
+            jobs(&MAX_JOBS.to_string()).map(std::num::NonZeroUsize::get),
+            Ok(MAX_JOBS)
+        );
+        for over in ["1025", "100000", "99999999999999999999999999"] {
+            let e = jobs(over).unwrap_err();
+            assert_eq!(e.flag(), "--jobs");
+            assert!(e.message.contains("more threads than the limit of 1024"), "{e}");
+        }
+        for bad in ["0", "-1", "two", ""] {
+            assert!(
+                jobs(bad)
+                    .unwrap_err()
+                    .message
+                    .contains("is not a number of threads from 1 to 1024")
+            );
+        }
     }
 
     #[test]

@@ -126,9 +126,10 @@ enum Command {
         /// others still convert; one summary line ends it (exit 1 if any failed).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// How many threads --out converts on (default: one per core): files convert side by
-        /// side, and the parts of one file that divide (SEAnim bones, glTF channels) share them.
-        #[arg(long, value_name = "N", requires = "out")]
+        /// How many threads --out converts on (default: one per core), at most 1024 and never
+        /// more than there are files: files convert side by side, and the parts of one file
+        /// that divide (SEAnim bones, glTF channels) share them.
+        #[arg(long, value_name = "N", requires = "out", value_parser = jobs_arg)]
         jobs: Option<NonZeroUsize>,
     },
     /// Check every rule of the format: one line per problem on stdout; exit 1 on any error
@@ -163,6 +164,11 @@ fn anim_type_arg(text: &str) -> Result<AnimKind, String> {
 
 fn precision_arg(text: &str) -> Result<Precision, String> {
     options::precision(text).map_err(|e| e.message)
+}
+
+/// `--jobs`, by the library's rule (1 to `animbin::options::MAX_JOBS`).
+fn jobs_arg(text: &str) -> Result<NonZeroUsize, String> {
+    options::jobs(text).map_err(|e| e.message)
 }
 
 /// `--max-input-size`, by the library's rule (`64M`, `8G`, a number of bytes).
@@ -598,10 +604,7 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
         batch.inputs.iter().partition(|path| refuse_special(path).is_err());
     let plan =
         animbin::batch::plan(&inputs, batch.out, target, batch.format).map_err(|e| Failure::Usage(e.to_string()))?;
-    let threads = batch
-        .jobs
-        .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get);
+    let threads = plan.threads(batch.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

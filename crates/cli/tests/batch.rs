@@ -416,3 +416,40 @@ fn one_job_and_two_give_the_same_files() {
     }
     assert_eq!(results[0], results[1]);
 }
+
+/// `--jobs` beyond the documented maximum is the user's mistake, said before a thread starts.
+#[test]
+fn more_jobs_than_the_limit_is_a_usage_error_naming_it() {
+    let dir = tempdir();
+    let out = dir.path().join("out");
+    let input = testdata("sample.seanim");
+    for jobs in ["1025", "100000", "99999999999999999999999"] {
+        let run = batch(&[&input], &out, "glb", &["--jobs", jobs]);
+        assert_eq!(code(&run), 2, "{}", stderr(&run));
+        assert!(stderr(&run).contains("the limit of 1024"), "{}", stderr(&run));
+        assert!(!out.exists());
+    }
+}
+
+/// A batch starts no more threads than it has files: one file with `--jobs 1000` converts on
+/// one thread. Under an address-space limit of 512 MiB, a thousand threads' stacks (2 MiB
+/// each, reserved when the thread starts) cannot even be started, so this fails if the
+/// command starts them.
+#[cfg(unix)]
+#[test]
+fn a_batch_of_one_file_starts_one_thread_whatever_jobs_asks() {
+    let dir = tempdir();
+    let out = dir.path().join("out");
+    let input = testdata("sample.seanim");
+    let run = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 524288 && exec \"$0\" convert --to glb --jobs 1000 --out \"$1\" \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_animbin"))
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert_eq!(stdout(&run), "converted 1, failed 0, skipped 0\n");
+    assert_eq!(files_below(&out), ["sample.glb"]);
+}
