@@ -96,6 +96,67 @@ pub fn file_name(name: &str) -> String {
     }
 }
 
+/// The longest file name, in bytes and with its extension, that [`split_file_names`] gives.
+/// File systems take 255 (bytes on Linux and macOS, UTF-16 units on Windows); a save's
+/// temporary file adds 16 bytes to the name (`.NAME.XXXXXX.partial`), and the rest is room.
+pub const MAX_FILE_NAME: usize = 200;
+
+/// The names of the files `--split` writes into one folder, one per name of `names` (the
+/// names [`convert_split`] returns), in order, each ending in `.extension`: the name as
+/// [`file_name`] cleans it, without trailing dots (which Windows drops), a name Windows
+/// keeps for a device (`CON`, `nul.txt`...) after a `_`, cut at a character boundary to at
+/// most [`MAX_FILE_NAME`] bytes, and then unique, with case ignored as macOS and Windows
+/// ignore it: a name taken by an earlier one gets `_2`, `_3`... before its extension,
+/// cut further to make room. So `a/b`, `a:b`, `a_b` and `A_B` become `a_b`, `a_b_2`,
+/// `a_b_3` and `A_B_4`, and every name is known before the first file is written.
+pub fn split_file_names<'a>(names: impl IntoIterator<Item = &'a str>, extension: &str) -> Vec<String> {
+    let mut taken = HashSet::new();
+    names
+        .into_iter()
+        .map(|name| {
+            let mut stem = file_name(name).trim_end_matches(['.', ' ']).to_string();
+            if stem.is_empty() {
+                stem = "animation".to_string();
+            }
+            if is_device_name(&stem) {
+                stem.insert(0, '_');
+            }
+            // Each n gives another name, and only finitely many are taken: this ends.
+            let mut n = 1u64;
+            loop {
+                let suffix = if n == 1 { String::new() } else { format!("_{n}") };
+                let room = MAX_FILE_NAME.saturating_sub(suffix.len() + 1 + extension.len());
+                let cut = floor_char_boundary(&stem, room).trim_end_matches(['.', ' ']);
+                let candidate = format!("{cut}{suffix}.{extension}");
+                if taken.insert(candidate.to_lowercase()) {
+                    return candidate;
+                }
+                n += 1;
+            }
+        })
+        .collect()
+}
+
+/// Whether Windows reads `stem` (up to its first dot) as a device: `CON`, `PRN`, `AUX`,
+/// `NUL`, `COM1`-`COM9`, `LPT1`-`LPT9`, in any case.
+fn is_device_name(stem: &str) -> bool {
+    let head = stem.split('.').next().unwrap_or(stem).trim_end().to_ascii_uppercase();
+    matches!(head.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || (head.len() == 4
+            && (head.starts_with("COM") || head.starts_with("LPT"))
+            && head.as_bytes()[3].is_ascii_digit()
+            && head.as_bytes()[3] != b'0')
+}
+
+/// The longest start of `text` of at most `max` bytes that ends at a character boundary.
+fn floor_char_boundary(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let end = (0..=max).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    &text[..end]
+}
+
 /// A document as a scene with the animations of [`ConvertOptions::anims`] joined by bone
 /// name, as [`Document::scene_with`] gives it.
 #[derive(Debug)]
@@ -387,7 +448,8 @@ fn convert_cow<'a>(document: Cow<'a, Document>, target: Target, options: &Conver
 /// conversion per animation, each with the input's model (its skeleton, meshes and
 /// materials, where the target holds them), named as [`convert`] names animations, made
 /// unique with `_2`, `_3`... and `animation` plus its position when it has no name. Every
-/// conversion is made before any is returned, so nothing needs writing when one fails.
+/// conversion is made before any is returned, so nothing needs writing when one fails;
+/// [`split_file_names`] gives the files to write them to, all of them before the first.
 /// [`ConvertOptions::animation`] keeps one, as for [`convert`].
 pub fn convert_split(
     document: &Document,
@@ -702,5 +764,71 @@ mod tests {
         assert_eq!(animation_names(&[named("")], None), [""]);
         assert_eq!(file_stem(Path::new("anims/run.seanim")).as_deref(), Some("run"));
         assert_eq!(folder_of(Path::new("a.seanim")), Path::new("."));
+    }
+
+    #[test]
+    fn split_names_that_clean_alike_stay_apart() {
+        let long = "x".repeat(300);
+        let names = ["a/b", "a:b", "a_b", "A_B", "..", " ", "", "con", "a.", &long, &long];
+        let files = split_file_names(names, "seanim");
+        let cut = format!("{}.seanim", "x".repeat(MAX_FILE_NAME - ".seanim".len()));
+        let cut_2 = format!("{}_2.seanim", "x".repeat(MAX_FILE_NAME - "_2.seanim".len()));
+        assert_eq!(
+            files,
+            [
+                "a_b.seanim",
+                "a_b_2.seanim",
+                "a_b_3.seanim",
+                "A_B_4.seanim",
+                "animation.seanim",
+                "animation_2.seanim",
+                "animation_3.seanim",
+                "_con.seanim",
+                "a.seanim",
+                &cut,
+                &cut_2,
+            ]
+        );
+        // Cut at a character boundary.
+        let wide = split_file_names(["\u{e9}".repeat(150).as_str()], "glb");
+        assert!(
+            wide[0].len() <= MAX_FILE_NAME && wide[0].ends_with("\u{e9}.glb"),
+            "{wide:?}"
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever the names, the files are as many, unique with case ignored, short
+        /// enough, plain names in the folder (no separator, no leading dot, not empty).
+        #[test]
+        fn split_file_names_are_unique_short_and_plain(names in proptest::collection::vec(".{0,260}", 0..24)) {
+            let files = split_file_names(names.iter().map(String::as_str), "seanim");
+            proptest::prop_assert_eq!(files.len(), names.len());
+            let mut seen = HashSet::new();
+            for file in &files {
+                proptest::prop_assert!(seen.insert(file.to_lowercase()), "{file:?} twice in {files:?}");
+                proptest::prop_assert!(file.len() <= MAX_FILE_NAME, "{file:?}");
+                proptest::prop_assert!(file.ends_with(".seanim") && file.len() > ".seanim".len(), "{file:?}");
+                proptest::prop_assert!(!file.starts_with('.') && !file.starts_with(' '), "{file:?}");
+                proptest::prop_assert!(!file.contains(['/', '\\', ':', '\0']), "{file:?}");
+                proptest::prop_assert_eq!(std::path::Path::new(file).file_name().and_then(|f| f.to_str()), Some(file.as_str()));
+            }
+        }
+
+        /// Names that clean alike (separators, case) still give as many files.
+        #[test]
+        fn names_alike_after_cleaning_give_distinct_files(stem in "[a-c]{1,3}", count in 1usize..40) {
+            let names: Vec<String> = (0..count)
+                .map(|i| match i % 4 {
+                    0 => stem.clone(),
+                    1 => stem.replace('a', "/"),
+                    2 => stem.to_uppercase(),
+                    _ => format!("{stem}_2"),
+                })
+                .collect();
+            let files = split_file_names(names.iter().map(String::as_str), "cast");
+            let unique: HashSet<String> = files.iter().map(|f| f.to_lowercase()).collect();
+            proptest::prop_assert_eq!(unique.len(), count);
+        }
     }
 }

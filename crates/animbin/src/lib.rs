@@ -125,8 +125,8 @@ pub use animbin_core::{FileFormat, Location, Problem, SceneOptions, Severity};
 pub use animbin_gltf::GltfFile;
 pub use animbin_sf3::is_x8an_name;
 pub use convert::{
-    AnimationSource, Conversion, ConvertOptions, SceneWith, UnmatchedTracks, convert, convert_owned, convert_scene,
-    convert_split, file_name, loss_line, writable_targets,
+    AnimationSource, Conversion, ConvertOptions, MAX_FILE_NAME, SceneWith, UnmatchedTracks, convert, convert_owned,
+    convert_scene, convert_split, file_name, loss_line, split_file_names, writable_targets,
 };
 pub use error::{Error, Result};
 #[cfg(feature = "fs")]

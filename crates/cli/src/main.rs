@@ -544,11 +544,12 @@ fn convert(request: &Request<'_>, mut options: ConvertOptions) -> CliResult<()> 
         return animbin::save_with(output, save, |writer| conversion.write(writer)).map_err(input_error(input));
     }
     let conversions = animbin::convert_split(&doc, target, &options).map_err(|e| conversion_error(e, input))?;
-    let extension = target.output_extension();
-    let outputs: Vec<PathBuf> = conversions
-        .iter()
-        .map(|(name, _)| output.join(format!("{}.{extension}", animbin::file_name(name))))
-        .collect();
+    // Every name is made (unique, short enough) and checked before the first file is written.
+    let names = animbin::split_file_names(
+        conversions.iter().map(|(name, _)| name.as_str()),
+        target.output_extension(),
+    );
+    let outputs: Vec<PathBuf> = names.iter().map(|name| output.join(name)).collect();
     for path in &outputs {
         refuse_overwriting_inputs(&inputs, path)?;
     }

@@ -535,6 +535,56 @@ fn anim_files_become_actions_named_after_them_and_split_writes_one_file_each() {
     assert_eq!(code(&out), 2, "{}", stderr(&out));
 }
 
+/// Names that clean to the same file name (`a/b`, `a:b`, `a_b`, `..`, `" "`), a name in
+/// another case and one longer than a file name can be each get a file of their own, and
+/// none is written over another.
+#[test]
+fn split_gives_every_animation_a_file_of_its_own_whatever_its_name() {
+    let dir = tempdir();
+    let gltf = dir.path().join("model.gltf");
+    let out = animbin(&["convert", s(&testdata("sample.seanim")), s(&gltf)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let mut json: Value = serde_json::from_slice(&read(&gltf)).unwrap();
+    let long = "n".repeat(300);
+    let names = ["a/b", "a:b", "a_b", "A_B", "..", " ", long.as_str(), "animation"];
+    let first = json["animations"][0].clone();
+    json["animations"] = names
+        .iter()
+        .map(|name| {
+            let mut animation = first.clone();
+            animation["name"] = Value::from(*name);
+            animation
+        })
+        .collect();
+    let many = write(dir.path(), "many.gltf", &serde_json::to_vec(&json).unwrap());
+    let folder = dir.path().join("split");
+    let out = animbin(&["convert", "--split", "--to", "seanim", s(&many), s(&folder)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), names.len(), "{files:?}");
+    let cut = format!("{}.seanim", "n".repeat(animbin::MAX_FILE_NAME - ".seanim".len()));
+    for name in [
+        "a_b.seanim",
+        "a_b_2.seanim",
+        "a_b_3.seanim",
+        "A_B_4.seanim",
+        "animation.seanim",
+    ] {
+        assert!(files.iter().any(|f| f == name), "{name} not in {files:?}");
+    }
+    assert!(files.contains(&cut), "{files:?}");
+    for file in &files {
+        assert_eq!(
+            info_json(&folder.join(file))["bone_count"],
+            info_json(&testdata("sample.seanim"))["bone_count"]
+        );
+    }
+}
+
 #[test]
 fn a_gltf_without_extras_takes_the_seanim_header_from_the_flags() {
     let dir = tempdir();
