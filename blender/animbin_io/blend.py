@@ -41,7 +41,8 @@ def is_slotted(action: bpy.types.Action) -> bool:
 
 
 class ChannelWriter:
-    """Creates the F-curves of one action for one armature object."""
+    """Creates the F-curves of one action for one object: an armature's pose bones, or the
+    object's own transform."""
 
     def __init__(self, action: bpy.types.Action, armature_object: bpy.types.Object):
         self.action = action
@@ -62,12 +63,15 @@ class ChannelWriter:
             self.groups[name] = group
         return group
 
-    def curves(self, bone: str, prop: str, frames: np.ndarray, values: np.ndarray, interpolation: int) -> None:
-        """One F-curve per column of ``values`` ((K, n)) for ``pose.bones[bone].prop``."""
-        path = f'pose.bones["{bpy.utils.escape_identifier(bone)}"].{prop}'
+    def curves(self, bone: str | None, prop: str, frames: np.ndarray, values: np.ndarray, interpolation: int) -> None:
+        """One F-curve per column of ``values`` ((K, n)) for ``pose.bones[bone].prop``, or
+        for the object's own ``prop`` where ``bone`` is None."""
+        if bone is None:
+            path, group = prop, self._group("Object Transforms")
+        else:
+            path, group = f'pose.bones["{bpy.utils.escape_identifier(bone)}"].{prop}', self._group(bone)
         frames = np.asarray(frames, dtype=np.float64)
         count = len(frames)
-        group = self._group(bone)
         for index in range(values.shape[1]):
             curve = self.bag.fcurves.new(path, index=index)
             curve.group = group
@@ -81,7 +85,7 @@ class ChannelWriter:
             curve.update()
 
     def assign(self, armature_object: bpy.types.Object) -> None:
-        """Makes the action the armature's active one (with its slot)."""
+        """Makes the action the object's active one (with its slot)."""
         data = armature_object.animation_data or armature_object.animation_data_create()
         data.action = self.action
         if self.slot is not None:

@@ -37,6 +37,7 @@ import base64
 import dataclasses
 import math
 import os
+import sys
 import tempfile
 import types
 import warnings
@@ -50,7 +51,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 import animbin
 
-from . import blend, hair, instances, pose, rig, shapes, table
+from . import blend, graph, hair, instances, pose, rig, shapes, table
 
 
 @dataclass
@@ -83,6 +84,10 @@ class Result:
     meshes: list = field(default_factory=list)
     hairs: list = field(default_factory=list)
     instances: list = field(default_factory=list)
+    # A graph's objects (``graph``): Empties of plain nodes, cameras and lights.
+    empties: list = field(default_factory=list)
+    cameras: list = field(default_factory=list)
+    lights: list = field(default_factory=list)
     actions: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
 
@@ -112,7 +117,11 @@ def load(context, path: str, format_name: str | None, settings: Settings) -> Res
 
     for obj in context.view_layer.objects:
         obj.select_set(False)
-    made = [obj for obj in [result.armature, *result.meshes, *result.hairs, *result.instances] if obj is not None]
+    made = [
+        obj
+        for obj in [result.armature, *result.meshes, *result.hairs, *result.instances, *result.empties, *result.cameras, *result.lights]
+        if obj is not None
+    ]
     for obj in made:
         obj.select_set(True)
     if made:
@@ -148,6 +157,10 @@ def _build(context, path: str, document, scene, settings: Settings, result: Resu
     stem = os.path.splitext(os.path.basename(path))[0]
     # The armature and unnamed meshes are named after the model where the file names it.
     model_name = getattr(scene, "name", "") or stem
+
+    if graph.has_graph(scene):
+        _build_graph(context, path, stem, model_name, document, scene, settings, result)
+        return
 
     armature_object = None
     bone_names = []
@@ -207,6 +220,54 @@ def _build(context, path: str, document, scene, settings: Settings, result: Resu
         precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
         build_actions(context, armature_object, scene.animations, stem, document.format, precision, settings, result)
     shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
+
+
+def _build_graph(context, path: str, stem: str, model_name: str, document, scene, settings: Settings, result: Result) -> None:
+    """A scene graph (``graph``): objects for its plain nodes, cameras and lights, an armature
+    for its bones, meshes where their nodes place them, and actions for both."""
+    fmt = table.info(document.format)
+    materials = build_materials(scene, path, stem, result)
+    nodes = graph.Graph(scene, _checked_parents(scene.skeleton.parents), settings.scale)
+    root = _root_matrix(scene.placement, settings)
+    armature_object, _bone_names, objects = graph.build(
+        context, scene, nodes, model_name, materials, root, settings, result, sys.modules[__name__]
+    )
+    result.armature = armature_object
+    bone_animations, _ = graph.split_tracks(scene.animations, nodes)
+    if armature_object is not None and any(a.tracks for a in bone_animations):
+        info = document.info() if fmt["chooses_precision"] else {}
+        precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
+        build_actions(context, armature_object, bone_animations, stem, document.format, precision, settings, result)
+    graph.build_object_actions(scene.animations, nodes, objects, root, stem, settings, result)
+    shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
+    if settings.set_scene and scene.animations and armature_object is None:
+        _set_scene_range(context, scene.animations)
+
+
+def _set_scene_range(context, animations) -> None:
+    """The scene's frame rate from the first animation and its range over all of their keys."""
+    first, last = math.inf, -math.inf
+    for animation in animations:
+        for track in animation.tracks:
+            for frames in (track.translation_frames, track.rotation_frames, track.scale_frames):
+                if len(frames):
+                    first, last = min(first, float(np.min(frames))), max(last, float(np.max(frames)))
+    if first > last:
+        return
+    blend.set_scene_framerate(context.scene, float(animations[0].framerate))
+    context.scene.frame_start = max(0, int(math.floor(first)))
+    context.scene.frame_end = int(math.ceil(last))
+
+
+def _root_matrix(placement, settings: Settings) -> Matrix:
+    """What ``_orient`` and ``_place`` do to a root object, as one matrix."""
+    turn = Matrix.Identity(4)
+    if settings.up_axis == "Y":
+        turn = Matrix.Rotation(math.pi / 2, 4, "X")
+    elif settings.up_axis == "X":
+        turn = Matrix.Rotation(-math.pi / 2, 4, "Y")
+    t, r, s = (np.asarray(v, dtype=np.float64) for v in placement)
+    return turn @ Matrix.LocRotScale(Vector((t * settings.scale).tolist()), Quaternion((r[3], r[0], r[1], r[2])), Vector(s.tolist()))
 
 
 def _path_key(path: str) -> str:

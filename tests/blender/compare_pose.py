@@ -170,11 +170,12 @@ def material_signature(material, mesh):
     return {"name": material.name, "slots": slots, "factors": factors}
 
 
-def measure(path, frames=DEFAULT_FRAMES):
+def measure(path, frames=DEFAULT_FRAMES, load=import_file):
     """What Blender shows of `path` at each frame: {"frames": [...], "meshes": [{"name",
     "vertices": [array (n, 3) per frame]}], "bones": {name: [head per frame]}, "cameras":
-    [...], "lights": [...]}, all world space."""
-    scene = import_file(path)
+    [...], "lights": [...]}, all world space. `load(path)` makes the scene (Blender's glTF
+    importer by default; another importer to compare with it)."""
+    scene = load(path)
     objects = list(scene.objects)
     shapes = {
         pb.custom_shape
@@ -493,11 +494,12 @@ def compare_materials(label, materials_a, materials_b, check_value, missing):
             check_value(f"{where}: {name} factor", float(np.abs(np.array(fa) - np.array(fb)).max()), 1e-3)
 
 
-def compare_report(path_a, path_b, frames=DEFAULT_FRAMES, tolerance=1e-3, allow_missing=()):
+def compare_report(path_a, path_b, frames=DEFAULT_FRAMES, tolerance=1e-3, allow_missing=(), load_b=import_file):
     """Measure both files and compare them: the report of `compare_measured`, with the files
-    and the mesh, bone, camera and light counts of each side."""
+    and the mesh, bone, camera and light counts of each side. `load_b` imports B (see
+    `measure`)."""
     a = measure(path_a, frames)
-    b = measure(path_b, frames)
+    b = measure(path_b, frames, load_b)
     report = compare_measured(a, b, tolerance, allow_missing)
     report["a"] = {"file": str(path_a), **counts(a)}
     report["b"] = {"file": str(path_b), **counts(b)}

@@ -166,6 +166,36 @@ def check_harness(checks, assets, frames, tolerance, work):
     checks.true("harness: armature_under_empty.glb against a copy with Placement's Z scale 0.505 fails", bool(failures))
 
 
+def extension_import(path):
+    """A fresh scene at 24 frames per second with ``path`` imported by animbin's Blender
+    extension (glTF is Y-up; its keys in seconds become frames at the scene's rate, as
+    Blender's importer makes them)."""
+    sys.path.insert(0, os.path.join(ROOT, "blender"))
+    from animbin_io import importer
+
+    import bpy
+
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    scene = bpy.context.scene
+    importer.load(bpy.context, path, None, importer.Settings(up_axis="Y", framerate=24.0))
+    # The extension sets the scene's rate from the file; Blender's importer keeps 24.
+    scene.render.fps, scene.render.fps_base = 24, 1.0
+    return scene
+
+
+def check_extension(checks, assets, frames, tolerance):
+    """Each asset imported by the extension looks as Blender's own glTF importer shows it:
+    the graph (empties, cameras, lights, instances, node animation) is built, not baked."""
+    for path in assets:
+        name = os.path.basename(path)
+        report = compare_pose.compare_report(path, path, frames, tolerance, load_b=extension_import)
+        checks.true(f"extension import of {name} looks as Blender's: {report['failures']}", not report["failures"])
+        checks.true(
+            f"extension import of {name}: the same meshes, cameras and lights ({report['a']} against {report['b']})",
+            all(report["a"][k] == report["b"][k] for k in ("meshes", "cameras", "lights") if k in report["a"]),
+        )
+
+
 def animation_names(asset):
     document, _binary = read_glb(asset)
     return [a.get("name", f"animation {i}") for i, a in enumerate(document.get("animations", []))]
@@ -352,6 +382,10 @@ def main():
                 check_harness(checks, assets, args.frames, args.tolerance, scratch)
             except Exception:
                 checks.true(f"harness: no exception:\n{traceback.format_exc()}", False)
+        try:
+            check_extension(checks, assets, args.frames, args.tolerance)
+        except Exception:
+            checks.true(f"extension import: no exception:\n{traceback.format_exc()}", False)
         for route in routes:
             for asset in assets:
                 name = os.path.basename(asset)

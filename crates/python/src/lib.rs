@@ -19,6 +19,7 @@ mod files;
 mod options;
 mod pose;
 mod scene;
+mod scene_graph;
 mod scene_hair;
 mod scene_keys;
 mod scene_morph;

@@ -7,8 +7,8 @@
 
 use animbin::core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin::core::scene::{
-    AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Material, Mesh, Note,
-    PropertyTrack, Scene, Skeleton, SkinBlend, SkinWeights, Texture,
+    AnimKind, Animation, Bone, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Material, Mesh, NodeKind,
+    Note, PropertyTrack, Scene, Skeleton, SkinBlend, SkinWeights, Texture,
 };
 use numpy::{Element, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -151,6 +151,7 @@ pub(crate) fn to_python<'py>(
         let d = PyDict::new(py);
         d.set_item("name", &t.name)?;
         d.set_item("png", PyBytes::new(py, &t.data))?;
+        d.set_item("mime_type", &t.mime_type)?;
         make(&classes.texture, d)
     })?;
     set_list(&fields, "animations", scene.animations, |a| {
@@ -162,6 +163,13 @@ pub(crate) fn to_python<'py>(
     set_list(&fields, "instances", scene.instances, |i| {
         crate::scene_hair::instance_to_python(py, &classes.instance, i)
     })?;
+    crate::scene_graph::graph_to_python(
+        &fields,
+        &scene.mesh_instances,
+        &scene.skins,
+        &scene.cameras,
+        &scene.lights,
+    )?;
     fields.set_item("placement", placement_to_python(py, scene.placement)?)?;
     fields.set_item("name", &scene.name)?;
     fields.set_item("lost", &report.lost)?;
@@ -240,6 +248,8 @@ fn skeleton_to_python<'py>(py: Python<'py>, classes: &Classes, skeleton: &Skelet
     }
     let cosmetic: Vec<bool> = bones.iter().map(|b| b.cosmetic).collect();
     d.set_item("cosmetic", PyArray1::from_vec(py, cosmetic))?;
+    let plain: Vec<bool> = bones.iter().map(|b| !b.kind.is_bone()).collect();
+    d.set_item("plain", PyArray1::from_vec(py, plain))?;
     let compensate: Vec<bool> = bones.iter().map(|b| b.scale_compensate).collect();
     d.set_item("scale_compensate", PyArray1::from_vec(py, compensate))?;
     let rest_scale = flatten(bones.iter().map(|b| [b.rest_scale.x, b.rest_scale.y, b.rest_scale.z]));
@@ -311,11 +321,13 @@ fn mesh_to_python<'py>(py: Python<'py>, classes: &Classes, mesh: Mesh) -> PyResu
             d.set_item("bone_indices", array2(py, skin.bones, v, k)?)?;
             d.set_item("bone_weights", array2(py, skin.weights, v, k)?)?;
             d.set_item("skin_blend", skin.blend.name())?;
+            d.set_item("skin", skin.skin)?;
         }
         None => {
             d.set_item("bone_indices", py.None())?;
             d.set_item("bone_weights", py.None())?;
             d.set_item("skin_blend", SkinBlend::Linear.name())?;
+            d.set_item("skin", py.None())?;
         }
     }
     d.set_item("materials", materials)?;
@@ -342,6 +354,7 @@ fn material_to_python<'py>(py: Python<'py>, classes: &Classes, material: &Materi
     d.set_item("texture", material.texture)?;
     let color = material.base_color.map(|c| (c.r, c.g, c.b, c.a));
     d.set_item("base_color", color)?;
+    crate::scene_graph::material_graph_to_python(&d, &material.links, material.surface.as_ref())?;
     make(&classes.material, d)
 }
 
@@ -590,18 +603,19 @@ pub(crate) fn from_python(d: &Bound<'_, PyDict>) -> PyResult<Scene> {
         Ok(Texture {
             name: get(t, "Texture", "name")?,
             data: bytes(t, "Texture", "png")?,
-            mime_type: String::new(),
+            mime_type: crate::scene_rig::opt(t, "Texture", "mime_type")?.unwrap_or_default(),
         })
     })?;
     let animations = list_from(d, "Scene", "animations", animation_from_python)?;
     let placement = placement_from_python(&field(d, "Scene", "placement")?, "Scene.placement")?;
     let hairs = list_from(d, "Scene", "hairs", crate::scene_hair::hair_from_python)?;
     let instances = list_from(d, "Scene", "instances", crate::scene_hair::instance_from_python)?;
+    let (mesh_instances, skins, cameras, lights) = crate::scene_graph::graph_from_python(d)?;
     Ok(Scene {
-        cameras: Vec::new(),
-        lights: Vec::new(),
-        mesh_instances: Vec::new(),
-        skins: Vec::new(),
+        cameras,
+        lights,
+        mesh_instances,
+        skins,
         placement,
         skeleton,
         meshes,
@@ -667,6 +681,12 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
     expect_len(what, "cosmetic", cosmetic.len(), n, "the bone count")?;
     let compensate: Vec<bool> = vector(d, what, "scale_compensate")?;
     expect_len(what, "scale_compensate", compensate.len(), n, "the bone count")?;
+    // Absent or None: every node is a bone (what every game format holds).
+    let plain: Vec<bool> = match d.get_item("plain")?.filter(|v| !v.is_none()) {
+        None => vec![false; n],
+        Some(_) => vector(d, what, "plain")?,
+    };
+    expect_len(what, "plain", plain.len(), n, "the bone count")?;
     let local = transforms_from_python(d, "", n)?;
     let global = transforms_from_python(d, "global_", n)?;
     // Absent or None: every bone's rest scale is 1 (what every format but Cast has).
@@ -692,7 +712,7 @@ fn skeleton_from_python(d: &Bound<'_, PyDict>) -> PyResult<Skeleton> {
                 })?),
             };
             Ok(Bone {
-                kind: Default::default(),
+                kind: if plain[i] { NodeKind::Plain } else { NodeKind::Bone },
                 scale_compensate: compensate[i],
                 rest_scale: rest_scale[i],
                 name,
@@ -752,7 +772,7 @@ fn mesh_from_python(d: &Bound<'_, PyDict>) -> PyResult<Mesh> {
         expect_len(what, "bone_indices", shape[0], v, "the vertex count")?;
         let slice_error = |e: numpy::AsSliceError| PyValueError::new_err(format!("Mesh.bone_indices: {e}"));
         Some(SkinWeights {
-            skin: None,
+            skin: crate::scene_rig::opt(d, what, "skin")?,
             influences: shape[1],
             bones: indices.as_slice().map_err(slice_error)?.to_vec(),
             weights: weights.as_slice().map_err(slice_error)?.to_vec(),
@@ -787,9 +807,10 @@ fn material_from_python(d: &Bound<'_, PyDict>) -> PyResult<Material> {
             .map_err(|e| PyValueError::new_err(format!("Material.textures[{name:?}]: {e}")))
     };
     let base_color: Option<(f32, f32, f32, f32)> = get(d, what, "base_color")?;
+    let (links, surface) = crate::scene_graph::material_graph_from_python(d, what)?;
     Ok(Material {
-        links: Vec::new(),
-        surface: None,
+        links,
+        surface,
         name: get(d, what, "name")?,
         diffuse_map: slot("diffuse")?,
         normal_map: slot("normal")?,
@@ -888,7 +909,7 @@ pub(crate) fn other_side<'py>(
             .zip(parents)
             .zip(compensate)
             .map(|((transform, &p), &scale_compensate)| Bone {
-                kind: Default::default(),
+                kind: NodeKind::Bone,
                 scale_compensate,
                 // Rest scales play no part in the bind pose.
                 rest_scale: Vec3::ONE,

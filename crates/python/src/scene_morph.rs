@@ -26,6 +26,7 @@ pub(crate) fn target_to_python<'py>(
     };
     d.set_item("normal_deltas", normals)?;
     d.set_item("max_weight", target.max_weight)?;
+    d.set_item("default_weight", target.default_weight)?;
     make(cls, d)
 }
 
@@ -49,7 +50,7 @@ pub(crate) fn target_from_python(d: &Bound<'_, PyDict>) -> PyResult<MorphTarget>
         n
     };
     Ok(MorphTarget {
-        default_weight: 0.0,
+        default_weight: crate::scene_rig::opt(d, what, "default_weight")?.unwrap_or(0.0),
         name: get(d, what, "name")?,
         indices,
         position_deltas,

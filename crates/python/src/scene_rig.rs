@@ -55,7 +55,7 @@ pub(crate) fn rig_to_python(d: &Bound<'_, PyDict>, skeleton: &Skeleton) -> PyRes
 }
 
 /// Entry `name` of `e`, `None` when absent or `None`.
-fn opt<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
+pub(crate) fn opt<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
     e: &Bound<'py, PyDict>,
     what: &str,
     name: &str,
@@ -70,7 +70,7 @@ fn opt<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
 }
 
 /// Entry `name` of `e`, required.
-fn req<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
+pub(crate) fn req<'py, T: for<'a> FromPyObject<'a, 'py, Error = PyErr>>(
     e: &Bound<'py, PyDict>,
     what: &str,
     name: &str,

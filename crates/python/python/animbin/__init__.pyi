@@ -299,6 +299,9 @@ class Skeleton:
     bone as at rest."""
     ik_handles: list[dict[str, Any]]
     constraints: list[dict[str, Any]]
+    plain: NDArray[np.bool_]
+    """(N,) nodes that are not bones: a glTF's empties and the nodes that place a mesh, a
+    camera or a light (all ``False`` in the game formats)."""
 
     def __init__(
         self,
@@ -316,6 +319,7 @@ class Skeleton:
         ik_handles: Iterable[dict[str, Any]] = (),
         constraints: Iterable[dict[str, Any]] = (),
         rest_scale: ArrayLike | None = None,
+        plain: ArrayLike | None = None,
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is computed
         from the other through the hierarchy. Missing rotations are identity, missing
@@ -349,6 +353,8 @@ class Mesh:
     whole mesh."""
     morph_targets: list[MorphTarget]
     """Blend shapes / shape keys."""
+    skin: int | None
+    """The index into ``Scene.skins`` saying how the weights were bound, or ``None``."""
 
     def __init__(
         self,
@@ -365,6 +371,7 @@ class Mesh:
         materials: Iterable[int | None] = (),
         material: int | None = None,
         morph_targets: Iterable[MorphTarget] = (),
+        skin: int | None = None,
     ) -> None:
         """``material`` is a shorthand for ``materials=[material]``."""
     @property
@@ -383,6 +390,8 @@ class MorphTarget:
     """(K, 3) normal offsets, or ``None``."""
     max_weight: float | None
     """The largest weight it is meant to reach (Cast's ``ts``)."""
+    default_weight: float
+    """The weight where nothing animates it (a glTF mesh's ``weights``); 0 by default."""
 
     def __init__(
         self,
@@ -392,6 +401,7 @@ class MorphTarget:
         *,
         normal_deltas: ArrayLike | None = None,
         max_weight: float | None = None,
+        default_weight: float = 0.0,
     ) -> None: ...
 
 class Hair:
@@ -454,6 +464,11 @@ class Material:
     """An embedded texture used as the diffuse map: an index into ``Scene.textures``."""
     base_color: tuple[float, float, float, float] | None
     """Linear RGBA."""
+    links: list[dict[str, Any]]
+    """The embedded images of each physically based slot: ``slot``, ``texture``,
+    ``uv_layer``, ``strength``, ``transform`` (see the class in ``animbin._scene``)."""
+    surface: dict[str, Any] | None
+    """``metallic``, ``roughness``, ``emissive``, ``double_sided``, or ``None``."""
 
     def __init__(
         self,
@@ -462,15 +477,20 @@ class Material:
         *,
         texture: int | None = None,
         base_color: Iterable[float] | None = None,
+        links: Iterable[dict[str, Any]] = (),
+        surface: dict[str, Any] | None = None,
     ) -> None: ...
 
 class Texture:
-    """An embedded image (DMF carries PNG bytes)."""
+    """An embedded image, kept encoded (PNG, JPEG or WebP)."""
 
     name: str
     png: bytes
+    """The encoded image (the attribute keeps its first name)."""
+    mime_type: str
+    """``"image/webp"``; empty where the bytes say it (PNG, JPEG)."""
 
-    def __init__(self, name: str, png: bytes) -> None: ...
+    def __init__(self, name: str, png: bytes, mime_type: str = "") -> None: ...
 
 class BoneTrack:
     """The keys of one bone; each channel has its own key frames (float64, in frames).
@@ -584,6 +604,17 @@ class Scene:
     """Cast's Hair nodes."""
     instances: list[Instance]
     """Other scene files placed in this one (Cast's Instance nodes)."""
+    mesh_instances: list[dict[str, Any]]
+    """Meshes drawn in a node's space: ``node``, ``meshes``, ``name``."""
+    skins: list[dict[str, Any]]
+    """``name``, ``joints``, ``inverse_bind_matrices`` ((J, 4, 4) float64 or ``None``),
+    ``skeleton``."""
+    cameras: list[dict[str, Any]]
+    """``name``, ``node``, ``type`` (``"perspective"``: ``yfov``, ``aspect_ratio``,
+    ``znear``, ``zfar``; ``"orthographic"``: ``xmag``, ``ymag``, ``znear``, ``zfar``)."""
+    lights: list[dict[str, Any]]
+    """``name``, ``node``, ``type`` (``"directional"``, ``"point"``, ``"spot"`` with
+    ``inner_cone_angle`` and ``outer_cone_angle``), ``color``, ``intensity``, ``range``."""
     lost: list[str]
     """What the scene model could not hold of the file, one line per kind (empty when it
     holds everything)."""
@@ -599,4 +630,9 @@ class Scene:
         name: str = "",
         hairs: Iterable[Hair] = (),
         instances: Iterable[Instance] = (),
+        *,
+        mesh_instances: Iterable[dict[str, Any]] = (),
+        skins: Iterable[dict[str, Any]] = (),
+        cameras: Iterable[dict[str, Any]] = (),
+        lights: Iterable[dict[str, Any]] = (),
     ) -> None: ...

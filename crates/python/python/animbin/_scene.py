@@ -220,6 +220,12 @@ class Skeleton(_Record):
     ``maintain_offset`` (bool), ``offset`` ((x, y, z) for point and scale, (x, y, z, w) for
     orient, or ``None``), ``weight`` (float or ``None`` for 1) and ``skip`` ((x, y, z) bools:
     axes left alone). Cast's IKHandle and Constraint nodes; other formats have none.
+
+    The skeleton is the scene's node list: ``plain`` ((N,) bool) marks the nodes that are
+    not bones (a glTF's empties, the object above an armature, the nodes that place a mesh,
+    a camera or a light; ``Scene.mesh_instances``, ``cameras`` and ``lights`` name nodes by
+    index). The game formats hold bones only (all ``False``). A plain node's global
+    transform is where it is in the model; a bone's is its bind pose.
     """
 
     __slots__ = (
@@ -236,6 +242,7 @@ class Skeleton(_Record):
         "rest_scale",
         "ik_handles",
         "constraints",
+        "plain",
     )
     _fields = __slots__
 
@@ -255,6 +262,7 @@ class Skeleton(_Record):
         ik_handles: Iterable[dict[str, Any]] = (),
         constraints: Iterable[dict[str, Any]] = (),
         rest_scale: Any = None,
+        plain: Any = None,
     ) -> None:
         """Give the local transforms, the global ones, or both; the missing side is
         computed from the other through the hierarchy (as animbin's conversions do).
@@ -293,6 +301,7 @@ class Skeleton(_Record):
             if rest_scale is None
             else _array(rest_scale, np.float64, (n, 3), "Skeleton.rest_scale")
         )
+        self.plain = np.zeros(n, dtype=bool) if plain is None else _array(plain, np.bool_, (n,), "Skeleton.plain")
 
     def __len__(self) -> int:
         return len(self.names)
@@ -342,6 +351,8 @@ class Skeleton(_Record):
             if rest_scale is None
             else _array(rest_scale, np.float64, (n, 3), f"{field}.rest_scale")
         )
+        plain = getattr(self, "plain", None)
+        out["plain"] = np.zeros(n, dtype=bool) if plain is None else _array(plain, np.bool_, (n,), f"{field}.plain")
         out["ik_handles"] = [dict(h) for h in self.ik_handles]
         out["constraints"] = [dict(c) for c in self.constraints]
         return out
@@ -371,7 +382,9 @@ class Mesh(_Record):
     ``sm`` ``quaternion``, Blender's "preserve volume");
     ``materials``, indices into ``Scene.materials`` (one per UV layer in SEModel, one for
     the whole mesh elsewhere; ``None`` for no material); ``morph_targets``, a list of
-    ``MorphTarget`` (blend shapes, shape keys).
+    ``MorphTarget`` (blend shapes, shape keys); ``skin``, the index into ``Scene.skins`` that
+    says how the weights were bound, or ``None`` (each bone's bind pose is then its global
+    transform).
     """
 
     __slots__ = (
@@ -386,6 +399,7 @@ class Mesh(_Record):
         "skin_blend",
         "materials",
         "morph_targets",
+        "skin",
     )
     _fields = __slots__
 
@@ -404,9 +418,11 @@ class Mesh(_Record):
         materials: Iterable[int | None] = (),
         material: int | None = None,
         morph_targets: Iterable[MorphTarget] = (),
+        skin: int | None = None,
     ) -> None:
         """``material`` is a shorthand for ``materials=[material]``."""
         self.name = str(name)
+        self.skin = _optional_index(skin, "Mesh.skin")
         self.morph_targets = list(morph_targets)
         self.positions = _array(positions, np.float32, (None, 3), "Mesh.positions")
         self.faces = _array(faces, np.uint32, (None, 3), "Mesh.faces")
@@ -471,6 +487,7 @@ class Mesh(_Record):
             "skin_blend": _skin_blend(self.skin_blend, f"{field}.skin_blend"),
             "materials": [_optional_index(m, f"{field}.materials[{i}]") for i, m in enumerate(self.materials)],
             "morph_targets": [_native_of(t, MorphTarget, f"{field}.morph_targets[{i}]") for i, t in enumerate(self.morph_targets)],
+            "skin": _optional_index(getattr(self, "skin", None), f"{field}.skin"),
         }
 
 
@@ -496,9 +513,11 @@ class MorphTarget(_Record):
     uint32, the vertices it moves (each once; the others stay); ``deltas`` (K, 3) float32,
     their offsets from the base positions at weight 1; ``normal_deltas`` (K, 3) float32 or
     ``None``; ``max_weight``, the largest weight it is meant to reach (Cast's ``ts``), or
-    ``None``. A target of every vertex lists them all: ``indices=np.arange(V)``."""
+    ``None``; ``default_weight``, the weight it has where nothing animates it (a glTF mesh's
+    ``weights``), 0 for the base shape. A target of every vertex lists them all:
+    ``indices=np.arange(V)``."""
 
-    __slots__ = ("name", "indices", "deltas", "normal_deltas", "max_weight")
+    __slots__ = ("name", "indices", "deltas", "normal_deltas", "max_weight", "default_weight")
     _fields = __slots__
 
     def __init__(
@@ -509,8 +528,10 @@ class MorphTarget(_Record):
         *,
         normal_deltas: Any = None,
         max_weight: float | None = None,
+        default_weight: float = 0.0,
     ) -> None:
         self.name = str(name)
+        self.default_weight = float(default_weight)
         self.indices = _array(indices, np.uint32, (None,), "MorphTarget.indices")
         self.deltas = _array(deltas, np.float32, (None, 3), "MorphTarget.deltas")
         self.normal_deltas = None if normal_deltas is None else _array(normal_deltas, np.float32, (None, 3), "MorphTarget.normal_deltas")
@@ -530,6 +551,7 @@ class MorphTarget(_Record):
             "deltas": deltas,
             "normal_deltas": normal_deltas,
             "max_weight": None if self.max_weight is None else float(self.max_weight),
+            "default_weight": float(getattr(self, "default_weight", 0.0)),
         }
 
 
@@ -615,9 +637,18 @@ class Material(_Record):
     """A material: ``name``; ``textures``, slot (``"diffuse"``, ``"normal"``,
     ``"specular"``) to the texture's file name as the file states it (relative to the
     file's folder); ``texture``, an embedded texture used as the diffuse map (an index into
-    ``Scene.textures``) or ``None``; ``base_color``, linear RGBA or ``None``."""
+    ``Scene.textures``) or ``None``; ``base_color``, linear RGBA or ``None``.
 
-    __slots__ = ("name", "textures", "texture", "base_color")
+    ``links`` are the embedded images in each physically based slot (a glTF material's), a
+    list of dicts: ``slot`` (``"base_color"``, ``"normal"``, ``"metallic_roughness"``,
+    ``"occlusion"`` or ``"emissive"``), ``texture`` (an index into
+    ``Scene.textures``), ``uv_layer`` (int), ``strength`` (the normal map's scale or the
+    occlusion's strength, or ``None`` for 1) and ``transform`` (``None`` or a dict of
+    ``offset`` (u, v), ``rotation`` (radians), ``scale`` (u, v) and ``uv_layer`` (int or
+    ``None``): ``KHR_texture_transform``). ``surface`` is ``None`` or a dict of ``metallic``,
+    ``roughness``, ``emissive`` (linear r, g, b) and ``double_sided`` (bool)."""
+
+    __slots__ = ("name", "textures", "texture", "base_color", "links", "surface")
     _fields = __slots__
 
     def __init__(
@@ -627,8 +658,12 @@ class Material(_Record):
         *,
         texture: int | None = None,
         base_color: Iterable[float] | None = None,
+        links: Iterable[dict[str, Any]] = (),
+        surface: dict[str, Any] | None = None,
     ) -> None:
         self.name = str(name)
+        self.links = [dict(link) for link in links]
+        self.surface = None if surface is None else dict(surface)
         self.textures = dict(textures or {})
         self.texture = _optional_index(texture, "Material.texture")
         self.base_color = None if base_color is None else _color(base_color, "Material.base_color")
@@ -643,7 +678,16 @@ class Material(_Record):
             "textures": textures,
             "texture": _optional_index(self.texture, f"{field}.texture"),
             "base_color": None if self.base_color is None else _color(self.base_color, f"{field}.base_color"),
+            "links": [_dict(link, f"{field}.links[{i}]") for i, link in enumerate(getattr(self, "links", ()))],
+            "surface": None if getattr(self, "surface", None) is None else _dict(self.surface, f"{field}.surface"),
         }
+
+
+def _dict(value: Any, field: str) -> dict[str, Any]:
+    """A copy of the dict ``value``, refusing anything else."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{field}: expected a dict, got {type(value).__name__}")
+    return dict(value)
 
 
 def _color(value: Iterable[float], field: str) -> tuple[float, float, float, float]:
@@ -654,17 +698,21 @@ def _color(value: Iterable[float], field: str) -> tuple[float, float, float, flo
 
 
 class Texture(_Record):
-    """An embedded image (DMF carries PNG bytes): ``name`` and ``png``, the encoded image."""
+    """An embedded image, kept encoded as the file holds it: ``name``; ``png``, the encoded
+    bytes (PNG for DMF; PNG, JPEG or WebP from a glTF: the attribute keeps its first name);
+    ``mime_type`` (``"image/webp"``), empty where the bytes say it, as a PNG's and a JPEG's
+    do."""
 
-    __slots__ = ("name", "png")
+    __slots__ = ("name", "png", "mime_type")
     _fields = __slots__
 
-    def __init__(self, name: str, png: bytes) -> None:
+    def __init__(self, name: str, png: bytes, mime_type: str = "") -> None:
         self.name = str(name)
         self.png = bytes(png)
+        self.mime_type = str(mime_type)
 
     def _to_native(self, field: str = "Texture") -> dict[str, Any]:
-        return {"name": str(self.name), "png": bytes(self.png)}
+        return {"name": str(self.name), "png": bytes(self.png), "mime_type": str(getattr(self, "mime_type", ""))}
 
 
 class BoneTrack(_Record):
@@ -874,7 +922,21 @@ class Scene(_Record):
     the Model node's ``n``), empty where the file has none; ``hairs`` (``Hair``) and
     ``instances`` (``Instance``, other scene files placed in this one) are Cast's;
     ``lost`` lists what the scene model could not hold of the file, one line per kind
-    (empty for a scene built by hand)."""
+    (empty for a scene built by hand).
+
+    The graph beside the rig (a glTF's; see ``Skeleton.plain``), lists of dicts naming nodes
+    (indices into the skeleton), meshes and images by index: ``mesh_instances`` (``node``,
+    ``meshes``, ``name``: meshes drawn in a node's space; a mesh no instance places is in
+    model space), ``skins`` (``name``, ``joints``, ``inverse_bind_matrices`` ((J, 4, 4)
+    float64, ``[row, column]``, or ``None`` for identities), ``skeleton`` (a node or
+    ``None``)), ``cameras`` (``name``, ``node``, ``type`` ``"perspective"`` with ``yfov``
+    (radians), ``aspect_ratio`` (or ``None``), ``znear``, ``zfar`` (or ``None``: infinite),
+    or ``"orthographic"`` with ``xmag``, ``ymag``, ``znear``, ``zfar``; looking down the
+    node's -Z, +Y up) and ``lights`` (``name``, ``node``, ``type`` ``"directional"``,
+    ``"point"`` or ``"spot"`` with ``inner_cone_angle`` and ``outer_cone_angle``,
+    ``color`` (linear r, g, b), ``intensity`` (candela, lux for directional), ``range`` (or
+    ``None``); shining down the node's -Z). The game formats hold none: a conversion to
+    one bakes them into the rig or names them in ``lost``."""
 
     __slots__ = (
         "skeleton",
@@ -886,6 +948,10 @@ class Scene(_Record):
         "name",
         "hairs",
         "instances",
+        "mesh_instances",
+        "skins",
+        "cameras",
+        "lights",
         "lost",
     )
     _fields = __slots__
@@ -901,8 +967,17 @@ class Scene(_Record):
         name: str = "",
         hairs: Iterable[Hair] = (),
         instances: Iterable[Instance] = (),
+        *,
+        mesh_instances: Iterable[dict[str, Any]] = (),
+        skins: Iterable[dict[str, Any]] = (),
+        cameras: Iterable[dict[str, Any]] = (),
+        lights: Iterable[dict[str, Any]] = (),
     ) -> None:
         self.placement = _placement(placement, "Scene.placement")
+        self.mesh_instances = [dict(i) for i in mesh_instances]
+        self.skins = [dict(s) for s in skins]
+        self.cameras = [dict(c) for c in cameras]
+        self.lights = [dict(light) for light in lights]
         self.name = str(name)
         self.hairs = list(hairs)
         self.instances = list(instances)
@@ -934,6 +1009,10 @@ class Scene(_Record):
             "name": str(self.name),
             "hairs": each(self.hairs, Hair, "hairs"),
             "instances": each(self.instances, Instance, "instances"),
+            **{
+                name: [_dict(e, f"Scene.{name}[{i}]") for i, e in enumerate(getattr(self, name, ()))]
+                for name in ("mesh_instances", "skins", "cameras", "lights")
+            },
         }
 
 
