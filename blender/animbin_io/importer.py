@@ -560,8 +560,95 @@ def build_materials(scene, path: str, stem: str, result: Result) -> list:
                 links.new(normal_map.outputs["Normal"], bsdf.inputs["Normal"])
             elif slot == "specular" and "Specular Tint" in bsdf.inputs:
                 links.new(node.outputs["Color"], bsdf.inputs["Specular Tint"])
+
+        def embedded(texture):
+            if texture not in images:
+                images[texture] = _embedded_image(scene.textures[texture])
+            return images[texture]
+
+        _physically_based(mat, material, len(scene.textures), embedded, image_node, result)
         made.append(mat)
     return made
+
+
+# The Principled BSDF's emission colour input: "Emission Color" from Blender 4.0.
+_EMISSION = ("Emission Color", "Emission")
+
+
+def _physically_based(mat, material, texture_count: int, embedded, image_node, result) -> None:
+    """A glTF material's factors (``Material.surface``) and images in each slot
+    (``Material.links``) on the Principled BSDF, wired as Blender's glTF importer wires them:
+    metalness and roughness through a Separate Color node, the normal map through a Normal
+    Map node, occlusion into a ``glTF Material Output`` group (what Blender's glTF exporter
+    reads it from)."""
+    tree = mat.node_tree
+    nodes, links = tree.nodes, tree.links
+    bsdf = next(n for n in nodes if n.type == "BSDF_PRINCIPLED")
+    emission = next((bsdf.inputs[name] for name in _EMISSION if name in bsdf.inputs), None)
+    surface = getattr(material, "surface", None)
+    if surface is not None:
+        bsdf.inputs["Metallic"].default_value = float(surface["metallic"])
+        bsdf.inputs["Roughness"].default_value = float(surface["roughness"])
+        emissive = [float(c) for c in surface["emissive"]]
+        if emission is not None and any(emissive):
+            emission.default_value = (*emissive, 1.0)
+            bsdf.inputs["Emission Strength"].default_value = 1.0
+        mat.use_backface_culling = not surface["double_sided"]
+    for link in getattr(material, "links", ()):
+        slot, texture = link["slot"], link["texture"]
+        if not 0 <= texture < texture_count:
+            continue
+        image = embedded(texture)
+        node = image_node(image, slot)
+        if link.get("uv_layer"):
+            uv = nodes.new("ShaderNodeUVMap")
+            uv.uv_map = f"UVMap.{int(link['uv_layer']):03d}"
+            uv.location = (node.location.x - 250, node.location.y)
+            links.new(uv.outputs["UV"], node.inputs["Vector"])
+        if link.get("transform") is not None:
+            result.warnings.append(f"material {mat.name}: the {slot} texture's UV transform is kept for export, not shown")
+            mat[f"animbin_{slot}_transform"] = {k: v for k, v in link["transform"].items() if v is not None}
+        if slot != "base_color":
+            image.colorspace_settings.name = "Non-Color"
+        if slot == "base_color":
+            links.new(node.outputs["Color"], bsdf.inputs["Base Color"])
+        elif slot == "normal":
+            normal_map = nodes.new("ShaderNodeNormalMap")
+            normal_map.location = (bsdf.location.x - 250, node.location.y)
+            if link.get("strength") is not None:
+                normal_map.inputs["Strength"].default_value = float(link["strength"])
+            links.new(node.outputs["Color"], normal_map.inputs["Color"])
+            links.new(normal_map.outputs["Normal"], bsdf.inputs["Normal"])
+        elif slot == "metallic_roughness":
+            separate = nodes.new("ShaderNodeSeparateColor")
+            separate.location = (bsdf.location.x - 250, node.location.y)
+            links.new(node.outputs["Color"], separate.inputs["Color"])
+            links.new(separate.outputs["Blue"], bsdf.inputs["Metallic"])
+            links.new(separate.outputs["Green"], bsdf.inputs["Roughness"])
+        elif slot == "occlusion":
+            separate = nodes.new("ShaderNodeSeparateColor")
+            separate.location = (bsdf.location.x - 250, node.location.y)
+            links.new(node.outputs["Color"], separate.inputs["Color"])
+            output = nodes.new("ShaderNodeGroup")
+            output.node_tree = _gltf_output_group()
+            output.location = (bsdf.location.x, bsdf.location.y - 700)
+            links.new(separate.outputs["Red"], output.inputs["Occlusion"])
+        elif slot == "emissive" and emission is not None:
+            image.colorspace_settings.name = "sRGB"
+            links.new(node.outputs["Color"], emission)
+            bsdf.inputs["Emission Strength"].default_value = 1.0
+
+
+def _gltf_output_group():
+    """The ``glTF Material Output`` node group (made once per file), whose ``Occlusion``
+    input Blender's glTF exporter reads the occlusion image from."""
+    name = "glTF Material Output"
+    group = bpy.data.node_groups.get(name)
+    if group is None:
+        group = bpy.data.node_groups.new(name, "ShaderNodeTree")
+        group.interface.new_socket("Occlusion", in_out="INPUT", socket_type="NodeSocketFloat")
+        group.nodes.new("NodeGroupInput")
+    return group
 
 
 def build_mesh(context, name, mesh, materials, armature_object, bone_names, settings, result):
