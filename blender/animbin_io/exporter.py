@@ -785,8 +785,22 @@ def save_model(context, path: str, format_name: str, settings: ModelSettings) ->
     result = Result()
     objects = [o for o in model_meshes(context) if o.type == "MESH"]
     curves, empties = model_extras(context)
+    # A game format holds a rig: the graph's other objects (a glTF's empties, cameras and
+    # lights, as an import made them) are named, never dropped silently.
+    left = [
+        o
+        for o in context.selected_objects
+        if o.type in ("CAMERA", "LIGHT") or (o.type == "EMPTY" and not instances.is_instance(o))
+    ]
+    unwritten = ""
+    if left:
+        names = ", ".join(sorted(o.name for o in left)[:10]) + (" ..." if len(left) > 10 else "")
+        unwritten = f"{len(left)} cameras, lights and empties ({names}): {table.info(format_name)['label']} holds bones and meshes"
+        result.warnings.append(f"not written: {unwritten}")
     if not objects and not curves and not empties:
-        raise ValueError("select the meshes (or their armature), hair or instances to export")
+        raise ValueError(
+            "select the meshes (or their armature), hair or instances to export" + (f"; not written: {unwritten}" if unwritten else "")
+        )
     armature = next((o for o in context.selected_objects if o.type == "ARMATURE"), None)
     if armature is None:
         armature = next((a for a in map(_armature_for, objects) if a is not None), None)

@@ -199,10 +199,27 @@ def check_extension(checks, assets, frames, tolerance):
             f"extension import of {name} looks as Blender's, or names its loss: {report['failures']}",
             not report["failures"] or bool(losses),
         )
+        if name == "armature_under_empty.glb":
+            check_export_names_the_graph(checks)
         checks.true(
             f"extension import of {name}: the same meshes, cameras and lights ({report['a']} against {report['b']})",
             all(report["a"][k] == report["b"][k] for k in ("meshes", "cameras", "lights") if k in report["a"]),
         )
+
+
+def check_export_names_the_graph(checks):
+    """An export to a game format of everything the extension imported names the objects a
+    rig cannot hold (the empty above the armature) instead of dropping them silently."""
+    import bpy
+    from animbin_io import exporter
+
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(True)
+    with tempfile.TemporaryDirectory() as folder:
+        result = exporter.save_model(bpy.context, os.path.join(folder, "x.semodel"), "semodel", exporter.ModelSettings())
+        written = os.path.isfile(os.path.join(folder, "x.semodel"))
+    named = [w for w in result.warnings if w.startswith("not written:") and "Placement" in w]
+    checks.true(f"export of the imported graph to SEModel writes it and names the empty: {result.warnings}", written and bool(named))
 
 
 def animation_names(asset):
