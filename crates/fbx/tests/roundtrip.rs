@@ -1,0 +1,262 @@
+//! Scene -> FBX -> scene: bones, meshes, skin weights, morph targets and animations come back
+//! as they went in (weights and transforms to 1e-4, rotations as the slerp they played).
+
+use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
+use animbin_core::scene::{
+    Animation, Bone, BoneTrack, ConversionReport, Interpolation, Key, Keys, Material, Mesh, MorphTarget, NodeKind,
+    Scene, SkinWeights, WeightTrack,
+};
+use animbin_fbx::euler::{angle_between, slerp};
+
+fn bone(name: &str, parent: Option<usize>, translation: Vec3<f64>, rotation: Quat<f64>) -> Bone {
+    let local = Transform {
+        translation,
+        rotation: rotation.normalized(),
+        scale: Vec3::ONE,
+    };
+    Bone {
+        name: name.into(),
+        parent,
+        local,
+        global: local,
+        cosmetic: false,
+        scale_compensate: false,
+        rest_scale: Vec3::ONE,
+        kind: NodeKind::Bone,
+    }
+}
+
+/// A three-bone arm under a plain node, a skinned quad with two UV sets, colours, a morph
+/// target and a material, and an animation that turns the arm past a half turn.
+fn arm() -> Scene {
+    let mut scene = Scene::default();
+    let mut rig = bone("Armature", None, Vec3::ZERO, Quat::IDENTITY);
+    rig.kind = NodeKind::Plain;
+    scene.skeleton.bones = vec![
+        rig,
+        bone(
+            "root",
+            Some(0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Quat::new(0.0, 0.0, 0.3, 0.95),
+        ),
+        bone(
+            "upper",
+            Some(1),
+            Vec3::new(0.0, 2.0, 0.0),
+            Quat::new(0.2, 0.0, 0.0, 0.98),
+        ),
+        bone("lower", Some(2), Vec3::new(0.0, 1.5, 0.0), Quat::IDENTITY),
+    ];
+    scene.skeleton.update_globals();
+    let positions = vec![
+        Vec3::new(-1.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(1.0, 4.0, 0.0),
+        Vec3::new(-1.0, 4.0, 0.0),
+    ];
+    scene.meshes.push(Mesh {
+        name: "quad".into(),
+        normals: vec![Vec3::new(0.0, 0.0, 1.0); 4],
+        uv_layers: vec![
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(1.0, 1.0),
+                Vec2::new(0.0, 0.25),
+            ],
+            vec![Vec2::new(0.5, 0.5); 4],
+        ],
+        colors: vec![
+            Rgba::new(255, 0, 0, 255),
+            Rgba::new(0, 255, 0, 128),
+            Rgba::new(0, 0, 255, 0),
+            Rgba::new(9, 9, 9, 9),
+        ],
+        skin: Some(SkinWeights {
+            influences: 2,
+            bones: vec![1, 2, 1, 2, 2, 3, 3, 2],
+            weights: vec![0.75, 0.25, 0.5, 0.5, 0.6, 0.4, 1.0, 0.0],
+            ..SkinWeights::default()
+        }),
+        faces: vec![[0, 1, 2], [0, 2, 3]],
+        materials: vec![Some(0)],
+        morph_targets: vec![MorphTarget {
+            name: "bulge".into(),
+            indices: vec![2, 3],
+            position_deltas: vec![Vec3::new(0.5, 0.0, 0.0), Vec3::new(-0.5, 0.0, 0.0)],
+            default_weight: 0.25,
+            ..MorphTarget::default()
+        }],
+        positions,
+        ..Mesh::default()
+    });
+    scene.materials.push(Material {
+        name: "skin".into(),
+        diffuse_map: Some("skin.png".into()),
+        base_color: Some(Rgba::new(0.5, 0.25, 1.0, 1.0)),
+        ..Material::default()
+    });
+    let mut rotation = Keys::default();
+    for frame in 0..=20 {
+        let angle = f64::from(frame) * 0.2;
+        let (s, c) = (angle / 2.0).sin_cos();
+        rotation.push(Key::new(f64::from(frame), Quat::new(s * 0.6, 0.0, s * 0.8, c)));
+    }
+    let mut translation = Keys::default();
+    translation.push(Key::new(0.0, Vec3::new(0.0, 2.0, 0.0)));
+    translation.push(Key::new(20.0, Vec3::new(1.0, 2.0, -3.0)));
+    let mut weights = Keys::default();
+    weights.push(Key::new(0.0, 0.0));
+    weights.push(Key::new(10.0, 1.0));
+    scene.animations.push(Animation {
+        name: "wave".into(),
+        framerate: 30.0,
+        frame_count: 21.0,
+        interpolation: Interpolation::Linear,
+        bones: vec![BoneTrack {
+            bone: "upper".into(),
+            rotation,
+            translation,
+            ..BoneTrack::default()
+        }],
+        weights: vec![WeightTrack {
+            target: "bulge".into(),
+            keys: weights,
+        }],
+        ..Animation::default()
+    });
+    scene
+}
+
+fn close3(a: Vec3<f64>, b: Vec3<f64>) -> bool {
+    (a - b).dot(a - b).sqrt() < 1e-4
+}
+
+#[test]
+fn bones_meshes_weights_and_animations_come_back() {
+    let scene = arm();
+    let mut report = ConversionReport::default();
+    let bytes = animbin_fbx::to_bytes(&scene, &mut report).unwrap();
+    assert!(report.is_lossless(), "{:?}", report.lost);
+    let back = animbin_fbx::to_scene(&bytes, &mut ConversionReport::default()).unwrap();
+
+    // Nodes: names, parents, kinds and rest transforms.
+    let names: Vec<&str> = back.skeleton.bones.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Armature", "root", "upper", "lower"]);
+    for (a, b) in scene.skeleton.bones.iter().zip(&back.skeleton.bones) {
+        assert_eq!(a.parent, b.parent, "{}", a.name);
+        assert_eq!(a.kind, b.kind, "{}", a.name);
+        assert!(close3(a.local.translation, b.local.translation), "{}", a.name);
+        assert!(angle_between(a.local.rotation, b.local.rotation) < 1e-6, "{}", a.name);
+        assert!(close3(a.local.scale, b.local.scale), "{}", a.name);
+    }
+
+    // The mesh: vertices in order, faces, normals, UVs, colours, weights, morph target.
+    assert_eq!(back.meshes.len(), 1);
+    let (a, b) = (&scene.meshes[0], &back.meshes[0]);
+    assert_eq!(b.name, "quad");
+    assert_eq!(a.positions, b.positions);
+    assert_eq!(a.faces, b.faces);
+    assert_eq!(a.normals, b.normals);
+    assert_eq!(a.uv_layers, b.uv_layers);
+    assert_eq!(a.colors, b.colors);
+    assert!(
+        back.skins.is_empty(),
+        "a skin bound at the rest pose needs no matrices: {:?} {:?}",
+        back.skins,
+        back.skeleton
+            .bones
+            .iter()
+            .map(|b| b.global.to_matrix())
+            .collect::<Vec<_>>()
+    );
+    let (wa, wb) = (a.skin.as_ref().unwrap(), b.skin.as_ref().unwrap());
+    for v in 0..4 {
+        let weight_of = |s: &SkinWeights, bone: u32| -> f32 {
+            (0..s.influences)
+                .filter(|&k| s.bones[v * s.influences + k] == bone)
+                .map(|k| s.weights[v * s.influences + k])
+                .sum()
+        };
+        for bone in 0..4 {
+            assert!(
+                (weight_of(wa, bone) - weight_of(wb, bone)).abs() < 1e-4,
+                "vertex {v} bone {bone}"
+            );
+        }
+    }
+    assert_eq!(b.morph_targets.len(), 1);
+    assert_eq!(b.morph_targets[0].name, "bulge");
+    assert_eq!(b.morph_targets[0].indices, [2, 3]);
+    assert_eq!(b.morph_targets[0].position_deltas, a.morph_targets[0].position_deltas);
+    assert!((b.morph_targets[0].default_weight - 0.25).abs() < 1e-6);
+    assert_eq!(back.materials[0].name, "skin");
+    assert_eq!(back.materials[0].diffuse_map.as_deref(), Some("skin.png"));
+    assert_eq!(b.materials, [Some(0)]);
+
+    // The animation: its name, rate, length, and what plays at every frame and between.
+    assert_eq!(back.animations.len(), 1);
+    let (x, y) = (&scene.animations[0], &back.animations[0]);
+    assert_eq!(y.name, "wave");
+    assert_eq!(y.framerate, 30.0);
+    assert_eq!(y.frame_count, 21.0);
+    let track = y
+        .bones
+        .iter()
+        .find(|t| t.bone == "upper")
+        .expect("the upper arm's track");
+    assert!(
+        y.bones.iter().all(|t| t.bone == "upper"),
+        "only the animated node has keys"
+    );
+    let source = &x.bones[0];
+    let source_keys: Vec<_> = source.rotation.iter().collect();
+    for k in track.rotation.iter() {
+        let i = (k.frame.floor() as usize).min(19);
+        let t = k.frame - i as f64;
+        let expected = slerp(source_keys[i].value, source_keys[i + 1].value, t);
+        assert!(angle_between(expected, k.value) < 1e-4, "frame {}", k.frame);
+    }
+    assert!(track.rotation.len() >= 21);
+    assert_eq!(track.translation.len(), 2);
+    assert!(close3(
+        track.translation.last().unwrap().value,
+        Vec3::new(1.0, 2.0, -3.0)
+    ));
+    let weights = &y.weights[0];
+    assert_eq!(weights.target, "bulge");
+    assert_eq!(
+        weights.keys.iter().map(|k| (k.frame, k.value)).collect::<Vec<_>>(),
+        [(0.0, 0.0), (10.0, 1.0)]
+    );
+}
+
+#[test]
+fn a_truncated_file_is_an_error_at_every_offset() {
+    let bytes = animbin_fbx::to_bytes(&arm(), &mut ConversionReport::default()).unwrap();
+    animbin_testing::assert_every_truncation_fails(&bytes, animbin_fbx::node::parse);
+    // ufbx itself, on a sample of cuts (each a whole load): an error or a scene, never a crash.
+    for len in (0..bytes.len()).step_by(97) {
+        let _ = animbin_fbx::to_scene(&bytes[..len], &mut ConversionReport::default());
+    }
+}
+
+#[test]
+fn the_records_read_back_as_written() {
+    let bytes = animbin_fbx::to_bytes(&arm(), &mut ConversionReport::default()).unwrap();
+    let document = animbin_fbx::node::parse(&bytes).unwrap();
+    assert_eq!(animbin_fbx::node::write_nodes(&document).unwrap(), bytes);
+    let summary = animbin_fbx::Summary::of(&document);
+    assert_eq!(
+        (
+            summary.bone_count,
+            summary.node_count,
+            summary.mesh_count,
+            summary.skin_count
+        ),
+        (3, 5, 1, 1)
+    );
+    assert_eq!(summary.animations, ["wave"]);
+    assert!(animbin_fbx::validate(&document).is_empty());
+}
