@@ -31,6 +31,8 @@ import numpy as np
 import bpy
 from mathutils import Matrix
 
+import animbin
+
 from . import blend, pose
 
 # What a camera or light was in the file, kept on its object's data (the glTF values Blender
@@ -51,28 +53,6 @@ def has_graph(scene) -> bool:
     skeleton = scene.skeleton
     plain = skeleton is not None and bool(np.asarray(getattr(skeleton, "plain", ()), dtype=bool).any())
     return plain or any(getattr(scene, name, None) for name in ("mesh_instances", "cameras", "lights"))
-
-
-def _matrices(translations, rotations, scales) -> np.ndarray:
-    """(N, 4, 4) matrices of TRS rows (rotations x y z w)."""
-    t = np.asarray(translations, dtype=np.float64).reshape(-1, 3)
-    q = pose.quat_normalize(np.asarray(rotations, dtype=np.float64).reshape(-1, 4))
-    s = np.asarray(scales, dtype=np.float64).reshape(-1, 3)
-    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
-    m = np.zeros((len(q), 4, 4))
-    m[:, 0, 0] = 1 - 2 * (y * y + z * z)
-    m[:, 0, 1] = 2 * (x * y - z * w)
-    m[:, 0, 2] = 2 * (x * z + y * w)
-    m[:, 1, 0] = 2 * (x * y + z * w)
-    m[:, 1, 1] = 1 - 2 * (x * x + z * z)
-    m[:, 1, 2] = 2 * (y * z - x * w)
-    m[:, 2, 0] = 2 * (x * z - y * w)
-    m[:, 2, 1] = 2 * (y * z + x * w)
-    m[:, 2, 2] = 1 - 2 * (x * x + y * y)
-    m[:, :3, :3] *= s[:, None, :]
-    m[:, :3, 3] = t
-    m[:, 3, 3] = 1.0
-    return m
 
 
 def _decompose(matrices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -110,7 +90,7 @@ class Graph:
         self.parents = parents
         self.plain = np.asarray(skeleton.plain, dtype=bool)
         translations = np.asarray(skeleton.translations, dtype=np.float64) * scale
-        self.local = _matrices(translations, skeleton.rotations, skeleton.scales)
+        self.local = animbin.transform_matrices(translations, pose.quat_normalize(skeleton.rotations), skeleton.scales)
         self.order = _parents_first(parents)
         self.world = self.local.copy()
         for i in self.order:

@@ -608,8 +608,8 @@ def _physically_based(mat, material, texture_count: int, embedded, image_node, r
         if link.get("transform") is not None:
             result.warnings.append(f"material {mat.name}: the {slot} texture's UV transform is kept for export, not shown")
             mat[f"animbin_{slot}_transform"] = {k: v for k, v in link["transform"].items() if v is not None}
-        if slot != "base_color":
-            image.colorspace_settings.name = "Non-Color"
+        if slot not in ("base_color", "emissive"):
+            image.colorspace_settings.name = "Non-Color"  # data, not colour
         if slot == "base_color":
             links.new(node.outputs["Color"], bsdf.inputs["Base Color"])
         elif slot == "normal":
@@ -619,22 +619,21 @@ def _physically_based(mat, material, texture_count: int, embedded, image_node, r
                 normal_map.inputs["Strength"].default_value = float(link["strength"])
             links.new(node.outputs["Color"], normal_map.inputs["Color"])
             links.new(normal_map.outputs["Normal"], bsdf.inputs["Normal"])
-        elif slot == "metallic_roughness":
+        elif slot in ("metallic_roughness", "occlusion"):
+            # The channels are separate values: glTF's metalness in blue, roughness in
+            # green, occlusion in red.
             separate = nodes.new("ShaderNodeSeparateColor")
             separate.location = (bsdf.location.x - 250, node.location.y)
             links.new(node.outputs["Color"], separate.inputs["Color"])
+        if slot == "metallic_roughness":
             links.new(separate.outputs["Blue"], bsdf.inputs["Metallic"])
             links.new(separate.outputs["Green"], bsdf.inputs["Roughness"])
         elif slot == "occlusion":
-            separate = nodes.new("ShaderNodeSeparateColor")
-            separate.location = (bsdf.location.x - 250, node.location.y)
-            links.new(node.outputs["Color"], separate.inputs["Color"])
             output = nodes.new("ShaderNodeGroup")
             output.node_tree = _gltf_output_group()
             output.location = (bsdf.location.x, bsdf.location.y - 700)
             links.new(separate.outputs["Red"], output.inputs["Occlusion"])
         elif slot == "emissive" and emission is not None:
-            image.colorspace_settings.name = "sRGB"
             links.new(node.outputs["Color"], emission)
             bsdf.inputs["Emission Strength"].default_value = 1.0
 

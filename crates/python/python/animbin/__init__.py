@@ -38,6 +38,7 @@ from ._scene import (
     Skeleton,
     Texture,
     WeightTrack,
+    transform_matrices,
 )
 from ._animbin import FORMATS, TARGETS, Document, __version__, file_name, find_texture, formats, undump
 from ._animbin import _from_scene, _open
@@ -71,6 +72,7 @@ __all__ = [
     "formats",
     "from_scene",
     "open",
+    "transform_matrices",
     "undump",
 ]
 

@@ -94,6 +94,11 @@ def open(
     a path only (bytes given are read as they are).
     """
 
+def transform_matrices(translations: ArrayLike, rotations: ArrayLike, scales: ArrayLike) -> NDArray[np.float64]:
+    """(N, 4, 4) matrices of N translations, rotations (x y z w) and scales: ``[row,
+    column]`` for column vectors, translation in ``[:3, 3]`` (``Skeleton.bind_matrices`` of
+    the global transforms, in float64)."""
+
 def formats() -> list[dict[str, Any]]:
     """Every format the library reads, in detection order (as ``FORMATS``), each a dict:
     ``name``, ``label``, ``extensions`` (without the dot, the usual one first),

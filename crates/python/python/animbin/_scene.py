@@ -309,24 +309,7 @@ class Skeleton(_Record):
     @property
     def bind_matrices(self) -> np.ndarray:
         """(N, 4, 4) float32 model-space bind matrices (see the class docs)."""
-        t = np.asarray(self.global_translations, dtype=np.float64).reshape(-1, 3)
-        q = np.asarray(self.global_rotations, dtype=np.float64).reshape(-1, 4)
-        s = np.asarray(self.global_scales, dtype=np.float64).reshape(-1, 3)
-        x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
-        m = np.zeros((len(q), 4, 4), dtype=np.float64)
-        m[:, 0, 0] = 1 - 2 * (y * y + z * z)
-        m[:, 0, 1] = 2 * (x * y - z * w)
-        m[:, 0, 2] = 2 * (x * z + y * w)
-        m[:, 1, 0] = 2 * (x * y + z * w)
-        m[:, 1, 1] = 1 - 2 * (x * x + z * z)
-        m[:, 1, 2] = 2 * (y * z - x * w)
-        m[:, 2, 0] = 2 * (x * z - y * w)
-        m[:, 2, 1] = 2 * (y * z + x * w)
-        m[:, 2, 2] = 1 - 2 * (x * x + y * y)
-        m[:, :3, :3] *= s[:, None, :]
-        m[:, :3, 3] = t
-        m[:, 3, 3] = 1
-        return m.astype(np.float32)
+        return transform_matrices(self.global_translations, self.global_rotations, self.global_scales).astype(np.float32)
 
     def _to_native(self, field: str = "Skeleton") -> dict[str, Any]:
         """The fields for the native module, named in errors after ``field`` (``skeleton``
@@ -356,6 +339,30 @@ class Skeleton(_Record):
         out["ik_handles"] = [dict(h) for h in self.ik_handles]
         out["constraints"] = [dict(c) for c in self.constraints]
         return out
+
+
+def transform_matrices(translations: Any, rotations: Any, scales: Any) -> np.ndarray:
+    """(N, 4, 4) float64 matrices of N translations (N, 3), rotations (N, 4) x y z w and
+    scales (N, 3): ``[row, column]`` for column vectors, translation in ``[:3, 3]``, the
+    scale applied first (``Skeleton.bind_matrices`` of the global transforms)."""
+    t = np.asarray(translations, dtype=np.float64).reshape(-1, 3)
+    q = np.asarray(rotations, dtype=np.float64).reshape(-1, 4)
+    s = np.asarray(scales, dtype=np.float64).reshape(-1, 3)
+    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    m = np.zeros((len(q), 4, 4), dtype=np.float64)
+    m[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    m[:, 0, 1] = 2 * (x * y - z * w)
+    m[:, 0, 2] = 2 * (x * z + y * w)
+    m[:, 1, 0] = 2 * (x * y + z * w)
+    m[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    m[:, 1, 2] = 2 * (y * z - x * w)
+    m[:, 2, 0] = 2 * (x * z - y * w)
+    m[:, 2, 1] = 2 * (y * z + x * w)
+    m[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    m[:, :3, :3] *= s[:, None, :]
+    m[:, :3, 3] = t
+    m[:, 3, 3] = 1
+    return m
 
 
 def _transforms(n: int, t: Any, r: Any, s: Any, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
