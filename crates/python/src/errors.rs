@@ -1,6 +1,6 @@
 //! The library's errors as Python exceptions: what is wrong with an input (or a scene) as
-//! `animbin.FormatError`, what the operating system refused of an output as `OSError`; and
-//! the library's losses as `animbin.LossWarning`.
+//! `animbin.FormatError`, what the operating system refused (of an input or an output) as
+//! the matching `OSError`; and the library's losses as `animbin.LossWarning`.
 
 use std::ffi::CString;
 use std::io;
@@ -17,12 +17,15 @@ static LOSS_WARNING: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `animbin.FormatError(message, format, offset)` for an error of the library about the
 /// input `file` (the path the document came from, when it came from one), whose message then
-/// starts with that path, as the command's do. A file that cannot be read keeps the operating
-/// system's error as the `__cause__`: an `OSError` subclass such as `FileNotFoundError`, with
-/// `errno`, `strerror` and `filename` set.
+/// starts with that path, as the command's do. A file that the operating system does not let
+/// it read is that system's error instead, the matching `OSError` subclass
+/// (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`...) with `errno`, `strerror`
+/// and `filename` set, as Python's own `open` raises; a file over the size limit is the
+/// library's refusal, a `FormatError` with the `OSError` as its `__cause__`.
 pub(crate) fn format_error(py: Python<'_>, error: Error, file: Option<&Path>) -> PyErr {
     let (format, offset) = (error.format().map(animbin::Format::name), error.offset());
     let (message, cause) = match &error {
+        Error::Io { path, source } if !is_library_refusal(source) => return os_error(py, source, Some(path)),
         // The error names its own file, first.
         Error::Io { path, source } => (
             format!("{error}{}", too_large_hint(source)),
@@ -104,6 +107,14 @@ fn too_large_hint(source: &io::Error) -> &'static str {
         Some(inner) if inner.is::<animbin::core::format::TooLarge>() => "; open(..., max_input_size=N) raises it",
         _ => "",
     }
+}
+
+/// Whether `source` is a refusal of the library's (an input over the size limit, a
+/// read-only destination) rather than the operating system's.
+fn is_library_refusal(source: &io::Error) -> bool {
+    source.get_ref().is_some_and(|inner| {
+        inner.is::<animbin::core::format::TooLarge>() || inner.is::<animbin::core::format::ReadOnly>()
+    })
 }
 
 /// Whether a save was refused because its destination is read-only.

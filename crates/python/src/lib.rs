@@ -8,10 +8,11 @@
 //! type stubs; it is built into one abi3 wheel with maturin (see the crate's README).
 //!
 //! Errors never cross as panics: a library error about an input or a scene becomes
-//! `animbin.FormatError` (a `ValueError` with `format` and `offset`, naming the file), an
-//! output the operating system refuses an `OSError` naming it, bad arguments a `ValueError`
-//! or `TypeError`, and what a conversion loses an `animbin.LossWarning`. Files are read in
-//! chunks with the GIL released, so that Ctrl-C interrupts a long read (`files`).
+//! `animbin.FormatError` (a `ValueError` with `format` and `offset`, naming the file), a
+//! file the operating system refuses (an input or an output) the matching `OSError` naming
+//! it, bad arguments a `ValueError` or `TypeError`, and what a conversion loses an
+//! `animbin.LossWarning`. Files are read in chunks with the GIL released, so that Ctrl-C
+//! interrupts a long read (`files`).
 
 mod document;
 mod errors;

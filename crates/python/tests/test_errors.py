@@ -3,7 +3,9 @@ crash; arrays handed out outlive their document."""
 
 from __future__ import annotations
 
+import errno
 import gc
+import os
 import pickle
 import sys
 
@@ -103,12 +105,26 @@ def test_a_bad_dump_names_its_json_path():
         animbin.open(b'{"hello": 1}')
 
 
-def test_files_that_cannot_be_opened_keep_the_os_error_as_cause(tmp_path):
-    with pytest.raises(animbin.FormatError) as e:
-        animbin.open(tmp_path / "missing.seanim")
-    assert isinstance(e.value.__cause__, FileNotFoundError)
-    assert e.value.__cause__.filename == str(tmp_path / "missing.seanim")
-    assert str(e.value).startswith(str(tmp_path / "missing.seanim") + ": ")
+def test_files_the_system_does_not_let_us_read_raise_its_os_error(tmp_path):
+    # As Python's own open() does: the matching OSError subclass, naming the file.
+    missing = tmp_path / "missing.seanim"
+    with pytest.raises(FileNotFoundError) as e:
+        animbin.open(missing)
+    assert not isinstance(e.value, animbin.FormatError)
+    assert (e.value.errno, e.value.filename) == (errno.ENOENT, str(missing))
+    with pytest.raises(IsADirectoryError) as e:
+        animbin.open(tmp_path)
+    assert e.value.filename == str(tmp_path)
+    if os.geteuid() != 0:  # root reads any file: there is no refusal to see
+        locked = tmp_path / "locked.seanim"
+        locked.write_bytes((TESTDATA / "sample.seanim").read_bytes())
+        locked.chmod(0)
+        with pytest.raises(PermissionError):
+            animbin.open(locked)
+    # A file an animation comes from, too.
+    with pytest.raises(FileNotFoundError) as e:
+        animbin.open(TESTDATA / "sample.semodel").to_gltf(anims=[missing])
+    assert e.value.filename == str(missing)
 
 
 def test_a_failed_write_leaves_what_was_there(tmp_path):

@@ -78,7 +78,7 @@ def test_force_is_a_keyword_of_write_only():
         doc.convert("seanim", force=True)
 
 
-# Input errors: FormatError naming the file, with the OSError as the cause.
+# Input errors: FormatError naming the file; what the system refuses, its OSError.
 
 
 def test_open_errors_start_with_the_path(tmp_path):
@@ -88,11 +88,9 @@ def test_open_errors_start_with_the_path(tmp_path):
         animbin.open(bad)
     assert str(e.value).startswith(f"{bad}: seanim at byte ")
     assert (e.value.format, e.value.offset is not None) == ("seanim", True)
-    with pytest.raises(animbin.FormatError) as e:
+    with pytest.raises(IsADirectoryError) as e:
         animbin.open(tmp_path)
-    assert str(e.value).startswith(f"{tmp_path}: ")
-    assert isinstance(e.value.__cause__, IsADirectoryError)
-    assert e.value.__cause__.filename == str(tmp_path)
+    assert e.value.filename == str(tmp_path)
     empty = tmp_path / "empty.cast"
     empty.write_bytes(b"")
     with pytest.raises(animbin.FormatError, match=r"empty\.cast: the file is empty"):
@@ -110,10 +108,9 @@ def test_errors_about_a_document_name_its_file(tmp_path):
     assert str(e.value).startswith("seanim cannot hold anything")
     # An animation source that cannot be opened is named.
     missing = tmp_path / "missing.seanim"
-    with pytest.raises(animbin.FormatError) as e:
+    with pytest.raises(FileNotFoundError) as e:
         model.to_gltf(anims=[missing])
-    assert str(e.value).startswith(str(missing))
-    assert isinstance(e.value.__cause__, FileNotFoundError)
+    assert e.value.filename == str(missing)
 
 
 def test_bytes_that_spell_a_path_get_a_hint(tmp_path, monkeypatch):

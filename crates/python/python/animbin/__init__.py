@@ -11,8 +11,9 @@ animations, the Dash Model Format 1.5 and glTF 2.0, through one entry point::
     open("reload.glb", "wb").write(doc.to_gltf(z_up=True))
 
 Every error the library reports about an input or a scene is a ``FormatError`` (a
-``ValueError``) with ``format`` and ``offset``, naming the file; an output that cannot be
-written is an ``OSError`` with its ``filename``; what a conversion cannot carry over is a
+``ValueError``) with ``format`` and ``offset``, naming the file; a file that the system
+does not let animbin read or write is the matching ``OSError`` (``FileNotFoundError``,
+``PermissionError``...) with its ``filename``; what a conversion cannot carry over is a
 ``LossWarning``. Documents pickle (``multiprocessing``, Dask).
 
 ``animbin.pose`` holds animbin's rules for what an animation's kind means for a key
@@ -87,7 +88,8 @@ def open(  # noqa: A001 (the module's own open)
     an animbin dump, AnimJ, DMF JSON or glTF); x8an files have none and are recognised by
     the name ``x8an*.bin``, or by ``format="sf3"``. ``format`` is one of ``FORMATS``; an
     unknown name is a ``ValueError`` listing the valid ones. Input that does not read is a
-    ``FormatError`` naming the file, the format and the byte offset.
+    ``FormatError`` naming the file, the format and the byte offset; a path the system does
+    not let animbin read, the matching ``OSError`` (``FileNotFoundError``...).
 
     A path is read into memory (never mapped) in chunks with the GIL released, so that
     Ctrl-C (``KeyboardInterrupt``) ends a long read (a huge file, a device, a pipe no one

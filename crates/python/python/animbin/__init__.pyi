@@ -81,7 +81,9 @@ def open(
     recognised by the name ``x8an*.bin``, or by ``format="sf3"``. ``format`` is one of
     ``FORMATS``; an unknown name is a ``ValueError`` listing the valid ones.
     Raises ``FormatError`` for input that does not read, its message starting with the path
-    (bytes that spell the path of a file get a hint: bytes are the contents).
+    (bytes that spell the path of a file get a hint: bytes are the contents), and the
+    matching ``OSError`` (``FileNotFoundError``, ``PermissionError``...) for a path the
+    system does not let animbin read.
 
     A path is read into memory (never mapped) in chunks with the GIL released, so Ctrl-C
     (``KeyboardInterrupt``) ends a long read: a huge file, a device, a pipe that no one
