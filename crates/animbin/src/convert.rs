@@ -596,9 +596,10 @@ fn build(
         }
         _ => ImageFiles::default(),
     };
-    if target.format() != Some(Format::Gltf) {
+    if !matches!(target.format(), Some(Format::Gltf | Format::Fbx)) {
         // The game formats hold a rig: a graph (a glTF's plain nodes, placed meshes, skins,
-        // cameras) is baked into one, and what a rig cannot say is named.
+        // cameras) is baked into one, and what a rig cannot say is named. FBX, a graph
+        // format like glTF, takes the graph.
         if scene.has_graph() {
             scene.to_mut().bake_to_rig(&mut report);
         }

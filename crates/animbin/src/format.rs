@@ -111,9 +111,9 @@ mod tests {
 
     #[test]
     fn an_unknown_name_lists_the_valid_ones() {
-        let err = "fbx".parse::<Target>().unwrap_err().to_string();
+        let err = "obj".parse::<Target>().unwrap_err().to_string();
         assert!(
-            err.starts_with("unknown output format \"fbx\"; valid names: seanim, semodel"),
+            err.starts_with("unknown output format \"obj\"; valid names: seanim, semodel"),
             "{err}"
         );
         assert!(err.contains("glb") && err.contains("gltf"), "{err}");

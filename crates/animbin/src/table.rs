@@ -415,7 +415,7 @@ fn form_for<F: Copy>(forms: &[(Target, Option<F>)], target: Target) -> Option<Op
 }
 
 format_table! {
-    detection order: [AnimX, Gltf, Dmf, Cast, SeAnim, SeModel, Sf3];
+    detection order: [AnimX, Gltf, Fbx, Dmf, Cast, SeAnim, SeModel, Sf3];
 
     /// SEAnim v1 (`.seanim`), magic `SEAnim`.
     SeAnim(animbin_seanim::SeAnim) = "seanim" {
@@ -465,6 +465,11 @@ format_table! {
     Cast(animbin_cast::CastFile) = "cast" {
         /// Cast (`.cast`).
         Cast = "cast", selected by Some("cast"), written as "cast", form Some(());
+    }
+    /// Binary FBX 7.4 / 7.5 (`.fbx`), magic `Kaydara FBX Binary`.
+    Fbx(animbin_fbx::FbxFile) = "fbx" {
+        /// Binary FBX 7.4 (`.fbx`).
+        Fbx = "fbx", selected by Some("fbx"), written as "fbx", form Some(());
     }
 }
 

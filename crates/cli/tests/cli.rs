@@ -99,18 +99,18 @@ fn an_unknown_output_format_lists_the_valid_names() {
     let out = animbin(&[
         "convert",
         "--to",
-        "fbx",
+        "obj",
         s(&testdata("sample.seanim")),
         s(&dir.path().join("o")),
     ]);
     assert_eq!(code(&out), 2);
     let text = stderr(&out);
     assert!(
-        text.contains("unknown output format \"fbx\"; valid names: seanim, semodel"),
+        text.contains("unknown output format \"obj\"; valid names: seanim, semodel"),
         "{text}"
     );
     assert!(text.contains("glb") && text.contains("dmf-json"), "{text}");
-    let out = animbin(&["convert", s(&testdata("sample.seanim")), s(&dir.path().join("out.fbx"))]);
+    let out = animbin(&["convert", s(&testdata("sample.seanim")), s(&dir.path().join("out.obj"))]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains("use --to with one of: seanim,"),

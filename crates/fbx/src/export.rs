@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 
 use animbin_core::math::{Mat4, Quat, Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{AnimKind, Animation, ConversionReport, Interpolation, KeyValue, Keys, Mesh, Scene};
+use animbin_core::scene::{
+    AnimKind, Animation, Bone, ConversionReport, Interpolation, KeyValue, Keys, Mesh, NodeKind, Scene,
+};
 
 use crate::error::{self, Result};
 use crate::euler;
@@ -245,6 +247,19 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
         )));
     }
     lose_what_fbx_cannot_hold(scene, report);
+    let with_track_nodes;
+    let scene = match track_nodes(scene) {
+        None => scene,
+        Some(extended) => {
+            report.lose(format!(
+                "the hierarchy of {} animated bones that the input has no skeleton for (written as root bones \
+                 resting at their first keys; give the model too for its skeleton)",
+                extended.skeleton.bones.len() - scene.skeleton.bones.len()
+            ));
+            with_track_nodes = extended;
+            &with_track_nodes
+        }
+    };
     let mut o = Objects {
         next_id: 1_000_000,
         objects: Vec::new(),
@@ -469,6 +484,51 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
         version: options.version,
         nodes: document_records(scene, options, o, takes),
     })
+}
+
+/// `scene` with a root bone for each track name no node has (an animation without its
+/// skeleton: FBX keys nodes, so each track needs one), resting at its first keys where the
+/// animation is absolute; `None` when every track finds its node.
+fn track_nodes(scene: &Scene) -> Option<Scene> {
+    let known = scene.skeleton.indices_by_name();
+    let mut added: Vec<Bone> = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for animation in &scene.animations {
+        let absolute = animation.kind == AnimKind::Absolute;
+        for track in &animation.bones {
+            if known.contains_key(track.bone.as_str()) || !names.insert(track.bone.as_str()) {
+                continue;
+            }
+            let mut local = Transform::IDENTITY;
+            if absolute && track.kind_override.is_none() && track.channel_kinds.is_empty() {
+                if let Some(k) = track.translation.first() {
+                    local.translation = k.value;
+                }
+                if let Some(k) = track.rotation.first() {
+                    local.rotation = k.value.normalized();
+                }
+                if let Some(k) = track.scale.first() {
+                    local.scale = k.value;
+                }
+            }
+            added.push(Bone {
+                name: track.bone.clone(),
+                parent: None,
+                local,
+                global: local,
+                cosmetic: track.cosmetic,
+                scale_compensate: false,
+                rest_scale: Vec3::ONE,
+                kind: NodeKind::Bone,
+            });
+        }
+    }
+    if added.is_empty() {
+        return None;
+    }
+    let mut extended = scene.clone();
+    extended.skeleton.bones.extend(added);
+    Some(extended)
 }
 
 /// The model-space bind matrices of nodes: where a skin gives a joint's inverse bind
