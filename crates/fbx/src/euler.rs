@@ -18,6 +18,9 @@ pub const TOLERANCE: f64 = 1e-4;
 /// between two keys is far past what any real rotation needs.
 const MAX_SPLITS: u32 = 12;
 
+/// How many keys may be added per source key, over a whole curve.
+pub const ADDED_PER_KEY: usize = 64;
+
 /// The Euler angles (radians, XYZ order) of the unit quaternion `q`, with the third angle
 /// taken as `z_hint` where the second is at ±90° (gimbal lock: only a sum or a difference
 /// of the first and third is determined).
@@ -116,9 +119,14 @@ fn lerp3(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
 /// order: each unwrapped to the one before, and with keys added where linear Euler
 /// interpolation would leave the slerp between two keys by more than [`TOLERANCE`] (unless
 /// `exact_keys`, which keeps only the source's keys, or `step`, which holds each value).
+///
+/// The keys added are at most [`ADDED_PER_KEY`] per source key on the whole (and
+/// 2^[`MAX_SPLITS`] between two keys), so that no input, however wild its rotations,
+/// makes the curve grow past a fixed factor of its keys.
 pub fn euler_keys(keys: &[(f64, Quat<f64>)], exact_keys: bool, step: bool) -> Vec<(f64, [f64; 3])> {
     let mut out: Vec<(f64, [f64; 3])> = Vec::with_capacity(keys.len());
     let mut previous: Option<(f64, Quat<f64>, [f64; 3])> = None;
+    let mut budget = keys.len().saturating_mul(ADDED_PER_KEY);
     for &(frame, q) in keys {
         let q = q.normalized();
         let euler = match previous {
@@ -126,7 +134,7 @@ pub fn euler_keys(keys: &[(f64, Quat<f64>)], exact_keys: bool, step: bool) -> Ve
             Some((_, _, before)) => unwrap(to_euler(q, before[2]), before),
         };
         if let Some((f0, q0, e0)) = previous.filter(|_| !(exact_keys || step)) {
-            refine(&mut out, (f0, q0, e0), (frame, q, euler), 0);
+            refine(&mut out, (f0, q0, e0), (frame, q, euler), 0, &mut budget);
         }
         out.push((frame, euler));
         previous = Some((frame, q, euler));
@@ -136,21 +144,33 @@ pub fn euler_keys(keys: &[(f64, Quat<f64>)], exact_keys: bool, step: bool) -> Ve
 
 /// Adds to `out` the keys strictly between `a` and `b` that bring the Euler curve within
 /// [`TOLERANCE`] of the slerp, halving the interval up to [`MAX_SPLITS`] times.
-fn refine(out: &mut Vec<(f64, [f64; 3])>, a: (f64, Quat<f64>, [f64; 3]), b: (f64, Quat<f64>, [f64; 3]), depth: u32) {
+fn refine(
+    out: &mut Vec<(f64, [f64; 3])>,
+    a: (f64, Quat<f64>, [f64; 3]),
+    b: (f64, Quat<f64>, [f64; 3]),
+    depth: u32,
+    budget: &mut usize,
+) {
     let worst = [0.25, 0.5, 0.75]
         .into_iter()
         .map(|t| angle_between(from_euler(lerp3(a.2, b.2, t)), slerp(a.1, b.1, t)))
-        .fold(0.0, f64::max);
-    if worst <= TOLERANCE || depth >= MAX_SPLITS || b.0 - a.0 <= 0.0 {
+        .fold(
+            0.0,
+            |m: f64, x| if m.is_nan() || x.is_nan() { f64::NAN } else { m.max(x) },
+        );
+    // A NaN anywhere makes `worst` NaN: nothing to refine.
+    let needed = worst.is_finite() && worst > TOLERANCE && (b.0 - a.0).is_finite() && b.0 > a.0;
+    if !needed || depth >= MAX_SPLITS || *budget == 0 {
         return;
     }
+    *budget -= 1;
     let frame = (a.0 + b.0) / 2.0;
     let q = slerp(a.1, b.1, 0.5);
     let euler = unwrap(to_euler(q, a.2[2]), lerp3(a.2, b.2, 0.5));
     let mid = (frame, q, euler);
-    refine(out, a, mid, depth + 1);
+    refine(out, a, mid, depth + 1, budget);
     out.push((frame, euler));
-    refine(out, mid, b, depth + 1);
+    refine(out, mid, b, depth + 1, budget);
 }
 
 #[cfg(test)]

@@ -330,8 +330,27 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
         } else {
             placed.iter().map(|&n| node_ids[n]).collect()
         };
+        // A skinned mesh's Model sits where its skin binds it: the rest matrix of a joint
+        // times that joint's inverse bind matrix (the identity where the skin binds at the
+        // rest pose), so that importers which place the mesh by its Model (Blender's) and
+        // those which skin it by the clusters (ufbx) agree.
+        let placement = mesh
+            .skin
+            .as_ref()
+            .and_then(|skin| {
+                let joint = skin
+                    .bones
+                    .iter()
+                    .zip(&skin.weights)
+                    .find(|(b, w)| **w != 0.0 && (**b as usize) < bones.len())?
+                    .0;
+                let to_bone = bind_matrices.to_bone(skin.skin, *joint as usize)?;
+                let world = bind_matrices.rest(*joint as usize).multiply(&to_bone);
+                Transform::from_matrix(&world).filter(|t| close(&t.to_matrix(), &world))
+            })
+            .unwrap_or(Transform::IDENTITY);
         for parent in parents {
-            let model = o.add("Model", &name, "Model", "Mesh", model_children(&Transform::IDENTITY, 1));
+            let model = o.add("Model", &name, "Model", "Mesh", model_children(&placement, 1));
             o.oo(geometry, model);
             o.oo(model, parent);
             if let Some(&material) = mesh
@@ -344,7 +363,7 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
                 o.oo(material, model);
             }
             if mesh.skin.is_some() {
-                pose_nodes.push((model, Mat4::IDENTITY));
+                pose_nodes.push((model, placement.to_matrix()));
             }
         }
         if let Some(skin) = &mesh.skin {
@@ -385,12 +404,10 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
                 }
             }
             for (bone, (indexes, weights)) in per_bone {
-                // TransformLink is the bone's model-space matrix at bind time, and Transform
-                // takes the mesh (at the root, unmoved) into the bone's space: its inverse.
-                let link = bind_matrices.link(skin.skin, bone);
-                let Some(to_bone) = link.inverse_affine() else {
+                let link = bind_matrices.rest(bone);
+                let Some(to_bone) = bind_matrices.to_bone(skin.skin, bone) else {
                     return Err(error::unencodable(format!(
-                        "mesh {name:?}: bone {:?}'s bind matrix, which has no inverse",
+                        "mesh {name:?}: bone {:?}'s rest matrix, which has no inverse",
                         bones[bone].name
                     )));
                 };
@@ -455,7 +472,7 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
     // The bind pose: every bone's model-space matrix at bind time, and the skinned meshes'.
     if scene.meshes.iter().any(|m| m.skin.is_some()) {
         for (b, &id) in node_ids.iter().enumerate() {
-            pose_nodes.push((id, bind_matrices.link(None, b)));
+            pose_nodes.push((id, bind_matrices.rest(b)));
         }
         let mut children = vec![
             leaf("Type", s("BindPose")),
@@ -531,21 +548,41 @@ fn track_nodes(scene: &Scene) -> Option<Scene> {
     Some(extended)
 }
 
-/// The model-space bind matrices of nodes: where a skin gives a joint's inverse bind
-/// matrix, its inverse; else the node's global transform.
+/// Whether two matrices agree to 1e-9 of their size (a transform that gives back its
+/// matrix: no shear lost).
+fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
+    let size = a.rows.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+    a.rows
+        .iter()
+        .flatten()
+        .zip(b.rows.iter().flatten())
+        .all(|(x, y)| (x - y).abs() <= 1e-9 * size)
+}
+
+/// The matrices of a skin's clusters: each node's model-space rest matrix, and where a skin
+/// gives a joint's inverse bind matrix, that matrix exactly.
 struct BindMatrices {
     globals: Vec<Mat4<f64>>,
-    /// Per skin, the bind matrix of each of its joints by node.
+    /// Per skin, the inverse bind matrix of each of its joints by node.
     skins: Vec<BTreeMap<usize, Mat4<f64>>>,
 }
 
 impl BindMatrices {
-    /// The bind matrix of node `node` in skin `skin` (or the rest pose's).
-    fn link(&self, skin: Option<usize>, node: usize) -> Mat4<f64> {
+    /// Node `node`'s model-space matrix at rest (a cluster's `TransformLink`, a pose node's
+    /// `Matrix`).
+    fn rest(&self, node: usize) -> Mat4<f64> {
+        self.globals[node]
+    }
+
+    /// What takes a vertex of a mesh bound by skin `skin` into node `node`'s space (a
+    /// cluster's `Transform`): the skin's inverse bind matrix, else the inverse of the rest
+    /// matrix. Blender's importer reads `TransformLink * Transform` as the mesh's bind
+    /// matrix, ufbx `Transform` as the mesh-to-bone matrix: both hold.
+    fn to_bone(&self, skin: Option<usize>, node: usize) -> Option<Mat4<f64>> {
         skin.and_then(|s| self.skins.get(s))
             .and_then(|joints| joints.get(&node))
             .copied()
-            .unwrap_or(self.globals[node])
+            .or_else(|| self.globals[node].inverse_affine())
     }
 }
 
@@ -556,8 +593,8 @@ fn bind_matrices(scene: &Scene, globals: &[Transform]) -> BindMatrices {
         .map(|skin| {
             skin.joints
                 .iter()
-                .zip(&skin.inverse_bind_matrices)
-                .filter_map(|(&joint, ibm)| ibm.inverse_affine().map(|m| (joint, m)))
+                .copied()
+                .zip(skin.inverse_bind_matrices.iter().copied())
                 .collect()
         })
         .collect();

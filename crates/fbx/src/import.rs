@@ -103,32 +103,44 @@ pub fn to_scene(bytes: &[u8], report: &mut ConversionReport) -> Result<Scene> {
     let file = ufbx::load_memory(bytes, options).map_err(|e| ufbx_error(&e))?;
     let mut scene = Scene::default();
 
-    // Nodes, parents first (a walk from the root, bounded by the node count).
+    // Nodes in file order (which keeps the order they were written in); a node's parent is
+    // a node that stays (a node that only holds a mesh has no children), or the root.
     let mut index_of: HashMap<u32, usize> = HashMap::new();
-    let mut placed_by: Vec<(u32, Option<usize>)> = Vec::new();
-    let mut stack: Vec<(&ufbx::Node, Option<usize>)> =
-        file.root_node.children.iter().rev().map(|n| (&**n, None)).collect();
-    let mut visited = 0usize;
     let clustered: std::collections::HashSet<u32> = file
         .skin_clusters
         .iter()
         .filter_map(|c| c.bone_node.as_ref().map(|n| n.element.element_id))
         .collect();
-    while let Some((node, parent)) = stack.pop() {
-        visited += 1;
-        if visited > file.nodes.len() {
-            break;
+    let kept: Vec<&ufbx::Node> = file
+        .nodes
+        .iter()
+        .map(|n| &**n)
+        .filter(|n| !n.is_root && !only_holds_a_mesh(n))
+        .collect();
+    for (index, node) in kept.iter().enumerate() {
+        index_of.insert(node.element.element_id, index);
+    }
+    let parent_of = |node: &ufbx::Node| {
+        node.parent
+            .as_ref()
+            .and_then(|p| index_of.get(&p.element.element_id).copied())
+    };
+    let mut placed_by: Vec<(u32, Option<usize>)> = Vec::new();
+    for node in file.nodes.iter().filter(|n| !n.is_root) {
+        if node.mesh.is_some() {
+            let placer = index_of
+                .get(&node.element.element_id)
+                .copied()
+                .or_else(|| parent_of(node));
+            placed_by.push((node.element.element_id, placer));
         }
-        if only_holds_a_mesh(node) {
-            placed_by.push((node.element.element_id, parent));
-            continue;
-        }
-        let index = scene.skeleton.bones.len();
+    }
+    for node in &kept {
         let local = transform(&node.local_transform);
         let is_bone = node.bone.is_some() || clustered.contains(&node.element.element_id);
         scene.skeleton.bones.push(Bone {
             name: node.element.name.to_string(),
-            parent,
+            parent: parent_of(node),
             local,
             global: local,
             cosmetic: false,
@@ -136,13 +148,6 @@ pub fn to_scene(bytes: &[u8], report: &mut ConversionReport) -> Result<Scene> {
             rest_scale: Vec3::ONE,
             kind: if is_bone { NodeKind::Bone } else { NodeKind::Plain },
         });
-        index_of.insert(node.element.element_id, index);
-        if node.mesh.is_some() {
-            placed_by.push((node.element.element_id, Some(index)));
-        }
-        for child in node.children.iter().rev() {
-            stack.push((child, Some(index)));
-        }
     }
     scene.skeleton.update_globals();
     let rest_globals: Vec<Mat4<f64>> = scene.skeleton.bones.iter().map(|b| b.global.to_matrix()).collect();

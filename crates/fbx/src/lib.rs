@@ -19,9 +19,9 @@
 //! - `Material` (phong, diffuse colour and opacity) with a `Texture` per diffuse, normal and
 //!   specular map, and a `Video` whose `Content` is the image where the scene embeds it.
 //! - A `Skin` deformer per skinned mesh with one `Cluster` per weighted bone (`Indexes`,
-//!   `Weights`, `TransformLink` = the bone's bind matrix, exact where a skin gives inverse
-//!   bind matrices, and `Transform` = its inverse, which takes the mesh into the bone's
-//!   space), and a `BindPose`.
+//!   `Weights`, `TransformLink` = the bone's model-space rest matrix, `Transform` = what
+//!   takes the mesh into the bone's space: the skin's inverse bind matrix exactly where the
+//!   scene has one), and a `BindPose` of the rest matrices.
 //! - Morph targets as a `BlendShape` with a `BlendShapeChannel` (`DeformPercent`) and a
 //!   `Shape` (`Indexes`, `Vertices`, `Normals` offsets) each.
 //! - One `AnimationStack` per animation, named as it, with one `AnimationLayer` and curve

@@ -4,6 +4,7 @@
 mod animx;
 mod cast;
 mod dmf;
+mod fbx;
 mod gltf;
 mod poses;
 mod scene;
@@ -73,6 +74,7 @@ pub(crate) fn samples() -> Vec<Sample> {
     all.extend(animx::samples());
     all.extend(cast::samples());
     all.extend(dmf::samples());
+    all.extend(fbx::samples());
     all.extend(gltf::samples());
     all.extend(poses::samples());
     all.extend(scene::samples());
