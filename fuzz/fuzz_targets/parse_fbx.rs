@@ -17,5 +17,5 @@ fuzz_target!(|data: &[u8]| {
         // Compared as bytes: a NaN in an array is not equal to itself.
         assert!(write_nodes(&again).expect("and write again") == bytes);
     }
-    let _ = animbin_fbx::to_scene(data, &mut ConversionReport::default());
+    let _ = animbin_fbx::to_scene(data, &Default::default(), &mut ConversionReport::default());
 });

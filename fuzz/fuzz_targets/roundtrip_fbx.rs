@@ -7,7 +7,7 @@ use animbin_core::ConversionReport;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(scene) = animbin_fbx::to_scene(data, &mut ConversionReport::default()) else {
+    let Ok(scene) = animbin_fbx::to_scene(data, &Default::default(), &mut ConversionReport::default()) else {
         return;
     };
     let Some(bytes) = animbin_fuzz::written_or_refused(animbin_fbx::to_bytes(&scene, &mut ConversionReport::default()))
@@ -15,7 +15,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     animbin_fbx::node::parse(&bytes).expect("what animbin writes reads as records");
-    let back = animbin_fbx::to_scene(&bytes, &mut ConversionReport::default()).expect("and through ufbx");
+    let back =
+        animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).expect("and through ufbx");
     let names =
         |s: &animbin_core::scene::Scene| -> Vec<String> { s.skeleton.bones.iter().map(|b| b.name.clone()).collect() };
     assert_eq!(names(&back), names(&scene), "the nodes come back");

@@ -84,8 +84,8 @@ impl FileFormat for FbxFile {
         })
     }
 
-    fn to_scene(&self, _: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-        crate::to_scene(&self.bytes, report)
+    fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+        crate::to_scene(&self.bytes, options, report)
     }
 
     fn from_scene(

@@ -14,7 +14,7 @@ use animbin_core::scene::{
     Animation, Bone, BoneTrack, ConversionReport, Key, Keys, Material, Mesh, MeshInstance, MorphTarget, NodeKind,
     Scene, Skin, SkinBlend, SkinWeights, Texture, WeightTrack,
 };
-use animbin_core::{Error, ErrorKind};
+use animbin_core::{Error, ErrorKind, SceneOptions};
 
 use crate::error::{FORMAT, Result};
 
@@ -86,8 +86,29 @@ fn only_holds_a_mesh(node: &ufbx::Node) -> bool {
     !mesh.skin_deformers.is_empty() || (identity && !node.has_geometry_transform)
 }
 
-/// Reads an FBX file into a scene, recording what the scene does not take of it.
-pub fn to_scene(bytes: &[u8], report: &mut ConversionReport) -> Result<Scene> {
+/// The axes `options` ask for: Y-up (glTF's: right +X, up +Y, front +Z), or Z-up (right +X,
+/// up +Z, front -Y), both right-handed.
+fn target_axes(options: &SceneOptions) -> ufbx::CoordinateAxes {
+    use ufbx::CoordinateAxis::{NegativeY, PositiveX, PositiveY, PositiveZ};
+    if options.z_up {
+        ufbx::CoordinateAxes {
+            right: PositiveX,
+            up: PositiveZ,
+            front: NegativeY,
+        }
+    } else {
+        ufbx::CoordinateAxes {
+            right: PositiveX,
+            up: PositiveY,
+            front: PositiveZ,
+        }
+    }
+}
+
+/// Reads an FBX file into a scene in the axes and unit `options` give (the ones
+/// [`crate::WriteOptions::from_scene_options`] writes, so that a file animbin wrote comes back
+/// unchanged), recording what the scene does not take of it.
+pub fn to_scene(bytes: &[u8], scene_options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
     let limit = memory_limit(bytes.len());
     let allocator = || ufbx::AllocatorOpts {
         memory_limit: limit,
@@ -98,6 +119,11 @@ pub fn to_scene(bytes: &[u8], report: &mut ConversionReport) -> Result<Scene> {
         result_allocator: allocator(),
         load_external_files: false,
         ignore_missing_external_files: true,
+        // Files state their up axis and unit (Blender's are often centimetres): geometry,
+        // transforms and keys are converted to the scene's, not left in a root node.
+        target_axes: target_axes(scene_options),
+        target_unit_meters: scene_options.unit_scale,
+        space_conversion: ufbx::SpaceConversion::ModifyGeometry,
         ..Default::default()
     };
     let file = ufbx::load_memory(bytes, options).map_err(|e| ufbx_error(&e))?;

@@ -81,6 +81,7 @@ pub mod node;
 mod summary;
 mod validate;
 
+use animbin_core::SceneOptions;
 use animbin_core::scene::{ConversionReport, Scene};
 
 pub use error::{Error, Result};
@@ -127,17 +128,18 @@ pub fn to_bytes_with(scene: &Scene, options: &WriteOptions, report: &mut Convers
     }
 }
 
-/// Reads an FBX file (binary or ASCII, any version ufbx reads) into a scene, recording in
+/// Reads an FBX file (binary or ASCII, any version ufbx reads) into a scene, converted to
+/// the up axis (`z_up`) and unit (`unit_scale`, metres per unit) of `options`, recording in
 /// `report` what the scene does not take of it.
 #[cfg(feature = "ufbx")]
-pub fn to_scene(bytes: &[u8], report: &mut ConversionReport) -> Result<Scene> {
-    import::to_scene(bytes, report)
+pub fn to_scene(bytes: &[u8], options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
+    import::to_scene(bytes, options, report)
 }
 
 /// Without the `ufbx` feature (wasm32), FBX files are not read into a scene: an error that
 /// says so.
 #[cfg(not(feature = "ufbx"))]
-pub fn to_scene(_: &[u8], _: &mut ConversionReport) -> Result<Scene> {
+pub fn to_scene(_: &[u8], _: &SceneOptions, _: &mut ConversionReport) -> Result<Scene> {
     Err(Error::new(
         error::FORMAT,
         0,

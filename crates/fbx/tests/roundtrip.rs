@@ -139,7 +139,7 @@ fn bones_meshes_weights_and_animations_come_back() {
     let mut report = ConversionReport::default();
     let bytes = animbin_fbx::to_bytes(&scene, &mut report).unwrap();
     assert!(report.is_lossless(), "{:?}", report.lost);
-    let back = animbin_fbx::to_scene(&bytes, &mut ConversionReport::default()).unwrap();
+    let back = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
 
     // Nodes: names, parents, kinds and rest transforms.
     let names: Vec<&str> = back.skeleton.bones.iter().map(|b| b.name.as_str()).collect();
@@ -238,7 +238,7 @@ fn a_truncated_file_is_an_error_at_every_offset() {
     animbin_testing::assert_every_truncation_fails(&bytes, animbin_fbx::node::parse);
     // ufbx itself, on a sample of cuts (each a whole load): an error or a scene, never a crash.
     for len in (0..bytes.len()).step_by(97) {
-        let _ = animbin_fbx::to_scene(&bytes[..len], &mut ConversionReport::default());
+        let _ = animbin_fbx::to_scene(&bytes[..len], &Default::default(), &mut ConversionReport::default());
     }
 }
 
@@ -259,4 +259,39 @@ fn the_records_read_back_as_written() {
     );
     assert_eq!(summary.animations, ["wave"]);
     assert!(animbin_fbx::validate(&document).is_empty());
+}
+
+#[test]
+fn a_z_up_file_in_centimetres_reads_back_in_its_own_axes_and_unit() {
+    let scene = arm();
+    let write = animbin_fbx::WriteOptions {
+        z_up: true,
+        unit_scale: 0.01,
+        ..animbin_fbx::WriteOptions::default()
+    };
+    let bytes = animbin_fbx::to_bytes_with(&scene, &write, &mut ConversionReport::default()).unwrap();
+    let same = animbin_core::SceneOptions {
+        z_up: true,
+        unit_scale: 0.01,
+        ..animbin_core::SceneOptions::default()
+    };
+    let back = animbin_fbx::to_scene(&bytes, &same, &mut ConversionReport::default()).unwrap();
+    for (a, b) in scene.skeleton.bones.iter().zip(&back.skeleton.bones) {
+        assert!(close3(a.local.translation, b.local.translation), "{}", a.name);
+        assert!(angle_between(a.local.rotation, b.local.rotation) < 1e-6, "{}", a.name);
+    }
+    assert_eq!(back.meshes[0].positions, scene.meshes[0].positions);
+    // Read as Y-up metres, the same file is turned (Z up becomes Y up) and scaled by 1/100:
+    // each node where it was, in the new axes.
+    let gltf_like = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
+    for (a, b) in scene.skeleton.bones.iter().zip(&gltf_like.skeleton.bones) {
+        let p = a.global.translation;
+        let expected = Vec3::new(p.x, p.z, -p.y).scale(0.01);
+        assert!(
+            close3(b.global.translation, expected),
+            "{}: {:?} {expected:?}",
+            a.name,
+            b.global.translation
+        );
+    }
 }
