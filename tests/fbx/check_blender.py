@@ -35,6 +35,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "blender"))
 import compare_pose  # noqa: E402
 
 
+# Samples whose FBX Blender's importer shows differently from the glb, and why: a skinned
+# mesh whose armature's parent is transformed is placed by Blender at the armature (its
+# local matrix the identity whatever the Model, bind pose and clusters say), while ufbx and
+# animbin's own reader place it exactly (the FBX converted back to glb matches the source).
+# Listed so that a fix shows as "now passes" and anything else as a failure.
+KNOWN_BLENDER_DIFFERENCES = {
+    "graph/armature_under_empty.glb": "skinned mesh under an armature below a turned, scaled empty",
+    "graph/z_up_root.glb": "skinned mesh under an armature below a Z-up root",
+}
+
 # Samples whose FBX differs from their glb by a loss the conversion names on stderr.
 NAMED_LOSSES = {
     # glTF's STEP and CUBICSPLINE samplers in one animation: the scene holds one
@@ -110,6 +120,12 @@ def main() -> int:
                     failures = []
             largest = report["largest"]
             worst = None if not largest else f"{largest['difference']:.3g} ({largest['what']})"
+            if name in KNOWN_BLENDER_DIFFERENCES:
+                if failures:
+                    print(f"known {name}: {KNOWN_BLENDER_DIFFERENCES[name]}: {failures[0]}")
+                    failures = []
+                else:
+                    print(f"now passes {name}: take it off KNOWN_BLENDER_DIFFERENCES")
             if failures:
                 for line in failures:
                     print(f"FAIL {name}: {line}")

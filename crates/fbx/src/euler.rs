@@ -16,7 +16,7 @@ pub const TOLERANCE: f64 = 1e-4;
 
 /// How many times an interval between two source keys is halved at most: 2^12 keys
 /// between two keys is far past what any real rotation needs.
-const MAX_SPLITS: u32 = 12;
+pub const MAX_SPLITS: u32 = 12;
 
 /// How many keys may be added per source key, over a whole curve.
 pub const ADDED_PER_KEY: usize = 64;

@@ -49,7 +49,7 @@ pub const MAX_DEPTH: usize = 64;
 const MAX_INFLATION: u64 = 1100;
 
 /// Arrays at least this many bytes long are written zlib-compressed.
-const COMPRESS_FROM: usize = 256;
+pub const COMPRESS_FROM: usize = 256;
 
 /// One value of a node's property list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -195,7 +195,7 @@ fn wide(version: u32) -> bool {
 /// Writes `document` as a binary FBX file: its records, the null record and the footer.
 ///
 /// Arrays of [`COMPRESS_FROM`] bytes or more are zlib-compressed. A file of version 7400
-/// whose offsets would pass `u32::MAX` is refused ([`Error::Unencodable`]); write it as 7500.
+/// whose offsets would pass `u32::MAX` is refused (`ErrorKind::Unencodable`); write it as 7500.
 pub fn write_nodes(document: &Document) -> Result<Vec<u8>> {
     let version = document.version;
     let mut out = Vec::with_capacity(1 << 16);
