@@ -11,6 +11,9 @@ import bpy
 # Enum values of Keyframe.interpolation, for foreach_set.
 INTERPOLATION_CONSTANT = 0
 INTERPOLATION_LINEAR = 1
+INTERPOLATION_BEZIER = 2
+# Keyframe.handle_left_type / handle_right_type "FREE": handles kept where they are set.
+HANDLE_FREE = 0
 
 # Where an imported action keeps what Blender has no place for (the file's animation kind
 # and per-bone kind overrides, looping, frame rate and length), so that export writes it back.
@@ -63,9 +66,20 @@ class ChannelWriter:
             self.groups[name] = group
         return group
 
-    def curves(self, bone: str | None, prop: str, frames: np.ndarray, values: np.ndarray, interpolation: int) -> None:
+    def curves(
+        self,
+        bone: str | None,
+        prop: str,
+        frames: np.ndarray,
+        values: np.ndarray,
+        interpolation: int,
+        tangents: tuple[np.ndarray, np.ndarray, float] | None = None,
+    ) -> None:
         """One F-curve per column of ``values`` ((K, n)) for ``pose.bones[bone].prop``, or
-        for the object's own ``prop`` where ``bone`` is None."""
+        for the object's own ``prop`` where ``bone`` is None. ``tangents`` (incoming and
+        outgoing (K, n), per second, and the frame rate) make the keys a cubic spline:
+        Bezier keys whose handles stand a third of the way to the neighbouring keys, which
+        is the same curve as glTF's cubic Hermite spline."""
         if bone is None:
             path, group = prop, self._group("Object Transforms")
         else:
@@ -81,7 +95,20 @@ class ChannelWriter:
             co[:, 0] = frames
             co[:, 1] = values[:, index]
             points.foreach_set("co", co.ravel())
-            points.foreach_set("interpolation", np.full(count, interpolation, dtype=np.int32))
+            if tangents is not None:
+                incoming, outgoing, rate = tangents
+                gaps = np.diff(frames)
+                before = np.concatenate([gaps[:1], gaps]) if count > 1 else np.ones(count)
+                after = np.concatenate([gaps, gaps[-1:]]) if count > 1 else np.ones(count)
+                left = np.stack([frames - before / 3.0, values[:, index] - incoming[:, index] * before / rate / 3.0], axis=1)
+                right = np.stack([frames + after / 3.0, values[:, index] + outgoing[:, index] * after / rate / 3.0], axis=1)
+                points.foreach_set("interpolation", np.full(count, INTERPOLATION_BEZIER, dtype=np.int32))
+                points.foreach_set("handle_left_type", np.full(count, HANDLE_FREE, dtype=np.int32))
+                points.foreach_set("handle_right_type", np.full(count, HANDLE_FREE, dtype=np.int32))
+                points.foreach_set("handle_left", left.ravel())
+                points.foreach_set("handle_right", right.ravel())
+            else:
+                points.foreach_set("interpolation", np.full(count, interpolation, dtype=np.int32))
             curve.update()
 
     def assign(self, armature_object: bpy.types.Object) -> None:

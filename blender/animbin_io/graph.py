@@ -384,19 +384,35 @@ def build_object_actions(animations, graph: Graph, objects: list, root_turn: Mat
             action[blend.ACTION_PROPERTY] = {"node": graph.names[node], "animation": animation.name or stem, "position": position}
             writer = blend.ChannelWriter(action, obj)
             interpolation = blend.INTERPOLATION_CONSTANT if animation.interpolation == "step" else blend.INTERPOLATION_LINEAR
+
+            # A channel's own way of joining its keys (a glTF sampler of its own), with a
+            # cubic spline's tangents turned as its keys are.
+            def joined(channel, turn=lambda t: t):
+                how, tangents = pose.channel_curve(
+                    track, channel, interpolation, blend.INTERPOLATION_LINEAR, blend.INTERPOLATION_CONSTANT
+                )
+                return how, None if tangents is None else (*(turn(t) for t in tangents), float(animation.framerate))
+
             if len(track.translation_frames):
                 t = np.asarray(track.translations, dtype=np.float64) * settings.scale
                 if turn_q is not None:
                     t = pose.quat_rotate(turn_q, t) + turn_t
-                writer.curves(None, "location", track.translation_frames, t, interpolation)
+                how, tangents = joined(
+                    "translation", lambda v: v * settings.scale if turn_q is None else pose.quat_rotate(turn_q, v * settings.scale)
+                )
+                writer.curves(None, "location", track.translation_frames, t, how, tangents)
             if len(track.rotation_frames):
                 q = np.asarray(track.rotations, dtype=np.float64)
                 if turn_q is not None:
                     q = pose.quat_multiply(turn_q, q)
                 obj.rotation_mode = "QUATERNION"
-                writer.curves(None, "rotation_quaternion", track.rotation_frames, q[:, [3, 0, 1, 2]], interpolation)
+                how, tangents = joined(
+                    "rotation", lambda v: (v if turn_q is None else pose.quat_multiply(turn_q, v))[:, [3, 0, 1, 2]]
+                )
+                writer.curves(None, "rotation_quaternion", track.rotation_frames, q[:, [3, 0, 1, 2]], how, tangents)
             if len(track.scale_frames):
-                writer.curves(None, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), interpolation)
+                how, tangents = joined("scale")
+                writer.curves(None, "scale", track.scale_frames, np.asarray(track.scales, dtype=np.float64), how, tangents)
             result.actions.append(action)
             if first_writer is None:
                 first_writer = writer

@@ -811,21 +811,36 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
                 kind = {"translation": "absolute", "rotation": "absolute", "scale": "absolute"}
             tr, rr = rests[bone]
             pose_bone = armature_object.pose.bones[bone]
+            # A channel joined otherwise than its animation (a glTF sampler of its own) keeps
+            # its way; a cubic spline's tangents move to pose-bone space as its keys do (the
+            # absolute keys' map is linear in them).
+            def joined(channel, to_basis=None):
+                how, tangents = pose.channel_curve(
+                    track, channel, interpolation, blend.INTERPOLATION_LINEAR, blend.INTERPOLATION_CONSTANT
+                )
+                if tangents is None or kind[channel] != "absolute":
+                    return how, None
+                return how, (*(to_basis(t) for t in tangents), float(animation.framerate))
+
+            inverse_rest = pose.quat_conjugate(pose.quat_normalize(np.asarray(rr, dtype=np.float64)))
             if len(track.translation_frames):
                 keys = np.asarray(track.translations, dtype=np.float64) * settings.scale
                 location = pose.keys_to_basis_translation(kind["translation"], tr, rr, keys)
-                writer.curves(bone, "location", track.translation_frames, location, interpolation)
+                how, tangents = joined("translation", lambda t: pose.quat_rotate(inverse_rest, t * settings.scale))
+                writer.curves(bone, "location", track.translation_frames, location, how, tangents)
             if len(track.rotation_frames):
                 rotation = pose.keys_to_basis_rotation(kind["rotation"], rr, track.rotations)
                 frames = track.rotation_frames
-                if settings.sample_rotations and animation.interpolation != "step":
+                how, tangents = joined("rotation", lambda t: pose.quat_multiply(inverse_rest, t)[:, [3, 0, 1, 2]])
+                if settings.sample_rotations and how != blend.INTERPOLATION_CONSTANT and tangents is None:
                     frames, rotation = pose.slerp_every_frame(frames, rotation)
                 pose_bone.rotation_mode = "QUATERNION"
-                writer.curves(bone, "rotation_quaternion", frames, rotation[:, [3, 0, 1, 2]], interpolation)
+                writer.curves(bone, "rotation_quaternion", frames, rotation[:, [3, 0, 1, 2]], how, tangents)
             if len(track.scale_frames):
                 rest_scale = blend.rest_scale(armature_object.data.bones[bone])
                 scale = pose.keys_to_basis_scale(kind["scale"], rest_scale, np.asarray(track.scales, dtype=np.float64))
-                writer.curves(bone, "scale", track.scale_frames, scale, interpolation)
+                how, tangents = joined("scale", lambda t: pose.keys_to_basis_scale("absolute", rest_scale, t))
+                writer.curves(bone, "scale", track.scale_frames, scale, how, tangents)
         if missing:
             result.warnings.append(
                 f"action {action.name}: {len(missing)} tracks name bones the armature lacks: {', '.join(missing[:10])}"

@@ -161,3 +161,16 @@ def basis_to_keys_rotation(kind: str, rr: np.ndarray, rotation: np.ndarray) -> n
     rr = _rows(rr, 4)[0]
     played = quat_multiply(quat_normalize(rr), _rows(rotation, 4))
     return animbin.pose.remove_rotation(kind, _NO_TRANSLATION, rr, played)
+
+
+def channel_curve(track, channel: str, interpolation: int, linear: int, constant: int):
+    """How ``track``'s ``channel`` is joined: the Blender keyframe interpolation (the
+    animation's ``interpolation`` unless the channel has a curve of its own, ``linear`` or
+    ``constant``) and, for a cubic spline, its (incoming, outgoing) tangents ((K, n) float64,
+    per second), else None."""
+    curve = (getattr(track, "curves", None) or {}).get(channel)
+    if curve is None:
+        return interpolation, None
+    if curve["type"] == "cubic_spline":
+        return interpolation, (np.asarray(curve["incoming"], dtype=np.float64), np.asarray(curve["outgoing"], dtype=np.float64))
+    return (constant if curve["type"] == "step" else linear), None

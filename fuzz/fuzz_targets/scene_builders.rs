@@ -17,9 +17,9 @@ use animbin::{ConvertOptions, Document, Target};
 use animbin_core::ErrorKind;
 use animbin_core::math::{Quat, Rgba, Transform, Vec2, Vec3};
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, BoneTrack, Camera, Hair, Instance, Interpolation, Key, Light, LightKind, Material, Mesh,
-    MeshInstance, MorphTarget, NodeKind, Note, Projection, PropertyTrack, Scene, Skeleton, Skin, SkinBlend,
-    SkinWeights, Texture, TextureLink, TextureSlot, UvTransform, WeightTrack,
+    AnimKind, Animation, Bone, BoneTrack, Camera, ChannelCurves, Curve, Hair, Instance, Interpolation, Key, Light,
+    LightKind, Material, Mesh, MeshInstance, MorphTarget, NodeKind, Note, Projection, PropertyTrack, Scene, Skeleton,
+    Skin, SkinBlend, SkinWeights, Tangents, Texture, TextureLink, TextureSlot, UvTransform, WeightTrack,
 };
 use animbin_fuzz::{list, name};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -306,6 +306,27 @@ fn morph_target(u: &mut Unstructured, v: usize) -> Result<MorphTarget> {
     })
 }
 
+/// A channel's own curve, or none: linear, step, or a cubic spline whose tangents fit
+/// `keys` keys of `n` components, or sometimes not.
+fn curve(u: &mut Unstructured, keys: usize, n: usize) -> Result<Option<Curve>> {
+    Ok(match u.int_in_range(0..=5u8)? {
+        0 => Some(Curve::Linear),
+        1 => Some(Curve::Step),
+        2 => {
+            let count = if u.ratio(7, 8)? {
+                keys * n
+            } else {
+                u.int_in_range(0..=8)?
+            };
+            Some(Curve::CubicSpline(Tangents {
+                incoming: many(u, count, f64v)?,
+                outgoing: many(u, count, f64v)?,
+            }))
+        }
+        _ => None,
+    })
+}
+
 fn kind(u: &mut Unstructured) -> Result<AnimKind> {
     Ok(*u.choose(&[
         AnimKind::Absolute,
@@ -327,7 +348,7 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
         } else {
             name(u)?
         };
-        Ok(BoneTrack {
+        let mut track = BoneTrack {
             bone,
             kind_override: if u.ratio(1, 4)? { Some(kind(u)?) } else { None },
             cosmetic: u.ratio(1, 8)?,
@@ -335,7 +356,15 @@ fn animation(u: &mut Unstructured, skeleton: &Skeleton) -> Result<Animation> {
             rotation: keys(u, quat)?.into(),
             scale: keys(u, scale)?.into(),
             ..BoneTrack::default()
-        })
+        };
+        // Channels joined their own way (a glTF sampler each): tangents that mostly fit
+        // their keys, of any value.
+        track.curves = ChannelCurves {
+            translation: curve(u, track.translation.len(), 3)?,
+            rotation: curve(u, track.rotation.len(), 4)?,
+            scale: curve(u, track.scale.len(), 3)?,
+        };
+        Ok(track)
     })?;
     let last = bones
         .iter()

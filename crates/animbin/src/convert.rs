@@ -604,6 +604,19 @@ fn build(
             scene.to_mut().bake_to_rig(&mut report);
         }
     }
+    if !matches!(target.format(), Some(Format::Gltf)) {
+        // Only glTF joins a channel otherwise than its animation (a sampler per channel,
+        // cubic splines): the others play keys that the animation's interpolation joins.
+        if scene
+            .animations
+            .iter()
+            .any(|a| a.bones.iter().any(|t| !t.curves.is_empty()))
+        {
+            for animation in &mut scene.to_mut().animations {
+                animation.bake_curves(&mut report);
+            }
+        }
+    }
     if !matches!(target.format(), Some(Format::Cast | Format::Gltf)) {
         // Only Cast (a Model node, `ssc`, a mode per curve) and glTF (a root node,
         // compensation nodes, plain local keys) hold these; the others get one kind per

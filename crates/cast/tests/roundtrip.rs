@@ -318,6 +318,7 @@ fn track(i: usize) -> impl Strategy<Value = (BoneTrack, [AnimKind; 3])> {
         .prop_map(move |(channel_overrides, kinds, (tf, tv), (rf, rv), (sf, sv))| {
             let keys = |frames: std::collections::BTreeSet<u32>| frames.into_iter().map(f64::from).collect::<Vec<_>>();
             let track = BoneTrack {
+                curves: Default::default(),
                 bone: format!("j_{i}"),
                 kind_override: None,
                 channel_overrides,

@@ -16,9 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
 
+mod curves;
 mod graph;
 mod keys;
 mod rig;
+pub use curves::{ChannelCurves, Curve, Tangents};
 pub use graph::{
     Camera, Light, LightKind, MeshInstance, NodeKind, Projection, Skin, TextureLink, TextureSlot, UvTransform,
 };
@@ -645,6 +647,11 @@ pub struct BoneTrack {
     pub rotation: Keys<Quat<f64>>,
     /// Scale keys.
     pub scale: Keys<Vec3<f64>>,
+    /// How each channel's keys are joined where it is not the animation's
+    /// [`Animation::interpolation`] (a glTF sampler of its own: STEP in a LINEAR animation,
+    /// a cubic spline with its tangents).
+    #[serde(default, skip_serializing_if = "ChannelCurves::is_empty")]
+    pub curves: ChannelCurves,
 }
 
 /// The weight keys of the morph targets of one name.

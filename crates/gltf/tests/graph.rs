@@ -60,12 +60,18 @@ fn every_blender_asset_reads_back_the_same_scene_from_what_animbin_writes() {
 #[test]
 fn nodes_above_the_skeleton_stay_plain_nodes_with_their_transforms() {
     let (scene, lost) = read(&asset("armature_under_empty.glb"));
-    // Blender writes its bones' scale channels as STEP beside LINEAR ones.
-    assert_eq!(
-        lost,
-        [
-            "animation 0 (\"RigAction\"): both LINEAR and STEP samplers (the scene has one interpolation per animation): read as LINEAR"
-        ]
+    // Blender writes its bones' scale channels as STEP beside LINEAR ones: each keeps its own.
+    assert_eq!(lost, Vec::<String>::new());
+    let animation = &scene.animations[0];
+    assert_eq!(animation.interpolation, animbin_core::scene::Interpolation::Linear);
+    assert!(
+        animation
+            .bones
+            .iter()
+            .filter(|t| !t.scale.is_empty())
+            .all(|t| t.curves.scale == Some(animbin_core::scene::Curve::Step)),
+        "{:?}",
+        animation.bones.iter().map(|t| (&t.bone, &t.curves)).collect::<Vec<_>>()
     );
     let bones = &scene.skeleton.bones;
     let placement = bones.iter().position(|b| b.name == "Placement").unwrap();

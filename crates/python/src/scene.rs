@@ -455,6 +455,7 @@ fn track_to_python<'py>(
         channel_kinds_to_python(py, &track.channel_overrides)?,
     )?;
     d.set_item("cosmetic", track.cosmetic)?;
+    d.set_item("curves", crate::scene_graph::curves_to_python(py, &track.curves)?)?;
     crate::scene_keys::set_keys(&d, &track, single)?;
     make(&classes.bone_track, d)
 }
@@ -868,6 +869,7 @@ fn track_from_python(d: &Bound<'_, PyDict>) -> PyResult<BoneTrack> {
         channel_kinds_from_python(&dict, &format!("{what}.{name}"))
     };
     Ok(BoneTrack {
+        curves: crate::scene_graph::curves_from_python(d, what)?,
         channel_overrides: channels("channel_overrides")?,
         channel_kinds: channels("channel_kinds")?,
         bone: get(d, what, "bone")?,

@@ -5,7 +5,8 @@
 
 use animbin::core::math::Mat4;
 use animbin::core::scene::{
-    Camera, Light, LightKind, MeshInstance, Projection, Skin, Surface, TextureLink, TextureSlot, UvTransform,
+    Camera, ChannelCurves, Curve, Light, LightKind, MeshInstance, Projection, Skin, Surface, Tangents, TextureLink,
+    TextureSlot, UvTransform,
 };
 use numpy::{PyArrayMethods, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -338,4 +339,88 @@ pub(crate) fn material_graph_from_python(
         }
     };
     Ok((links, surface))
+}
+
+/// A bone track's `curves`: channel name to `{"type": "linear" | "step"}` or
+/// `{"type": "cubic_spline", "incoming": (K, n), "outgoing": (K, n)}` (`float64`, n the
+/// channel's components), for the channels joined otherwise than their animation.
+pub(crate) fn curves_to_python<'py>(py: Python<'py>, curves: &ChannelCurves) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, curve, n) in [
+        ("translation", &curves.translation, 3),
+        ("rotation", &curves.rotation, 4),
+        ("scale", &curves.scale, 3),
+    ] {
+        let Some(curve) = curve else { continue };
+        let e = PyDict::new(py);
+        match curve {
+            Curve::Linear => e.set_item("type", "linear")?,
+            Curve::Step => e.set_item("type", "step")?,
+            Curve::CubicSpline(tangents) => {
+                e.set_item("type", "cubic_spline")?;
+                for (key, list) in [("incoming", &tangents.incoming), ("outgoing", &tangents.outgoing)] {
+                    e.set_item(key, array2(py, list.clone(), list.len() / n, n)?)?;
+                }
+            }
+        }
+        d.set_item(name, e)?;
+    }
+    Ok(d)
+}
+
+/// The curves a `BoneTrack._to_native()` dict's `curves` describe (absent: none).
+pub(crate) fn curves_from_python(d: &Bound<'_, PyDict>, what: &str) -> PyResult<ChannelCurves> {
+    let mut curves = ChannelCurves::default();
+    let Some(all) = d.get_item("curves")?.filter(|v| !v.is_none()) else {
+        return Ok(curves);
+    };
+    let all = all
+        .cast_into::<PyDict>()
+        .map_err(|_| PyValueError::new_err(format!("{what}.curves: expected a dict")))?;
+    for (name, value) in all.iter() {
+        let name: String = name.extract()?;
+        let at = format!("{what}.curves[{name:?}]");
+        let (slot, n) = match name.as_str() {
+            "translation" => (&mut curves.translation, 3),
+            "rotation" => (&mut curves.rotation, 4),
+            "scale" => (&mut curves.scale, 3),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "{at}: not a channel (translation, rotation, scale)"
+                )));
+            }
+        };
+        let e = value
+            .cast_into::<PyDict>()
+            .map_err(|_| PyValueError::new_err(format!("{at}: expected a dict")))?;
+        let kind: String = req(&e, &at, "type")?;
+        *slot = Some(match kind.as_str() {
+            "linear" => Curve::Linear,
+            "step" => Curve::Step,
+            "cubic_spline" => {
+                let part = |key: &str| -> PyResult<Vec<f64>> {
+                    let array: numpy::PyReadonlyArray2<'_, f64> = req(&e, &at, key)?;
+                    if array.shape()[1] != n {
+                        return Err(PyValueError::new_err(format!(
+                            "{at}.{key}: {} columns, expected {n}",
+                            array.shape()[1]
+                        )));
+                    }
+                    array
+                        .to_vec()
+                        .map_err(|err| PyValueError::new_err(format!("{at}.{key}: {err}")))
+                };
+                Curve::CubicSpline(Tangents {
+                    incoming: part("incoming")?,
+                    outgoing: part("outgoing")?,
+                })
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "{at}.type: {other:?} is none of \"linear\", \"step\" and \"cubic_spline\""
+                )));
+            }
+        });
+    }
+    Ok(curves)
 }

@@ -135,3 +135,23 @@ def test_a_hand_made_graph_is_checked():
     glb = animbin.from_scene(scene, "glb").to_bytes()
     camera = gltf_json(glb)["cameras"][0]
     assert camera["type"] == "orthographic" and camera["orthographic"]["xmag"] == 2.0
+
+
+def test_step_and_cubic_channels_keep_their_own_curves():
+    """A glTF's STEP channel in a LINEAR animation and a cubic spline's tangents reach
+    Python as the channel's curve, and come back to glTF as the same samplers and bytes."""
+    source = (GRAPH / "step_cubic.glb").read_bytes()
+    described = gltf_json(source)
+    samplers = sorted(s["interpolation"] for a in described["animations"] for s in a["samplers"])
+    scene = animbin.open(source).scene()
+    curves = [(t.bone, channel, c["type"]) for a in scene.animations for t in a.tracks for channel, c in t.curves.items()]
+    assert curves, samplers
+    cubic = [c for a in scene.animations for t in a.tracks for c in t.curves.values() if c["type"] == "cubic_spline"]
+    assert len(cubic) == samplers.count("CUBICSPLINE")
+    for c in cubic:
+        assert c["incoming"].dtype == np.float64 and c["incoming"].shape == c["outgoing"].shape
+    again = gltf_json(animbin.from_scene(scene, "glb").to_bytes())
+    assert sorted(s["interpolation"] for a in again["animations"] for s in a["samplers"]) == samplers
+    # A format of one interpolation per animation samples the spline and says so.
+    with pytest.warns(animbin.LossWarning, match="cubic spline channel"):
+        animbin.from_scene(scene, "cast")

@@ -50,6 +50,7 @@ impl From<AnimKind> for AnimType {
 /// A bone's track: its name, cosmetic flag and keys.
 fn bone_track(b: &Bone) -> BoneTrack {
     BoneTrack {
+        curves: Default::default(),
         channel_overrides: Default::default(),
         channel_kinds: Default::default(),
         bone: b.name.clone(),

@@ -174,6 +174,7 @@ fn animation() -> impl Strategy<Value = Animation> {
     )
         .prop_map(
             |(bone, kind_override, cosmetic, translation, rotation, scale)| BoneTrack {
+                curves: Default::default(),
                 channel_overrides: Default::default(),
                 channel_kinds: Default::default(),
                 bone,

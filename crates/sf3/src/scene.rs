@@ -130,6 +130,7 @@ fn segment_to_animation(index: usize, segment: &Segment, options: Ticks) -> Anim
 fn slot_to_track(index: usize, slot: &Slot, options: Ticks) -> BoneTrack {
     let vec3 = |k: &Key<Vec3<Fixed16>>| SceneKey::new(f64::from(k.time), k.value.map(Fixed16::to_f64));
     BoneTrack {
+        curves: Default::default(),
         channel_overrides: Default::default(),
         channel_kinds: Default::default(),
         bone: format!("slot{index}"),

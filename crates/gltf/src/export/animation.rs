@@ -7,7 +7,8 @@ use std::sync::Arc;
 use animbin_core::math::{Transform, Vec3};
 use animbin_core::pose;
 use animbin_core::scene::{
-    AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Key, KeyValue, Keys, Precision, Scene,
+    AnimKind, Animation, BoneTrack, ConversionReport, Curve, Interpolation, Key, KeyValue, Keys, Precision, Scene,
+    Tangents,
 };
 
 use super::AnimatedBones;
@@ -83,6 +84,15 @@ impl Path {
             Self::Translation => "translation",
             Self::Rotation => "rotation",
             Self::Scale => "scale",
+        }
+    }
+
+    /// The curve of its own that `track` gives this channel, if any.
+    fn curve(self, track: &BoneTrack) -> Option<&Curve> {
+        match self {
+            Self::Translation => track.curves.translation.as_ref(),
+            Self::Rotation => track.curves.rotation.as_ref(),
+            Self::Scale => track.curves.scale.as_ref(),
         }
     }
 
@@ -184,6 +194,63 @@ fn job_values(
             dropped,
         ),
     }
+}
+
+/// The times and (in-tangent, value, out-tangent) triples of a cubic spline channel, or
+/// `None` where they cannot be written as they are: the keys are not absolute (tangents are
+/// kept as the file gave them, not moved against a rest pose), a time repeats or runs
+/// backwards in `f32` seconds, a value or tangent is not finite, or the tangents do not fit.
+fn cubic_job_values(
+    scene: &Scene,
+    anim: usize,
+    framerate: f64,
+    job: &ChannelJob,
+    tangents: &Tangents,
+) -> Option<(Vec<f32>, Floats<'static>)> {
+    if job.kind != AnimKind::Absolute {
+        return None;
+    }
+    let (times, values) = match job.path {
+        Path::Rotation => cubic_keys(
+            track_keys(scene, anim, job.track, job.path)?,
+            tangents,
+            framerate,
+            unit_f32x4,
+        )?,
+        Path::Translation | Path::Scale => cubic_keys(
+            track_keys(scene, anim, job.track, job.path)?,
+            tangents,
+            framerate,
+            f32x3,
+        )?,
+    };
+    Some((times, Floats::Owned(values)))
+}
+
+/// [`cubic_job_values`] for one value type of `N` components.
+fn cubic_keys<T: ChannelValue, const N: usize>(
+    keys: &Keys<T>,
+    tangents: &Tangents,
+    framerate: f64,
+    encode: Encode<T, N>,
+) -> Option<(Vec<f32>, Vec<f32>)> {
+    if tangents.incoming.len() != keys.len() * N || tangents.outgoing.len() != keys.len() * N {
+        return None;
+    }
+    let mut times: Vec<f32> = Vec::with_capacity(keys.len());
+    let mut values = Vec::with_capacity(keys.len() * 3 * N);
+    for (k, key) in keys.iter().enumerate() {
+        let t = (key.frame / framerate) as f32;
+        if !(key.frame.is_finite() && key.frame >= 0.0 && t.is_finite()) || times.last().is_some_and(|&last| t <= last)
+        {
+            return None;
+        }
+        times.push(t);
+        values.extend(tangents.incoming[k * N..k * N + N].iter().map(|&c| c as f32));
+        values.extend_from_slice(&encode(key.value)?);
+        values.extend(tangents.outgoing[k * N..k * N + N].iter().map(|&c| c as f32));
+    }
+    values.iter().all(|v| v.is_finite()).then_some((times, values))
 }
 
 /// The channel `path` of track `track` of animation `anim` in `scene` (none when the scene
@@ -419,9 +486,26 @@ pub(super) fn export_animation(
         let (track, path) = (job.track, job.path.name());
         move || format!("{} track {track} ({:?}) {path}", label(), anim.bones[track].bone)
     };
+    let unfit_tangents = std::sync::atomic::AtomicUsize::new(0);
     for batch in batches(&jobs) {
         let make = |job: &ChannelJob| {
             let mut dropped = 0;
+            // A channel with a curve of its own has a sampler of its own; a cubic spline's
+            // tangents go with its values where they fit them.
+            let curve = job.path.curve(&anim.bones[job.track]);
+            if let Some(Curve::CubicSpline(tangents)) = curve {
+                match cubic_job_values(scene, index, anim.framerate, job, tangents) {
+                    Some(keys) => return (Ok(keys), dropped, "CUBICSPLINE"),
+                    None => {
+                        unfit_tangents.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            }
+            let sampler = match curve {
+                Some(Curve::Step) => "STEP",
+                Some(Curve::Linear) => "LINEAR",
+                _ => interpolation,
+            };
             let keys = job_values(
                 kept.as_ref(),
                 scene,
@@ -431,7 +515,7 @@ pub(super) fn export_animation(
                 &what(job),
                 &mut dropped,
             );
-            (keys, dropped)
+            (keys, dropped, sampler)
         };
         // Waking the other cores costs more than a few small channels take.
         let made: Vec<_> = if batch.iter().map(|job| job.keys).sum::<usize>() >= PARALLEL_KEYS {
@@ -439,13 +523,13 @@ pub(super) fn export_animation(
         } else {
             batch.iter().map(make).collect()
         };
-        for (job, (keys, job_dropped)) in batch.iter().zip(made) {
+        for (job, (keys, job_dropped, sampler)) in batch.iter().zip(made) {
             dropped += job_dropped;
             b.channel(
                 &mut out,
                 job.node,
                 job.path.name(),
-                interpolation,
+                sampler,
                 keys?,
                 job.path.accessor(),
                 &what(job),
@@ -470,6 +554,13 @@ pub(super) fn export_animation(
     if dropped > 0 {
         report.lose(format!(
             "{}: {dropped} key(s) at a time an earlier key of the same channel has: dropped",
+            label()
+        ));
+    }
+    let unfit = unfit_tangents.into_inner();
+    if unfit > 0 {
+        report.lose(format!(
+            "{}: {unfit} cubic spline channel(s) whose tangents do not fit their keys (or keys not absolute, or times that repeat in f32): written with the animation's interpolation",
             label()
         ));
     }

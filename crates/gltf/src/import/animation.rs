@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::pose;
 use animbin_core::scene::{
-    AnimKind, Animation, BoneTrack, ConversionReport, Interpolation, Key, Note, Precision, Skeleton,
+    AnimKind, Animation, BoneTrack, ConversionReport, Curve, Interpolation, Key, Note, Precision, Skeleton, Tangents,
 };
 use gltf::animation::Property;
 
@@ -184,8 +184,9 @@ pub(super) fn import_animation(
             }
         }
     }
-    let mut interpolations = HashSet::new();
-    let mut cubic = false;
+    // Each bone channel's own sampler interpolation (and a cubic spline's tangents), set as
+    // the channel's curve where it is not the animation's, once that is decided.
+    let mut own_curves: Vec<(usize, Property, Curve)> = Vec::new();
     let mut last_frame = f64::NEG_INFINITY;
     for s in &sampled {
         let name = &skeleton.bones[s.bone].name;
@@ -200,15 +201,30 @@ pub(super) fn import_animation(
                 anim.bones.len() - 1
             }
         };
-        interpolations.insert(match s.interpolation {
-            gltf::animation::Interpolation::Step => Interpolation::Step,
-            _ => Interpolation::Linear,
-        });
         let cubic_spline = s.interpolation == gltf::animation::Interpolation::CubicSpline;
-        cubic |= cubic_spline;
         let stride = if cubic_spline { 3 * s.dims } else { s.dims };
         // Cubic spline keys are (in-tangent, value, out-tangent): the value is the middle one.
         let skip = if cubic_spline { s.dims } else { 0 };
+        own_curves.push((
+            t,
+            s.property,
+            match s.interpolation {
+                gltf::animation::Interpolation::Step => Curve::Step,
+                gltf::animation::Interpolation::Linear => Curve::Linear,
+                gltf::animation::Interpolation::CubicSpline => {
+                    let part = |at: usize| -> Vec<f64> {
+                        (0..s.times.len())
+                            .flat_map(|k| &s.values[k * stride + at..k * stride + at + s.dims])
+                            .map(|&c| f64::from(c))
+                            .collect()
+                    };
+                    Curve::CubicSpline(Tangents {
+                        incoming: part(0),
+                        outgoing: part(2 * s.dims),
+                    })
+                }
+            },
+        ));
         let track = &mut anim.bones[t];
         for (k, &time) in s.times.iter().enumerate() {
             let frame = snap(f64::from(time) * framerate);
@@ -234,33 +250,55 @@ pub(super) fn import_animation(
         None => weights,
     };
     last_frame = last_frame.max(weights_last);
-    for i in weight_interpolations {
-        interpolations.insert(match i {
-            gltf::animation::Interpolation::Step => Interpolation::Step,
-            _ => Interpolation::Linear,
-        });
-        cubic |= i == gltf::animation::Interpolation::CubicSpline;
+    // The animation steps where every sampler that is not a cubic spline steps; a bone
+    // channel joined otherwise keeps its own curve.
+    let plain: Vec<gltf::animation::Interpolation> = own_curves
+        .iter()
+        .filter_map(|(_, _, c)| match c {
+            Curve::Step => Some(gltf::animation::Interpolation::Step),
+            Curve::Linear => Some(gltf::animation::Interpolation::Linear),
+            Curve::CubicSpline(_) => None,
+        })
+        .chain(weight_interpolations.iter().copied())
+        .filter(|&i| i != gltf::animation::Interpolation::CubicSpline)
+        .collect();
+    anim.interpolation = match &extras {
+        Some(e) => e.interpolation,
+        None if !plain.is_empty() && plain.iter().all(|&i| i == gltf::animation::Interpolation::Step) => {
+            Interpolation::Step
+        }
+        None => Interpolation::Linear,
+    };
+    for (t, property, curve) in own_curves {
+        let own = match (&curve, anim.interpolation) {
+            (Curve::Linear, Interpolation::Linear) | (Curve::Step, Interpolation::Step) => continue,
+            _ => Some(curve),
+        };
+        let curves = &mut anim.bones[t].curves;
+        match property {
+            Property::Translation => curves.translation = own,
+            Property::Rotation => curves.rotation = own,
+            Property::Scale => curves.scale = own,
+            Property::MorphTargetWeights => {}
+        }
     }
-    if cubic {
+    // Weight tracks have no curve of their own: the animation's interpolation joins them.
+    if weight_interpolations.contains(&gltf::animation::Interpolation::CubicSpline) {
         report.lose(format!(
-            "{}: cubic spline tangents (the scene interpolates linearly): dropped",
+            "{}: cubic spline tangents of morph target weights (weights take the animation's interpolation): dropped",
             label()
         ));
     }
-    anim.interpolation = match &extras {
-        Some(e) => e.interpolation,
-        None => {
-            if interpolations.len() > 1 {
-                report.lose(format!(
-                    "{}: both LINEAR and STEP samplers (the scene has one interpolation per animation): read as LINEAR",
-                    label()
-                ));
-                Interpolation::Linear
-            } else {
-                interpolations.into_iter().next().unwrap_or_default()
-            }
-        }
-    };
+    let step = anim.interpolation == Interpolation::Step;
+    if weight_interpolations.iter().any(|&i| {
+        (i == gltf::animation::Interpolation::Step) != step && i != gltf::animation::Interpolation::CubicSpline
+    }) {
+        report.lose(format!(
+            "{}: morph target weights joined otherwise than the animation (weights take its interpolation): read as {}",
+            label(),
+            if step { "STEP" } else { "LINEAR" }
+        ));
+    }
     let precision = extras.as_ref().and_then(|e| e.precision);
     match extras {
         Some(e) => {

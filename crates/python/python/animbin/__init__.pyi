@@ -527,6 +527,11 @@ class BoneTrack:
     scales: NDArray[np.float32] | NDArray[np.float64]
     """(K, 3)."""
 
+    curves: dict[str, dict[str, Any]]
+    """How a channel's keys are joined where it is not the animation's interpolation:
+    ``{"type": "linear" | "step"}`` or ``{"type": "cubic_spline", "incoming": (K, n),
+    "outgoing": (K, n)}`` (float64 tangents per second)."""
+
     def __init__(
         self,
         bone: str,
@@ -541,6 +546,7 @@ class BoneTrack:
         cosmetic: bool = False,
         channel_kinds: dict[str, AnimKind] | None = None,
         channel_overrides: dict[str, AnimKind] | None = None,
+        curves: dict[str, dict[str, Any]] | None = None,
     ) -> None: ...
 
 class PropertyTrack:

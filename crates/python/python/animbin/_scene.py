@@ -735,7 +735,12 @@ class BoneTrack(_Record):
     (a dict such as ``{"rotation": "absolute"}``: Cast's CurveModeOverride flags) and wins
     over ``kind`` for the channels it names; ``channel_kinds`` is the kind of this track's
     own keys per channel where it is not the animation's (Cast keeps a mode on each curve);
-    ``cosmetic`` marks a cosmetic bone."""
+    ``cosmetic`` marks a cosmetic bone. ``curves`` says how a channel's keys are joined where it
+    is not the animation's ``interpolation`` (a glTF sampler of its own): channel name to
+    ``{"type": "linear"}``, ``{"type": "step"}`` or ``{"type": "cubic_spline", "incoming":
+    (K, n), "outgoing": (K, n)}``, the float64 tangents arriving at and leaving each key, per
+    second (n is 3 for translation and scale, 4 for rotation); a conversion to a format
+    without them samples or holds the keys and says so."""
 
     __slots__ = (
         "bone",
@@ -749,6 +754,7 @@ class BoneTrack(_Record):
         "translations",
         "scale_frames",
         "scales",
+        "curves",
     )
     _fields = __slots__
 
@@ -766,8 +772,10 @@ class BoneTrack(_Record):
         cosmetic: bool = False,
         channel_kinds: dict[str, str] | None = None,
         channel_overrides: dict[str, str] | None = None,
+        curves: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.bone = str(bone)
+        self.curves = {str(k): dict(v) for k, v in (curves or {}).items()}
         self.kind = None if kind is None else _kind(kind, "BoneTrack.kind")
         self.channel_kinds = _channel_kinds(channel_kinds, "BoneTrack.channel_kinds")
         self.channel_overrides = _channel_kinds(channel_overrides, "BoneTrack.channel_overrides")
@@ -785,6 +793,7 @@ class BoneTrack(_Record):
             "channel_kinds": _channel_kinds(self.channel_kinds, f"{field}.channel_kinds"),
             "channel_overrides": _channel_kinds(self.channel_overrides, f"{field}.channel_overrides"),
             "cosmetic": bool(self.cosmetic),
+            "curves": {str(k): _dict(v, f"{field}.curves[{k!r}]") for k, v in (getattr(self, "curves", None) or {}).items()},
         }
         for name, width in (("rotation", 4), ("translation", 3), ("scale", 3)):
             frames, values = _channel(getattr(self, name + "_frames"), getattr(self, name + "s"), width, name, field)
