@@ -1,6 +1,7 @@
 //! `animbin.Document`, `animbin.open`, `animbin.undump` and `animbin.from_scene`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use animbin::{ConvertOptions, Format, ReadOptions, SaveOptions, Target};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -10,6 +11,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString, PyTuple}
 
 use crate::errors::{format_error, output_error, raise, warn_losses};
 use crate::files::{self, ReadError};
+use crate::interrupt::{self, Cancel};
 use crate::options;
 use crate::scene;
 use crate::scene_keys::{self, KeyDtype};
@@ -30,7 +32,8 @@ use crate::scene_keys::{self, KeyDtype};
 /// form, its format and its path: the copy has the same format, summary, dump and bytes.
 #[pyclass(frozen, module = "animbin")]
 pub(crate) struct Document {
-    inner: animbin::Document,
+    /// Shared with a conversion's thread, which may outlive an interrupted call.
+    inner: Arc<animbin::Document>,
     /// The path it was opened from.
     path: Option<PathBuf>,
 }
@@ -59,22 +62,24 @@ impl Document {
     }
 
     /// Converts to `target` and hands the encoded result to `finish` (which returns bytes
-    /// or saves them), with the GIL released; what was lost becomes `LossWarning`s.
-    fn convert_with<T: Send>(
+    /// or saves them, writing through the [`Cancel`]'s writer), on a thread of its own: Ctrl-C
+    /// raises `KeyboardInterrupt` at once and the output is not written ([`interrupt`]);
+    /// what was lost becomes `LossWarning`s.
+    fn convert_with<T: Send + 'static>(
         &self,
         py: Python<'_>,
         target: Target,
-        options: &ConvertOptions,
-        finish: impl FnOnce(&animbin::Conversion<'_>) -> animbin::Result<T> + Send,
+        options: ConvertOptions,
+        finish: impl FnOnce(&animbin::Conversion<'_>, &Cancel) -> animbin::Result<T> + Send + 'static,
         error: impl FnOnce(animbin::Error) -> PyErr,
     ) -> PyResult<T> {
-        let (value, lost) = py
-            .detach(|| {
-                let conversion = animbin::convert(&self.inner, target, options)?;
-                let value = finish(&conversion)?;
-                Ok((value, conversion.lost_lines()))
-            })
-            .map_err(error)?;
+        let document = Arc::clone(&self.inner);
+        let (value, lost) = interrupt::run(py, move |cancel| {
+            let conversion = animbin::convert(&document, target, &options)?;
+            let value = finish(&conversion, &cancel)?;
+            Ok((value, conversion.lost_lines()))
+        })?
+        .map_err(error)?;
         warn_losses(py, lost, 1)?;
         Ok(value)
     }
@@ -158,7 +163,7 @@ impl Document {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let target = if binary { Target::Glb } else { Target::Gltf };
         let options = self.options("to_gltf", options, options::GLTF)?;
-        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes(), |e| self.error(py, e))?;
+        let bytes = self.convert_with(py, target, options, |c, _| c.to_bytes(), |e| self.error(py, e))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -173,7 +178,7 @@ impl Document {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let target = parse_target(format)?;
         let options = self.options("convert", options, options::CONVERT)?;
-        let bytes = self.convert_with(py, target, &options, |c| c.to_bytes(), |e| self.error(py, e))?;
+        let bytes = self.convert_with(py, target, options, |c, _| c.to_bytes(), |e| self.error(py, e))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -204,11 +209,14 @@ impl Document {
         };
         let options = self.options("write", options, options::CONVERT)?.writing_to(&path);
         let save = SaveOptions { force };
+        let destination = path.clone();
         self.convert_with(
             py,
             target,
-            &options,
-            |conversion| animbin::save_with(&path, save, |writer| conversion.write(writer)),
+            options,
+            move |conversion, cancel| {
+                animbin::save_with(&destination, save, |writer| conversion.write(cancel.writer(writer)))
+            },
             |e| output_error(py, e, &path, self.path.as_deref()),
         )
     }
@@ -300,7 +308,10 @@ pub(crate) fn open(
     let read = options::read_options(max_input_size)?;
     let parse = |bytes: &[u8]| {
         py.detach(|| animbin::Document::parse_as(bytes, None, format))
-            .map(|inner| Document { inner, path: None })
+            .map(|inner| Document {
+                inner: Arc::new(inner),
+                path: None,
+            })
     };
     if let Ok(bytes) = source.cast::<PyBytes>() {
         let bytes = bytes.as_bytes();
@@ -323,7 +334,7 @@ pub(crate) fn open(
     })?;
     let inner = open_path(py, &path, format, &read)?;
     Ok(Document {
-        inner,
+        inner: Arc::new(inner),
         path: Some(path),
     })
 }
@@ -386,7 +397,10 @@ pub(crate) fn unpickle(py: Python<'_>, bytes: &[u8], format: &str, path: Option<
     let inner = py
         .detach(|| animbin::Document::parse_as(bytes, path.as_deref(), parsed))
         .map_err(|e| format_error(py, e, path.as_deref()))?;
-    Ok(Document { inner, path })
+    Ok(Document {
+        inner: Arc::new(inner),
+        path,
+    })
 }
 
 /// Reads an animbin dump (``Document.dump()``, as text, bytes or the parsed dict).
@@ -407,7 +421,10 @@ pub(crate) fn undump(py: Python<'_>, dump: &Bound<'_, PyAny>) -> PyResult<Docume
         )));
     };
     py.detach(|| animbin::Document::undump(&text))
-        .map(|inner| Document { inner, path: None })
+        .map(|inner| Document {
+            inner: Arc::new(inner),
+            path: None,
+        })
         .map_err(|e| format_error(py, e, None))
 }
 
@@ -442,7 +459,7 @@ pub(crate) fn from_scene(
     // Stack level 2: the caller of `animbin.from_scene`, the Python function calling this.
     warn_losses(py, conversion.lost_lines(), 2)?;
     Ok(Document {
-        inner: conversion.into_document(),
+        inner: Arc::new(conversion.into_document()),
         path: None,
     })
 }

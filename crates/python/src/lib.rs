@@ -17,6 +17,7 @@
 mod document;
 mod errors;
 mod files;
+mod interrupt;
 mod options;
 mod pose;
 mod scene;

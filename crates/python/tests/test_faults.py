@@ -223,6 +223,35 @@ def test_ctrl_c_interrupts_open_of_a_fifo_no_one_writes_to(tmp_path):
 
 
 @unix_only
+def test_a_signal_handler_interrupts_a_conversion_and_nothing_is_written(tmp_path):
+    # Written into a FIFO, the conversion waits in the open of its output until someone
+    # reads: a stage that nothing interrupts, as a long encode is. The handler's exception
+    # must end the call while it waits, and what is then read of the FIFO is nothing.
+    fifo = tmp_path / "out.seanim"
+    os.mkfifo(fifo)
+    document = animbin.open(SEANIM)
+    read = []
+    interrupted = threading.Event()
+
+    def reader():
+        # Reads once the call was interrupted, or after 5 s if it never is (then the
+        # conversion completes into the FIFO and the test fails instead of hanging).
+        interrupted.wait(5)
+        with open(fifo, "rb") as pipe:
+            read.append(pipe.read())
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(Interrupted), alarm(0.3):
+            document.write(fifo)
+    finally:
+        interrupted.set()
+        thread.join()
+    assert read == [b""]
+
+
+@unix_only
 def test_a_signal_handler_interrupts_a_long_read_of_a_device():
     # Read to its end, /dev/zero would be refused at the 4 GiB limit (a FormatError) after
     # seconds; the handler ends it first.
