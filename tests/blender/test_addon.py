@@ -833,12 +833,13 @@ PUBLISHED_IMPORT_LABELS = {
 
 def check_entries(checks):
     """The entries, filters, options and drag-and-drop handlers are the library's table
-    (``animbin.formats()``): an import entry per format but glTF (Blender's own), under its
-    published id; an action export per format that holds animations, a mesh export per
-    format that holds meshes."""
+    (``animbin.formats()``): an import entry per format but glTF and FBX (Blender's own),
+    under its published id; an action export per format that holds animations, a mesh
+    export per format that holds meshes."""
     import animbin_io
 
-    table = [f for f in animbin.formats() if f["name"] != "gltf"]
+    table = [f for f in animbin.formats() if f["name"] not in animbin_io.BLENDER_OWN]
+    checks.equal("entries: Blender's own formats", sorted(animbin_io.BLENDER_OWN), ["fbx", "gltf"])
     imports = {op.bl_idname: op for op, _text in animbin_io.IMPORTS}
     exports = {op.bl_idname: op for op, _text in animbin_io.EXPORTS}
     handlers = {fh.bl_import_operator: fh for fh in animbin_io.FILE_HANDLERS}
