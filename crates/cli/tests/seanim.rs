@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use common::{
     animbin, assert_converts_to_itself, assert_dump_keeps_special_floats, assert_dump_rebuilds, code, info_json, s,
-    stderr, stdout, tempdir, write,
+    stderr, stdout, tempdir, testdata, write,
 };
 
 /// Every optional part: high precision, a modifier, notes, a custom block, extra header
@@ -363,4 +363,28 @@ fn usage_mistakes_exit_2() {
     let out = animbin(&["convert", s(&path), s(&dir.path().join("out.unknown"))]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(code(&animbin(&["info", "--format", "nope", s(&path)])), 2);
+}
+
+/// A dump's frame rate that no f32 holds is refused as a key's value is, not read as
+/// infinity (a dump writes the infinities as "Infinity").
+#[test]
+fn a_dumped_framerate_beyond_f32s_range_is_refused_like_a_key() {
+    let dir = tempdir();
+    let dump = stdout(&animbin(&["dump", s(&testdata("sample.seanim"))]));
+    assert!(dump.contains("\"framerate\": 30.0"));
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        dump.replacen("\"framerate\": 30.0", "\"framerate\": 1e39", 1)
+            .as_bytes(),
+    );
+    let out = dir.path().join("out.seanim");
+    let run = animbin(&["convert", s(&bad), s(&out)]);
+    assert_eq!(code(&run), 1, "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("1e39 is beyond the range of an f32"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(!out.exists());
 }

@@ -185,8 +185,17 @@ pub mod dump {
 /// Reads a float from a number, an integer or one of the module's strings.
 struct FloatVisitor<F> {
     parse: fn(&str) -> Option<F>,
-    from_f64: fn(f64) -> F,
+    /// The float a number means; `None` for a finite number that the type cannot hold (a
+    /// dump writes the infinities as strings, so a number that only becomes infinite in an
+    /// f32 is a mistake, never what a file held).
+    from_f64: fn(f64) -> Option<F>,
     what: &'static str,
+}
+
+impl<F> FloatVisitor<F> {
+    fn number<E: de::Error>(&self, v: f64) -> Result<F, E> {
+        (self.from_f64)(v).ok_or_else(|| E::custom(format_args!("{v:e} is beyond the range of {}", self.what)))
+    }
 }
 
 impl<F> Visitor<'_> for FloatVisitor<F> {
@@ -201,20 +210,20 @@ impl<F> Visitor<'_> for FloatVisitor<F> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<F, E> {
-        Ok((self.from_f64)(v))
+        self.number(v)
     }
 
     fn visit_f32<E: de::Error>(self, v: f32) -> Result<F, E> {
         // Exact in both targets: f32 -> f64 widens, and f32_from_f64 finds the f32 again.
-        Ok((self.from_f64)(f64::from(v)))
+        self.number(f64::from(v))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<F, E> {
-        Ok((self.from_f64)(v as f64))
+        self.number(v as f64)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<F, E> {
-        Ok((self.from_f64)(v as f64))
+        self.number(v as f64)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<F, E> {
@@ -233,7 +242,7 @@ impl DumpScalar for f32 {
     fn deserialize_dump<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(FloatVisitor {
             parse: parse_f32,
-            from_f64: f32_from_f64,
+            from_f64: |v| Some(f32_from_f64(v)).filter(|f| f.is_finite() || !v.is_finite()),
             what: "an f32",
         })
     }
@@ -250,7 +259,7 @@ impl DumpScalar for f64 {
     fn deserialize_dump<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(FloatVisitor {
             parse: parse_f64,
-            from_f64: |v| v,
+            from_f64: Some,
             what: "an f64",
         })
     }
@@ -363,6 +372,22 @@ mod tests {
         let back: List = serde_json::from_str(&text).unwrap();
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&back.0), bits(&values));
+    }
+
+    #[test]
+    fn a_number_beyond_f32s_range_is_refused_not_made_infinite() {
+        #[derive(Deserialize)]
+        struct One(#[serde(with = "dump")] f32);
+        for text in ["1e39", "-1e39", "3.5e38"] {
+            let e = serde_json::from_str::<One>(text).err().expect(text);
+            assert!(e.to_string().contains("is beyond the range of an f32"), "{text}: {e}");
+        }
+        // The largest f32, its text and the infinities' texts still read.
+        assert_eq!(serde_json::from_str::<One>("3.4028235e38").unwrap().0, f32::MAX);
+        assert_eq!(serde_json::from_str::<One>("\"Infinity\"").unwrap().0, f32::INFINITY);
+        #[derive(Deserialize)]
+        struct Wide(#[serde(with = "dump")] f64);
+        assert_eq!(serde_json::from_str::<Wide>("1e39").unwrap().0, 1e39);
     }
 
     #[test]
