@@ -45,6 +45,42 @@ fn the_exported_fixture_reads() {
     read(&exported(false)).unwrap();
 }
 
+/// `extras` nested 1,000 deep read nowhere (a `.glb` copy of the file failed in serde_json's
+/// recursion limit while a `.gltf` one and `validate` passed): every reading refuses it at
+/// the bracket past the limit, and a brace in a string is no nesting.
+#[test]
+fn json_nested_too_deep_is_refused_at_the_same_byte_by_every_reading() {
+    let text = String::from_utf8(exported(false)).unwrap();
+    let deep = format!("{}0{}", "[".repeat(1000), "]".repeat(1000));
+    let bytes = format!(
+        "{},\"extras\":{{\"deep\":{deep},\"text\":\"[[[{{\"}}}}",
+        &text[..text.len() - 1]
+    )
+    .into_bytes();
+    let expected_at = (text.len() - 1 + r#","extras":{"deep":"#.len() + 98) as u64;
+    match read(&bytes) {
+        Err(e @ Error::Json { offset, .. }) => {
+            assert_eq!(offset, expected_at, "{e}");
+            assert!(e.to_string().contains("nested deeper than 100 levels"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let problems = animbin_gltf::validate(&bytes);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].message.contains("nested deeper than 100 levels"),
+        "{problems:?}"
+    );
+    // 100 levels (the document, extras and 98 arrays), with brackets in strings, read.
+    let shallow = format!("{}0{}", "[".repeat(98), "]".repeat(98));
+    let bytes = format!(
+        "{},\"extras\":{{\"deep\":{shallow},\"text\":\"[[[{{\"}}}}",
+        &text[..text.len() - 1]
+    )
+    .into_bytes();
+    read(&bytes).unwrap();
+}
+
 #[test]
 fn every_truncation_of_a_glb_is_an_error() {
     let bytes = exported(true);

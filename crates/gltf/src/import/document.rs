@@ -16,6 +16,48 @@ use crate::glb::Glb;
 /// it requires is refused by name).
 pub const READ_EXTENSIONS: [&str; 2] = ["KHR_lights_punctual", "KHR_texture_transform"];
 
+/// The deepest JSON nesting (arrays and objects in one another) a glTF may have: far past
+/// any glTF's own (under 10) and anything a tool puts in `extras`, and below serde_json's
+/// recursion limit of 128, which a copy between `.gltf` and `.glb` parses the JSON under.
+pub(crate) const MAX_JSON_DEPTH: usize = 100;
+
+/// Refuses JSON nested deeper than [`MAX_JSON_DEPTH`] at the byte that goes past it, before
+/// anything parses it, so that every reading of the file (a conversion to either container,
+/// `validate`, `info`) gives the same answer.
+fn refuse_deep_nesting(json: &[u8], base: u64) -> Result<()> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let (mut line, mut line_start) = (1usize, 0usize);
+    for (at, &byte) in json.iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'\n' => (line, line_start) = (line + 1, at + 1),
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Err(Error::Json {
+                        line,
+                        column: at - line_start + 1,
+                        offset: base + at as u64,
+                        message: format!("arrays and objects nested deeper than {MAX_JSON_DEPTH} levels"),
+                    });
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
     let (json, bin, base) = if bytes.starts_with(crate::MAGIC) {
         let glb = Glb::parse(bytes)?;
@@ -23,6 +65,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<&[u8]>)> {
     } else {
         (bytes, None, 0)
     };
+    refuse_deep_nesting(json, base)?;
     let root = gltf::json::Root::from_slice(json).map_err(|e| Error::json(json, base, &e))?;
     if !root.asset.version.starts_with("2.") {
         return Err(Error::invalid(
