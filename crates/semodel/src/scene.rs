@@ -31,11 +31,18 @@ use crate::layout::flags::{BoneFlags, DataFlags, MeshFlags};
 use crate::layout::records::Influence;
 use crate::model::SeModel;
 use crate::scene_blend;
+use crate::spans::BoneSpans;
 
 fn refuse(message: String) -> Error {
+    refuse_at(0, message)
+}
+
+/// [`refuse`] at the byte `offset` of the file the model was read from, where validate
+/// names the same problem.
+fn refuse_at(offset: u64, message: String) -> Error {
     Error::new(
         FORMAT,
-        0,
+        offset,
         ErrorKind::invalid("indices that point inside the model", message),
     )
 }
@@ -59,8 +66,10 @@ fn transform_pose(t: Transform) -> Pose {
     }
 }
 
-/// Checks parents: each is -1 or another bone's index, and no chain loops.
-fn parents(bones: &[Bone]) -> Result<Vec<Option<usize>>> {
+/// Checks parents: each is -1 or another bone's index, and no chain loops; a refusal names
+/// the byte of the bone's parent field, as validate does.
+fn parents(bones: &[Bone], spans: &BoneSpans) -> Result<Vec<Option<usize>>> {
+    let parent_at = |i: usize| spans.record(i) + 1;
     let n = bones.len();
     let mut out = Vec::with_capacity(n);
     for (i, bone) in bones.iter().enumerate() {
@@ -68,28 +77,34 @@ fn parents(bones: &[Bone]) -> Result<Vec<Option<usize>>> {
             -1 => None,
             p if p >= 0 && (p as usize) < n && p as usize != i => Some(p as usize),
             p => {
-                return Err(refuse(format!(
-                    "bone {i} (\"{}\") has parent {p} among {n} bones",
-                    bone.name
-                )));
+                return Err(refuse_at(
+                    parent_at(i),
+                    format!("bone {i} (\"{}\") has parent {p} among {n} bones", bone.name),
+                ));
             }
         });
     }
-    cycle_free(&out)?;
+    cycle_free(&out).map_err(|(start, message)| refuse_at(parent_at(start), message))?;
     Ok(out)
 }
 
-/// Refuses a cycle of parents, naming its first bone; parents in range and not the bone
-/// itself (both callers refuse those first).
-fn cycle_free(parents: &[Option<usize>]) -> Result<()> {
+/// Refuses a cycle of parents, naming its first bone (the lowest index on it, where
+/// validate reports the cycle); parents in range and not the bone itself (both callers
+/// refuse those first).
+fn cycle_free(parents: &[Option<usize>]) -> std::result::Result<(), (usize, String)> {
     match animbin_core::hierarchy::in_cycles(parents).first() {
-        Some(start) => Err(refuse(format!("bone {start} is its own ancestor (a parent cycle)"))),
+        Some(&start) => Err((start, format!("bone {start} is its own ancestor (a parent cycle)"))),
         None => Ok(()),
     }
 }
 
-fn skeleton_to_scene(bones: &[Bone], flags: BoneFlags, report: &mut ConversionReport) -> Result<scene::Skeleton> {
-    let parents = parents(bones)?;
+fn skeleton_to_scene(
+    bones: &[Bone],
+    spans: &BoneSpans,
+    flags: BoneFlags,
+    report: &mut ConversionReport,
+) -> Result<scene::Skeleton> {
+    let parents = parents(bones, spans)?;
     let mut skeleton = scene::Skeleton {
         bones: bones
             .iter()
@@ -270,7 +285,8 @@ fn attach_trailer(
 
 /// The scene of a deployed model whose meshes' arrays are `arrays` (one per mesh, in order).
 fn deployed_to_scene(m: &deployed::Model, arrays: Vec<MeshArrays>, report: &mut ConversionReport) -> Result<Scene> {
-    let skeleton = skeleton_to_scene(m.bones.items(), m.bone_flags, report)?;
+    let spans = crate::spans::deployed_spans(m).bones;
+    let skeleton = skeleton_to_scene(m.bones.items(), &spans, m.bone_flags, report)?;
     let bone_count = m.bones.header_count();
     let material_count = m.materials.items().len() as u64;
     let has = |f| m.mesh_flags.contains(f);
@@ -338,7 +354,8 @@ fn deployed_to_scene(m: &deployed::Model, arrays: Vec<MeshArrays>, report: &mut 
 
 /// The scene of a draft model whose meshes' arrays are `arrays` (one per mesh, in order).
 fn draft_to_scene(m: &draft::Model, arrays: Vec<MeshArrays>, report: &mut ConversionReport) -> Result<Scene> {
-    let skeleton = skeleton_to_scene(m.bones.items(), m.bone_flags, report)?;
+    let spans = crate::spans::draft_spans(m).bones;
+    let skeleton = skeleton_to_scene(m.bones.items(), &spans, m.bone_flags, report)?;
     let bone_count = m.bones.header_count();
     let material_count = u64::from(m.material_count);
     let has = |f| m.mesh_flags.contains(f);
@@ -514,7 +531,7 @@ fn bones_from_scene(scene: &Scene, report: &mut ConversionReport) -> Result<(Vec
             }
         }
     }
-    cycle_free(&parents)?;
+    cycle_free(&parents).map_err(|(_, message)| refuse(message))?;
     if bones.iter().any(|b| b.cosmetic) {
         report.lose("cosmetic bone marks");
     }

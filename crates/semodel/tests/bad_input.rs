@@ -117,6 +117,16 @@ fn only_problem(bytes: &[u8], offset: usize, message: &str) {
     assert_eq!(problems(bytes), [error(offset, message)]);
 }
 
+/// The byte at which converting `bytes` to the scene fails (a conversion's refusal).
+fn conversion_error_at(bytes: &[u8]) -> u64 {
+    let model = read(bytes).expect("the file reads");
+    let options = animbin_core::SceneOptions::default();
+    match model.to_scene(&options, &mut animbin_core::scene::ConversionReport::default()) {
+        Ok(_) => panic!("converted without an error"),
+        Err(e) => e.offset,
+    }
+}
+
 #[test]
 fn the_skinned_model_is_valid() {
     assert_eq!(problems(&skinned_bytes()), vec![]);
@@ -274,13 +284,18 @@ fn bad_parents_are_reported_at_the_parent_field() {
         parent(1),
         "bone 1 (\"arm\") has parent 2, past the bone count 2",
     );
+    // A conversion refuses each at the byte validate names (it said byte 0).
+    assert_eq!(conversion_error_at(&bytes), parent(1) as u64);
     put_u32(&mut bytes, parent(1), 1);
     only_problem(&bytes, parent(1), "bone 1 (\"arm\") is its own parent");
+    assert_eq!(conversion_error_at(&bytes), parent(1) as u64);
     put_u32(&mut bytes, parent(1), (-5_i32) as u32);
     only_problem(&bytes, parent(1), "bone 1 (\"arm\") has parent -5; roots use -1");
+    assert_eq!(conversion_error_at(&bytes), parent(1) as u64);
     put_u32(&mut bytes, parent(1), 0);
     put_u32(&mut bytes, parent(0), 1);
     only_problem(&bytes, parent(0), "bones 0 -> 1 form a parent cycle");
+    assert_eq!(conversion_error_at(&bytes), parent(0) as u64);
 }
 
 #[test]
