@@ -49,12 +49,24 @@ pub(crate) fn with_external_files<'a>(bytes: &'a [u8], path: &Path, format: Opti
 }
 
 /// The file `name` (`/`-separated, already checked to stay below the folder) in `folder`.
+/// The name cannot leave the folder, but a symbolic link on the way can: where the path
+/// lands, every link resolved, is what is read, and it must be below the folder too.
 fn read_beside(folder: &Path, name: &str) -> io::Result<Vec<u8>> {
     let path = name.split('/').fold(folder.to_path_buf(), |path, part| path.join(part));
-    if !fs::metadata(&path)?.is_file() {
+    let real = fs::canonicalize(&path)?;
+    if !real.starts_with(fs::canonicalize(folder)?) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "a symbolic link leads it to {}, outside the glTF file's folder; only files in that folder are read",
+                real.display()
+            ),
+        ));
+    }
+    if !fs::metadata(&real)?.is_file() {
         return Err(io::Error::other("not a regular file"));
     }
-    fs::read(path)
+    fs::read(real)
 }
 
 #[cfg(test)]
@@ -84,6 +96,57 @@ mod tests {
         assert_eq!(
             read_beside(dir.path(), "none.bin").unwrap_err().kind(),
             io::ErrorKind::NotFound
+        );
+    }
+
+    /// A link in the folder to a file outside it (`model.bin -> /secret`) is refused; a link
+    /// that stays inside is followed.
+    #[cfg(unix)]
+    #[test]
+    fn links_that_lead_out_of_the_folder_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret.bin"), b"secret").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("real.bin"), b"mine").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.bin"), dir.path().join("model.bin")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink("real.bin", dir.path().join("alias.bin")).unwrap();
+        for name in ["model.bin", "elsewhere/secret.bin"] {
+            let error = read_beside(dir.path(), name).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::PermissionDenied, "{name}");
+            assert!(error.to_string().contains("outside the glTF file's folder"), "{error}");
+        }
+        assert_eq!(read_beside(dir.path(), "alias.bin").unwrap(), b"mine");
+        // Through a glTF: the buffer is named, and its bytes go nowhere.
+        let gltf = br#"{"asset": {"version": "2.0"}, "buffers": [{"uri": "model.bin", "byteLength": 6}]}"#;
+        let error = with_external_files(gltf, &dir.path().join("a.gltf"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("gltf: /buffers/0/uri: cannot read \"model.bin\": "),
+            "{error}"
+        );
+        assert!(error.contains("outside the glTF file's folder"), "{error}");
+    }
+
+    /// A `.bin` longer than its buffer's byteLength reads (the bytes past it are in no view)
+    /// and validate says so.
+    #[test]
+    fn a_bin_longer_than_its_byte_length_is_reported_by_validate() {
+        let dir = tempfile::tempdir().unwrap();
+        let gltf = write_separate(&sample_glb(), dir.path());
+        assert!(Document::open(&gltf).unwrap().validate().is_empty());
+        let mut bin = fs::read(dir.path().join("model.bin")).unwrap();
+        let length = bin.len();
+        bin.extend_from_slice(&[7; 100]);
+        fs::write(dir.path().join("model.bin"), &bin).unwrap();
+        let problems = Document::open(&gltf).unwrap().validate();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let line = problems[0].to_string();
+        assert!(line.contains("/buffers/0/byteLength"), "{line}");
+        assert!(
+            line.contains(&format!("byteLength {length} but the buffer holds {}", length + 100)),
+            "{line}"
         );
     }
 

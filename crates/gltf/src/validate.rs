@@ -81,6 +81,21 @@ fn findings(bytes: &[u8]) -> Vec<Finding> {
         return Vec::new();
     };
     let mut problems = Vec::new();
+    // A buffer longer than it says (a .bin beside the file with more in it): its bytes past
+    // byteLength are in no view, yet are carried along. A GLB's BIN chunk may be padded to
+    // 4 bytes; anything more is reported.
+    for (buffer, data) in document.buffers().zip(&buffers.data) {
+        if data.len() > buffer.length() + 3 {
+            problems.push(problem(
+                Path::item("buffers", buffer.index()).field("byteLength"),
+                format!(
+                    "byteLength {} but the buffer holds {} bytes (a glTF buffer is as long as it says)",
+                    buffer.length(),
+                    data.len()
+                ),
+            ));
+        }
+    }
     for node in document.nodes() {
         if let gltf::scene::Transform::Decomposed { rotation: r, .. } = node.transform() {
             let n = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]).sqrt();
