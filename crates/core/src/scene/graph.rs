@@ -8,7 +8,60 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::Mat4;
+use crate::math::{Mat4, Transform, Vec3};
+
+use super::Scene;
+
+impl Scene {
+    /// Each node's transform in the world at rest, as a matrix: its local transform under its
+    /// parent's, and the roots under [`Scene::placement`]. What a glTF viewer draws a node's
+    /// meshes, camera or light with: matrices multiply, so a node turned under a parent scaled
+    /// unevenly is sheared, as glTF says (a [`Bone::global`](super::Bone::global), a TRS,
+    /// cannot say so). A node that does not inherit scale
+    /// ([`Bone::scale_compensate`](super::Bone::scale_compensate)) takes its parent's position
+    /// and rotation only, as [`crate::pose::compose`] has it.
+    ///
+    /// Parents past the list, the node itself or a cycle are roots, as in
+    /// [`Skeleton::update_globals`](super::Skeleton::update_globals); linear in the nodes.
+    pub fn node_world_matrices(&self) -> Vec<Mat4<f64>> {
+        let bones = &self.skeleton.bones;
+        let placement = self.placement.to_matrix();
+        let mut world = vec![placement; bones.len()];
+        for i in self.skeleton.resolve_order() {
+            let bone = &bones[i];
+            let local = bone.local.to_matrix();
+            world[i] = match bone.parent.filter(|&p| p < bones.len() && p != i) {
+                Some(p) if bone.scale_compensate => {
+                    let parent = &world[p];
+                    let rotation = Transform::from_matrix(parent).map_or(Transform::IDENTITY.rotation, |t| t.rotation);
+                    let at = parent.multiply(
+                        &Transform {
+                            translation: bone.local.translation,
+                            ..Transform::IDENTITY
+                        }
+                        .to_matrix(),
+                    );
+                    Transform {
+                        translation: Vec3::new(at.rows[0][3], at.rows[1][3], at.rows[2][3]),
+                        rotation,
+                        scale: Vec3::ONE,
+                    }
+                    .to_matrix()
+                    .multiply(
+                        &Transform {
+                            translation: Vec3::new(0.0, 0.0, 0.0),
+                            ..bone.local
+                        }
+                        .to_matrix(),
+                    )
+                }
+                Some(p) => world[p].multiply(&local),
+                None => placement.multiply(&local),
+            };
+        }
+        world
+    }
+}
 
 /// What a node of [`Skeleton::bones`](super::Skeleton::bones) is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -217,4 +270,128 @@ pub struct UvTransform {
     /// The UV layer used instead of the link's, where the extension names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uv_layer: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Quat;
+    use crate::scene::{Bone, Skeleton};
+
+    fn node(parent: Option<usize>, local: Transform) -> Bone {
+        Bone {
+            kind: NodeKind::Plain,
+            name: String::new(),
+            parent,
+            local,
+            global: Transform::IDENTITY,
+            cosmetic: false,
+            scale_compensate: false,
+            rest_scale: Vec3::ONE,
+        }
+    }
+
+    fn scene(bones: Vec<Bone>) -> Scene {
+        Scene {
+            skeleton: Skeleton {
+                bones,
+                ..Skeleton::default()
+            },
+            ..Scene::default()
+        }
+    }
+
+    /// A quarter turn about Z.
+    fn quarter_z() -> Quat<f64> {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        Quat::new(0.0, 0.0, h, h)
+    }
+
+    fn point(m: &Mat4<f64>, p: [f64; 3]) -> [f64; 3] {
+        let r = &m.rows;
+        [0, 1, 2].map(|i| r[i][0] * p[0] + r[i][1] * p[1] + r[i][2] * p[2] + r[i][3])
+    }
+
+    fn close(a: [f64; 3], b: [f64; 3]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
+    }
+
+    #[test]
+    fn a_child_is_placed_by_its_parent_and_the_roots_by_the_placement() {
+        let parent = Transform {
+            translation: Vec3::new(10.0, 0.0, 0.0),
+            rotation: quarter_z(),
+            scale: Vec3::new(2.0, 2.0, 2.0),
+        };
+        let child = Transform {
+            translation: Vec3::new(1.0, 0.0, 0.0),
+            ..Transform::IDENTITY
+        };
+        let mut s = scene(vec![node(None, parent), node(Some(0), child)]);
+        s.placement.translation = Vec3::new(0.0, 0.0, 5.0);
+        let world = s.node_world_matrices();
+        assert!(close(point(&world[0], [0.0; 3]), [10.0, 0.0, 5.0]));
+        // (1, 0, 0) scaled by 2 and turned a quarter about Z: (0, 2, 0) from the parent.
+        assert!(close(point(&world[1], [0.0; 3]), [10.0, 2.0, 5.0]));
+        assert!(close(point(&world[1], [1.0, 0.0, 0.0]), [10.0, 4.0, 5.0]));
+    }
+
+    #[test]
+    fn a_turned_child_of_an_unevenly_scaled_parent_is_sheared_as_the_matrices_multiply() {
+        let parent = Transform {
+            scale: Vec3::new(1.0, 3.0, 1.0),
+            ..Transform::IDENTITY
+        };
+        let child = Transform {
+            rotation: Quat::new(
+                0.0,
+                0.0,
+                (std::f64::consts::PI / 8.0).sin(),
+                (std::f64::consts::PI / 8.0).cos(),
+            ),
+            ..Transform::IDENTITY
+        };
+        let s = scene(vec![node(None, parent), node(Some(0), child)]);
+        let world = s.node_world_matrices();
+        let product = parent.to_matrix().multiply(&child.to_matrix());
+        for p in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.3, -2.0, 4.0]] {
+            assert!(close(point(&world[1], p), point(&product, p)));
+        }
+        // The TRS product (Bone::global) cannot hold the shear: it differs.
+        let trs = parent.then(child).to_matrix();
+        assert!(!close(point(&world[1], [1.0, 0.0, 0.0]), point(&trs, [1.0, 0.0, 0.0])));
+    }
+
+    #[test]
+    fn a_node_that_does_not_inherit_scale_is_placed_as_compose_places_it() {
+        let parent = Transform {
+            translation: Vec3::new(1.0, 2.0, 3.0),
+            rotation: quarter_z(),
+            scale: Vec3::new(2.0, 3.0, 4.0),
+        };
+        let child = Transform {
+            translation: Vec3::new(1.0, 2.0, 0.0),
+            rotation: quarter_z(),
+            scale: Vec3::new(0.5, 1.0, 1.0),
+        };
+        let mut compensated = node(Some(0), child);
+        compensated.scale_compensate = true;
+        let world = scene(vec![node(None, parent), compensated]).node_world_matrices();
+        let expected = crate::pose::compose(parent, child, true).to_matrix();
+        for p in [[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 2.0]] {
+            assert!(close(point(&world[1], p), point(&expected, p)), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn a_parent_cycle_ends_at_roots() {
+        let step = Transform {
+            translation: Vec3::new(1.0, 0.0, 0.0),
+            ..Transform::IDENTITY
+        };
+        let s = scene(vec![node(Some(1), step), node(Some(0), step), node(Some(7), step)]);
+        let world = s.node_world_matrices();
+        assert_eq!(world.len(), 3);
+        assert!(world.iter().all(|m| m.rows.iter().flatten().all(|v| v.is_finite())));
+    }
 }
