@@ -184,7 +184,7 @@ test('page: a truncated file shows its error and offset, and the next file opens
     assert.ok((await page.textContent('#error')).length > 0);
     let native = '';
     try {
-      (await import('node:child_process')).execFileSync(join(root, 'target/debug/animbin'), ['validate', cut], { stdio: 'pipe' });
+      execFileSync(animbin, ['validate', cut], { stdio: 'pipe' });
     } catch (e) {
       native = String(e.stderr);
     }

@@ -1,10 +1,12 @@
 // The npm package under Node (node --test): every testdata file through the same API the
 // page uses, against the native command.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { built, haveBuild, nativeConvert, nativeInfo, root, samples, testdata } from './common.mjs';
+import { animbin as animbinCommand, built, haveBuild, nativeConvert, nativeInfo, root, samples, testdata } from './common.mjs';
 
 const ok = haveBuild();
 const animbin = ok ? await import(join(built, 'pkg/index.js')) : null;
@@ -108,4 +110,22 @@ test('the three.js loader gives a scene and its clips', { skip: !ok }, async () 
   assert.ok(gltf.scene.getObjectByProperty('type', 'Bone'));
   assert.ok(gltf.animations.length >= 1);
   assert.ok(gltf.animations[0].tracks.length > 0);
+});
+
+test('options are checked by the library\'s rules: a negative scale mirrors, as animbin convert --scale does', { skip: !ok }, () => {
+  const file = join(testdata, 'sample.semodel');
+  const doc = animbin.open(readFileSync(file), { name: 'sample.semodel' });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'animbin-node-'));
+    execFileSync(animbinCommand, ['convert', '--scale=-2', file, join(dir, 'mirrored.glb')], { stdio: 'pipe' });
+    const mirrored = doc.convert('glb', { scale: -2 });
+    assert.ok(Buffer.from(mirrored.bytes).equals(readFileSync(join(dir, 'mirrored.glb'))), 'scale -2 differs from the command\'s');
+    // What the library refuses is refused, naming the option as JavaScript spells it.
+    for (const [options, name] of [[{ scale: 0 }, 'scale'], [{ framerate: -1 }, 'framerate'], [{ animType: 'sideways' }, 'animType']]) {
+      assert.throws(() => doc.convert('glb', options), (e) => e.name === 'AnimbinError' && e.message.startsWith(`options: ${name}: `),
+        JSON.stringify(options));
+    }
+  } finally {
+    doc.free();
+  }
 });

@@ -178,6 +178,21 @@ struct Options {
     textures: Vec<NamedBytes>,
 }
 
+/// An option's keyword (`anim_type`, as the library names it) as the JavaScript options
+/// object spells it (`animType`).
+fn js_name(option: &str) -> String {
+    let mut parts = option.split('_');
+    let first = parts.next().unwrap_or_default().to_string();
+    parts.fold(first, |mut name, part| {
+        let mut chars = part.chars();
+        if let Some(c) = chars.next() {
+            name.extend(c.to_uppercase());
+            name.push_str(chars.as_str());
+        }
+        name
+    })
+}
+
 /// The `bytes` member of each element of `list`.
 fn byte_members(list: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
     if list.is_undefined() || list.is_null() {
@@ -223,29 +238,29 @@ fn convert_options(name: Option<&Path>, input_size: usize, options: &JsValue) ->
     let text: String = json.into();
     let parsed: Options = serde_json::from_str(&text).map_err(|e| usage_error(format!("options: {e}")))?;
 
+    // The values are checked by the library's rules, as the command's and Python's are (a
+    // negative scale mirrors and is taken); an error names the option as JavaScript spells it.
+    let rule =
+        |e: animbin::options::InvalidOption| usage_error(format!("options: {}: {}", js_name(e.option), e.message));
     let mut scene = SceneOptions {
-        framerate: parsed.framerate,
+        framerate: parsed
+            .framerate
+            .map(animbin::options::framerate)
+            .transpose()
+            .map_err(rule)?,
         z_up: parsed.z_up,
         normalize_rotations: parsed.normalize_rotations,
         looping: parsed.looped,
         ..SceneOptions::default()
     };
-    if let Some(rate) = parsed.framerate.filter(|r| !(r.is_finite() && *r > 0.0)) {
-        return Err(usage_error(format!(
-            "framerate must be a positive number of frames per second, got {rate}"
-        )));
-    }
     if let Some(scale) = parsed.scale {
-        if !(scale.is_finite() && scale > 0.0) {
-            return Err(usage_error(format!("scale must be a positive number, got {scale}")));
-        }
-        scene.unit_scale = scale;
+        scene.unit_scale = animbin::options::scale(scale).map_err(rule)?;
     }
     if let Some(kind) = &parsed.anim_type {
-        scene.anim_kind = Some(kind.parse().map_err(|e: String| usage_error(e))?);
+        scene.anim_kind = Some(animbin::options::anim_kind(kind).map_err(rule)?);
     }
     if let Some(precision) = &parsed.precision {
-        scene.precision = Some(precision.parse().map_err(|e: String| usage_error(e))?);
+        scene.precision = Some(animbin::options::precision(precision).map_err(rule)?);
     }
     let mut anims = Vec::with_capacity(parsed.anims.len());
     for (named, bytes) in parsed.anims.into_iter().zip(anim_bytes) {
@@ -408,5 +423,17 @@ impl AnimbinDocument {
             .map(|s| animbin::file_name(&s.to_string_lossy()))
             .unwrap_or_else(|| "animbin".to_string());
         Ok(format!("{stem}.{}", target.output_extension()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::js_name;
+
+    #[test]
+    fn option_keywords_are_spelled_as_javascript_spells_them() {
+        assert_eq!(js_name("anim_type"), "animType");
+        assert_eq!(js_name("scale"), "scale");
+        assert_eq!(js_name("max_input_size"), "maxInputSize");
     }
 }
