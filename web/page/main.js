@@ -10,7 +10,7 @@ const ui = {
   files: $('files'), status: $('status'), progress: $('progress'), canvas: $('view'), play: $('play'),
   time: $('time'), clock: $('clock'), marks: $('marks'), speed: $('speed'), animation: $('animation'),
   skeleton: $('skeleton'), grid: $('grid'), zup: $('zup'), format: $('format'), error: $('error'), info: $('info'),
-  problems: $('problems'), target: $('target'), download: $('download'), losses: $('losses'),
+  problems: $('problems'), graph: $('graph'), target: $('target'), download: $('download'), losses: $('losses'),
 };
 
 // ---- the 3D view -------------------------------------------------------------------------
@@ -28,12 +28,24 @@ sun.position.set(3, 5, 4);
 scene.add(sun);
 const grid = new THREE.GridHelper(2, 10, 0x667080, 0x4a505c);
 scene.add(grid);
+// What is drawn is brought to about one unit around the origin (`normalizer`, set by
+// `frame`), so that the camera, the grid and every matrix the GPU is given stay the same
+// size whatever the file's numbers: a model 3.5e30 units away drawn where it is gave the
+// GPU (swiftshader, at least) coordinates it never finished rasterising. `root` turns a
+// Z-up file; the file's own space is `root`'s with the normalizer left out.
+const normalizer = new THREE.Group();
+scene.add(normalizer);
 const root = new THREE.Group();
-scene.add(root);
+normalizer.add(root);
 
 // `time` is the playback position in seconds: kept here, since the range input rounds its
 // value to its step (a frame), which would swallow the small advances of slow playback.
-const view = { timings: {}, chosenAt: 0, content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, rate: 30, time: 0 };
+const view = {
+  timings: {}, chosenAt: 0, content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, rate: 30, time: 0,
+  // The glTF node name of each object three made from one (for the tests and the panel),
+  // the library's scene graph (from the worker's details) and the box framed.
+  nodeNames: new Map(), graph: null, framed: null,
+};
 const clock = new THREE.Clock();
 // Tests turn the wall clock off and advance playback by hand (see `animbinPage` below).
 let manualClock = false;
@@ -66,31 +78,44 @@ class NodeLines extends THREE.Group {
     const p = new THREE.Vector3();
     const lines = this.lines.geometry.attributes.position;
     this.pairs.forEach((o, i) => {
-      lines.setXYZ(2 * i, ...o.getWorldPosition(p).toArray());
-      lines.setXYZ(2 * i + 1, ...o.parent.getWorldPosition(p).toArray());
+      lines.setXYZ(2 * i, ...bounded(o.getWorldPosition(p)));
+      lines.setXYZ(2 * i + 1, ...bounded(o.parent.getWorldPosition(p)));
     });
     const axis = new THREE.Vector3();
-    const length = this.axisLength / Math.max(this.content.matrixWorld.getMaxScaleOnAxis(), 1e-9);
+    const scale = this.content.matrixWorld.getMaxScaleOnAxis();
+    const length = scale > 0 && Number.isFinite(scale) ? this.axisLength / scale : 0;
     let at = 2 * this.pairs.length;
     for (const o of this.nodes) {
       o.getWorldPosition(p);
       for (const column of [0, 1, 2]) {
         axis.setFromMatrixColumn(o.matrixWorld, column).multiplyScalar(length).add(p);
-        lines.setXYZ(at, p.x, p.y, p.z);
-        lines.setXYZ(at + 1, axis.x, axis.y, axis.z);
+        lines.setXYZ(at, ...bounded(p));
+        lines.setXYZ(at + 1, ...bounded(axis));
         at += 2;
       }
     }
     lines.needsUpdate = true;
     const points = this.points.geometry.attributes.position;
-    this.nodes.forEach((o, i) => points.setXYZ(i, ...o.getWorldPosition(p).toArray()));
+    this.nodes.forEach((o, i) => points.setXYZ(i, ...bounded(o.getWorldPosition(p))));
     points.needsUpdate = true;
   }
 }
 
+/** How far from the framed unit the skeleton is drawn: a node further off (a key of 1e30
+ * among keys of 1) is drawn at this distance in its direction, well past the far plane, and
+ * a coordinate that is not a number at the origin. */
+const DRAWN_LIMIT = 1e4;
+
+/** `v` (a point of the normalised view) as coordinates no further off than DRAWN_LIMIT. */
+function bounded(v) {
+  const far = Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+  const k = far > DRAWN_LIMIT ? DRAWN_LIMIT / far : 1;
+  return [v.x, v.y, v.z].map((c) => (Number.isFinite(c * k) ? c * k : 0));
+}
+
 function render() {
   if (view.helper) {
-    root.updateMatrixWorld(true);
+    normalizer.updateMatrixWorld(true);
     view.helper.update();
   }
   renderer.render(scene, camera);
@@ -100,7 +125,7 @@ function clearView() {
   if (view.mixer) view.mixer.stopAllAction();
   if (view.content) root.remove(view.content);
   if (view.helper) scene.remove(view.helper);
-  Object.assign(view, { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, time: 0 });
+  Object.assign(view, { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, time: 0, nodeNames: new Map(), graph: null, framed: null });
   ui.play.textContent = 'Play';
   ui.play.disabled = true;
   ui.time.disabled = true;
@@ -117,66 +142,115 @@ function clearView() {
  * longer than the rest of opening the file. */
 const FRAME_VERTICES = 50_000;
 
-/** Frames the camera on what is drawn (the skeleton when there is no mesh), over the whole
- * animation: the box holds the meshes and the nodes at sampled times of the clip chosen, so
- * that what moves stays in view while it plays. */
+/** The largest coordinate framed (about f32's largest): beyond it a box is cut. */
+const FRAME_LIMIT = 3.4e38;
+
+/** Frames the camera on what is placed: the world-space box of the meshes where their
+ * nodes put them (every instance), or of the nodes when there is no mesh, over the whole
+ * animation (the box holds them at sampled times of the clip chosen, so that what moves
+ * stays in view while it plays). The box is brought to the view's unit (`normalizer`), so
+ * the camera, its clipping planes and the grid are the same whatever the file's numbers. */
 function frame() {
+  normalizer.position.set(0, 0, 0);
+  normalizer.scale.setScalar(1);
+  normalizer.updateMatrixWorld(true);
   const box = new THREE.Box3();
   const p = new THREE.Vector3();
+  const part = new THREE.Box3();
+  const meshes = [];
   let vertices = 0;
   view.content?.traverse((o) => {
-    if (o.isMesh) vertices += o.geometry.attributes.position?.count ?? 0;
+    if (!o.isMesh) return;
+    meshes.push(o);
+    vertices += o.geometry.attributes.position?.count ?? 0;
   });
   const precise = vertices <= FRAME_VERTICES;
-  const measure = (meshes) => {
-    root.updateMatrixWorld(true);
-    if (view.content && meshes) box.expandByObject(view.content, true);
-    if (view.helper) for (const node of view.helper.nodes) box.expandByPoint(node.getWorldPosition(p));
+  const measure = () => {
+    normalizer.updateMatrixWorld(true);
+    if (meshes.length === 0) {
+      for (const node of view.helper?.nodes ?? []) box.expandByPoint(node.getWorldPosition(p));
+      return;
+    }
+    for (const mesh of meshes) {
+      if (precise) {
+        box.expandByObject(mesh, true);
+        continue;
+      }
+      // The geometry's own box where the mesh stands (skinning moves nothing at rest), and
+      // a skinned mesh's bones wherever the animation takes them, without skinning a vertex.
+      if (mesh.geometry.boundingBox === null) mesh.geometry.computeBoundingBox();
+      box.union(part.copy(mesh.geometry.boundingBox).applyMatrix4(mesh.matrixWorld));
+      if (mesh.isSkinnedMesh) for (const bone of mesh.skeleton.bones) box.expandByPoint(bone.getWorldPosition(p));
+    }
   };
-  if (precise) {
-    measure(true);
-  } else {
-    // The rest pose: the geometry's own box where the mesh stands (skinning moves nothing
-    // at rest), without skinning a vertex.
-    measure(false);
-    const rest = new THREE.Box3();
-    view.content?.traverse((o) => {
-      if (!o.isMesh) return;
-      if (o.geometry.boundingBox === null) o.geometry.computeBoundingBox();
-      box.union(rest.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld));
-    });
-  }
+  measure();
   const duration = view.action ? view.action.getClip().duration : 0;
   if (view.mixer && duration > 0) {
     const shown = view.time;
     const samples = 32;
     for (let i = 0; i <= samples; i += 1) {
-      view.mixer.setTime((duration * i) / samples);
-      measure(precise);
+      pose((duration * i) / samples);
+      measure();
     }
-    view.mixer.setTime(shown);
-    root.updateMatrixWorld(true);
+    pose(shown);
   }
-  if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+  const corners = [box.min, box.max].flatMap((v) => v.toArray());
+  if (box.isEmpty() || corners.some(Number.isNaN)) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+  const limit = new THREE.Vector3().setScalar(FRAME_LIMIT);
+  box.min.clamp(limit.clone().negate(), limit);
+  box.max.clamp(limit.clone().negate(), limit);
   const size = box.getSize(new THREE.Vector3());
   const center = box.getCenter(new THREE.Vector3());
-  const radius = Math.max(size.length() / 2, 1e-3);
-  const distance = radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2));
+  // At least a millionth of the distance from the origin: a single-precision vertex is no
+  // finer than that, so a small model far off is framed as the point it is drawn as.
+  const offset = Math.max(Math.abs(center.x), Math.abs(center.y), Math.abs(center.z));
+  const radius = Math.max(size.length() / 2, offset * 1e-6, 1e-9);
+  const unit = 1 / radius;
+  normalizer.scale.setScalar(unit);
+  normalizer.position.copy(center).multiplyScalar(-unit);
+  normalizer.updateMatrixWorld(true);
+  view.framed = { center: center.toArray(), radius };
+  const distance = 1 / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2));
   camera.near = distance / 1000;
   camera.far = distance * 100;
-  camera.position.copy(center).add(new THREE.Vector3(0.6, 0.45, 1).normalize().multiplyScalar(distance));
+  camera.position.set(0.6, 0.45, 1).normalize().multiplyScalar(distance);
   camera.updateProjectionMatrix();
-  controls.target.copy(center);
+  controls.minDistance = camera.near;
+  controls.maxDistance = camera.far / 2;
+  controls.target.set(0, 0, 0);
   controls.update();
-  grid.scale.setScalar(radius * 1.5);
-  if (view.helper) view.helper.axisLength = Math.max(radius * 0.15, 1e-3);
-  grid.position.set(center.x, box.min.y, center.z);
+  grid.scale.setScalar(1.5);
+  grid.position.set(0, (box.min.y - center.y) * unit, 0);
+  if (view.helper) view.helper.axisLength = 0.15;
+}
+
+/** Runs `f` with the view in the file's own space (the normalizer left out). */
+function inFileSpace(f) {
+  const { position, scale } = normalizer;
+  const saved = [position.clone(), scale.clone()];
+  position.set(0, 0, 0);
+  scale.setScalar(1);
+  normalizer.updateMatrixWorld(true);
+  try {
+    return f();
+  } finally {
+    position.copy(saved[0]);
+    scale.copy(saved[1]);
+    normalizer.updateMatrixWorld(true);
+  }
+}
+
+/** Poses the content at `seconds` of the clip chosen. The end of the clip is its last pose:
+ * three's looping action takes a time equal to the duration round to the start. */
+function pose(seconds) {
+  const duration = view.action ? view.action.getClip().duration : 0;
+  view.mixer.setTime(duration > 0 && seconds >= duration ? duration * (1 - 1e-9) : seconds);
 }
 
 function seek(seconds) {
   if (!view.mixer) return;
   view.time = seconds;
-  view.mixer.setTime(seconds);
+  pose(seconds);
   ui.time.value = seconds;
   showClock();
   render();
@@ -231,6 +305,10 @@ async function show(glb) {
   view.timings.parse = (performance.now() - start) / 1000;
   start = performance.now();
   view.content = gltf.scene;
+  const nodes = gltf.parser.json.nodes ?? [];
+  for (const [object, at] of gltf.parser.associations) {
+    if (object.isObject3D && at.nodes !== undefined) view.nodeNames.set(object, nodes[at.nodes]?.name ?? null);
+  }
   // A skinned mesh is drawn wherever its bones take it: three culls it by a sphere of its
   // skinned vertices, computed once (in JavaScript, over every vertex) and stale once it moves.
   gltf.scene.traverse((o) => {
@@ -338,11 +416,27 @@ window.animbinPage = {
     step(seconds);
     return view.time;
   },
-  /** The view: playback, the clips, the content's box in the world, and its materials. */
+  /** The view: playback, the clips, the content's box in the world (the file's units),
+   * the meshes placed (each with its glTF node's name, world matrix and box), the scene
+   * graph the library gave, how the view is framed, and the materials. */
   state() {
-    root.updateMatrixWorld(true);
     const box = new THREE.Box3();
-    if (view.content) box.expandByObject(view.content, true);
+    const meshes = [];
+    inFileSpace(() => {
+      root.updateMatrixWorld(true);
+      if (view.content) box.expandByObject(view.content, true);
+      view.content?.traverse((o) => {
+        if (!o.isMesh) return;
+        const placed = new THREE.Box3().expandByObject(o, true);
+        meshes.push({
+          name: o.name,
+          node: view.nodeNames.get(o) ?? view.nodeNames.get(o.parent) ?? null,
+          skinned: !!o.isSkinnedMesh,
+          world: o.matrixWorld.toArray(),
+          box: placed.isEmpty() ? null : { min: placed.min.toArray(), max: placed.max.toArray() },
+        });
+      });
+    });
     const materials = [];
     view.content?.traverse((o) => {
       if (!o.isMesh) return;
@@ -360,6 +454,11 @@ window.animbinPage = {
       clips: view.clips.map((c) => ({ name: c.name, duration: c.duration })),
       up: ui.zup.checked ? 'z' : 'y',
       box: box.isEmpty() ? null : { min: box.min.toArray(), max: box.max.toArray() },
+      meshes,
+      graph: view.graph,
+      framed: view.framed,
+      camera: { position: camera.position.toArray(), near: camera.near, far: camera.far },
+      grid: { scale: grid.scale.x, position: grid.position.toArray() },
       materials,
     };
   },
@@ -414,6 +513,44 @@ function failed(e) {
     worker.terminate();
     startWorker();
   }
+}
+
+/** The scene graph the library gave (what the view's glb holds): its nodes, the meshes each
+ * node places (every instance named), cameras and lights. */
+function showGraph(graph) {
+  const item = (text, data = {}) => {
+    const li = Object.assign(document.createElement('li'), { textContent: text });
+    Object.assign(li.dataset, data);
+    return li;
+  };
+  if (!graph) {
+    ui.graph.replaceChildren();
+    return;
+  }
+  const name = (n) => graph.nodes[n]?.name || `node ${n}`;
+  const bones = graph.nodes.filter((n) => n.kind === 'bone').length;
+  const lines = [item(`${graph.nodes.length} nodes (${bones} bones), ${graph.meshes.length} meshes`, { kind: 'nodes' })];
+  const placed = new Map();
+  for (const instance of graph.instances) {
+    const key = instance.meshes.map((m) => graph.meshes[m] || `mesh ${m}`).join(', ');
+    placed.set(key, [...(placed.get(key) ?? []), name(instance.node)]);
+  }
+  for (const [meshes, nodes] of placed) {
+    const times = nodes.length > 1 ? ` ${nodes.length} times` : '';
+    lines.push(item(`${meshes} placed${times} by ${nodes.join(', ')}`, { kind: 'instance', count: String(nodes.length) }));
+  }
+  for (const camera of graph.cameras) {
+    const [type, p] = Object.entries(camera.projection)[0];
+    const shape = type === 'perspective'
+      ? `${THREE.MathUtils.radToDeg(p.yfov).toFixed(1)}° high`
+      : `${(2 * p.xmag).toPrecision(3)} × ${(2 * p.ymag).toPrecision(3)}`;
+    lines.push(item(`camera ${camera.name || name(camera.node)} on ${name(camera.node)}: ${type}, ${shape}`, { kind: 'camera' }));
+  }
+  for (const light of graph.lights) {
+    const kind = typeof light.kind === 'string' ? light.kind : Object.keys(light.kind)[0];
+    lines.push(item(`light ${light.name || name(light.node)} on ${name(light.node)}: ${kind}`, { kind: 'light' }));
+  }
+  ui.graph.replaceChildren(...lines);
 }
 
 function listLosses(lines) {
@@ -480,6 +617,8 @@ async function handle(data) {
       ui.target.disabled = false;
       view.details = data.animations;
       if (view.clips.length) showClipDetails();
+      view.graph = data.graph;
+      showGraph(data.graph);
       body.dataset.details = 'ready';
       convertForDownload();
       break;
@@ -522,6 +661,7 @@ function open(files) {
   delete body.dataset.details;
   ui.info.textContent = '';
   ui.problems.replaceChildren();
+  ui.graph.replaceChildren();
   ui.losses.replaceChildren();
   ui.target.replaceChildren();
   ui.download.disabled = true;

@@ -90,19 +90,21 @@ async function openChosen(files, options, sentAt) {
   current.options = options;
 }
 
-/** What the page shows after the first frame: the targets and the animations' rates and
- * notes. The page asks once it has drawn the file, so that this work does not compete with
+/** What the page shows after the first frame: the targets, the animations' rates and
+ * notes, and the scene graph (nodes with their world matrices, instances, cameras, lights). The page asks once it has drawn the file, so that this work does not compete with
  * its drawing. */
 function details() {
   const { document, anims, options } = current;
   const targets = document.targets();
   let animations = [];
+  let graph = null;
   try {
     animations = document.animations({ ...options, anims });
+    graph = document.graph({ ...options, anims });
   } catch (e) {
     if (e.fatal) throw e;
   }
-  post({ type: 'details', targets, animations });
+  post({ type: 'details', targets, animations, graph });
 }
 
 self.onmessage = async ({ data }) => {

@@ -88,6 +88,35 @@ export interface AnimationInfo {
   notes: { frame: number; time: number; name: string }[];
 }
 
+/** A node of the scene graph. */
+export interface GraphNode {
+  name: string;
+  /** The parent's index in `nodes`, or null for a root. */
+  parent: number | null;
+  /** "bone" (a skeleton's bone, a skin's joint) or "plain" (an empty, a mesh's node...). */
+  kind: 'bone' | 'plain';
+  /** The node's transform in the world at rest: 16 numbers, column by column. */
+  world: number[];
+}
+
+/** The scene graph a document's glb holds, with world matrices from the library. */
+export interface Graph {
+  nodes: GraphNode[];
+  /** The meshes' names. */
+  meshes: string[];
+  /** Meshes placed by a node (indices into `nodes` and `meshes`); a mesh no instance places
+   * is in model space. */
+  instances: { name?: string; node: number; meshes: number[] }[];
+  cameras: {
+    name?: string;
+    node: number;
+    projection:
+      | { perspective: { yfov: number; aspect_ratio: number | null; znear: number; zfar: number | null } }
+      | { orthographic: { xmag: number; ymag: number; znear: number; zfar: number } };
+  }[];
+  lights: { name?: string; node: number; kind: string | object; color: number[]; intensity: number; range?: number }[];
+}
+
 /** A file animbin read. */
 export class Document {
   private constructor();
@@ -103,6 +132,7 @@ export class Document {
   glb(options?: ConvertOptions): Converted;
   outputName(target: string): string;
   animations(options?: ConvertOptions): AnimationInfo[];
+  graph(options?: ConvertOptions): Graph;
   free(): void;
 }
 

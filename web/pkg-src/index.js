@@ -108,6 +108,12 @@ export class Document {
   animations(options) {
     return call(() => this.#inner.animations(wasmOptions(options)));
   }
+  /** The scene graph the glb holds: `{ nodes, meshes, instances, cameras, lights }`, each
+   * node with its world matrix at rest (16 numbers, column by column, as three.js's
+   * `Matrix4.fromArray` takes them), computed by the library. */
+  graph(options) {
+    return JSON.parse(call(() => this.#inner.graph(wasmOptions(options))));
+  }
   /** `<stem>.<extension>` of the file written as `target`. */
   outputName(target) {
     return call(() => this.#inner.outputName(target));

@@ -481,6 +481,282 @@ test('page: the Z-up switch turns the file\'s Z to the view\'s up and back', { s
   assert.deepEqual((await viewState()).box, yUp.box);
 });
 
+
+// ---- the scene graph: meshes placed by their nodes --------------------------------------
+
+/** A 4x4 matrix (column by column, as glTF and three.js keep them) of a translation, a
+ * rotation (x, y, z, w) and a scale. */
+function trs([tx, ty, tz] = [0, 0, 0], [x, y, z, w] = [0, 0, 0, 1], [sx, sy, sz] = [1, 1, 1]) {
+  return [
+    (1 - 2 * (y * y + z * z)) * sx, 2 * (x * y + z * w) * sx, 2 * (x * z - y * w) * sx, 0,
+    2 * (x * y - z * w) * sy, (1 - 2 * (x * x + z * z)) * sy, 2 * (y * z + x * w) * sy, 0,
+    2 * (x * z + y * w) * sz, 2 * (y * z - x * w) * sz, (1 - 2 * (x * x + y * y)) * sz, 0,
+    tx, ty, tz, 1,
+  ];
+}
+
+/** The product a * b of two column-by-column matrices (b applied first). */
+function multiply(a, b) {
+  const out = new Array(16).fill(0);
+  for (let c = 0; c < 4; c += 1) for (let r = 0; r < 4; r += 1) for (let k = 0; k < 4; k += 1) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+  return out;
+}
+
+function transform(m, [x, y, z]) {
+  return [0, 1, 2].map((r) => m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
+}
+
+/** The box of `points` moved by `m`. */
+function boxOf(m, points) {
+  const moved = points.map((p) => transform(m, p));
+  return { min: [0, 1, 2].map((i) => Math.min(...moved.map((p) => p[i]))), max: [0, 1, 2].map((i) => Math.max(...moved.map((p) => p[i]))) };
+}
+
+function assertClose(actual, expected, tolerance, what) {
+  assert.equal(actual.length, expected.length, what);
+  actual.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= tolerance, `${what}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`));
+}
+
+/** Blender's object matrix (location, XYZ Euler degrees, scale) as the glTF exporter's +Y-up
+ * file places it: the exporter turns Blender's (x, y, z) into (x, z, -y), vertices and
+ * nodes alike, so a vertex v of the mesh is drawn at C * M * v. */
+function blenderPlacement(location, degrees, scale) {
+  const [a, b, c] = degrees.map((d) => (d * Math.PI) / 180);
+  // XYZ Euler: X first, then Y, then Z.
+  const q = (axis, angle) => axis.map((v) => v * Math.sin(angle / 2)).concat(Math.cos(angle / 2));
+  const rotation = multiply(trs(undefined, q([0, 0, 1], c)), multiply(trs(undefined, q([0, 1, 0], b)), trs(undefined, q([1, 0, 0], a))));
+  const toYUp = [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1];
+  return multiply(toYUp, multiply(trs(location), multiply(rotation, trs(undefined, undefined, scale))));
+}
+
+test('page: an instanced mesh is drawn once per node that places it, where the node puts it (instanced.glb, Blender-made)', { skip: !ok, timeout: 120_000 }, async () => {
+  assert.equal(await choose([join(testdata, 'graph/instanced.glb')]), 'ready');
+  await page.waitForFunction(() => document.body.dataset.details === 'ready');
+  const state = await viewState();
+  // make_graph_assets.py: the pyramid (5 vertices) used by three objects.
+  const pyramid = [[-0.5, -0.5, 0], [0.5, -0.5, 0], [0.5, 0.5, 0], [-0.5, 0.5, 0], [0, 0, 1]];
+  const objects = {
+    PyramidA: [[0, 0, 0], [0, 0, 0], [1, 1, 1]],
+    PyramidB: [[3, 0, 1], [0, 0, 45], [2, 2, 2]],
+    PyramidC: [[-2, 2, 0], [30, 0, 60], [1, 0.5, 3]],
+  };
+  assert.deepEqual(state.meshes.map((m) => m.node).sort(), Object.keys(objects));
+  for (const mesh of state.meshes) {
+    const expected = boxOf(blenderPlacement(...objects[mesh.node]), pyramid);
+    assertClose(mesh.box.min, expected.min, 1e-5, `${mesh.node} min`);
+    assertClose(mesh.box.max, expected.max, 1e-5, `${mesh.node} max`);
+    // The library's world matrix of the node (animbin's graph) is where the page draws it.
+    const node = state.graph.nodes.find((n) => n.name === mesh.node);
+    assertClose(mesh.world, node.world, 1e-5, `${mesh.node}: the page's matrix against the library's`);
+  }
+  assert.deepEqual(state.graph.instances.map((i) => state.graph.nodes[i.node].name).sort(), Object.keys(objects));
+  assert.equal(await page.getAttribute('#graph li[data-kind="instance"]', 'data-count'), '3');
+  // Framed on what is placed: every pyramid inside the box framed.
+  const all = state.meshes.map((m) => m.box);
+  const { center, radius } = state.framed;
+  for (const box of all) for (const corner of [box.min, box.max]) {
+    assert.ok(Math.hypot(...corner.map((v, i) => v - center[i])) <= radius * (1 + 1e-6), `${corner} outside the framed sphere ${JSON.stringify(state.framed)}`);
+  }
+  await setToggle('grid', false);
+  await setToggle('skeleton', false);
+  assert.ok(await drawnPixels() > 2000, 'the pyramids are in view');
+  await setToggle('grid', true);
+  await setToggle('skeleton', true);
+  await page.locator('#view').screenshot({ path: join(shots, 'instanced.png') });
+});
+
+test('page: a mesh under an animated, turned and scaled node moves with it (a glTF the test writes)', { skip: !ok, timeout: 120_000 }, async () => {
+  // A node "Carrier" (turned a quarter about Y, scaled 2, moved from (10, 0, 0) to (10, 5, 0)
+  // over one second) above two nodes that place one triangle: "TileA" 1 along X,
+  // "TileB" 3 along Z and stretched 3 along Y.
+  const triangle = [[0, 0, 0], [1, 0, 0], [0, 1, 0]];
+  const h = Math.SQRT1_2;
+  const carrier = { rotation: [0, h, 0, h], scale: [2, 2, 2] };
+  const keys = [[10, 0, 0], [10, 5, 0]];
+  const tiles = { TileA: { translation: [1, 0, 0] }, TileB: { translation: [0, 0, 3], scale: [1, 3, 1] } };
+  const floats = new Float32Array([...triangle.flat(), 0, 1, ...keys.flat()]);
+  const bin = Buffer.from(floats.buffer);
+  const json = {
+    asset: { version: '2.0', generator: 'animbin browser test' },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [
+      { name: 'Carrier', translation: keys[0], ...carrier, children: [1, 2] },
+      { name: 'TileA', mesh: 0, ...tiles.TileA },
+      { name: 'TileB', mesh: 0, ...tiles.TileB },
+    ],
+    meshes: [{ name: 'Tile', primitives: [{ attributes: { POSITION: 0 } }] }],
+    buffers: [{ byteLength: bin.length }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 36 }, { buffer: 0, byteOffset: 36, byteLength: 8 }, { buffer: 0, byteOffset: 44, byteLength: 24 }],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] },
+      { bufferView: 1, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [1] },
+      { bufferView: 2, componentType: 5126, count: 2, type: 'VEC3' },
+    ],
+    animations: [{ name: 'carry', samplers: [{ input: 1, output: 2 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+  };
+  const pad = (b, fill) => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4, fill)]);
+  const text = pad(Buffer.from(JSON.stringify(json)), 0x20);
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, data]);
+  };
+  const body = Buffer.concat([chunk('JSON', text), chunk('BIN\0', pad(bin, 0))]);
+  const header = Buffer.alloc(12);
+  header.write('glTF', 0, 'latin1');
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + body.length, 8);
+  const file = join(mkdtempSync(join(tmpdir(), 'animbin-page-')), 'carried.glb');
+  writeFileSync(file, Buffer.concat([header, body]));
+
+  assert.equal(await choose([file]), 'ready', await page.textContent('#error'));
+  await page.waitForFunction(() => document.body.dataset.details === 'ready');
+  const expectAt = async (translation, when) => {
+    const state = await viewState();
+    const above = trs(translation, carrier.rotation, carrier.scale);
+    assert.deepEqual(state.meshes.map((m) => m.node).sort(), ['TileA', 'TileB'], when);
+    for (const mesh of state.meshes) {
+      const { translation: t, scale } = tiles[mesh.node];
+      const expected = boxOf(multiply(above, trs(t, undefined, scale)), triangle);
+      assertClose(mesh.box.min, expected.min, 1e-5, `${mesh.node} ${when} min`);
+      assertClose(mesh.box.max, expected.max, 1e-5, `${mesh.node} ${when} max`);
+    }
+    return state;
+  };
+  await scrub(0);
+  const rest = await expectAt(keys[0], 'at 0 s');
+  // At rest, the library's world matrix of each tile's node is where the page draws it.
+  for (const mesh of rest.meshes) {
+    assertClose(mesh.world, rest.graph.nodes.find((n) => n.name === mesh.node).world, 1e-5, `${mesh.node}: the library's matrix`);
+  }
+  assert.equal(rest.graph.instances.length, 2);
+  await scrub(1);
+  await expectAt(keys[1], 'at 1 s');
+  await scrub(0.5);
+  await expectAt([10, 2.5, 0], 'at 0.5 s');
+  // Framed over the animation: the tiles stay inside the box framed at every time.
+  for (const at of [0, 0.5, 1]) {
+    await scrub(at);
+    const state = await viewState();
+    for (const mesh of state.meshes) for (const corner of [mesh.box.min, mesh.box.max]) {
+      assert.ok(Math.hypot(...corner.map((v, i) => v - state.framed.center[i])) <= state.framed.radius * (1 + 1e-6), `at ${at} s ${mesh.node} leaves the view`);
+    }
+  }
+});
+
+test('page: a Blender-made animated mesh without a skin moves with its node (unskinned_animated.glb)', { skip: !ok, timeout: 120_000 }, async () => {
+  assert.equal(await choose([join(testdata, 'graph/unskinned_animated.glb')]), 'ready');
+  await page.waitForFunction(() => document.body.dataset.details === 'ready');
+  const cube = [-0.5, 0.5].flatMap((x) => [-0.5, 0.5].flatMap((y) => [-0.5, 0.5].map((z) => [x, y, z])));
+  // make_graph_assets.py's keys (frame, location, XYZ degrees, scale) at 24 frames a second.
+  const keys = [[0, [0, 0, 0], [0, 0, 0], [1, 1, 1]], [5, [1, 0.5, 2], [0, 45, 30], [1.5, 1, 0.5]], [9, [-1, 1, 0.5], [90, 0, 0], [0.5, 0.5, 2]]];
+  for (const [frame, ...placement] of keys) {
+    await scrub(frame / 24);
+    const [crate] = (await viewState()).meshes;
+    assert.equal(crate.node, 'Crate');
+    const expected = boxOf(blenderPlacement(...placement), cube);
+    assertClose(crate.box.min, expected.min, 1e-4, `frame ${frame} min`);
+    assertClose(crate.box.max, expected.max, 1e-4, `frame ${frame} max`);
+  }
+});
+
+test('page: cameras and lights of the file are listed from the library\'s graph (cameras_light.glb)', { skip: !ok, timeout: 120_000 }, async () => {
+  assert.equal(await choose([join(testdata, 'graph/cameras_light.glb')]), 'ready');
+  await page.waitForFunction(() => document.body.dataset.details === 'ready');
+  const { graph } = await viewState();
+  assert.deepEqual(graph.cameras.map((c) => Object.keys(c.projection)[0]).sort(), ['orthographic', 'perspective']);
+  const lines = await page.$$eval('#graph li[data-kind="camera"], #graph li[data-kind="light"]', (lis) => lis.map((li) => li.textContent));
+  assert.equal(lines.length, 4, lines.join('; '));
+  assert.ok(lines.some((l) => l.includes('PerspCamera') && l.includes('perspective')), lines.join('; '));
+  // The perspective camera's node sits at Blender's (6, -6, 4)... as glTF's (6, 4, 6).
+  const node = graph.nodes[graph.cameras.find((c) => 'perspective' in c.projection).node];
+  assertClose(node.world.slice(12, 15), [6, 4, 6], 1e-5, 'the camera node');
+});
+
+// ---- extreme values ----------------------------------------------------------------------
+
+/** `animbin dump FILE` as an object. */
+function dumpOf(file) {
+  return JSON.parse(execFileSync(animbin, ['dump', file], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+}
+
+/** Writes `dump` (edited) back through the command as `name` in `dir`. */
+function written(dir, name, dump) {
+  const json = join(dir, `${name}.json`);
+  writeFileSync(json, JSON.stringify(dump));
+  command(['convert', json, join(dir, name)], dir);
+  return join(dir, name);
+}
+
+/** The view's framing, camera and grid are numbers of the view's own size. */
+function assertBounded(state, what) {
+  const numbers = [...state.camera.position, state.camera.near, state.camera.far, state.grid.scale, ...state.grid.position];
+  assert.ok(numbers.every(Number.isFinite), `${what}: ${JSON.stringify(state.camera)} ${JSON.stringify(state.grid)}`);
+  assert.ok(Math.hypot(...state.camera.position) < 10 && state.camera.far < 1000 && state.grid.scale < 10,
+    `${what}: the camera or the grid is not of the view's size: ${JSON.stringify(state.camera)} ${JSON.stringify(state.grid)}`);
+}
+
+test('page: legal extreme values (a mesh-only SEModel at -3.5e30, a Cast rig keyed there) leave the page answering and the next file opens', { skip: !ok, timeout: 300_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'animbin-page-'));
+  // The SEModel sample without its bones, its vertices spread over -3.5e30.
+  const model = dumpOf(join(testdata, 'sample.semodel'));
+  model.data.model.bones.present = [];
+  for (const mesh of model.data.model.meshes.present) {
+    mesh.max_influence = 0;
+    mesh.weights = [];
+    mesh.positions = mesh.positions.map((_, i) => ({ x: i % 2 ? -3.5e30 : 0, y: -3.5e30 * (i >> 1), z: -3.5e30 }));
+  }
+  for (const material of model.data.model.materials.present) material.maps = null;
+  const far = written(dir, 'far.semodel', model);
+  // The Cast sample (a mesh skinned to a rig), its root keyed between -3.5e30 and 3.5e30.
+  const cast = dumpOf(join(testdata, 'sample.cast'));
+  for (const node of cast.data.nodes.filter((n) => n.id === 'curv')) {
+    const props = Object.fromEntries(node.properties.map((p) => [p.name, p]));
+    if (['tx', 'ty', 'tz'].includes(props.kp.values[0])) props.kv.values = props.kv.values.map((_, i) => (i % 2 ? 3.5e30 : -3.5e30));
+  }
+  const keyed = written(dir, 'far.cast', cast);
+
+  for (const file of [far, keyed]) {
+    const name = file.split('/').pop();
+    assert.equal(await choose([file]), 'ready', `${name}: ${await page.textContent('#error')}`);
+    await page.waitForFunction(() => document.body.dataset.details === 'ready');
+    assertBounded(await viewState(), name);
+    // The page answers and draws: the model is framed where it is.
+    await setToggle('grid', false);
+    await setToggle('skeleton', false);
+    const drawn = await drawnPixels();
+    await setToggle('grid', true);
+    await setToggle('skeleton', true);
+    if (file === far) assert.ok(drawn > 200, `${name}: only ${drawn} pixels drawn`);
+    // Playback over the whole animation, by the timeline and by the clock.
+    const duration = Number(await page.getAttribute('#time', 'max'));
+    for (const at of [0, 0.25, 0.5, 0.75, 1]) {
+      await scrub(duration * at);
+      assertBounded(await viewState(), `${name} at ${duration * at} s`);
+      await drawnPixels();
+    }
+    if (duration > 0) {
+      await page.evaluate(() => window.animbinPage.manualClock(true));
+      try {
+        await page.click('#play');
+        for (let i = 0; i < 5; i += 1) await page.evaluate((dt) => window.animbinPage.advance(dt), duration / 3);
+        await page.click('#play');
+        assertBounded(await viewState(), `${name} played`);
+      } finally {
+        await page.evaluate(() => window.animbinPage.manualClock(false));
+      }
+    }
+    // Z-up frames the file again, bounded too.
+    await setToggle('zup', true);
+    assertBounded(await viewState(), `${name} Z-up`);
+    await setToggle('zup', false);
+    // The next file opens.
+    assert.equal(await choose([join(testdata, 'sample.seanim')]), 'ready', `after ${name}`);
+  }
+});
+
 test('page: no request leaves the page\'s own origin', { skip: !ok }, () => {
   const foreign = requests.filter((url) => !url.startsWith(server.url) && !url.startsWith('blob:') && !url.startsWith('data:'));
   assert.deepEqual(foreign, []);

@@ -409,6 +409,47 @@ impl AnimbinDocument {
         Ok(list)
     }
 
+    /// The scene graph a conversion with `options` sees, which the glb of [`Self::glb`]
+    /// holds, as JSON text: `{ nodes, meshes, instances, cameras, lights }`. Each node is
+    /// `{ name, parent, kind, world }`, `kind` `"bone"` or `"plain"` and `world` its transform
+    /// in the world at rest (the library's `Scene::node_world_matrices`: parents and the
+    /// model's placement applied) as 16 numbers, column by column as glTF and three.js's
+    /// `Matrix4.fromArray` take them. `meshes` are the meshes' names; an instance is
+    /// `{ name, node, meshes }` (indices into `nodes` and `meshes`), a camera `{ name, node,
+    /// projection }` (`{ perspective: { yfov, aspect_ratio, znear, zfar } }` or
+    /// `{ orthographic: { xmag, ymag, znear, zfar } }`), a light `{ name, node, kind, color,
+    /// intensity, range }`.
+    pub fn graph(&self, options: JsValue) -> Result<String, JsValue> {
+        let options = convert_options(self.name.as_deref(), self.input_size, &options)?;
+        let scene = self.document.scene_with(&options).map_err(|e| library_error(&e))?.scene;
+        let world = scene.node_world_matrices();
+        let nodes: Vec<serde_json::Value> = scene
+            .skeleton
+            .bones
+            .iter()
+            .zip(&world)
+            .map(|(bone, matrix)| {
+                let columns: Vec<f64> = (0..4).flat_map(|c| matrix.rows.iter().map(move |row| row[c])).collect();
+                serde_json::json!({
+                    "name": bone.name,
+                    "parent": bone.parent,
+                    "kind": if bone.kind.is_bone() { "bone" } else { "plain" },
+                    "world": columns,
+                })
+            })
+            .collect();
+        let meshes: Vec<&str> = scene.meshes.iter().map(|m| m.name.as_str()).collect();
+        let graph = serde_json::json!({
+            "nodes": nodes,
+            "meshes": meshes,
+            "instances": scene.mesh_instances,
+            "cameras": scene.cameras,
+            "lights": scene.lights,
+        });
+        // JSON has no infinities: a matrix entry that overflowed f64 is null.
+        Ok(graph.to_string())
+    }
+
     /// The name of the file this document is written to as `target`: the stem of the name it
     /// was opened with (or `"animbin"`) and the target's extension.
     #[wasm_bindgen(js_name = outputName)]
