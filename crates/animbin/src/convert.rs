@@ -46,6 +46,12 @@ pub struct ConvertOptions {
     /// takes them instead of looking beside [`ConvertOptions::input`], matching each map
     /// name to a file by its file name ([`crate::given_textures`]).
     pub textures: Vec<(String, Vec<u8>)>,
+    /// The most bytes read for one input ([`crate::options::MAX_INPUT_SIZE`]'s option, the
+    /// command's `--max-input-size`): the texture files found beside the input count
+    /// against it together with the input file, and one that would take the total past it
+    /// is an [`Error::Io`] naming it, of [`animbin_core::format::TooLarge`]. `None`:
+    /// [`animbin_core::format::MAX_INPUT_SIZE`] (4 GiB).
+    pub max_input_size: Option<u64>,
 }
 
 impl ConvertOptions {
@@ -592,7 +598,8 @@ fn build(
                 Some(dir) if !dir.as_os_str().is_empty() => dir.clone(),
                 _ => folder.clone(),
             };
-            textures::find_textures(&scene, &folder, &output_folder)
+            let limit = options.max_input_size.unwrap_or(animbin_core::format::MAX_INPUT_SIZE);
+            textures::find_textures_within(&scene, &folder, &output_folder, input, limit)?
         }
         _ => ImageFiles::default(),
     };

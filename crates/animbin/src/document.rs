@@ -99,7 +99,7 @@ impl Document {
     /// [`crate::MAX_INPUT_SIZE`]).
     pub fn open_with(path: impl AsRef<Path>, format: Option<Format>, read: &ReadOptions) -> Result<Self> {
         let path = path.as_ref();
-        Self::parse_file(&files::read(path, read)?, path, format)
+        Self::parse_file_with(&files::read(path, read)?, path, format, read)
     }
 
     #[cfg(feature = "fs")]
@@ -107,7 +107,14 @@ impl Document {
     /// chunks it can interrupt), as [`Document::open_as`] reads the file: a glTF that names
     /// external buffers and images by URI gets them from the file's folder.
     pub fn parse_file(bytes: &[u8], path: &Path, format: Option<Format>) -> Result<Self> {
-        let bytes = crate::resources::with_external_files(bytes, path, format)?;
+        Self::parse_file_with(bytes, path, format, &ReadOptions::default())
+    }
+
+    #[cfg(feature = "fs")]
+    /// [`Document::parse_file`], the files a glTF names beside it read under `read`'s limit
+    /// together with `bytes`: every byte read for one input counts.
+    pub fn parse_file_with(bytes: &[u8], path: &Path, format: Option<Format>, read: &ReadOptions) -> Result<Self> {
+        let bytes = crate::resources::with_external_files(bytes, path, format, read.max_input_size)?;
         Self::parse_as(&bytes, Some(path), format)
     }
 
@@ -139,7 +146,7 @@ impl Document {
     pub fn info_of_file_with(path: impl AsRef<Path>, format: Option<Format>, read: &ReadOptions) -> Result<Info> {
         let path = path.as_ref();
         let bytes = files::read(path, read)?;
-        let bytes = crate::resources::with_external_files(&bytes, path, format)?;
+        let bytes = crate::resources::with_external_files(&bytes, path, format, read.max_input_size)?;
         Self::info_of(&bytes, Some(path), format)
     }
 

@@ -19,6 +19,8 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
+use animbin_core::format::{TooLarge, read_file};
+
 use crate::document::looks_like_json;
 use crate::{Format, Result};
 
@@ -29,8 +31,15 @@ use crate::{Format, Result};
 ///
 /// An external buffer that cannot be read is an error naming its URI
 /// ([`animbin_gltf::Error::External`]); an image that cannot be read stays a reference by
-/// name (see [`animbin_gltf::embed_external_files`]).
-pub(crate) fn with_external_files<'a>(bytes: &'a [u8], path: &Path, format: Option<Format>) -> Result<Cow<'a, [u8]>> {
+/// name (see [`animbin_gltf::embed_external_files`]). The files beside it count against
+/// `limit` with the input itself: one that would take the total past it is not read, an
+/// error of the limit's ([`animbin_core::format::TooLarge`]) as for a larger input.
+pub(crate) fn with_external_files<'a>(
+    bytes: &'a [u8],
+    path: &Path,
+    format: Option<Format>,
+    limit: u64,
+) -> Result<Cow<'a, [u8]>> {
     let gltf_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
     let is_gltf = match format {
         Some(format) => format == Format::Gltf,
@@ -43,15 +52,28 @@ pub(crate) fn with_external_files<'a>(bytes: &'a [u8], path: &Path, format: Opti
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
+    let mut left = limit.saturating_sub(bytes.len() as u64);
     Ok(animbin_gltf::embed_external_files(bytes, |name| {
-        read_beside(folder, name)
+        let file = read_beside(folder, name, left).map_err(|e| over_limit(e, limit))?;
+        left -= file.len() as u64;
+        Ok(file)
     })?)
+}
+
+/// `error`, with the whole `limit` in the message when it is a file over what was left of it.
+pub(crate) fn over_limit(error: io::Error, limit: u64) -> io::Error {
+    if error.get_ref().is_some_and(|inner| inner.is::<TooLarge>()) {
+        io::Error::new(io::ErrorKind::FileTooLarge, TooLarge { limit })
+    } else {
+        error
+    }
 }
 
 /// The file `name` (`/`-separated, already checked to stay below the folder) in `folder`.
 /// The name cannot leave the folder, but a symbolic link on the way can: where the path
-/// lands, every link resolved, is what is read, and it must be below the folder too.
-fn read_beside(folder: &Path, name: &str) -> io::Result<Vec<u8>> {
+/// lands, every link resolved, is what is read, and it must be below the folder too. At most
+/// `left` bytes are read: a larger file is an error of [`TooLarge`] before it is read.
+fn read_beside(folder: &Path, name: &str, left: u64) -> io::Result<Vec<u8>> {
     let path = name.split('/').fold(folder.to_path_buf(), |path, part| path.join(part));
     let real = fs::canonicalize(&path)?;
     if !real.starts_with(fs::canonicalize(folder)?) {
@@ -66,7 +88,7 @@ fn read_beside(folder: &Path, name: &str) -> io::Result<Vec<u8>> {
     if !fs::metadata(&real)?.is_file() {
         return Err(io::Error::other("not a regular file"));
     }
-    fs::read(real)
+    Ok(read_file(&real, left)?.into_vec())
 }
 
 #[cfg(test)]
@@ -88,13 +110,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("tex")).unwrap();
         fs::write(dir.path().join("tex/a b.png"), b"png").unwrap();
-        assert_eq!(read_beside(dir.path(), "tex/a b.png").unwrap(), b"png");
+        assert_eq!(read_beside(dir.path(), "tex/a b.png", u64::MAX).unwrap(), b"png");
         assert_eq!(
-            read_beside(dir.path(), "tex").unwrap_err().to_string(),
+            read_beside(dir.path(), "tex", u64::MAX).unwrap_err().to_string(),
             "not a regular file"
         );
         assert_eq!(
-            read_beside(dir.path(), "none.bin").unwrap_err().kind(),
+            read_beside(dir.path(), "none.bin", u64::MAX).unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
     }
@@ -112,14 +134,14 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), dir.path().join("elsewhere")).unwrap();
         std::os::unix::fs::symlink("real.bin", dir.path().join("alias.bin")).unwrap();
         for name in ["model.bin", "elsewhere/secret.bin"] {
-            let error = read_beside(dir.path(), name).unwrap_err();
+            let error = read_beside(dir.path(), name, u64::MAX).unwrap_err();
             assert_eq!(error.kind(), io::ErrorKind::PermissionDenied, "{name}");
             assert!(error.to_string().contains("outside the glTF file's folder"), "{error}");
         }
-        assert_eq!(read_beside(dir.path(), "alias.bin").unwrap(), b"mine");
+        assert_eq!(read_beside(dir.path(), "alias.bin", u64::MAX).unwrap(), b"mine");
         // Through a glTF: the buffer is named, and its bytes go nowhere.
         let gltf = br#"{"asset": {"version": "2.0"}, "buffers": [{"uri": "model.bin", "byteLength": 6}]}"#;
-        let error = with_external_files(gltf, &dir.path().join("a.gltf"), None)
+        let error = with_external_files(gltf, &dir.path().join("a.gltf"), None, u64::MAX)
             .unwrap_err()
             .to_string();
         assert!(
@@ -153,7 +175,7 @@ mod tests {
     #[test]
     fn inputs_that_are_not_gltf_are_given_back_untouched() {
         let json = br#"{"asset": {"version": "2.0"}, "buffers": [{"uri": "gone.bin", "byteLength": 4}]}"#;
-        let at = |name: &str, format| with_external_files(json, Path::new(name), format);
+        let at = |name: &str, format| with_external_files(json, Path::new(name), format, u64::MAX);
         // A dump or another format's JSON named otherwise is not looked into.
         assert!(matches!(at("a.json", None), Ok(Cow::Borrowed(_))));
         assert!(matches!(at("a.gltf", Some(Format::AnimX)), Ok(Cow::Borrowed(_))));

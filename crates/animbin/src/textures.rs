@@ -4,8 +4,13 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use std::io;
+
+use animbin_core::format::TooLarge;
 use animbin_core::images::{ImageFile, ImageFiles};
 use animbin_core::scene::Scene;
+
+use crate::{Error, Result};
 
 /// The folders below the input's folder where exporters put textures (`_images/` is where
 /// Greyhound and similar tools write a model's images, `textures/` the usual name).
@@ -22,6 +27,29 @@ pub fn find_texture(folder: &Path, name: &str) -> Option<PathBuf> {
 /// `folder` ([`find_texture`]); URIs of files that cannot be embedded are made relative to
 /// `output_folder`. A conversion to glTF does this for the input's folder.
 pub fn find_textures(scene: &Scene, folder: &Path, output_folder: &Path) -> ImageFiles {
+    // Without a limit nothing is too large: the search cannot fail.
+    search(scene, folder, output_folder, u64::MAX, u64::MAX).unwrap_or_default()
+}
+
+/// [`find_textures`] for a conversion of the file `input`: the image files read count
+/// against `limit` together with the input file (its size on disk), and one that would take
+/// the total past it is an [`Error::Io`] naming it, of
+/// [`animbin_core::format::TooLarge`] (the error of an input over the limit), before it is
+/// read. Every byte read for one input counts.
+pub fn find_textures_within(
+    scene: &Scene,
+    folder: &Path,
+    output_folder: &Path,
+    input: &Path,
+    limit: u64,
+) -> Result<ImageFiles> {
+    let left = limit.saturating_sub(std::fs::metadata(input).map_or(0, |m| m.len()));
+    search(scene, folder, output_folder, left, limit)
+}
+
+/// The search of [`find_textures`]: at most `left` bytes of image files are read, and one
+/// that would take them past it is an error of `limit`'s.
+fn search(scene: &Scene, folder: &Path, output_folder: &Path, mut left: u64, limit: u64) -> Result<ImageFiles> {
     let mut images = ImageFiles {
         searched: true,
         ..ImageFiles::default()
@@ -35,16 +63,40 @@ pub fn find_textures(scene: &Scene, folder: &Path, output_folder: &Path) -> Imag
             continue;
         };
         let bytes = match animbin_core::images::image_mime_type(&start) {
-            Some(_) => match std::fs::read(&path) {
+            Some(_) => match read_at_most(&path, left) {
                 Ok(bytes) => Some(bytes),
+                Err(e) if e.get_ref().is_some_and(|inner| inner.is::<TooLarge>()) => {
+                    return Err(Error::Io {
+                        source: io::Error::new(io::ErrorKind::FileTooLarge, TooLarge { limit }),
+                        path,
+                    });
+                }
                 Err(_) => continue,
             },
             None => None,
         };
+        left -= bytes.as_ref().map_or(0, |b| b.len() as u64);
         let uri = relative_uri(output_folder, &path).unwrap_or_else(|| path.to_string_lossy().replace('\\', "/"));
         images.found.insert(name, ImageFile { bytes, uri });
     }
-    images
+    Ok(images)
+}
+
+/// The file at `path` if it holds at most `left` bytes; else an error of [`TooLarge`] (of
+/// `left`), before anything is read, or as soon as a file that grows passes it.
+fn read_at_most(path: &Path, left: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let too_large = || io::Error::new(io::ErrorKind::FileTooLarge, TooLarge { limit: left });
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() > left {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(left.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > left {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// The texture files of `given` (`(file name, bytes)`, as a browser has them) for the map

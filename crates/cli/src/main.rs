@@ -386,6 +386,8 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                 precision,
                 ..SceneOptions::default()
             };
+            // Texture files read for a conversion count against the limit with its input.
+            let limit = read.max_input_size;
             if let Some(out) = out {
                 let batch = Batch {
                     inputs: &paths,
@@ -405,6 +407,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                     strict,
                     animation,
                     allow_empty,
+                    max_input_size: Some(limit),
                     ..ConvertOptions::default()
                 };
                 return convert_batch(&batch, &options);
@@ -421,6 +424,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                 strict,
                 animation,
                 allow_empty,
+                max_input_size: Some(read.max_input_size),
                 ..ConvertOptions::for_input(input)
             };
             let request = Request {

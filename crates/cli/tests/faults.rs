@@ -412,6 +412,61 @@ fn a_batch_refuses_read_only_outputs_unless_forced() {
     assert_eq!(listing(&out_dir), ["sample.cast", "skeleton.cast"]);
 }
 
+/// --max-input-size counts every byte read for one input: a `.gltf`'s `.bin` beside it and
+/// a model's texture files count with the input (a `.gltf` beside a 512 MiB `.bin`, or a
+/// Cast beside a 1 GiB texture, was read whole whatever the limit).
+#[test]
+fn the_input_size_limit_counts_the_files_read_beside_the_input() {
+    let dir = tempdir();
+    // A .gltf "separate": its buffer in model.bin, 1 MiB and more.
+    let glb = dir.path().join("model.glb");
+    let out = animbin(&["convert", s(&testdata("sample.seanim")), s(&glb)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let (mut json, bin) = animbin_gltf::split(&read(&glb)).unwrap();
+    let mut bin = bin.unwrap();
+    bin.resize(bin.len().max(1 << 20) + 4096, 0);
+    json["buffers"][0]["uri"] = "model.bin".into();
+    json["buffers"][0]["byteLength"] = bin.len().into();
+    let gltf = write(dir.path(), "model.gltf", &serde_json::to_vec(&json).unwrap());
+    write(dir.path(), "model.bin", &bin);
+    let output = dir.path().join("out.cast");
+    for args in [
+        vec!["info", "--max-input-size", "1M", s(&gltf)],
+        vec!["validate", "--max-input-size", "1M", s(&gltf)],
+        vec!["convert", "--max-input-size", "1M", s(&gltf), s(&output)],
+    ] {
+        let out = animbin(&args);
+        assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("model.bin")
+                && stderr(&out).contains("larger than the limit of 1048576 bytes (1 MiB)"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = animbin(&["info", "--max-input-size", "2M", s(&gltf)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // A Cast model beside a texture larger than what the limit leaves.
+    let cast = dir.path().join("sample.cast");
+    std::fs::copy(testdata("sample.cast"), &cast).unwrap();
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.resize(1 << 20, 0);
+    write(dir.path(), "paint_c.png", &png);
+    let glb_out = dir.path().join("painted.glb");
+    let out = animbin(&["convert", "--max-input-size", "1M", s(&cast), s(&glb_out)]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "paint_c.png: larger than the limit of 1048576 bytes (1 MiB) for one input; --max-input-size raises it"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!glb_out.exists() && !output.exists());
+    let out = animbin(&["convert", "--max-input-size", "2M", s(&cast), s(&glb_out)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
 #[test]
 fn the_input_size_limit_is_named_with_the_option_that_raises_it() {
     let dir = tempdir();

@@ -359,7 +359,7 @@ pub(crate) fn open_path(
             None,
         ),
     })?;
-    py.detach(|| animbin::Document::parse_file(&bytes, path, format))
+    py.detach(|| animbin::Document::parse_file_with(&bytes, path, format, read))
         .map_err(|e| format_error(py, e, Some(path)))
 }
 
