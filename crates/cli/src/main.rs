@@ -22,6 +22,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use serde_json::Value;
 
+mod memory;
+
+/// Running out of memory is exit 1 with a message, not an abort (see `memory`).
+#[global_allocator]
+static ALLOCATOR: memory::ReportingAllocator = memory::ReportingAllocator;
+
 /// Inspect, dump, validate and convert SEAnim, SEModel, Cast, AnimX/AnimJ, Shining Force
 /// III x8an, Dash Model Format and glTF/glb files.
 #[derive(Parser)]

@@ -544,3 +544,31 @@ fn the_input_size_limit_is_named_with_the_option_that_raises_it() {
         assert!(stderr(&out).contains("--max-input-size"), "{bad}: {}", stderr(&out));
     }
 }
+
+/// Out of memory (`ulimit -v`: 128 MiB for a 46 MB SEAnim) is exit 1 with a line naming
+/// what could not be allocated, and nothing written; it was `memory allocation of 80000
+/// bytes failed`, a backtrace and SIGABRT.
+#[test]
+fn running_out_of_memory_is_exit_1_and_leaves_nothing() {
+    let dir = tempdir();
+    let input = write(dir.path(), "big.seanim", &big_seanim(600, 900));
+    for to in ["out.cast", "out.glb", "out.dmf"] {
+        let output = dir.path().join(to);
+        let run = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 131072 && exec \"$0\" convert \"$1\" \"$2\"")
+            .arg(env!("CARGO_BIN_EXE_animbin"))
+            .arg(&input)
+            .arg(&output)
+            .output()
+            .unwrap();
+        assert_eq!(code(&run), 1, "{to}: {}", stderr(&run));
+        let message = stderr(&run);
+        assert!(
+            message.starts_with("animbin: out of memory: could not allocate ") && message.contains(" bytes more"),
+            "{to}: {message}"
+        );
+        assert!(!message.contains("memory allocation of"), "{message}");
+        assert_eq!(listing(dir.path()), ["big.seanim"], "{to}");
+    }
+}
