@@ -482,6 +482,7 @@ function startWorker() {
   worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => {
     if (data.type === 'ready') {
+      showFormats(data.formats);
       const queued = waiting ?? [];
       waiting = null;
       for (const message of queued) worker.postMessage(message);
@@ -503,7 +504,10 @@ function setState(state) {
 
 function failed(e) {
   ui.error.hidden = false;
-  ui.error.textContent = e.message;
+  // The file at fault by name: several may have been chosen together.
+  ui.error.textContent = e.file && !e.message.startsWith(`${e.file}:`) ? `${e.file}: ${e.message}` : e.message;
+  if (e.file) ui.error.dataset.file = e.file;
+  else delete ui.error.dataset.file;
   if (e.offset === null || e.offset === undefined) delete ui.error.dataset.offset;
   else ui.error.dataset.offset = String(e.offset);
   ui.progress.hidden = true;
@@ -529,7 +533,9 @@ function showGraph(graph) {
   }
   const name = (n) => graph.nodes[n]?.name || `node ${n}`;
   const bones = graph.nodes.filter((n) => n.kind === 'bone').length;
-  const lines = [item(`${graph.nodes.length} nodes (${bones} bones), ${graph.meshes.length} meshes`, { kind: 'nodes' })];
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const summary = `${count(graph.nodes.length, 'node', 'nodes')} (${count(bones, 'bone', 'bones')}), ${count(graph.meshes.length, 'mesh', 'meshes')}`;
+  const lines = [item(summary, { kind: 'nodes' })];
   const placed = new Map();
   for (const instance of graph.instances) {
     const key = instance.meshes.map((m) => graph.meshes[m] || `mesh ${m}`).join(', ');
@@ -667,6 +673,28 @@ function open(files) {
   ui.download.disabled = true;
   send({ type: 'open', files: [...files], sentAt: performance.timeOrigin + performance.now() });
 }
+
+/** The formats the library reads, in the empty state: their names and extensions. */
+function showFormats(formats) {
+  const list = formats.map((f) => `${f.label} (${f.extensions.map((e) => `.${e}`).join(', ')})`);
+  $('formats').textContent = list.join(', ');
+  $('formats').dataset.labels = JSON.stringify(formats.map((f) => f.label));
+}
+
+/** The sample shipped beside the page (cargo xtask web copies it from testdata/). */
+const SAMPLE = 'samples/sample.dmf';
+
+$('sample').addEventListener('click', async () => {
+  const name = SAMPLE.split('/').pop();
+  try {
+    const response = await fetch(new URL(SAMPLE, document.baseURI));
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    open([new File([await response.arrayBuffer()], name)]);
+  } catch (e) {
+    failed({ message: `${name}: the sample could not be fetched (${e.message})`, offset: null });
+    setState('error');
+  }
+});
 
 ui.files.addEventListener('change', () => open(ui.files.files));
 body.addEventListener('dragover', (e) => e.preventDefault());

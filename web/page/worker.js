@@ -1,6 +1,6 @@
 // The page's Web Worker: reads the chosen files, opens them with animbin (WebAssembly) and
 // answers the page, so that no file, however large, blocks the page.
-import { AnimbinError, openFiles } from 'animbin';
+import { AnimbinError, formats, openFiles } from 'animbin';
 
 let current = null; // { document, anims, textures, options }
 
@@ -15,7 +15,7 @@ function errorMessage(e, file) {
     offset: e instanceof AnimbinError || (e && 'offset' in e) ? e.offset ?? null : null,
     format: e && e.format ? e.format : null,
     fatal: !!(e && e.fatal),
-    file: file ?? null,
+    file: file ?? (e && e.file) ?? null,
   };
 }
 
@@ -128,4 +128,5 @@ self.onmessage = async ({ data }) => {
     post({ ...errorMessage(e), request: data.type, target: data.target ?? null });
   }
 };
-post({ type: 'ready' });
+// The formats, for the page's empty state: what it can be given comes from the library.
+post({ type: 'ready', formats: formats().map(({ label, extensions }) => ({ label, extensions })) });

@@ -15,6 +15,8 @@ export class AnimbinError extends Error {
   offset: number | null;
   /** True after a panic (a bug): the module must be loaded again. */
   fatal: boolean;
+  /** The name of the file at fault, where `openFiles` was given several (or one). */
+  file: string | null;
 }
 
 /** The summary `animbin info --json` prints: `format` and that format's fields. */

@@ -22,12 +22,24 @@ await ready;
  * conversion that cannot be made, or bad options. `fatal` is true after a panic (a bug):
  * the module must then be loaded again (a new worker, a new process). */
 export class AnimbinError extends Error {
-  constructor(message, { format = null, offset = null, fatal = false } = {}) {
+  constructor(message, { format = null, offset = null, fatal = false, file = null } = {}) {
     super(message);
     this.name = 'AnimbinError';
     this.format = format;
     this.offset = offset;
     this.fatal = fatal;
+    /** The name of the file at fault, where `openFiles` was given several. */
+    this.file = file;
+  }
+}
+
+/** Runs `f`, naming the file `name` in an AnimbinError it throws. */
+function naming(name, f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof AnimbinError && e.file === null) e.file = name ?? null;
+    throw e;
   }
 }
 
@@ -169,11 +181,13 @@ export function openFiles(files) {
     else opened.push({ name: file.name, bytes });
   }
   if (opened.length === 0) throw new AnimbinError('no file to open (only textures were given)');
-  if (opened.length === 1) return { document: open(opened[0].bytes, { name: opened[0].name }), anims: [], textures };
+  if (opened.length === 1) {
+    return { document: naming(opened[0].name, () => open(opened[0].bytes, { name: opened[0].name })), anims: [], textures };
+  }
   // Ranked by their summaries (read through each format's view, which builds no document):
   // only the one chosen is read whole here; the animations are read by each conversion.
   const rank = (f) => {
-    const summary = info(f.bytes, { name: f.name });
+    const summary = naming(f.name, () => info(f.bytes, { name: f.name }));
     const h = holds.get(summary.format) || [];
     const has = (k) => typeof summary[k] === 'number' && summary[k] > 0;
     if (h.includes('meshes') && (has('mesh_count') || has('vertex_count'))) return 0;
@@ -182,7 +196,7 @@ export function openFiles(files) {
   };
   const ranks = opened.map(rank);
   const primary = ranks.indexOf(Math.min(...ranks));
-  const document = open(opened[primary].bytes, { name: opened[primary].name });
+  const document = naming(opened[primary].name, () => open(opened[primary].bytes, { name: opened[primary].name }));
   const anims = opened.filter((_, i) => i !== primary);
   return { document, anims, textures };
 }

@@ -181,7 +181,7 @@ test('page: a truncated file shows its error and offset, and the next file opens
     assert.equal(await choose([cut]), 'error', name);
     const offset = await page.getAttribute('#error', 'data-offset');
     assert.match(offset ?? '', /^\d+$/, `${name}: no offset`);
-    assert.ok((await page.textContent('#error')).length > 0);
+    assert.ok((await page.textContent('#error')).startsWith(`${name}: `), 'the error names the file');
     let native = '';
     try {
       execFileSync(animbin, ['validate', cut], { stdio: 'pipe' });
@@ -754,6 +754,35 @@ test('page: legal extreme values (a mesh-only SEModel at -3.5e30, a Cast rig key
     await setToggle('zup', false);
     // The next file opens.
     assert.equal(await choose([join(testdata, 'sample.seanim')]), 'ready', `after ${name}`);
+  }
+});
+
+// ---- the empty state ---------------------------------------------------------------------
+
+test('page: before any file, the page says what to drop and what it does, and its sample opens', { skip: !ok, timeout: 120_000 }, async () => {
+  const fresh = await page.context().newPage();
+  fresh.on('request', (r) => requests.push(r.url()));
+  try {
+    await fresh.goto(server.url);
+    assert.equal(await fresh.evaluate(() => document.body.dataset.state), 'empty');
+    assert.ok(await fresh.isVisible('#empty'));
+    assert.match(await fresh.textContent('#empty h2'), /Drop files/);
+    // No empty download list: the panel waits for a file.
+    assert.equal(await fresh.isVisible('#target'), false);
+    // The formats are the library's table.
+    await fresh.waitForFunction(() => document.getElementById('formats').dataset.labels);
+    const labels = JSON.parse(await fresh.getAttribute('#formats', 'data-labels'));
+    const { formats } = await import(join(built, 'pkg/index.js'));
+    assert.deepEqual(labels, formats().map((f) => f.label));
+    // The sample opens as the command reads it.
+    await fresh.click('#sample');
+    await fresh.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 60_000 });
+    assert.equal(await fresh.evaluate(() => document.body.dataset.state), 'ready', await fresh.textContent('#error'));
+    assert.deepEqual(JSON.parse(await fresh.getAttribute('#info', 'data-json')), nativeInfo(join(testdata, 'sample.dmf')));
+    assert.equal(await fresh.isVisible('#empty'), false);
+    assert.ok(await fresh.isVisible('#target'));
+  } finally {
+    await fresh.close();
   }
 });
 

@@ -2,7 +2,7 @@
 // page uses, against the native command.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -128,4 +128,38 @@ test('options are checked by the library\'s rules: a negative scale mirrors, as 
   } finally {
     doc.free();
   }
+});
+
+/** The package's README (web/pkg-src/README.md), as the package ships it. */
+const readme = readFileSync(join(root, 'web/pkg-src/README.md'), 'utf8');
+
+test('the package README\'s table of formats is the library\'s table', { skip: !ok }, () => {
+  const section = readme.split('## Formats')[1];
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| format') && !l.startsWith('|---'));
+  const cells = rows.map((r) => r.split('|').slice(1, -1).map((c) => c.trim()));
+  const list = (text) => text.split(', ');
+  assert.deepEqual(
+    cells.map(([label, name, extensions, holds, targets]) => ({
+      label, name: name.replaceAll('`', ''), extensions: list(extensions).map((e) => e.replace(/^\./, '')), holds: list(holds), targets: list(targets),
+    })),
+    animbin.formats().map(({ label, name, extensions, holds, targets }) => ({ label, name, extensions, holds, targets })),
+  );
+});
+
+test('the package README\'s Node example runs as written', { skip: !ok }, () => {
+  const example = readme.split('## Example (Node)')[1].split('```js\n')[1].split('```')[0];
+  const dir = mkdtempSync(join(tmpdir(), 'animbin-readme-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(join(built, 'pkg'), join(dir, 'node_modules/animbin'), 'dir');
+  writeFileSync(join(dir, 'reload.seanim'), readFileSync(join(testdata, 'sample.seanim')));
+  writeFileSync(join(dir, 'example.mjs'), example);
+  const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.match(out, /^seanim \{/);
+  const native = nativeConvert(join(dir, 'reload.seanim'), 'glb', 'glb');
+  assert.ok(readFileSync(join(dir, 'reload.glb')).equals(native), 'the example\'s reload.glb differs from animbin convert\'s');
+});
+
+test('the package ships its README', { skip: !ok }, () => {
+  const manifest = JSON.parse(readFileSync(join(built, 'pkg/package.json'), 'utf8'));
+  for (const file of manifest.files) assert.ok(existsSync(join(built, 'pkg', file)), `package.json lists ${file}, which the package lacks`);
 });

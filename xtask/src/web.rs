@@ -5,8 +5,9 @@
 //! 2. `wasm-bindgen` of the crate's exact wasm-bindgen version (installed with `cargo
 //!    install` when missing), ES module output, then `wasm-opt -O3` from npm's `binaryen`;
 //! 3. the package's own modules (`web/pkg-src`) beside the bindings;
-//! 4. the page (`web/page`) with three.js bundled by esbuild (npm), its Web Worker and the
-//!    wasm beside them. The npm tools come from `web/package-lock.json` (`npm ci`).
+//! 4. the page (`web/page`) with three.js bundled by esbuild (npm), its Web Worker, the
+//!    wasm and the sample its empty state offers (`testdata/sample.dmf`) beside them. The
+//!    npm tools come from `web/package-lock.json` (`npm ci`).
 //!
 //! `cargo xtask web bench-files DIR [MIB]` writes the SEModel and SEAnim of about MIB MiB
 //! (48) that the page's benchmark opens, from the criterion benchmarks' generators.
@@ -132,8 +133,13 @@ fn build(root: &Path) -> Result<(), String> {
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1"))?;
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
+    // Where cargo put it: the workspace's target folder, or the one CARGO_TARGET_DIR names
+    // (relative to where cargo runs, the workspace).
+    let cargo_target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map_or_else(|| root.join("target"), |dir| root.join(dir));
     run(Command::new(&bindgen)
-        .arg(root.join("target/wasm32-unknown-unknown/release/animbin_wasm.wasm"))
+        .arg(cargo_target.join("wasm32-unknown-unknown/release/animbin_wasm.wasm"))
         .args([
             "--target",
             "web",
@@ -190,6 +196,9 @@ fn build(root: &Path) -> Result<(), String> {
         copy(&web.join("page").join(file), &out.join(file))?;
     }
     copy(&wasm, &out.join("animbin_wasm_bg.wasm"))?;
+    // The sample the page's empty state offers ("Try a sample").
+    std::fs::create_dir_all(out.join("samples")).map_err(|e| e.to_string())?;
+    copy(&root.join("testdata/sample.dmf"), &out.join("samples/sample.dmf"))?;
     let raw = std::fs::metadata(&wasm).map_err(|e| e.to_string())?.len();
     let gzip = Command::new("sh")
         .arg("-c")
