@@ -10,7 +10,7 @@ const ui = {
   files: $('files'), status: $('status'), progress: $('progress'), canvas: $('view'), play: $('play'),
   time: $('time'), clock: $('clock'), marks: $('marks'), speed: $('speed'), animation: $('animation'),
   skeleton: $('skeleton'), grid: $('grid'), zup: $('zup'), format: $('format'), error: $('error'), info: $('info'),
-  problems: $('problems'), graph: $('graph'), target: $('target'), download: $('download'), losses: $('losses'),
+  problems: $('problems'), graph: $('graph'), viewpoint: $('viewpoint'), target: $('target'), download: $('download'), losses: $('losses'),
 };
 
 // ---- the 3D view -------------------------------------------------------------------------
@@ -45,7 +45,14 @@ const view = {
   // The glTF node name of each object three made from one (for the tests and the panel),
   // the library's scene graph (from the worker's details) and the box framed.
   nodeNames: new Map(), graph: null, framed: null,
+  // The file's camera the view looks through (an index into graph.cameras), or -1: the
+  // camera framed on the content, which the mouse turns.
+  viewpoint: -1,
 };
+// What the view looks through when it is a file's camera, placed and shaped from the
+// library's graph (the camera's node's world matrix and its projection).
+const fileCameras = { perspective: new THREE.PerspectiveCamera(), orthographic: new THREE.OrthographicCamera() };
+let lookingThrough = null;
 const clock = new THREE.Clock();
 // Tests turn the wall clock off and advance playback by hand (see `animbinPage` below).
 let manualClock = false;
@@ -118,14 +125,17 @@ function render() {
     normalizer.updateMatrixWorld(true);
     view.helper.update();
   }
-  renderer.render(scene, camera);
+  renderer.render(scene, lookingThrough ?? camera);
 }
 
 function clearView() {
   if (view.mixer) view.mixer.stopAllAction();
   if (view.content) root.remove(view.content);
   if (view.helper) scene.remove(view.helper);
-  Object.assign(view, { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, time: 0, nodeNames: new Map(), graph: null, framed: null });
+  Object.assign(view, { content: null, helper: null, mixer: null, clips: [], clip: -1, action: null, playing: false, time: 0, nodeNames: new Map(), graph: null, framed: null, viewpoint: -1 });
+  lookingThrough = null;
+  controls.enabled = true;
+  ui.viewpoint.replaceChildren(new Option('framed', '-1'));
   ui.play.textContent = 'Play';
   ui.play.disabled = true;
   ui.time.disabled = true;
@@ -222,6 +232,45 @@ function frame() {
   grid.scale.setScalar(1.5);
   grid.position.set(0, (box.min.y - center.y) * unit, 0);
   if (view.helper) view.helper.axisLength = 0.15;
+  placeFileCamera();
+}
+
+/** Looks through the file's camera `index` (of the library's graph), or through the framed
+ * camera (-1). */
+function lookThrough(index) {
+  view.viewpoint = view.graph?.cameras[index] ? index : -1;
+  controls.enabled = view.viewpoint < 0;
+  placeFileCamera();
+  render();
+}
+
+/** Places and shapes the camera looked through as the library's graph has it: where its
+ * node is in the world at rest, under the view's Z-up turn and scale (`root`), with its
+ * projection's field of view or extent and clipping distances. */
+function placeFileCamera() {
+  const chosen = view.graph?.cameras[view.viewpoint];
+  if (!chosen) {
+    lookingThrough = null;
+    return;
+  }
+  const [type, p] = Object.entries(chosen.projection)[0];
+  const through = fileCameras[type];
+  normalizer.updateMatrixWorld(true);
+  const world = new THREE.Matrix4().fromArray(view.graph.nodes[chosen.node].world.map((v) => (Number.isFinite(v) ? v : 0)));
+  new THREE.Matrix4().multiplyMatrices(root.matrixWorld, world).decompose(through.position, through.quaternion, new THREE.Vector3());
+  const unit = normalizer.scale.x;
+  // Distances in the view's unit; a far plane the file leaves open is the framed one.
+  through.far = p.zfar ? p.zfar * unit : camera.far;
+  through.near = Math.max(p.znear * unit, through.far * 1e-7);
+  if (type === 'perspective') {
+    through.fov = THREE.MathUtils.radToDeg(p.yfov);
+    through.aspect = ui.canvas.width / ui.canvas.height;
+  } else {
+    Object.assign(through, { left: -p.xmag * unit, right: p.xmag * unit, top: p.ymag * unit, bottom: -p.ymag * unit });
+  }
+  through.updateProjectionMatrix();
+  through.updateMatrixWorld(true);
+  lookingThrough = through;
 }
 
 /** Runs `f` with the view in the file's own space (the normalizer left out). */
@@ -378,6 +427,7 @@ ui.grid.addEventListener('change', () => {
   grid.visible = ui.grid.checked;
   render();
 });
+ui.viewpoint.addEventListener('change', () => lookThrough(Number(ui.viewpoint.value)));
 ui.zup.addEventListener('change', () => {
   applyUp();
   frame();
@@ -458,6 +508,10 @@ window.animbinPage = {
       graph: view.graph,
       framed: view.framed,
       camera: { position: camera.position.toArray(), near: camera.near, far: camera.far },
+      lookingThrough: lookingThrough && {
+        camera: view.viewpoint, type: lookingThrough.type, position: lookingThrough.position.toArray(),
+        quaternion: lookingThrough.quaternion.toArray(), fov: lookingThrough.fov ?? null, near: lookingThrough.near, far: lookingThrough.far,
+      },
       grid: { scale: grid.scale.x, position: grid.position.toArray() },
       materials,
     };
@@ -625,6 +679,8 @@ async function handle(data) {
       if (view.clips.length) showClipDetails();
       view.graph = data.graph;
       showGraph(data.graph);
+      ui.viewpoint.replaceChildren(new Option('framed', '-1'),
+        ...(data.graph?.cameras ?? []).map((c, i) => new Option(`${c.name || data.graph.nodes[c.node]?.name || `camera ${i}`}`, String(i))));
       body.dataset.details = 'ready';
       convertForDownload();
       break;

@@ -662,7 +662,7 @@ test('page: a Blender-made animated mesh without a skin moves with its node (uns
   }
 });
 
-test('page: cameras and lights of the file are listed from the library\'s graph (cameras_light.glb)', { skip: !ok, timeout: 120_000 }, async () => {
+test('page: cameras and lights of the file are listed from the library\'s graph, and the view looks through a camera where the library places it (cameras_light.glb)', { skip: !ok, timeout: 120_000 }, async () => {
   assert.equal(await choose([join(testdata, 'graph/cameras_light.glb')]), 'ready');
   await page.waitForFunction(() => document.body.dataset.details === 'ready');
   const { graph } = await viewState();
@@ -671,9 +671,35 @@ test('page: cameras and lights of the file are listed from the library\'s graph 
   assert.equal(lines.length, 4, lines.join('; '));
   assert.ok(lines.some((l) => l.includes('PerspCamera') && l.includes('perspective')), lines.join('; '));
   // The perspective camera's node sits at Blender's (6, -6, 4)... as glTF's (6, 4, 6).
-  const node = graph.nodes[graph.cameras.find((c) => 'perspective' in c.projection).node];
+  const perspective = graph.cameras.findIndex((c) => 'perspective' in c.projection);
+  const node = graph.nodes[graph.cameras[perspective].node];
   assertClose(node.world.slice(12, 15), [6, 4, 6], 1e-5, 'the camera node');
+  // Looking through it: the view's camera stands where the library places the node, turned
+  // as it is, with its field of view (positions in the view's unit: the file's, less the
+  // framed centre, over the framed radius).
+  const framedPicture = await viewPixels();
+  await page.selectOption('#viewpoint', String(perspective));
+  const through = await viewState();
+  assert.equal(through.lookingThrough.type, 'PerspectiveCamera');
+  const { center, radius } = through.framed;
+  assertClose(through.lookingThrough.position.map((v, i) => v * radius + center[i]), [6, 4, 6], 1e-6, 'the camera looked through');
+  const turn = glbNodeRotation(join(testdata, 'graph/cameras_light.glb'), node.name);
+  const dot = through.lookingThrough.quaternion.reduce((sum, v, i) => sum + v * turn[i], 0);
+  assert.ok(Math.abs(Math.abs(dot) - 1) < 1e-6, `turned ${through.lookingThrough.quaternion}, the node ${turn}`);
+  assert.ok(Math.abs(through.lookingThrough.fov - (graph.cameras[perspective].projection.perspective.yfov * 180) / Math.PI) < 1e-9);
+  assert.notEqual(await viewPixels(), framedPicture, 'the view changes');
+  const orthographic = graph.cameras.findIndex((c) => 'orthographic' in c.projection);
+  await page.selectOption('#viewpoint', String(orthographic));
+  assert.equal((await viewState()).lookingThrough.type, 'OrthographicCamera');
+  await page.selectOption('#viewpoint', '-1');
+  assert.equal((await viewState()).lookingThrough, null);
+  assert.equal(await viewPixels(), framedPicture, 'back to the framed view');
 });
+
+/** The rotation of the glb node called `name`, as its JSON holds it. */
+function glbNodeRotation(file, name) {
+  return glbJson(readFileSync(file)).nodes.find((n) => n.name === name).rotation;
+}
 
 // ---- extreme values ----------------------------------------------------------------------
 
