@@ -163,3 +163,29 @@ test('the package ships its README', { skip: !ok }, () => {
   const manifest = JSON.parse(readFileSync(join(built, 'pkg/package.json'), 'utf8'));
   for (const file of manifest.files) assert.ok(existsSync(join(built, 'pkg', file)), `package.json lists ${file}, which the package lacks`);
 });
+
+test('graph() gives the library\'s nodes with their world matrices, and the meshes each node places', { skip: !ok }, () => {
+  // A game format: every node a bone, at its global bind pose (the file's own "global").
+  const model = animbin.open(readFileSync(join(testdata, 'sample.semodel')), { name: 'sample.semodel' });
+  const graph = model.graph();
+  const bones = JSON.parse(model.dump()).data.model.bones.present;
+  assert.deepEqual(graph.nodes.map((n) => [n.name, n.kind]), bones.map((b) => [b.name, 'bone']));
+  for (const [i, bone] of bones.entries()) {
+    const { x, y, z } = bone.global.position;
+    assert.deepEqual(graph.nodes[i].world.slice(12), [x, y, z, 1], bone.name);
+  }
+  assert.deepEqual(graph.instances, []);
+  model.free();
+  // A Blender-made glTF: one mesh placed by three nodes, each where its translation puts it.
+  const glb = readFileSync(join(testdata, 'graph/instanced.glb'));
+  const doc = animbin.open(glb, { name: 'instanced.glb' });
+  const placed = doc.graph();
+  const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+  assert.deepEqual(placed.instances.map((i) => [placed.nodes[i.node].name, i.meshes.map((m) => placed.meshes[m])]),
+    json.nodes.map((n) => [n.name, [json.meshes[n.mesh].name]]));
+  for (const node of json.nodes) {
+    const world = placed.nodes.find((n) => n.name === node.name).world;
+    (node.translation ?? [0, 0, 0]).forEach((v, i) => assert.ok(Math.abs(world[12 + i] - v) < 1e-6, `${node.name}: ${world}`));
+  }
+  doc.free();
+});
