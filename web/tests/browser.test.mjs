@@ -800,6 +800,7 @@ test('page: before any file, the page says what to drop and what it does, and it
     const labels = JSON.parse(await fresh.getAttribute('#formats', 'data-labels'));
     const { formats } = await import(join(built, 'pkg/index.js'));
     assert.deepEqual(labels, formats().map((f) => f.label));
+    await fresh.screenshot({ path: join(shots, 'empty.png') });
     // The sample opens as the command reads it.
     await fresh.click('#sample');
     await fresh.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 60_000 });
