@@ -6,7 +6,7 @@ use std::io::Write;
 use animbin_core::format::{FileFormat, Holds};
 use animbin_core::images::ImageFiles;
 use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene};
-use animbin_core::{Error, ErrorKind, Problem, SceneOptions};
+use animbin_core::{Error, Problem, SceneOptions};
 
 use crate::animj;
 use crate::document::AnimXDocument;
@@ -68,9 +68,9 @@ impl FileFormat for AnimXDocument {
     fn write_as(&self, form: Form, writer: &mut dyn Write, _: &mut ConversionReport) -> Result<(), Error> {
         match form {
             Form::AnimX => AnimXDocument::write(self, writer),
-            Form::AnimJ => writer
-                .write_all(self.to_animj()?.as_bytes())
-                .map_err(|e| Error::new(FORMAT, 0, ErrorKind::Io(e))),
+            // Written as it is serialised: the text, many times the animation's size, is
+            // never held whole (it was: 582 MiB for a 4.8 KB LZMA file).
+            Form::AnimJ => crate::animj::to_writer_pretty(&self.animation, writer),
         }
     }
 

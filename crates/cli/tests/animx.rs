@@ -259,3 +259,39 @@ fn unknown_output_format_is_a_usage_error() {
     let out = animbin(&["convert", "--to", "nope", s(&path), s(&dir.path().join("x"))]);
     assert_eq!(code(&out), 2);
 }
+
+/// AnimX -> AnimJ is written as it is serialised: a 1 KB LZMA file of 400,000 keys (78 MB
+/// of AnimJ) converts under a 96 MiB address-space limit. The whole text was held first
+/// (a 128 MiB buffer, and an abort under that limit).
+#[cfg(unix)]
+#[test]
+fn animj_is_written_as_it_streams_in_bounded_memory() {
+    let dir = tempdir();
+    let key = r#"{"interpolation":"Linear","time":0.0,"value":{"x":0.0,"y":1.0,"z":0.0}}"#;
+    let keys = vec![key; 400_000].join(",");
+    let dump = format!(
+        r#"{{"format":"animx","data":{{"encoding":"lzma","globalDuration":1.0,"name":"still","tracks":[{{"trackType":"Curve","valueType":"float3","data":{{"keyframes":[{keys}],"node":"Hips","property":"position"}}}}]}}}}"#
+    );
+    let json = write(dir.path(), "still.json", dump.as_bytes());
+    let animx = dir.path().join("still.animx");
+    let out = animbin(&["convert", s(&json), s(&animx)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(read(&animx).len() < 4096);
+    let animj = dir.path().join("still.animj");
+    let run = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 98304 && exec \"$0\" convert \"$1\" \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_animbin"))
+        .arg(&animx)
+        .arg(&animj)
+        .output()
+        .unwrap();
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let text = read(&animj);
+    assert!(text.len() > 70_000_000, "{}", text.len());
+    let back: Value = serde_json::from_slice(&text).unwrap();
+    assert_eq!(
+        back["tracks"][0]["data"]["keyframes"].as_array().unwrap().len(),
+        400_000
+    );
+}
