@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::math::Transform;
-use crate::scene::{Animation, Hair, Instance, KeyValue, Keys, Mesh, MorphTarget, Scene};
+use crate::scene::{Animation, Hair, Instance, KeyValue, Keys, LightKind, Mesh, MorphTarget, Projection, Scene};
 
 /// A field of a scene that no file can be written from, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,6 +21,14 @@ pub struct SceneError {
     pub field: String,
     /// What is wrong with it.
     pub message: String,
+}
+
+/// Every number finite, or an error naming `field` and the first that is not.
+fn finite_all(field: String, numbers: impl IntoIterator<Item = f64>) -> Result<(), SceneError> {
+    match numbers.into_iter().find(|v| !v.is_finite()) {
+        Some(v) => fail(field, format!("{v} is not finite")),
+        None => Ok(()),
+    }
 }
 
 fn fail(field: impl fmt::Display, message: impl Into<String>) -> Result<(), SceneError> {
@@ -105,9 +113,63 @@ impl Scene {
         }
         for (k, camera) in self.cameras.iter().enumerate() {
             node(format!("cameras[{k}].node"), camera.node)?;
+            let numbers = match camera.projection {
+                Projection::Perspective {
+                    yfov,
+                    aspect_ratio,
+                    znear,
+                    zfar,
+                } => vec![Some(yfov), aspect_ratio, Some(znear), zfar],
+                Projection::Orthographic {
+                    xmag,
+                    ymag,
+                    znear,
+                    zfar,
+                } => {
+                    vec![Some(xmag), Some(ymag), Some(znear), Some(zfar)]
+                }
+            };
+            finite_all(format!("cameras[{k}].projection"), numbers.into_iter().flatten())?;
         }
         for (k, light) in self.lights.iter().enumerate() {
             node(format!("lights[{k}].node"), light.node)?;
+            let cone = match light.kind {
+                LightKind::Spot {
+                    inner_cone_angle,
+                    outer_cone_angle,
+                } => vec![inner_cone_angle, outer_cone_angle],
+                _ => Vec::new(),
+            };
+            let numbers = light
+                .color
+                .into_iter()
+                .chain([light.intensity])
+                .chain(light.range)
+                .chain(cone);
+            finite_all(format!("lights[{k}]"), numbers)?;
+        }
+        // What a graph format writes as JSON numbers, which hold no NaN or infinity.
+        for (m, material) in self.materials.iter().enumerate() {
+            if let Some(surface) = &material.surface {
+                let numbers = [surface.metallic, surface.roughness]
+                    .into_iter()
+                    .chain(surface.emissive);
+                finite_all(format!("materials[{m}].surface"), numbers.map(f64::from))?;
+            }
+            for (l, link) in material.links.iter().enumerate() {
+                let transform = link
+                    .transform
+                    .iter()
+                    .flat_map(|t| t.offset.into_iter().chain([t.rotation]).chain(t.scale));
+                finite_all(
+                    format!("materials[{m}].links[{l}]"),
+                    link.strength.into_iter().chain(transform),
+                )?;
+            }
+        }
+        for (m, mesh) in self.meshes.iter().enumerate() {
+            let weights = mesh.morph_targets.iter().map(|t| f64::from(t.default_weight));
+            finite_all(format!("meshes[{m}].morph_targets[].default_weight"), weights)?;
         }
         Ok(())
     }
@@ -465,6 +527,63 @@ mod tests {
             ..Animation::default()
         });
         assert_eq!(scene.check(), Ok(()));
+    }
+
+    #[test]
+    fn a_graph_number_that_json_cannot_hold_is_named() {
+        use crate::scene::{Camera, Light, Material, Surface};
+        let mut scene = Scene::default();
+        scene.skeleton.bones = vec![bone(None)];
+        let camera = |yfov| Camera {
+            name: String::new(),
+            node: 0,
+            projection: Projection::Perspective {
+                yfov,
+                aspect_ratio: None,
+                znear: 0.1,
+                zfar: None,
+            },
+        };
+        scene.cameras = vec![camera(0.8)];
+        assert_eq!(scene.check(), Ok(()));
+        scene.cameras = vec![camera(f64::NAN)];
+        assert_eq!(error(&scene), "cameras[0].projection: NaN is not finite");
+        scene.cameras.clear();
+        scene.lights = vec![Light {
+            name: String::new(),
+            node: 0,
+            kind: LightKind::Spot {
+                inner_cone_angle: 0.1,
+                outer_cone_angle: f64::INFINITY,
+            },
+            color: [1.0; 3],
+            intensity: 1.0,
+            range: None,
+        }];
+        assert_eq!(error(&scene), "lights[0]: inf is not finite");
+        scene.lights.clear();
+        scene.materials = vec![Material {
+            surface: Some(Surface {
+                metallic: 0.0,
+                roughness: f32::NAN,
+                emissive: [0.0; 3],
+                double_sided: false,
+            }),
+            ..Material::default()
+        }];
+        assert_eq!(error(&scene), "materials[0].surface: NaN is not finite");
+        scene.materials.clear();
+        scene.meshes.push(Mesh {
+            morph_targets: vec![MorphTarget {
+                default_weight: f32::NEG_INFINITY,
+                ..MorphTarget::default()
+            }],
+            ..Mesh::default()
+        });
+        assert_eq!(
+            error(&scene),
+            "meshes[0].morph_targets[].default_weight: -inf is not finite"
+        );
     }
 
     #[test]
