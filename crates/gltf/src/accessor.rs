@@ -13,9 +13,58 @@ use crate::error::{Error, Path, Result};
 /// the file holds no bytes for them, so their number is otherwise unbounded.
 const MAX_VIEWLESS_COMPONENTS: usize = 1 << 24;
 
-/// The decoded binary buffers of a document, by buffer index.
+/// How many values decoding may make per byte of a document's buffers: an accessor's
+/// element takes at least one byte of its view per component, so a file whose accessors
+/// each stand on bytes of their own decodes to at most one value per byte; more comes only
+/// from accessors that share bytes, sparse accessors or accessors without bytes.
+const DECODED_PER_BUFFER_BYTE: u64 = 16;
+
+/// The fewest values any document may decode to, whatever its size: one accessor without a
+/// view at its largest ([`MAX_VIEWLESS_COMPONENTS`]).
+const MIN_DECODED: u64 = MAX_VIEWLESS_COMPONENTS as u64;
+
+/// The decoded binary buffers of a document, by buffer index, and what decoding may still
+/// make of them.
 pub(crate) struct Buffers<'a> {
     pub data: Vec<std::borrow::Cow<'a, [u8]>>,
+    /// Values that accessor reads may still decode: a small file whose accessors share one
+    /// view, or ask for millions of zeros, expands to gigabytes otherwise (a 912-byte
+    /// `.gltf` whose 8 primitives share a sparse accessor took 604 MiB).
+    left: std::cell::Cell<u64>,
+}
+
+impl<'a> Buffers<'a> {
+    /// The buffers, with a budget of [`DECODED_PER_BUFFER_BYTE`] values per byte of them,
+    /// and at least [`MIN_DECODED`].
+    pub(crate) fn new(data: Vec<std::borrow::Cow<'a, [u8]>>) -> Self {
+        let bytes: u64 = data.iter().map(|d| d.len() as u64).sum();
+        let budget = bytes.saturating_mul(DECODED_PER_BUFFER_BYTE).max(MIN_DECODED);
+        Self {
+            data,
+            left: std::cell::Cell::new(budget),
+        }
+    }
+
+    /// Takes `values` from the budget before they are decoded for the accessor at `path`,
+    /// or refuses them.
+    fn spend(&self, values: usize, path: &Path) -> Result<()> {
+        let bytes: u64 = self.data.iter().map(|d| d.len() as u64).sum();
+        match self.left.get().checked_sub(values as u64) {
+            Some(left) => {
+                self.left.set(left);
+                Ok(())
+            }
+            None => Err(Error::invalid(
+                path.clone(),
+                format!(
+                    "at most {} values decoded in all from buffers of {bytes} bytes ({DECODED_PER_BUFFER_BYTE} a byte, \
+                     at least {MIN_DECODED}): accessors that share their bytes or have none expand past it",
+                    bytes.saturating_mul(DECODED_PER_BUFFER_BYTE).max(MIN_DECODED)
+                ),
+                format!("{values} more values"),
+            )),
+        }
+    }
 }
 
 /// How many components an element of `dims` has.
@@ -164,6 +213,8 @@ pub(crate) fn read(accessor: &gltf::Accessor, buffers: &Buffers) -> Result<(Vec<
     let n = component_count(dims);
     let t = accessor.data_type();
     let count = accessor.count();
+    let sparse_values = accessor.sparse().map_or(0, |s| s.count().saturating_mul(n + 1));
+    buffers.spend(count.saturating_mul(n).saturating_add(sparse_values), &path)?;
     let mut values = match accessor.view() {
         Some(view) => {
             let bytes = view_bytes(&view, buffers, &path)?;

@@ -81,6 +81,48 @@ fn json_nested_too_deep_is_refused_at_the_same_byte_by_every_reading() {
     read(&bytes).unwrap();
 }
 
+/// A small glTF cannot expand without bound: 8 primitives sharing one sparse accessor of
+/// 5,000,000 zero positions (no bytes behind them) decoded it 8 times, 600 MiB and more from
+/// a file of under 1 KB; what all reads decode is now bounded by the buffers' size.
+#[test]
+fn what_accessors_decode_to_is_bounded_by_the_buffers() {
+    use base64::Engine;
+    let mut bytes = 0u32.to_le_bytes().to_vec();
+    bytes.extend([1.0f32, 2.0, 3.0].iter().flat_map(|v| v.to_le_bytes()));
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&bytes)
+    );
+    let file = |primitives: usize| {
+        json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": uri, "byteLength": 16}],
+            "bufferViews": [{"buffer": 0, "byteLength": 4}, {"buffer": 0, "byteOffset": 4, "byteLength": 12}],
+            "accessors": [{
+                "componentType": 5126, "count": 5_000_000, "type": "VEC3",
+                "min": [0.0, 0.0, 0.0], "max": [1.0, 2.0, 3.0],
+                "sparse": {"count": 1, "indices": {"bufferView": 0, "componentType": 5125}, "values": {"bufferView": 1}}
+            }],
+            "meshes": [{"primitives": vec![json!({"attributes": {"POSITION": 0}}); primitives]}],
+            "nodes": [{"mesh": 0}],
+            "scenes": [{"nodes": [0]}],
+            "scene": 0
+        })
+    };
+    match read(&serde_json::to_vec(&file(8)).unwrap()) {
+        Err(e @ Error::Invalid { .. }) => {
+            let text = e.to_string();
+            assert!(
+                text.contains("/accessors/0") && text.contains("values decoded in all"),
+                "{text}"
+            );
+        }
+        other => panic!("expected the decoding budget, got {other:?}"),
+    }
+    // One use of it is within the budget.
+    read(&serde_json::to_vec(&file(1)).unwrap()).unwrap();
+}
+
 #[test]
 fn every_truncation_of_a_glb_is_an_error() {
     let bytes = exported(true);

@@ -217,5 +217,5 @@ pub(crate) fn load_buffers<'a>(document: &gltf::Document, bin: Option<&'a [u8]>)
         }
         data.push(bytes);
     }
-    Ok(Buffers { data })
+    Ok(Buffers::new(data))
 }
