@@ -164,7 +164,7 @@ def test_documents_are_usable_from_threads():
 
 def test_the_module_describes_itself():
     assert animbin.__version__
-    assert animbin.FORMATS == ("animx", "gltf", "dmf", "cast", "seanim", "semodel", "sf3")
+    assert animbin.FORMATS == ("animx", "gltf", "fbx", "dmf", "cast", "seanim", "semodel", "sf3")
     assert "json" in animbin.TARGETS and "glb" in animbin.TARGETS
     assert "sample.seanim" in repr(animbin.open(TESTDATA / "sample.seanim"))
     assert animbin.Document.__doc__ and animbin.open.__doc__ and animbin.Document.scene.__doc__
