@@ -227,6 +227,17 @@ impl Mat4<f64> {
         ],
     };
 
+    /// Whether `other` agrees with this matrix in every entry to `tolerance` times the size
+    /// of this one's largest entry (at least 1): the same transform, to rounding.
+    pub fn close_to(&self, other: &Self, tolerance: f64) -> bool {
+        let size = self.rows.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+        self.rows
+            .iter()
+            .flatten()
+            .zip(other.rows.iter().flatten())
+            .all(|(x, y)| (x - y).abs() <= tolerance * size)
+    }
+
     /// The product `self * other` (`other` applied first).
     pub fn multiply(&self, other: &Self) -> Self {
         let mut rows = [[0.0; 4]; 4];

@@ -551,12 +551,7 @@ fn track_nodes(scene: &Scene) -> Option<Scene> {
 /// Whether two matrices agree to 1e-9 of their size (a transform that gives back its
 /// matrix: no shear lost).
 fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
-    let size = a.rows.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
-    a.rows
-        .iter()
-        .flatten()
-        .zip(b.rows.iter().flatten())
-        .all(|(x, y)| (x - y).abs() <= 1e-9 * size)
+    a.close_to(b, 1e-9)
 }
 
 /// The matrices of a skin's clusters: each node's model-space rest matrix, and where a skin

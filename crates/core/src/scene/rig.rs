@@ -421,12 +421,7 @@ impl Scene {
 
 /// Whether two affine matrices agree to a millionth of their size.
 fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
-    let size = a.rows.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
-    a.rows
-        .iter()
-        .flatten()
-        .zip(b.rows.iter().flatten())
-        .all(|(x, y)| (x - y).abs() <= 1e-6 * size)
+    a.close_to(b, 1e-6)
 }
 
 /// Whether an affine matrix is a translation, rotation and scale (no shear), to a
