@@ -564,10 +564,13 @@ fn running_out_of_memory_is_exit_1_and_leaves_nothing() {
             .unwrap();
         assert_eq!(code(&run), 1, "{to}: {}", stderr(&run));
         let message = stderr(&run);
-        assert!(
-            message.starts_with("animbin: out of memory: could not allocate ") && message.contains(" bytes more"),
-            "{to}: {message}"
-        );
+        // Where the limit is met depends on what else holds memory at that moment (the
+        // worker threads' stacks): in the conversion, the allocator's own line; while the
+        // input is read, the read's error, which names the input and the system's reason.
+        let in_conversion =
+            message.starts_with("animbin: out of memory: could not allocate ") && message.contains(" bytes more");
+        let in_read = message.starts_with(&format!("animbin: {}: Cannot allocate memory", input.display()));
+        assert!(in_conversion || in_read, "{to}: {message}");
         assert!(!message.contains("memory allocation of"), "{message}");
         assert_eq!(listing(dir.path()), ["big.seanim"], "{to}");
     }
