@@ -366,10 +366,12 @@ def split_tracks(animations, graph: Graph) -> tuple[list, dict]:
     return bone_animations, node_tracks
 
 
-def build_object_actions(animations, graph: Graph, objects: list, root_turn: Matrix, stem: str, settings, result) -> None:
-    """An action for each plain node that an animation moves, on the node's object: its
-    keys are the node's local transform (a root's turned into Blender's axes)."""
-    node_tracks = split_tracks(animations, graph)[1]
+def build_object_actions(
+    animations, node_tracks: dict, objects: list, graph: Graph, root_turn: Matrix, stem: str, settings, result
+) -> None:
+    """An action for each plain node that an animation moves (``node_tracks``, from
+    ``split_tracks``), on the node's object: its keys are the node's local transform (a
+    root's turned into Blender's axes)."""
     for node, tracks in node_tracks.items():
         obj = objects[node]
         if obj is None:

@@ -237,12 +237,12 @@ def _build_graph(context, path: str, stem: str, model_name: str, document, scene
         context, scene, nodes, model_name, materials, root, settings, result, sys.modules[__name__]
     )
     result.armature = armature_object
-    bone_animations, _ = graph.split_tracks(scene.animations, nodes)
+    bone_animations, node_tracks = graph.split_tracks(scene.animations, nodes)
     if armature_object is not None and any(a.tracks for a in bone_animations):
         info = document.info() if fmt["chooses_precision"] else {}
         precision = None if "high_precision" not in info else ("double" if info["high_precision"] else "single")
         build_actions(context, armature_object, bone_animations, stem, document.format, precision, settings, result)
-    graph.build_object_actions(scene.animations, nodes, objects, root, stem, settings, result)
+    graph.build_object_actions(scene.animations, node_tracks, objects, nodes, root, stem, settings, result)
     shapes.build_weight_actions(result.meshes, scene.animations, stem, result)
     if settings.set_scene and scene.animations and armature_object is None:
         _set_scene_range(context, scene.animations)
@@ -250,17 +250,22 @@ def _build_graph(context, path: str, stem: str, model_name: str, document, scene
 
 def _set_scene_range(context, animations) -> None:
     """The scene's frame rate from the first animation and its range over all of their keys."""
-    first, last = math.inf, -math.inf
-    for animation in animations:
-        for track in animation.tracks:
-            for frames in (track.translation_frames, track.rotation_frames, track.scale_frames):
-                if len(frames):
-                    first, last = min(first, float(np.min(frames))), max(last, float(np.max(frames)))
+    first, last = _key_range(track for animation in animations for track in animation.tracks)
     if first > last:
         return
     blend.set_scene_framerate(context.scene, float(animations[0].framerate))
     context.scene.frame_start = max(0, int(math.floor(first)))
     context.scene.frame_end = int(math.ceil(last))
+
+
+def _key_range(tracks) -> tuple[float, float]:
+    """The first and last key frame of ``tracks`` (inf and -inf when they have no keys)."""
+    first, last = math.inf, -math.inf
+    for track in tracks:
+        for frames in (track.translation_frames, track.rotation_frames, track.scale_frames):
+            if len(frames):
+                first, last = min(first, float(np.min(frames))), max(last, float(np.max(frames)))
+    return first, last
 
 
 def _root_matrix(placement, settings: Settings) -> Matrix:
@@ -801,12 +806,8 @@ def build_actions(context, armature_object, animations, stem, format_name, preci
         )
         kinds = animbin.pose.channel_kinds(renamed, parents_of)
         missing = []
-        first, last = math.inf, -math.inf
+        first, last = _key_range(animation.tracks)
         for track, kind in zip(animation.tracks, kinds):
-            for frames in (track.translation_frames, track.rotation_frames, track.scale_frames):
-                if len(frames):
-                    first = min(first, float(np.min(frames)))
-                    last = max(last, float(np.max(frames)))
             bone = matched.get(track.bone)
             if bone is None:
                 missing.append(track.bone)
