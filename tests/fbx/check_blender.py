@@ -35,16 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "blender"))
 import compare_pose  # noqa: E402
 
 
-# Samples whose FBX Blender's importer shows differently from the glb, and why: a skinned
-# mesh whose armature's parent is transformed is placed by Blender at the armature (its
-# local matrix the identity whatever the Model, bind pose and clusters say), while ufbx and
-# animbin's own reader place it exactly (the FBX converted back to glb matches the source).
-# Listed so that a fix shows as "now passes" and anything else as a failure.
-KNOWN_BLENDER_DIFFERENCES = {
-    "graph/armature_under_empty.glb": "skinned mesh under an armature below a turned, scaled empty",
-    "graph/z_up_root.glb": "skinned mesh under an armature below a Z-up root",
-}
-
 # Samples whose FBX differs from their glb by a loss the conversion names on stderr.
 NAMED_LOSSES = {
     # glTF's STEP and CUBICSPLINE samplers in one animation: formats of one interpolation
@@ -88,11 +78,14 @@ def main() -> int:
     parser.add_argument("--animbin", required=True)
     parser.add_argument("--testdata", default="testdata")
     parser.add_argument("--tolerance", type=float, default=1e-3)
+    parser.add_argument("--only", default="", help="only the samples whose path contains this text")
     args = parser.parse_args()
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for k, sample in enumerate(samples(Path(args.testdata))):
             name = str(sample.relative_to(args.testdata))
+            if args.only not in name:
+                continue
             fbx, glb = Path(tmp) / f"{k}.fbx", Path(tmp) / f"{k}.glb"
             made = [subprocess.run([args.animbin, "convert", str(sample), str(out)], capture_output=True, text=True) for out in (fbx, glb)]
             if made[1].returncode != 0 and "nothing was written" in made[1].stderr:
@@ -121,12 +114,6 @@ def main() -> int:
                     failures = []
             largest = report["largest"]
             worst = None if not largest else f"{largest['difference']:.3g} ({largest['what']})"
-            if name in KNOWN_BLENDER_DIFFERENCES:
-                if failures:
-                    print(f"known {name}: {KNOWN_BLENDER_DIFFERENCES[name]}: {failures[0]}")
-                    failures = []
-                else:
-                    print(f"now passes {name}: take it off KNOWN_BLENDER_DIFFERENCES")
             if failures:
                 for line in failures:
                     print(f"FAIL {name}: {line}")
@@ -157,6 +144,8 @@ def blender_fbx_in(args, tmp: Path) -> tuple[int, int]:
     """FBX files Blender exports, converted by animbin to glb, pose as their source."""
     passed = failed = 0
     for source in sorted((Path(args.testdata) / "graph").glob("*.glb")):
+        if args.only not in f"graph/{source.name}":
+            continue
         if source.name in NOT_EXPORTED:
             print(f"skipped {source.name} (in): {NOT_EXPORTED[source.name]}")
             continue

@@ -423,6 +423,10 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
                         leaf("Weights", Property::F64Array(weights)),
                         leaf("Transform", matrix(&to_bone)),
                         leaf("TransformLink", matrix(&link)),
+                        leaf(
+                            "TransformAssociateModel",
+                            matrix(&armature_rest(bones, &bind_matrices, bone)),
+                        ),
                     ],
                 );
                 o.oo(cluster, deformer);
@@ -546,6 +550,25 @@ fn track_nodes(scene: &Scene) -> Option<Scene> {
     let mut extended = scene.clone();
     extended.skeleton.bones.extend(added);
     Some(extended)
+}
+
+/// The model-space rest matrix of the node that holds `bone`'s chain of bones (the parent
+/// of its topmost bone ancestor; the identity when that bone is a root): a cluster's
+/// `TransformAssociateModel`. Blender's importer makes that node the armature and places the
+/// skinned mesh by its bind matrix (`TransformLink * Transform`) relative to this one, taking
+/// the identity when it is missing: a mesh under an armature below a moved node was then
+/// placed twice.
+fn armature_rest(bones: &[Bone], bind_matrices: &BindMatrices, bone: usize) -> Mat4<f64> {
+    let mut top = bone;
+    // Bounded by the bone count: a malformed parent cycle cannot loop forever.
+    for _ in 0..bones.len() {
+        match bones[top].parent.filter(|&p| p < bones.len() && p != top) {
+            Some(parent) if bones[parent].kind.is_bone() => top = parent,
+            Some(parent) => return bind_matrices.rest(parent),
+            None => break,
+        }
+    }
+    Mat4::IDENTITY
 }
 
 /// Whether two matrices agree to 1e-9 of their size (a transform that gives back its

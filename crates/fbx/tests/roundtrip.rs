@@ -295,3 +295,41 @@ fn a_z_up_file_in_centimetres_reads_back_in_its_own_axes_and_unit() {
         );
     }
 }
+
+/// The cluster records of `document`'s objects, with the named matrix of each.
+fn cluster_matrices(document: &animbin_fbx::node::Document, name: &str) -> Vec<[f64; 16]> {
+    let objects = document.node("Objects").expect("Objects");
+    objects
+        .children_named("Deformer")
+        .filter(|d| d.properties.get(2).and_then(|p| p.as_str()) == Some("Cluster"))
+        .map(|cluster| match &cluster.child(name).expect(name).properties[0] {
+            animbin_fbx::node::Property::F64Array(values) => values.as_slice().try_into().expect("16 values"),
+            other => panic!("{name}: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_cluster_names_the_rest_matrix_of_the_node_holding_its_bones() {
+    // The arm's plain parent moved, turned and scaled: Blender makes it the armature and
+    // places the skinned mesh by TransformLink * Transform relative to this matrix.
+    let mut scene = arm();
+    scene.skeleton.bones[0].local = Transform {
+        translation: Vec3::new(1.0, 0.5, 2.0),
+        rotation: Quat::new(0.17, 0.3, -0.05, 0.94).normalized(),
+        scale: Vec3::new(0.5, 0.5, 0.5),
+    };
+    scene.skeleton.update_globals();
+    let bytes = animbin_fbx::to_bytes(&scene, &mut ConversionReport::default()).unwrap();
+    let document = animbin_fbx::node::parse(&bytes).unwrap();
+    let armature = scene.skeleton.bones[0].global.to_matrix();
+    let expected: Vec<f64> = (0..4).flat_map(|c| (0..4).map(move |r| armature.rows[r][c])).collect();
+    let associated = cluster_matrices(&document, "TransformAssociateModel");
+    assert_eq!(associated.len(), 3, "one cluster per weighted bone");
+    for matrix in associated {
+        assert!(
+            matrix.iter().zip(&expected).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{matrix:?} != {expected:?}"
+        );
+    }
+}
