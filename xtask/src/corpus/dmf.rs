@@ -8,66 +8,10 @@ use super::Sample;
 
 const TARGETS: &[&str] = &["parse_dmf", "roundtrip_dmf", "model_dmf"];
 
-/// CRC-32 (IEEE, reflected, as PNG chunks use), bit by bit: the samples are tiny.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFFu32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-/// Adler-32, the zlib stream's checksum.
-fn adler32(bytes: &[u8]) -> u32 {
-    let (mut a, mut b) = (1u32, 0u32);
-    for &x in bytes {
-        a = (a + u32::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    (b << 16) | a
-}
-
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let start = out.len();
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = crc32(&out[start..]);
-    out.extend_from_slice(&crc.to_be_bytes());
-}
-
-/// A 2 x 2 RGBA checker PNG built byte by byte: IHDR, one IDAT holding a zlib stream with a
-/// single stored (uncompressed) deflate block, IEND.
+/// A 2 x 2 RGBA checker PNG.
 fn checker_png() -> Vec<u8> {
     let (light, dark) = ([0xF0, 0xF0, 0xF0, 0xFF], [0x20, 0x40, 0x80, 0xFF]);
-    let mut raw = Vec::new();
-    for row in [[light, dark], [dark, light]] {
-        raw.push(0); // filter type: none
-        row.iter().for_each(|pixel| raw.extend_from_slice(pixel));
-    }
-    let mut zlib = vec![0x78, 0x01, 0x01]; // zlib header, then BFINAL=1 BTYPE=00 (stored)
-    let len = raw.len() as u16;
-    zlib.extend_from_slice(&len.to_le_bytes());
-    zlib.extend_from_slice(&(!len).to_le_bytes());
-    zlib.extend_from_slice(&raw);
-    zlib.extend_from_slice(&adler32(&raw).to_be_bytes());
-
-    let mut png = animbin_dmf::PNG_SIGNATURE.to_vec();
-    let mut ihdr = Vec::new();
-    ihdr.extend_from_slice(&2u32.to_be_bytes());
-    ihdr.extend_from_slice(&2u32.to_be_bytes());
-    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]); // 8 bits, RGBA, deflate, no filter set, no interlace
-    chunk(&mut png, b"IHDR", &ihdr);
-    chunk(&mut png, b"IDAT", &zlib);
-    chunk(&mut png, b"IEND", &[]);
-    png
+    super::png::rgba(2, 2, &[light, dark, dark, light])
 }
 
 fn name(text: &str) -> Name {

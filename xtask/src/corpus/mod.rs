@@ -3,9 +3,11 @@
 
 mod animx;
 mod cast;
+mod character;
 mod dmf;
 mod fbx;
 mod gltf;
+mod png;
 mod poses;
 mod scene;
 mod seanim;
@@ -25,10 +27,17 @@ pub(crate) struct Sample {
     pub(crate) fuzz_targets: &'static [&'static str],
     /// Whether the file goes into `testdata/` (small, committed) or only into the fuzz corpus.
     pub(crate) testdata: bool,
+    /// Whether the file goes into [`FIXTURES`] (committed, for the tests) instead: a file no
+    /// user would take for a sample, such as an x8an file that holds nothing to convert.
+    pub(crate) fixture: bool,
     /// Whether it seeds [`ANY_FORMAT_TARGET`] too: every file of a format does; the seeds of
     /// a target that reads no file ([`scene::TARGET`]) do not.
     pub(crate) any_format: bool,
 }
+
+/// The folder of files the tests read that are not samples (`testdata/` is converted whole,
+/// as a user would).
+pub(crate) const FIXTURES: &str = "tests/fixtures";
 
 /// The fuzz target that reads any format through the `animbin` library: every sample seeds it.
 pub(crate) const ANY_FORMAT_TARGET: &str = "parse_any";
@@ -47,7 +56,37 @@ impl Sample {
             bytes,
             fuzz_targets,
             testdata,
+            fixture: false,
             any_format: true,
+        }
+    }
+
+    /// The test fixture `name` (in [`FIXTURES`]) of `bytes`, seeding `fuzz_targets`.
+    pub(crate) fn fixture(name: &'static str, bytes: Vec<u8>, fuzz_targets: &'static [&'static str]) -> Self {
+        Self {
+            fixture: true,
+            ..Self::new(name, bytes, fuzz_targets, false)
+        }
+    }
+
+    /// Where the sample is committed, under the repository's root: `testdata/NAME` or
+    /// `tests/fixtures/NAME`; `None` for a fuzz seed only.
+    pub(crate) fn committed_path(&self) -> Option<std::path::PathBuf> {
+        let folder = if self.fixture {
+            FIXTURES
+        } else if self.testdata {
+            "testdata"
+        } else {
+            return None;
+        };
+        Some(std::path::Path::new(folder).join(self.name))
+    }
+
+    /// A file in `testdata/` that seeds no fuzz target (a texture the samples name).
+    pub(crate) fn file(name: &'static str, bytes: Vec<u8>) -> Self {
+        Self {
+            any_format: false,
+            ..Self::new(name, bytes, &[], true)
         }
     }
 
@@ -73,6 +112,8 @@ pub(crate) fn samples() -> Vec<Sample> {
     let _ = &mut all;
     all.extend(animx::samples());
     all.extend(cast::samples());
+    all.extend(character::samples());
+    all.extend(character::sample_textures());
     all.extend(dmf::samples());
     all.extend(fbx::samples());
     all.extend(gltf::samples());
