@@ -3,7 +3,7 @@
 //! | task | what it does |
 //! |---|---|
 //! | `ci` | runs `.ci/run` |
-//! | `corpus` | rewrites `testdata/` and the fuzz seed corpus from the project's own writers |
+//! | `corpus` | rewrites `testdata/`, `tests/fixtures/` and the fuzz seed corpus from the project's own writers |
 //! | `fuzz [TARGET] [SECONDS]` | fuzzes one target (or all) with `cargo +nightly fuzz` |
 //! | `bench [FILTER]` | runs the criterion benchmarks and prints a table of ratios |
 //! | `bench-command [MIB] [INPUT...]` | times the whole `animbin` command beside `cp` on MIB-MiB files (INPUT: a label prefix such as `sf3`) |
@@ -25,7 +25,7 @@ const TASKS: &[(&str, &str)] = &[
     ("ci", "run .ci/run (what CI runs)"),
     (
         "corpus",
-        "write testdata/ and fuzz/corpus/<target>/ from the project's own writers",
+        "write testdata/, tests/fixtures/ and fuzz/corpus/<target>/ from the project's own writers",
     ),
     (
         "fuzz [TARGET] [SECONDS]",
@@ -127,7 +127,6 @@ fn run(cmd: &mut Command) -> Result<(), String> {
 
 fn write_corpus() -> Result<(), String> {
     let root = root();
-    let testdata = root.join("testdata");
     let fuzz_corpus = root.join("fuzz/corpus");
     let write = |path: &Path, bytes: &[u8]| {
         std::fs::create_dir_all(path.parent().expect("a file path")).map_err(|e| e.to_string())?;
@@ -135,8 +134,8 @@ fn write_corpus() -> Result<(), String> {
     };
     let mut count = 0;
     for sample in corpus::samples() {
-        if sample.testdata {
-            write(&testdata.join(sample.name), &sample.bytes)?;
+        if let Some(path) = sample.committed_path() {
+            write(&root.join(path), &sample.bytes)?;
         }
         // A fuzz target's seeds lie in one folder (the pose rig is in testdata/poses/).
         let file_name = Path::new(sample.name).file_name().expect("a sample names a file");
@@ -177,7 +176,7 @@ fn write_corpus() -> Result<(), String> {
             .expect("a folder name in UTF-8");
         count += seed_from(&target_dir, &[target])?;
     }
-    println!("xtask: wrote {count} samples to testdata/ and fuzz/corpus/");
+    println!("xtask: wrote {count} samples to testdata/, tests/fixtures/ and fuzz/corpus/");
     Ok(())
 }
 
@@ -248,14 +247,16 @@ fn fuzz_max_len(target: &str) -> usize {
 mod tests {
     use super::*;
 
-    /// `testdata/` is committed; it must be what the writers make today, or `cargo xtask
-    /// corpus` was not run after a writer changed.
+    /// `testdata/` and `tests/fixtures/` are committed; they must be what the writers make
+    /// today, or `cargo xtask corpus` was not run after a writer changed.
     #[test]
     fn testdata_is_what_the_writers_make_today() {
-        let testdata = root().join("testdata");
         let mut checked = 0;
-        for sample in corpus::samples().into_iter().filter(|s| s.testdata) {
-            let path = testdata.join(sample.name);
+        for sample in corpus::samples() {
+            let Some(path) = sample.committed_path() else {
+                continue;
+            };
+            let path = root().join(path);
             let on_disk = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(
                 on_disk == sample.bytes,

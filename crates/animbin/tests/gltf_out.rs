@@ -203,7 +203,8 @@ fn a_skeleton_without_meshes_has_a_skin_and_an_empty_gltf_is_refused() {
     let root = json["skins"][0]["skeleton"].as_u64().unwrap() as usize;
     assert_eq!(json["nodes"][root]["name"], "animbin_root");
 
-    let empty = Document::open(testdata("x8an02.bin")).unwrap();
+    // Two segments, one slot, no keys: a test fixture, not a sample.
+    let empty = Document::open(testdata("../tests/fixtures/x8an02.bin")).unwrap();
     let err = animbin::convert(&empty, Target::Glb, &ConvertOptions::default()).unwrap_err();
     assert!(matches!(err, Error::NothingToWrite { .. }), "{err}");
     let allowed = ConvertOptions {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use animbin_testing::listing;
 use animbin_testing::seanim::big_seanim;
-use common::{animbin, code, command, read, s, stderr, stdout, tempdir, testdata, write};
+use common::{animbin, code, command, fixture, read, s, stderr, stdout, tempdir, testdata, write};
 
 /// Waits for `child` for at most `seconds`; one still running then is killed and fails the
 /// test (the command must never wait forever).
@@ -518,7 +518,7 @@ fn the_input_size_limit_is_named_with_the_option_that_raises_it() {
     );
     assert_eq!(code(&animbin(&["info", "--max-input-size", "2K", s(&large)])), 0);
     // In a batch, the file over the limit fails alone.
-    let small = testdata("x8an02.bin");
+    let small = fixture("x8an02.bin");
     assert!(std::fs::metadata(&small).unwrap().len() < size - 1);
     let batch = dir.path().join("batch");
     let args = [

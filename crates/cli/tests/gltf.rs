@@ -13,8 +13,8 @@ use animbin_testing::gltf::{animation_names, error_lines, khronos_validate, prov
 use serde_json::Value;
 
 use common::{
-    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, info_json, read, s, stderr, tempdir, testdata,
-    testdata_dir, write,
+    animbin, assert_converts_to_itself, assert_dump_rebuilds, code, fixture, info_json, read, s, stderr, tempdir,
+    testdata, testdata_dir, write,
 };
 
 /// Every fixture in `testdata/` (written by each format's own writer).
@@ -48,8 +48,7 @@ fn every_fixture_exports_to_gltf_and_glb_with_no_validator_errors() {
         let name = fixture.file_name().unwrap().to_str().unwrap().to_string();
         for ext in ["gltf", "glb"] {
             let out = dir.path().join(format!("{name}.{ext}"));
-            // --allow-empty: x8an02.bin holds no keys, and its empty glTF is checked too.
-            let run = animbin(&["convert", "--allow-empty", s(&fixture), s(&out)]);
+            let run = animbin(&["convert", s(&fixture), s(&out)]);
             assert_eq!(code(&run), 0, "{name} -> {ext}: {}", stderr(&run));
             // The glTF reads back.
             scene_of(&out);
@@ -460,12 +459,13 @@ fn a_gltf_with_nothing_in_it_is_refused_unless_asked_for() {
     let dir = tempdir();
     let out = dir.path().join("empty.glb");
     // x8an02.bin: two segments, one slot, no keys.
-    let run = animbin(&["convert", s(&testdata("x8an02.bin")), s(&out)]);
+    let empty = fixture("x8an02.bin");
+    let run = animbin(&["convert", s(&empty), s(&out)]);
     assert_eq!(code(&run), 1, "{}", stderr(&run));
     assert!(stderr(&run).contains("no node and no animation"), "{}", stderr(&run));
     assert!(stderr(&run).contains("--allow-empty"), "{}", stderr(&run));
     assert!(!out.exists());
-    let run = animbin(&["convert", "--allow-empty", s(&testdata("x8an02.bin")), s(&out)]);
+    let run = animbin(&["convert", "--allow-empty", s(&empty), s(&out)]);
     assert_eq!(code(&run), 0, "{}", stderr(&run));
     let (json, _) = animbin_gltf::split(&read(&out)).unwrap();
     assert_eq!(json.get("nodes"), None, "{json}");

@@ -98,7 +98,7 @@ def test_a_folder_converted_on_a_local_cluster_matches_the_command(tmp_path, das
         )
         converted = sum(outcome == "converted" for outcome, _ in outcomes[target].values())
         failed = len(outcomes[target]) - converted
-        # The same files convert and the same fail (x8an02 holds no keys: no glb of it).
+        # The same files convert and the same fail.
         assert run.stdout.strip() == f"converted {converted}, failed {failed}, skipped 0", run.stderr
         assert run.returncode == (1 if failed else 0), run.stderr
         assert converted > 0 and len(outcomes[target]) == len(copies)

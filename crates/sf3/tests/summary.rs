@@ -5,8 +5,9 @@ use animbin_sf3::{FileFormat, Sf3File, Summary, View};
 use animbin_testing::assert_summary_members;
 
 fn x8an_files() -> Vec<(String, Vec<u8>)> {
+    // x8an02.bin, which holds no keys, is a test fixture rather than a sample.
     let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    ["x8an00.bin", "x8an01.bin", "x8an02.bin"]
+    ["x8an00.bin", "x8an01.bin", "../tests/fixtures/x8an02.bin"]
         .iter()
         .map(|name| (name.to_string(), std::fs::read(testdata.join(name)).unwrap()))
         .collect()

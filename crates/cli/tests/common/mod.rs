@@ -50,6 +50,14 @@ pub fn testdata(name: &str) -> PathBuf {
     testdata_dir().join(name)
 }
 
+/// The file `name` in `tests/fixtures/`: files the tests need that are no sample (such as
+/// an x8an file that holds nothing to convert), written by `cargo xtask corpus` too.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+}
+
 /// A new temporary folder, removed with everything in it when dropped.
 pub fn tempdir() -> TempDir {
     tempfile::tempdir().expect("a temporary folder")
