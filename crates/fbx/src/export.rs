@@ -15,7 +15,8 @@ use std::collections::BTreeMap;
 use animbin_core::math::{Mat4, Quat, Transform, Vec3};
 use animbin_core::pose;
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, ConversionReport, Interpolation, KeyValue, Keys, Mesh, NodeKind, Scene,
+    AnimKind, Animation, Bone, ConversionReport, Interpolation, KeyValue, Keys, LightKind, Mesh, NodeKind,
+    Projection, Scene,
 };
 
 use crate::error::{self, Result};
@@ -302,6 +303,9 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
             .map_or(0, |p| node_ids[p]);
         o.oo(node_ids[b], parent);
     }
+
+    // Cameras and lights, each on a Model of its own under the node that places it.
+    cameras_and_lights(scene, &node_ids, &mut o);
 
     // Materials and their textures.
     let material_ids = materials(scene, &mut o);
@@ -776,6 +780,174 @@ fn image_extension(texture: &animbin_core::scene::Texture) -> &'static str {
     }
 }
 
+/// A camera's far plane where the scene's is infinite: FBX stores a distance.
+pub const INFINITE_FAR: f64 = 1.0e6;
+
+/// Watts per candela of a point or spot light as Blender's glTF importer converts them
+/// (4 pi / 683): the unit of FBX's `Intensity` (per cent of a watt) in Blender, Maya and
+/// ufbx, so that Blender's FBX import shows the energy its glTF import of the same light does.
+pub const WATTS_PER_CANDELA: f64 = 4.0 * std::f64::consts::PI / 683.0;
+
+/// The long side of the film of a written camera, in millimetres (35 mm film, three.js's
+/// film gauge): the focal length follows from it and the field of view.
+pub const FILM_GAUGE_MM: f64 = 35.0;
+
+/// FBX's `Intensity` of a light (per cent; see [`WATTS_PER_CANDELA`]).
+pub fn fbx_intensity(kind: LightKind, intensity: f64) -> f64 {
+    match kind {
+        LightKind::Directional => intensity * 100.0,
+        LightKind::Point | LightKind::Spot { .. } => intensity * WATTS_PER_CANDELA * 100.0,
+    }
+}
+
+/// The rotation from an FBX camera's axes (looking down +X, +Y up) to a scene camera's
+/// (glTF's: looking down -Z, +Y up): a quarter turn about +Y.
+pub fn camera_axes() -> Quat<f64> {
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    Quat::new(0.0, h, 0.0, h)
+}
+
+/// The rotation from an FBX light's axes (shining down -Y) to a scene light's (glTF's:
+/// down -Z): a quarter turn about +X.
+pub fn light_axes() -> Quat<f64> {
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    Quat::new(h, 0.0, 0.0, h)
+}
+
+/// The film of a camera of aspect ratio `aspect` (width over height), in inches: the long
+/// side [`FILM_GAUGE_MM`].
+fn film_inches(aspect: f64) -> (f64, f64) {
+    let gauge = FILM_GAUGE_MM / 25.4;
+    if aspect >= 1.0 {
+        (gauge, gauge / aspect)
+    } else {
+        (gauge * aspect, gauge)
+    }
+}
+
+/// Each camera and light as a `Model` of its own (`Camera` / `Light`) under the node that
+/// places it, turned from FBX's axes to the scene's ([`camera_axes`], [`light_axes`]) by
+/// its `Lcl Rotation`, so that the node, its children and its animation stay as they are.
+fn cameras_and_lights(scene: &Scene, node_ids: &[i64], o: &mut Objects) {
+    let place = |o: &mut Objects, node: usize, name: &str, class: &str, turn: Quat<f64>, attribute: Vec<Node>| {
+        let Some(&parent) = node_ids.get(node) else {
+            return;
+        };
+        let local = Transform {
+            rotation: turn,
+            ..Transform::IDENTITY
+        };
+        let model = o.add("Model", name, "Model", class, model_children(&local, 1));
+        let id = o.add("NodeAttribute", name, "NodeAttribute", class, attribute);
+        o.oo(id, model);
+        o.oo(model, parent);
+    };
+    let node_name = |node: usize| scene.skeleton.bones.get(node).map_or("", |b| b.name.as_str());
+    for (k, camera) in scene.cameras.iter().enumerate() {
+        let name = match (camera.name.is_empty(), node_name(camera.node)) {
+            (false, _) => camera.name.clone(),
+            (true, "") => format!("camera{k}"),
+            (true, node) => format!("{node}_camera"),
+        };
+        let mut props = Vec::new();
+        let (znear, zfar) = match camera.projection {
+            Projection::Perspective {
+                yfov,
+                aspect_ratio,
+                znear,
+                zfar,
+            } => {
+                let aspect = aspect_ratio.filter(|a| a.is_finite() && *a > 0.0).unwrap_or(1.0);
+                let (width, height) = film_inches(aspect);
+                let focal = height * 25.4 / 2.0 / (yfov / 2.0).tan();
+                props.extend([
+                    p("CameraProjectionType", "enum", "", "", vec![i(0)]),
+                    p("FilmWidth", "double", "Number", "", vec![d(width)]),
+                    p("FilmHeight", "double", "Number", "", vec![d(height)]),
+                    p("FilmAspectRatio", "double", "Number", "", vec![d(width / height)]),
+                    // The vertical field of view is the one the scene (glTF) gives.
+                    p("ApertureMode", "enum", "", "", vec![i(2)]),
+                    p("FieldOfView", "FieldOfView", "", "A", vec![d(yfov.to_degrees())]),
+                    p("FocalLength", "Number", "", "A", vec![d(focal)]),
+                ]);
+                // Window size (0) leaves the aspect to the viewport, as the scene's `None`.
+                let mode = if aspect_ratio.is_some() { 1 } else { 0 };
+                props.push(p("AspectRatioMode", "enum", "", "", vec![i(mode)]));
+                if aspect_ratio.is_some() {
+                    props.push(p("AspectWidth", "double", "Number", "", vec![d(aspect)]));
+                    props.push(p("AspectHeight", "double", "Number", "", vec![d(1.0)]));
+                }
+                (znear, zfar.unwrap_or(INFINITE_FAR))
+            }
+            Projection::Orthographic { xmag, ymag, znear, zfar } => {
+                let aspect = if ymag.abs() > 0.0 { (xmag / ymag).abs() } else { 1.0 };
+                props.extend([
+                    p("CameraProjectionType", "enum", "", "", vec![i(1)]),
+                    p("AspectRatioMode", "enum", "", "", vec![i(1)]),
+                    p("AspectWidth", "double", "Number", "", vec![d(aspect)]),
+                    p("AspectHeight", "double", "Number", "", vec![d(1.0)]),
+                    // The view's larger side, whole, in scene units: what Blender's importers
+                    // read (its ortho_scale); readers in Maya's units (ufbx: 30 per unit)
+                    // see another size, which the report names.
+                    p("OrthoZoom", "double", "Number", "", vec![d(2.0 * xmag.abs().max(ymag.abs()))]),
+                ]);
+                (znear, zfar)
+            }
+        };
+        props.push(p("NearPlane", "double", "Number", "", vec![d(znear)]));
+        props.push(p("FarPlane", "double", "Number", "", vec![d(zfar)]));
+        let attribute = vec![
+            properties70(props),
+            leaf("TypeFlags", s("Camera")),
+            leaf("GeometryVersion", i(124)),
+            Node::new("Position", vec![d(0.0), d(0.0), d(0.0)]),
+            Node::new("Up", vec![d(0.0), d(1.0), d(0.0)]),
+            Node::new("LookAt", vec![d(1.0), d(0.0), d(0.0)]),
+        ];
+        place(o, camera.node, &name, "Camera", camera_axes(), attribute);
+    }
+    for (k, light) in scene.lights.iter().enumerate() {
+        let name = match (light.name.is_empty(), node_name(light.node)) {
+            (false, _) => light.name.clone(),
+            (true, "") => format!("light{k}"),
+            (true, node) => format!("{node}_light"),
+        };
+        let [r, g, b] = light.color;
+        let kind = match light.kind {
+            LightKind::Point => 0,
+            LightKind::Directional => 1,
+            LightKind::Spot { .. } => 2,
+        };
+        let mut props = vec![
+            p("LightType", "enum", "", "", vec![i(kind)]),
+            p("Color", "Color", "", "A", vec![d(r), d(g), d(b)]),
+            p("Intensity", "Number", "", "A", vec![d(fbx_intensity(light.kind, light.intensity))]),
+            // glTF's punctual lights fall off with the square of the distance.
+            p("DecayType", "enum", "", "", vec![i(if kind == 1 { 0 } else { 2 })]),
+            p("CastLight", "bool", "", "", vec![i(1)]),
+        ];
+        if let LightKind::Spot {
+            inner_cone_angle,
+            outer_cone_angle,
+        } = light.kind
+        {
+            // FBX's angles are the whole cone's, in degrees.
+            props.push(p("InnerAngle", "Number", "", "A", vec![d(2.0 * inner_cone_angle.to_degrees())]));
+            props.push(p("OuterAngle", "Number", "", "A", vec![d(2.0 * outer_cone_angle.to_degrees())]));
+        }
+        if let Some(range) = light.range {
+            props.push(p("EnableFarAttenuation", "bool", "", "", vec![i(1)]));
+            props.push(p("FarAttenuationEnd", "double", "Number", "", vec![d(range)]));
+        }
+        let attribute = vec![
+            properties70(props),
+            leaf("TypeFlags", s("Light")),
+            leaf("GeometryVersion", i(124)),
+        ];
+        place(o, light.node, &name, "Light", light_axes(), attribute);
+    }
+}
+
 /// One `Material` per scene material, with a `Texture` for its diffuse, normal and specular
 /// maps (and a `Video` holding the image where the scene embeds it); returns their ids.
 fn materials(scene: &Scene, o: &mut Objects) -> Vec<i64> {
@@ -1108,11 +1280,33 @@ fn lose_what_fbx_cannot_hold(scene: &Scene, report: &mut ConversionReport) {
     const LABEL: &str = "animbin's FBX";
     report.lose_rig_controls(scene, LABEL);
     report.lose_hair_and_instances(scene, LABEL);
-    if !scene.cameras.is_empty() {
-        report.lose(format!("{} cameras ({LABEL} holds no cameras)", scene.cameras.len()));
+    let infinite = scene
+        .cameras
+        .iter()
+        .filter(|c| matches!(c.projection, Projection::Perspective { zfar: None, .. }))
+        .count();
+    if infinite > 0 {
+        report.lose(format!(
+            "the infinite far plane of {infinite} cameras (FBX has none: written {INFINITE_FAR} units away)"
+        ));
+    }
+    let orthographic = scene
+        .cameras
+        .iter()
+        .filter(|c| matches!(c.projection, Projection::Orthographic { .. }))
+        .count();
+    if orthographic > 0 {
+        report.lose(format!(
+            "the size of {orthographic} orthographic cameras as readers other than Blender take it (FBX's \
+             OrthoZoom has no agreed unit: written as Blender reads it, the larger side's whole width)"
+        ));
     }
     if !scene.lights.is_empty() {
-        report.lose(format!("{} lights ({LABEL} holds no lights)", scene.lights.len()));
+        report.lose(format!(
+            "the photometric units of {} lights (FBX's Intensity has none: written as Blender reads it, \
+             {WATTS_PER_CANDELA:.5} W per candela and 1 W/m^2 per lux, 100 per watt)",
+            scene.lights.len()
+        ));
     }
     let notes: usize = scene.animations.iter().map(|a| a.notes.len()).sum();
     if notes > 0 {
