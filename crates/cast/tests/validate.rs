@@ -533,6 +533,30 @@ fn bone_parents_must_be_in_range_and_free_of_cycles() {
         })
         .collect();
     assert_eq!(validate(&file), cycle);
+    // A conversion refuses it at the first bone's `p`, which validate names first, whether
+    // it reads the file or takes its arrays (it was byte 0); a parent out of range too.
+    let at_first_p = |file: &CastFile| {
+        let bytes = animbin_cast::to_bytes(file).unwrap();
+        let view = animbin_cast::View::parse(&bytes).unwrap();
+        let bone = view.nodes().find(|n| n.kind() == Some(NodeKind::Bone)).unwrap();
+        bone.property("p").unwrap().offset()
+    };
+    let refused_at = |file: &CastFile| {
+        let options = animbin_cast::SceneOptions::default();
+        let borrowed = file.to_scene(&options, &mut Default::default()).unwrap_err();
+        let owned = file.clone().into_scene(&options, &mut Default::default()).unwrap_err();
+        assert_eq!(borrowed.to_string(), owned.to_string());
+        (borrowed.offset, borrowed.to_string())
+    };
+    let (offset, message) = refused_at(&file);
+    assert_eq!(offset, at_first_p(&file), "{message}");
+    assert!(
+        message.ends_with("found bone 0 (\"b0\") is its own ancestor (a parent cycle)"),
+        "{message}"
+    );
+    let mut file = every_node();
+    set(child(&mut file, &[0, 0, 0]), "p", Value::Integer(vec![7]));
+    assert_eq!(refused_at(&file).0, at_first_p(&file));
 }
 
 #[test]

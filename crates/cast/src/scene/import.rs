@@ -10,8 +10,8 @@ use animbin_core::scene::{
 };
 use animbin_core::{Result, SceneOptions};
 
-use super::{PROPERTY_FORMAT, blend, hair, refuse, rig};
-use crate::layout::NodeKind;
+use super::{PROPERTY_FORMAT, blend, hair, refuse, refuse_at, rig};
+use crate::layout::{FILE_HEADER_SIZE, NODE_HEADER_SIZE, NodeKind, PROPERTY_HEADER_SIZE};
 use crate::model::{CastFile, Node, Value};
 use crate::nodes::{self, ColorLayer, is_material_slot};
 use crate::to_bytes;
@@ -104,6 +104,11 @@ struct Builder<'r> {
     /// Arrays moved out of the file's mesh nodes ([`CastFile::into_scene`]), by the address
     /// of their node.
     taken: HashMap<usize, MeshArrays>,
+    /// The file's top-level nodes, to find where a node is in it ([`Builder::offset_of`]).
+    roots: &'r [Node],
+    /// The payload bytes moved out of each mesh node with [`Builder::taken`], by its address,
+    /// which the file's layout still counts.
+    taken_bytes: HashMap<usize, u64>,
 }
 
 /// The arrays of a mesh node that the scene holds as the file does, moved out of a file that
@@ -117,6 +122,12 @@ struct MeshArrays {
 }
 
 impl MeshArrays {
+    /// The payload bytes of the arrays in the file (`f32` components).
+    fn payload_size(&self) -> u64 {
+        let vec3 = |v: &Option<Vec<Vec3<f32>>>| v.as_ref().map_or(0, |v| v.len() as u64 * 12);
+        vec3(&self.positions) + vec3(&self.normals) + self.uv_layers.values().map(|v| v.len() as u64 * 8).sum::<u64>()
+    }
+
     fn take_from(node: &mut Node) -> Self {
         let mut arrays = Self::default();
         let mut seen = HashSet::new();
@@ -143,6 +154,11 @@ impl MeshArrays {
 /// file is read (nothing is moved after the arrays are taken).
 fn node_key(node: &Node) -> usize {
     std::ptr::from_ref(node) as usize
+}
+
+/// The bytes a property takes in the file: its header, its name and its values.
+fn property_size(property: &crate::model::Property) -> u64 {
+    PROPERTY_HEADER_SIZE + property.name.len() as u64 + property.value.payload_size()
 }
 
 /// An array moved out of the file, else the file's own, copied.
@@ -245,7 +261,12 @@ impl CastFile {
             metadata: 0,
             animation_skeletons: 0,
             models: 0,
+            taken_bytes: taken
+                .iter()
+                .map(|(&node, arrays)| (node, arrays.payload_size()))
+                .collect(),
             taken,
+            roots: &self.roots,
         };
         let mut animations = Vec::new();
         for top in &self.roots {
@@ -293,6 +314,46 @@ impl CastFile {
 }
 
 impl Builder<'_> {
+    /// The byte offset in the file of `node`'s first property called `name` (of the node's
+    /// header when it has none), as the file is laid out: a Cast file's layout follows from
+    /// its nodes, since every size in it is checked when it is read. 0 when the node is not
+    /// in the file.
+    fn offset_of(&self, node: &Node, name: &str) -> u64 {
+        let mut at = FILE_HEADER_SIZE;
+        for root in self.roots {
+            if let Some(found) = self.find(root, node, at) {
+                let properties = node.properties.iter().take_while(|p| p.name != name);
+                return found + NODE_HEADER_SIZE + properties.map(property_size).sum::<u64>();
+            }
+            at += self.node_size(root);
+        }
+        0
+    }
+
+    /// The offset of `target` when it is `node` (at `at`) or below it.
+    fn find(&self, node: &Node, target: &Node, at: u64) -> Option<u64> {
+        if std::ptr::eq(node, target) {
+            return Some(at);
+        }
+        let mut child_at = at + NODE_HEADER_SIZE + node.properties.iter().map(property_size).sum::<u64>();
+        child_at += self.taken_bytes.get(&node_key(node)).copied().unwrap_or(0);
+        for child in &node.children {
+            if let Some(found) = self.find(child, target, child_at) {
+                return Some(found);
+            }
+            child_at += self.node_size(child);
+        }
+        None
+    }
+
+    /// The bytes `node` takes in the file, its children's included.
+    fn node_size(&self, node: &Node) -> u64 {
+        NODE_HEADER_SIZE
+            + node.properties.iter().map(property_size).sum::<u64>()
+            + self.taken_bytes.get(&node_key(node)).copied().unwrap_or(0)
+            + node.children.iter().map(|child| self.node_size(child)).sum::<u64>()
+    }
+
     fn model(&mut self, typed: nodes::Model<'_>) -> Result<()> {
         let model = typed.node();
         lose_undocumented(model, NodeKind::Model, self.report);
@@ -363,15 +424,25 @@ impl Builder<'_> {
                 None | Some(-1) => None,
                 Some(p) if p >= 0 && (p as usize) < n && p as usize != i => Some(p as usize),
                 Some(p) => {
-                    return Err(refuse(format!(
-                        "bone {i} ({:?}) has parent {p} among {n} bones",
-                        typed.name().unwrap_or_default()
-                    )));
+                    return Err(refuse_at(
+                        self.offset_of(typed.node(), "p"),
+                        format!(
+                            "bone {i} ({:?}) has parent {p} among {n} bones",
+                            typed.name().unwrap_or_default()
+                        ),
+                    ));
                 }
             });
         }
+        // Named at the bone's `p`, where validate names it (the first bone on the cycle).
         if let Some(&i) = in_cycles(&parents).first() {
-            return Err(refuse(format!("bone {i} is its own ancestor (a parent cycle)")));
+            return Err(refuse_at(
+                self.offset_of(bones[i].node(), "p"),
+                format!(
+                    "bone {i} ({:?}) is its own ancestor (a parent cycle)",
+                    bones[i].name().unwrap_or_default()
+                ),
+            ));
         }
         let has = |a: &str, b: &str| {
             bones

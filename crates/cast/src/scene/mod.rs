@@ -19,9 +19,14 @@ pub use export::{FIRST_HASH, NodeHashes};
 pub const PROPERTY_FORMAT: &str = FORMAT;
 
 fn refuse(message: String) -> Error {
+    refuse_at(0, message)
+}
+
+/// [`refuse`] at the byte `offset` of the file, where validate names the same problem.
+fn refuse_at(offset: u64, message: String) -> Error {
     Error::new(
         FORMAT,
-        0,
+        offset,
         ErrorKind::invalid("indices that point inside the file", message),
     )
 }
