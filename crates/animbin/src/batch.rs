@@ -518,7 +518,9 @@ pub fn convert_one_with(
     options: &ConvertOptions,
     files: &FileOptions,
 ) -> Result<Converted> {
-    let document = Document::open_with(&job.input, format, &files.read)?;
+    let document = files
+        .read
+        .scope(|| Document::open_with(&job.input, format, &files.read))?;
     let folder = job.output.parent().filter(|p| !p.as_os_str().is_empty());
     let options = ConvertOptions {
         input: Some(job.input.clone()),

@@ -52,6 +52,10 @@ pub struct ConvertOptions {
     /// is an [`Error::Io`] naming it, of [`animbin_core::format::TooLarge`]. `None`:
     /// [`animbin_core::format::MAX_INPUT_SIZE`] (4 GiB).
     pub max_input_size: Option<u64>,
+    /// The most values a glTF input's accessors may give in all when the conversion reads
+    /// its scene (as [`crate::ReadOptions::max_accessor_values`], which should say the same);
+    /// `None`: 16 per byte of its buffers, at least 16,777,216.
+    pub max_accessor_values: Option<u64>,
 }
 
 impl ConvertOptions {
@@ -399,6 +403,16 @@ pub fn convert_owned(document: Document, target: Target, options: &ConvertOption
 }
 
 fn convert_cow<'a>(document: Cow<'a, Document>, target: Target, options: &ConvertOptions) -> Result<Conversion<'a>> {
+    animbin_gltf::with_max_accessor_values(options.max_accessor_values, || {
+        convert_within_budget(document, target, options)
+    })
+}
+
+fn convert_within_budget<'a>(
+    document: Cow<'a, Document>,
+    target: Target,
+    options: &ConvertOptions,
+) -> Result<Conversion<'a>> {
     crate::options::check(&options.scene)?;
     // Options that change an SEAnim's header take the scene path even from an SEAnim.
     let header = &options.scene;

@@ -17,13 +17,28 @@ pub struct ReadOptions {
     /// default; front ends let the user raise it (the command's `--max-input-size`, Python's
     /// `max_input_size=`) for a larger file, or lower it to bound the memory a read takes.
     pub max_input_size: u64,
+    /// The most values a glTF's accessors may give in all ([`crate::options`]'s
+    /// `max_accessor_values`, the command's `--max-accessor-values`): `None` allows 16 per
+    /// byte of the file's buffers, at least 16,777,216
+    /// ([`animbin_gltf::default_max_accessor_values`]). A file past it is refused naming the
+    /// accessor and the budget.
+    pub max_accessor_values: Option<u64>,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
         Self {
             max_input_size: MAX_INPUT_SIZE,
+            max_accessor_values: None,
         }
+    }
+}
+
+impl ReadOptions {
+    /// Runs `read` (an open, a parse or a summary of an input) with these options' accessor
+    /// budget for the glTF reads it makes on this thread ([`animbin_gltf::with_max_accessor_values`]).
+    pub fn scope<R>(&self, read: impl FnOnce() -> R) -> R {
+        animbin_gltf::with_max_accessor_values(self.max_accessor_values, read)
     }
 }
 

@@ -18,6 +18,10 @@
 //! - **max_input_size**: the most bytes read of one input ([`crate::ReadOptions`]), at least
 //!   1: a whole number, or one followed by `K`, `M`, `G` or `T` (binary units, any case, `iB`
 //!   allowed after them: `64M` and `64MiB` are 64 MiB, `8G` is 8 GiB).
+//! - **max_accessor_values**: the most values a glTF's accessors may give in all
+//!   ([`crate::ReadOptions::max_accessor_values`]), at least 1: a whole number, or one
+//!   followed by `K`, `M`, `G` or `T` (binary multiples, as for `max_input_size`: `256M` is
+//!   268,435,456 values).
 //! - **jobs**: how many threads a batch converts on, a whole number from 1 to [`MAX_JOBS`];
 //!   a batch starts no more threads than it has files ([`crate::batch::Plan::threads`]).
 //!
@@ -39,6 +43,8 @@ pub const ANIM_TYPE: &str = "anim_type";
 pub const PRECISION: &str = "precision";
 /// The option `max_input_size`: the most bytes read of one input.
 pub const MAX_INPUT_SIZE: &str = "max_input_size";
+/// The option `max_accessor_values`: the most values a glTF's accessors may give in all.
+pub const MAX_ACCESSOR_VALUES: &str = "max_accessor_values";
 /// The option `z_up`: the non-glTF side of a conversion is Z-up.
 pub const Z_UP: &str = "z_up";
 /// The option `jobs`: how many threads a batch converts on.
@@ -57,7 +63,7 @@ pub const MAX_JOBS: usize = 1024;
 #[error("{option}: {message}")]
 pub struct InvalidOption {
     /// The option, by its keyword: [`FRAMERATE`], [`SCALE`], [`ANIM_TYPE`], [`PRECISION`],
-    /// [`MAX_INPUT_SIZE`] or [`JOBS`].
+    /// [`MAX_INPUT_SIZE`], [`MAX_ACCESSOR_VALUES`] or [`JOBS`].
     pub option: &'static str,
     /// What is wrong with the value, naming the value (`0 is not a positive number of
     /// frames per second`).
@@ -147,6 +153,19 @@ pub fn max_input_size(text: &str) -> Result<u64, InvalidOption> {
         ));
     }
     Ok(bytes)
+}
+
+/// The accessor budget typed as `text` (the command's `--max-accessor-values`, Python's
+/// `max_accessor_values=`): a whole number of values, at least 1, or one followed by `K`,
+/// `M`, `G` or `T` (binary multiples: `256M` is 268,435,456 values).
+pub fn max_accessor_values(text: &str) -> Result<u64, InvalidOption> {
+    max_input_size(text).map_err(|e| InvalidOption {
+        option: MAX_ACCESSOR_VALUES,
+        message: e
+            .message
+            .replace("bytes", "values")
+            .replace("size in values", "number of values"),
+    })
 }
 
 /// The thread count typed as `text` (the command's `--jobs`): a whole number from 1 to
@@ -246,6 +265,17 @@ mod tests {
             framerate(0.0).unwrap_err().to_string(),
             "framerate: 0 is not a positive number of frames per second"
         );
+    }
+
+    #[test]
+    fn accessor_budgets_are_counts_with_the_size_units() {
+        assert_eq!(max_accessor_values("1000"), Ok(1000));
+        assert_eq!(max_accessor_values("256M"), Ok(256 << 20));
+        for bad in ["0", "-1", "1.5G", "lots"] {
+            let e = max_accessor_values(bad).unwrap_err();
+            assert_eq!(e.flag(), "--max-accessor-values");
+            assert!(!e.message.contains("bytes"), "{e}");
+        }
     }
 
     #[test]

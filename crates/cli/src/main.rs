@@ -41,6 +41,11 @@ struct Cli {
     /// takes (per job with --out).
     #[arg(long, global = true, value_name = "BYTES", value_parser = max_input_size_arg)]
     max_input_size: Option<u64>,
+    /// The most values a glTF input's accessors may give in all (default 16 per byte of its
+    /// buffers, at least 16M): a small file whose accessors share their bytes, or have none,
+    /// would otherwise expand to gigabytes. A whole number, or with K, M, G or T: 256M.
+    #[arg(long, global = true, value_name = "VALUES", value_parser = max_accessor_values_arg)]
+    max_accessor_values: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -180,6 +185,10 @@ fn jobs_arg(text: &str) -> Result<NonZeroUsize, String> {
 /// `--max-input-size`, by the library's rule (`64M`, `8G`, a number of bytes).
 fn max_input_size_arg(text: &str) -> Result<u64, String> {
     options::max_input_size(text).map_err(|e| e.message)
+}
+
+fn max_accessor_values_arg(text: &str) -> Result<u64, String> {
+    options::max_accessor_values(text).map_err(|e| e.message)
 }
 
 /// `--to`'s help: every target's name, from the library's table.
@@ -358,6 +367,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
     if let Some(limit) = cli.max_input_size {
         read.max_input_size = limit;
     }
+    read.max_accessor_values = cli.max_accessor_values;
     match cli.command {
         Command::Info { json, format, file } => info(&file, format, json, &read)?,
         Command::Dump { format, file } => {
@@ -414,6 +424,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                     animation,
                     allow_empty,
                     max_input_size: Some(limit),
+                    max_accessor_values: read.max_accessor_values,
                     ..ConvertOptions::default()
                 };
                 return convert_batch(&batch, &options);
@@ -431,6 +442,7 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
                 animation,
                 allow_empty,
                 max_input_size: Some(read.max_input_size),
+                max_accessor_values: read.max_accessor_values,
                 ..ConvertOptions::for_input(input)
             };
             let request = Request {
@@ -452,12 +464,15 @@ fn run(cli: Cli) -> CliResult<ExitCode> {
 
 fn open(path: &Path, format: Option<Format>, read: &ReadOptions) -> CliResult<Document> {
     refuse_special(path)?;
-    Document::open_with(path, format, read).map_err(input_error(path))
+    read.scope(|| Document::open_with(path, format, read))
+        .map_err(input_error(path))
 }
 
 fn info(file: &Path, format: Option<Format>, json: bool, read: &ReadOptions) -> CliResult<()> {
     refuse_special(file)?;
-    let info = Document::info_of_file_with(file, format, read).map_err(input_error(file))?;
+    let info = read
+        .scope(|| Document::info_of_file_with(file, format, read))
+        .map_err(input_error(file))?;
     let value = serde_json::to_value(&info).map_err(|e| Failure::Input(e.to_string()))?;
     if json {
         return out!("{value}");
@@ -735,7 +750,7 @@ fn validate(files: &[PathBuf], format: Option<Format>, strict: bool, read: &Read
             warn(format_args!("{message}"));
             continue;
         }
-        match Document::open_with(file, format, read) {
+        match read.scope(|| Document::open_with(file, format, read)) {
             Ok(doc) => {
                 for problem in doc.validate() {
                     failed |= problem.severity == Severity::Error || strict;

@@ -13,58 +13,168 @@ use crate::error::{Error, Path, Result};
 /// the file holds no bytes for them, so their number is otherwise unbounded.
 const MAX_VIEWLESS_COMPONENTS: usize = 1 << 24;
 
-/// How many values decoding may make per byte of a document's buffers: an accessor's
-/// element takes at least one byte of its view per component, so a file whose accessors
-/// each stand on bytes of their own decodes to at most one value per byte; more comes only
-/// from accessors that share bytes, sparse accessors or accessors without bytes.
-const DECODED_PER_BUFFER_BYTE: u64 = 16;
+/// How many values a document's accessors may give its reader per byte of its buffers,
+/// unless the caller sets the budget ([`with_max_accessor_values`]): an accessor's element
+/// takes at least one byte of its view per component, so a file whose accessors each stand
+/// on bytes of their own gives at most one value per byte; more comes only from accessors
+/// that share bytes, sparse accessors or accessors without bytes.
+pub const ACCESSOR_VALUES_PER_BUFFER_BYTE: u64 = 16;
 
-/// The fewest values any document may decode to, whatever its size: one accessor without a
-/// view at its largest ([`MAX_VIEWLESS_COMPONENTS`]).
-const MIN_DECODED: u64 = MAX_VIEWLESS_COMPONENTS as u64;
+/// The fewest values any document's accessors may give, whatever its size, unless the
+/// caller sets the budget: one accessor without a view at its largest.
+pub const MIN_ACCESSOR_VALUES: u64 = MAX_VIEWLESS_COMPONENTS as u64;
 
-/// The decoded binary buffers of a document, by buffer index, and what decoding may still
-/// make of them.
+/// The budget of a document whose buffers hold `buffer_bytes` bytes, when the caller sets
+/// none: [`ACCESSOR_VALUES_PER_BUFFER_BYTE`] values a byte, at least [`MIN_ACCESSOR_VALUES`].
+pub fn default_max_accessor_values(buffer_bytes: u64) -> u64 {
+    buffer_bytes
+        .saturating_mul(ACCESSOR_VALUES_PER_BUFFER_BYTE)
+        .max(MIN_ACCESSOR_VALUES)
+}
+
+thread_local! {
+    /// The budget the caller set for the reads of this thread ([`with_max_accessor_values`]).
+    static MAX_VALUES: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `read` with every glTF read on this thread (a file opened, converted, summarised or
+/// checked: [`crate::to_scene`], [`GltfFile`](crate::GltfFile)'s `read`) allowed `max`
+/// accessor values in all instead of [`default_max_accessor_values`] of its buffers; `None`
+/// keeps the default. A scope rather than an argument because the contract every format
+/// implements reads a file from its bytes alone; the `animbin` library sets it from its
+/// `ReadOptions::max_accessor_values` and `ConvertOptions::max_accessor_values`.
+pub fn with_max_accessor_values<R>(max: Option<u64>, read: impl FnOnce() -> R) -> R {
+    /// Puts the budget before the scope back, however the scope ends.
+    struct Restore(Option<u64>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MAX_VALUES.with(|slot| slot.set(self.0));
+        }
+    }
+    let _restore = Restore(MAX_VALUES.with(|slot| slot.replace(max.or(slot.get()))));
+    read()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times accessors were decoded on this thread: the work that sharing saves.
+    pub(crate) static DECODES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// An accessor decoded and still to be read again: its values, its components per element
+/// and its reads left.
+type Kept = (std::rc::Rc<Vec<f64>>, usize, u32);
+
+/// The decoded binary buffers of a document, by buffer index, each decoded once however
+/// many buffers name the same bytes; the accessors that several places read, each decoded
+/// once; and what reading accessors may still give.
 pub(crate) struct Buffers<'a> {
-    pub data: Vec<std::borrow::Cow<'a, [u8]>>,
-    /// Values that accessor reads may still decode: a small file whose accessors share one
-    /// view, or ask for millions of zeros, expands to gigabytes otherwise (a 912-byte
-    /// `.gltf` whose 8 primitives share a sparse accessor took 604 MiB).
+    /// The bytes of each distinct buffer.
+    data: Vec<std::borrow::Cow<'a, [u8]>>,
+    /// For each buffer of the document, its bytes in `data`.
+    of_buffer: Vec<usize>,
+    /// The budget: the values all accessor reads may give in all.
+    budget: u64,
+    /// Values that accessor reads may still give. A small file whose accessors share one
+    /// view, or ask for millions of zeros, expands to gigabytes otherwise (an 807-byte
+    /// `.gltf` whose 8 primitives share a sparse accessor took 604 MiB). Every read counts,
+    /// shared or not: each one's values go into the scene.
     left: std::cell::Cell<u64>,
+    /// How many times the document refers to each accessor (by index): one read more than
+    /// once is decoded once and kept until its last read.
+    uses: Vec<u32>,
+    /// The accessors decoded and still to be read again, with their reads left.
+    shared: std::cell::RefCell<std::collections::HashMap<usize, Kept>>,
 }
 
 impl<'a> Buffers<'a> {
-    /// The buffers, with a budget of [`DECODED_PER_BUFFER_BYTE`] values per byte of them,
-    /// and at least [`MIN_DECODED`].
-    pub(crate) fn new(data: Vec<std::borrow::Cow<'a, [u8]>>) -> Self {
+    /// The buffers of `document`, `data` by buffer index with `of_buffer` saying which of
+    /// them each buffer is, with the budget the caller set ([`with_max_accessor_values`]) or
+    /// [`default_max_accessor_values`] of their bytes (each distinct buffer counted once).
+    pub(crate) fn new(document: &gltf::Document, data: Vec<std::borrow::Cow<'a, [u8]>>, of_buffer: Vec<usize>) -> Self {
         let bytes: u64 = data.iter().map(|d| d.len() as u64).sum();
-        let budget = bytes.saturating_mul(DECODED_PER_BUFFER_BYTE).max(MIN_DECODED);
+        let budget = MAX_VALUES
+            .with(std::cell::Cell::get)
+            .unwrap_or_else(|| default_max_accessor_values(bytes));
         Self {
             data,
+            of_buffer,
+            budget,
             left: std::cell::Cell::new(budget),
+            uses: uses(document),
+            shared: Default::default(),
         }
     }
 
-    /// Takes `values` from the budget before they are decoded for the accessor at `path`,
-    /// or refuses them.
+    /// The bytes of the buffer at `index`.
+    pub(crate) fn buffer(&self, index: usize) -> Option<&[u8]> {
+        self.of_buffer.get(index).and_then(|&i| self.data.get(i)).map(|d| &**d)
+    }
+
+    /// Takes `values` from the budget before they are given for the accessor at `path`,
+    /// or refuses them, naming the accessor and the budget.
     fn spend(&self, values: usize, path: &Path) -> Result<()> {
-        let bytes: u64 = self.data.iter().map(|d| d.len() as u64).sum();
         match self.left.get().checked_sub(values as u64) {
             Some(left) => {
                 self.left.set(left);
                 Ok(())
             }
-            None => Err(Error::invalid(
-                path.clone(),
-                format!(
-                    "at most {} values decoded in all from buffers of {bytes} bytes ({DECODED_PER_BUFFER_BYTE} a byte, \
-                     at least {MIN_DECODED}): accessors that share their bytes or have none expand past it",
-                    bytes.saturating_mul(DECODED_PER_BUFFER_BYTE).max(MIN_DECODED)
-                ),
-                format!("{values} more values"),
-            )),
+            None => {
+                let bytes: u64 = self.data.iter().map(|d| d.len() as u64).sum();
+                let default = default_max_accessor_values(bytes);
+                let rule = if self.budget == default {
+                    format!(
+                        "{ACCESSOR_VALUES_PER_BUFFER_BYTE} a byte of its {bytes} bytes of buffers, at least \
+                         {MIN_ACCESSOR_VALUES}"
+                    )
+                } else {
+                    "as set".to_string()
+                };
+                Err(Error::invalid(
+                    path.clone(),
+                    format!(
+                        "at most {} accessor values in all ({rule}; accessors that share their bytes or have none \
+                         expand past it; max_accessor_values, --max-accessor-values, raises it)",
+                        self.budget
+                    ),
+                    format!("{values} more values"),
+                ))
+            }
         }
     }
+}
+
+/// How many times `document` refers to each accessor, by index: a primitive's attributes,
+/// indices and morph targets, a skin's inverse bind matrices, an animation sampler's input
+/// and output.
+fn uses(document: &gltf::Document) -> Vec<u32> {
+    let mut uses = vec![0u32; document.accessors().len()];
+    let mut count = |accessor: gltf::Accessor| {
+        if let Some(n) = uses.get_mut(accessor.index()) {
+            *n = n.saturating_add(1);
+        }
+    };
+    for mesh in document.meshes() {
+        for primitive in mesh.primitives() {
+            primitive.attributes().for_each(|(_, a)| count(a));
+            primitive.indices().into_iter().for_each(&mut count);
+            for target in primitive.morph_targets() {
+                target.positions().into_iter().for_each(&mut count);
+                target.normals().into_iter().for_each(&mut count);
+                target.tangents().into_iter().for_each(&mut count);
+            }
+        }
+    }
+    for skin in document.skins() {
+        skin.inverse_bind_matrices().into_iter().for_each(&mut count);
+    }
+    for animation in document.animations() {
+        for sampler in animation.samplers() {
+            count(sampler.input());
+            count(sampler.output());
+        }
+    }
+    uses
 }
 
 /// How many components an element of `dims` has.
@@ -134,8 +244,7 @@ fn component(bytes: &[u8], at: usize, t: DataType, normalized: bool) -> Option<f
 /// The bytes of a buffer view, checked against its buffer.
 fn view_bytes<'b>(view: &gltf::buffer::View, buffers: &'b Buffers, path: &Path) -> Result<&'b [u8]> {
     let buffer = buffers
-        .data
-        .get(view.buffer().index())
+        .buffer(view.buffer().index())
         .ok_or_else(|| Error::invalid(path.clone(), "a buffer that was loaded", view.buffer().index()))?;
     let end = view.offset().checked_add(view.length());
     end.and_then(|end| buffer.get(view.offset()..end)).ok_or_else(|| {
@@ -207,14 +316,54 @@ fn read_elements(
 
 /// Every component of an accessor, element-major, integers normalised when the accessor
 /// says so, sparse substitutions applied. Returns the values and the components per element.
-pub(crate) fn read(accessor: &gltf::Accessor, buffers: &Buffers) -> Result<(Vec<f64>, usize)> {
+///
+/// An accessor that the document refers to more than once is decoded at its first read and
+/// kept until its last; every read takes its values from the budget, as each one's values
+/// go into the scene.
+pub(crate) fn read(accessor: &gltf::Accessor, buffers: &Buffers) -> Result<(std::rc::Rc<Vec<f64>>, usize)> {
     let path = Path::item("accessors", accessor.index());
+    let n = component_count(accessor.dimensions());
+    let index = accessor.index();
+    buffers.spend(accessor.count().saturating_mul(n), &path)?;
+    let kept = {
+        let mut shared = buffers.shared.borrow_mut();
+        match shared.get_mut(&index) {
+            Some((values, n, reads_left)) => {
+                let found = (std::rc::Rc::clone(values), *n);
+                *reads_left -= 1;
+                if *reads_left == 0 {
+                    shared.remove(&index);
+                }
+                Some(found)
+            }
+            None => None,
+        }
+    };
+    if let Some(found) = kept {
+        return Ok(found);
+    }
+    let values = std::rc::Rc::new(decode(accessor, buffers, &path)?);
+    let reads = buffers.uses.get(index).copied().unwrap_or(0);
+    if reads > 1 {
+        buffers
+            .shared
+            .borrow_mut()
+            .insert(index, (std::rc::Rc::clone(&values), n, reads - 1));
+    }
+    Ok((values, n))
+}
+
+/// Decodes an accessor (see [`read`]), its sparse values taken from the budget.
+fn decode(accessor: &gltf::Accessor, buffers: &Buffers, path: &Path) -> Result<Vec<f64>> {
+    #[cfg(test)]
+    DECODES.with(|d| d.set(d.get() + 1));
+    let path = path.clone();
     let dims = accessor.dimensions();
     let n = component_count(dims);
     let t = accessor.data_type();
     let count = accessor.count();
     let sparse_values = accessor.sparse().map_or(0, |s| s.count().saturating_mul(n + 1));
-    buffers.spend(count.saturating_mul(n).saturating_add(sparse_values), &path)?;
+    buffers.spend(sparse_values, &path)?;
     let mut values = match accessor.view() {
         Some(view) => {
             let bytes = view_bytes(&view, buffers, &path)?;
@@ -284,7 +433,7 @@ pub(crate) fn read(accessor: &gltf::Accessor, buffers: &Buffers) -> Result<(Vec<
             values[i * n..(i + 1) * n].copy_from_slice(&substitutes[j * n..(j + 1) * n]);
         }
     }
-    Ok((values, n))
+    Ok(values)
 }
 
 /// An accessor's values as `f32`, checking that each element has `want` components.
@@ -319,7 +468,7 @@ pub(crate) fn floats(
             "integers that are not normalised",
         ));
     }
-    Ok((values.into_iter().map(|v| v as f32).collect(), n))
+    Ok((values.iter().map(|&v| v as f32).collect(), n))
 }
 
 /// An accessor's values as unsigned integers (indices, joints), checking the component type.
@@ -344,12 +493,149 @@ pub(crate) fn uints(accessor: &gltf::Accessor, buffers: &Buffers, want: usize, w
             format!("{n} components"),
         ));
     }
-    Ok(values.into_iter().map(|v| v as u32).collect())
+    Ok(values.iter().map(|&v| v as u32).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use animbin_core::SceneOptions;
+    use animbin_core::scene::ConversionReport;
+    use base64::Engine;
+    use serde_json::json;
+
+    fn data_uri(bytes: &[u8]) -> String {
+        format!(
+            "data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(bytes)
+        )
+    }
+
+    /// The issue's shape, smaller: `primitives` primitives share one sparse accessor of
+    /// `count` zero positions with one substitute.
+    fn shared_sparse(primitives: usize, count: usize) -> Vec<u8> {
+        let mut bytes = 0u32.to_le_bytes().to_vec();
+        bytes.extend([1.0f32, 2.0, 3.0].iter().flat_map(|v| v.to_le_bytes()));
+        serde_json::to_vec(&json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": data_uri(&bytes), "byteLength": 16}],
+            "bufferViews": [{"buffer": 0, "byteLength": 4}, {"buffer": 0, "byteOffset": 4, "byteLength": 12}],
+            "accessors": [{
+                "componentType": 5126, "count": count, "type": "VEC3",
+                "min": [0.0, 0.0, 0.0], "max": [1.0, 2.0, 3.0],
+                "sparse": {"count": 1, "indices": {"bufferView": 0, "componentType": 5125}, "values": {"bufferView": 1}}
+            }],
+            "meshes": [{"primitives": vec![json!({"attributes": {"POSITION": 0}}); primitives]}],
+            "nodes": [{"mesh": 0}],
+            "scenes": [{"nodes": [0]}],
+            "scene": 0
+        }))
+        .unwrap()
+    }
+
+    /// Decodes counted on this thread while `f` runs.
+    fn decodes(f: impl FnOnce()) -> usize {
+        DECODES.with(|d| d.set(0));
+        f();
+        DECODES.with(std::cell::Cell::get)
+    }
+
+    fn scene(bytes: &[u8]) -> crate::Result<crate::Scene> {
+        crate::to_scene(bytes, &SceneOptions::default(), &mut ConversionReport::default())
+    }
+
+    #[test]
+    fn an_accessor_shared_by_8_or_32_primitives_is_decoded_once() {
+        for primitives in [8, 32] {
+            let file = shared_sparse(primitives, 50_000);
+            let mut meshes = 0;
+            let count = decodes(|| {
+                let read = with_max_accessor_values(Some(u64::MAX), || scene(&file)).unwrap();
+                meshes = read.meshes.len();
+                assert!(
+                    read.meshes
+                        .iter()
+                        .all(|m| m.positions.len() == 50_000 && m.positions[0].x == 1.0)
+                );
+            });
+            assert_eq!((meshes, count), (primitives, 1), "{primitives} primitives");
+        }
+    }
+
+    /// Every reference takes its values from the budget (each one's values go into the
+    /// scene), and the sparse substitutes once; one value fewer than that is refused,
+    /// naming the accessor and the budget set.
+    #[test]
+    fn the_budget_counts_every_reference_and_can_be_set() {
+        let file = shared_sparse(8, 50_000);
+        let needed = 8 * 150_000 + 4;
+        with_max_accessor_values(Some(needed), || scene(&file)).unwrap();
+        let error = with_max_accessor_values(Some(needed - 1), || scene(&file))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("/accessors/0: expected at most 1200003 accessor values in all (as set;"),
+            "{error}"
+        );
+        assert!(error.contains("max_accessor_values"), "{error}");
+        // The scope ends with its call: the default is back.
+        assert_eq!(MAX_VALUES.with(std::cell::Cell::get), None);
+        // The default: 16 a byte of its 16 bytes of buffers, at least 16,777,216.
+        let error = scene(&shared_sparse(8, 5_000_000)).unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "at most 16777216 accessor values in all (16 a byte of its 16 bytes of buffers, at least 16777216;"
+            ),
+            "{error}"
+        );
+        assert!(error.ends_with("found 15000000 more values"), "{error}");
+    }
+
+    /// 41 buffers with one `data:` URI are one buffer, decoded once, and count once toward
+    /// the budget.
+    #[test]
+    fn buffers_with_one_uri_are_decoded_once_and_counted_once() {
+        let bin: Vec<u8> = (0..4096u32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+        let uri = data_uri(&bin);
+        let file = serde_json::to_vec(&json!({
+            "asset": {"version": "2.0"},
+            "buffers": vec![json!({"uri": uri, "byteLength": bin.len()}); 41],
+            "bufferViews": (0..41).map(|b| json!({"buffer": b, "byteLength": bin.len()})).collect::<Vec<_>>(),
+        }))
+        .unwrap();
+        let (document, glb) = crate::import::parse(&file).unwrap();
+        let buffers = crate::import::load_buffers(&document, glb).unwrap();
+        assert_eq!((buffers.data.len(), buffers.of_buffer.len()), (1, 41));
+        assert_eq!(buffers.buffer(40), Some(&bin[..]));
+        assert_eq!(buffers.budget, default_max_accessor_values(bin.len() as u64));
+    }
+
+    /// 150 images on one buffer view are one texture: its bytes are held once.
+    #[test]
+    fn images_sharing_their_bytes_are_one_texture() {
+        let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+        png.resize(1024, 7);
+        let file = serde_json::to_vec(&json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": data_uri(&png), "byteLength": png.len()}],
+            "bufferViews": [{"buffer": 0, "byteLength": png.len()}],
+            "images": (0..150).map(|i| json!({"bufferView": 0, "mimeType": "image/png", "name": format!("i{i}")})).collect::<Vec<_>>(),
+            "textures": (0..150).map(|i| json!({"source": i})).collect::<Vec<_>>(),
+            "materials": (0..150).map(|i| json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}})).collect::<Vec<_>>(),
+        }))
+        .unwrap();
+        let mut report = ConversionReport::default();
+        let read = crate::to_scene(&file, &SceneOptions::default(), &mut report).unwrap();
+        assert_eq!(read.textures.len(), 1);
+        assert_eq!(read.textures[0].data, png);
+        assert_eq!(read.textures[0].name, "i0");
+        assert!(read.materials.iter().all(|m| m.texture == Some(0)));
+        let lost = report.lost.join("\n");
+        assert!(
+            lost.contains("the names of 149 image(s) that share the bytes of an earlier image"),
+            "{lost}"
+        );
+    }
 
     #[test]
     fn matrix_columns_of_bytes_are_padded_to_four() {

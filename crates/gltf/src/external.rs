@@ -6,6 +6,7 @@
 //! stands for.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -99,7 +100,8 @@ pub fn external_file_name(uri: &str) -> std::result::Result<String, String> {
 /// `read` is given each file's name relative to the glTF file's folder, as
 /// [`external_file_name`] makes it (checked not to leave that folder, percent-decoded,
 /// `/`-separated), and returns the file's bytes; the `animbin` library reads them from the
-/// folder of the file it opened.
+/// folder of the file it opened. It is called once per file, however many buffers and
+/// images name it.
 ///
 /// - A **buffer** must be read: a URI that is refused, a file that cannot be read or that
 ///   holds fewer bytes than the buffer's `byteLength` is an [`Error::External`] naming the
@@ -111,8 +113,10 @@ pub fn external_file_name(uri: &str) -> std::result::Result<String, String> {
 ///   images are missing or elsewhere still reads, as it did.
 ///
 /// The JSON is written back compact with its members in sorted order (a GLB keeps its BIN
-/// chunk); the rest of the document is unchanged. The embedded file holds each external
-/// file's bytes as base64, a third more than the file.
+/// chunk); the rest of the document is unchanged, but that buffers naming the same file are
+/// one buffer (their views point at the first, the buffers after it numbered down). The
+/// embedded file holds each external buffer file's bytes once, as base64, a third more than
+/// the file.
 pub fn embed_external_files<'a>(
     bytes: &'a [u8],
     mut read: impl FnMut(&str) -> std::io::Result<Vec<u8>>,
@@ -135,6 +139,20 @@ pub fn embed_external_files<'a>(
         return Ok(Cow::Borrowed(bytes));
     }
     let mut embedded = Vec::new();
+    // Each file is read once, however many buffers or images name it: the bytes of one read
+    // count once against the caller's limit, and buffers naming one file become one buffer.
+    let mut files: HashMap<String, std::io::Result<std::rc::Rc<Vec<u8>>>> = HashMap::new();
+    let mut read_once = |name: &str| {
+        files
+            .entry(name.to_string())
+            .or_insert_with(|| read(name).map(std::rc::Rc::new))
+            .as_ref()
+            .map(std::rc::Rc::clone)
+            .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))
+    };
+    // For each buffer, the earlier buffer naming the same file, if one does.
+    let mut same_file: Vec<Option<usize>> = vec![None; probe.buffers.len()];
+    let mut buffer_of_name: HashMap<String, usize> = HashMap::new();
     for (index, buffer) in probe.buffers.iter().enumerate() {
         let Some(uri) = buffer.uri.as_deref().filter(|_| is_external(buffer)) else {
             continue;
@@ -146,7 +164,7 @@ pub fn embed_external_files<'a>(
             reason,
         };
         let name = external_file_name(uri).map_err(external)?;
-        let data = read(&name).map_err(|e| external(e.to_string()))?;
+        let data = read_once(&name).map_err(|e| external(e.to_string()))?;
         let length = buffer.byte_length.unwrap_or(0);
         if (data.len() as u64) < length {
             return Err(external(format!(
@@ -154,15 +172,21 @@ pub fn embed_external_files<'a>(
                 data.len()
             )));
         }
-        embedded.push((path, data_uri(&data)));
+        match buffer_of_name.get(&name) {
+            Some(&first) => same_file[index] = Some(first),
+            None => {
+                buffer_of_name.insert(name, index);
+                embedded.push((path, data_uri(&data)));
+            }
+        }
     }
     for (index, image) in probe.images.iter().enumerate() {
         let Some(uri) = image.uri.as_deref().filter(|_| is_external(image)) else {
             continue;
         };
-        let data = external_file_name(uri).ok().and_then(|name| read(&name).ok());
+        let data = external_file_name(uri).ok().and_then(|name| read_once(&name).ok());
         if let Some(png) = data.filter(|d| d.starts_with(PNG)) {
-            let uri = format!("data:image/png;base64,{}", BASE64.encode(png));
+            let uri = format!("data:image/png;base64,{}", BASE64.encode(&*png));
             embedded.push((Path::item("images", index).field("uri"), uri));
         }
     }
@@ -175,6 +199,7 @@ pub fn embed_external_files<'a>(
             *slot = Value::String(uri);
         }
     }
+    merge_buffers(&mut value, &same_file);
     let json = serde_json::to_vec(&value).map_err(|e| Error::Unencodable(e.to_string()))?;
     Ok(Cow::Owned(match glb {
         Some(glb) => Glb::to_vec(&json, glb.bin)?,
@@ -182,9 +207,92 @@ pub fn embed_external_files<'a>(
     }))
 }
 
+/// Drops each buffer that names the same file as an earlier one (`same_file[i]`, by index)
+/// and points its buffer views at the earlier one, numbering the buffers left in order: the
+/// embedded file holds each file's bytes once.
+fn merge_buffers(value: &mut Value, same_file: &[Option<usize>]) {
+    if same_file.iter().all(Option::is_none) {
+        return;
+    }
+    // The new index of each buffer kept, and for a dropped one, of the buffer it joins.
+    let mut kept = Vec::with_capacity(same_file.len());
+    let mut next = 0u64;
+    for same in same_file {
+        match same {
+            Some(first) => kept.push(kept.get(*first).copied().unwrap_or(0)),
+            None => {
+                kept.push(next);
+                next += 1;
+            }
+        }
+    }
+    if let Some(views) = value.get_mut("bufferViews").and_then(Value::as_array_mut) {
+        for view in views {
+            let new = view
+                .get("buffer")
+                .and_then(Value::as_u64)
+                .and_then(|old| kept.get(usize::try_from(old).ok()?).copied());
+            if let (Some(new), Some(slot)) = (new, view.get_mut("buffer")) {
+                *slot = Value::from(new);
+            }
+        }
+    }
+    if let Some(buffers) = value.get_mut("buffers").and_then(Value::as_array_mut) {
+        let mut index = 0;
+        buffers.retain(|_| {
+            let keep = same_file.get(index).is_none_or(Option::is_none);
+            index += 1;
+            keep
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 41 buffers naming one `.bin` (and two images naming one PNG): each file is read once,
+    /// and the buffers become one, its views pointing at it; a buffer naming another file
+    /// keeps its own, numbered down.
+    #[test]
+    fn a_file_named_many_times_is_read_once_and_embedded_once() {
+        let mut buffers = vec![serde_json::json!({"uri": "a.bin", "byteLength": 8}); 41];
+        buffers.insert(1, serde_json::json!({"uri": "b.bin", "byteLength": 4}));
+        let views: Vec<Value> = (0..42)
+            .map(|b| serde_json::json!({"buffer": b, "byteLength": 4}))
+            .collect();
+        let gltf = serde_json::to_vec(&serde_json::json!({
+            "asset": {"version": "2.0"},
+            "buffers": buffers,
+            "bufferViews": views,
+            "images": [{"uri": "t.png"}, {"uri": "t.png"}],
+        }))
+        .unwrap();
+        let mut reads = Vec::new();
+        let embedded = embed_external_files(&gltf, |name| {
+            reads.push(name.to_string());
+            Ok(match name {
+                "t.png" => PNG.to_vec(),
+                _ => vec![1; 8],
+            })
+        })
+        .unwrap();
+        reads.sort();
+        assert_eq!(reads, ["a.bin", "b.bin", "t.png"]);
+        let value: Value = serde_json::from_slice(&embedded).unwrap();
+        let buffers = value["buffers"].as_array().unwrap();
+        assert_eq!(buffers.len(), 2);
+        assert!(buffers.iter().all(|b| b["uri"].as_str().unwrap().starts_with("data:")));
+        let targets: Vec<u64> = value["bufferViews"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["buffer"].as_u64().unwrap())
+            .collect();
+        let mut expected = vec![0; 42];
+        expected[1] = 1;
+        assert_eq!(targets, expected);
+    }
 
     #[test]
     fn relative_names_are_decoded_and_anything_that_leaves_the_folder_is_refused() {

@@ -130,7 +130,12 @@
 //! name, and so is an external buffer that [`to_scene`] is given without it. The `gltf` crate
 //! parses and validates the JSON; the GLB container and every accessor
 //! are read here with every length checked, so bad input is an [`Error`] naming the JSON
-//! path or byte offset, never a panic.
+//! path or byte offset, never a panic. Each buffer (buffers with the same `data:` URI are
+//! one), each image's bytes (images on the same view or URI are one texture) and each
+//! accessor is decoded once, however many places refer to it; what all accessor reads give
+//! is bounded by a budget, [`default_max_accessor_values`] of the buffers' bytes unless the
+//! caller sets another ([`with_max_accessor_values`]), and a file past it is refused naming
+//! the accessor and the budget.
 //! - **Nodes** are the scene's nodes ([`scene::Skeleton::bones`]): every node of the file but
 //!   the ones animbin's writer adds around bones (below), instances, and a *loose mesh node*
 //!   (a leaf at the top, at rest, not animated, named as its mesh or not at all: every writer
@@ -270,6 +275,9 @@ mod xform;
 use std::io::Write;
 use std::sync::Arc;
 
+pub use accessor::{
+    ACCESSOR_VALUES_PER_BUFFER_BYTE, MIN_ACCESSOR_VALUES, default_max_accessor_values, with_max_accessor_values,
+};
 pub use animbin_core::images::{ImageFile, ImageFiles, image_mime_type, texture_names};
 pub use animbin_core::pose::{apply_rotation, apply_translation, effective_kinds, remove_rotation, remove_translation};
 pub use animbin_core::scene::Scene;

@@ -84,7 +84,10 @@ fn findings(bytes: &[u8]) -> Vec<Finding> {
     // A buffer longer than it says (a .bin beside the file with more in it): its bytes past
     // byteLength are in no view, yet are carried along. A GLB's BIN chunk may be padded to
     // 4 bytes; anything more is reported.
-    for (buffer, data) in document.buffers().zip(&buffers.data) {
+    for buffer in document.buffers() {
+        let Some(data) = buffers.buffer(buffer.index()) else {
+            continue;
+        };
         if data.len() > buffer.length() + 3 {
             problems.push(problem(
                 Path::item("buffers", buffer.index()).field("byteLength"),

@@ -184,38 +184,60 @@ pub(crate) fn decode_data_uri(uri: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD.decode(payload.trim()).ok()
 }
 
+/// The document's buffers: the GLB BIN chunk, borrowed, or each `data:` URI decoded. Buffers
+/// whose URIs are the same text are decoded once and share their bytes (a file whose 41
+/// buffers named one 4 MiB file held it 41 times), so they also count once toward the
+/// accessors' budget ([`Buffers::new`]).
 pub(crate) fn load_buffers<'a>(document: &gltf::Document, bin: Option<&'a [u8]>) -> Result<Buffers<'a>> {
-    let mut data = Vec::new();
+    let mut data: Vec<Cow<'a, [u8]>> = Vec::new();
+    let mut of_buffer = Vec::new();
+    let mut by_uri: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut bin_at = None;
     for buffer in document.buffers() {
         let path = Path::item("buffers", buffer.index());
-        let bytes: Cow<'a, [u8]> =
-            match buffer.source() {
-                gltf::buffer::Source::Bin => Cow::Borrowed(bin.ok_or_else(|| {
-                    Error::invalid(path.clone(), "a GLB BIN chunk for a buffer without a uri", "none")
-                })?),
-                gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => Cow::Owned(
-                    decode_data_uri(uri)
-                        .ok_or_else(|| Error::invalid(path.field("uri"), "a base64 data URI", "a malformed one"))?,
-                ),
-                gltf::buffer::Source::Uri(uri) => {
-                    // Files beside a .gltf are embedded before (embed_external_files): these
-                    // bytes came without them.
-                    return Err(Error::invalid(
-                        path.field("uri"),
-                        "an embedded buffer (a .glb, a .gltf with data: URIs, or a .gltf opened from its \
-                         path, whose files beside it are read)",
-                        format!("the external file {uri:?}"),
-                    ));
+        let (at, fresh) = match buffer.source() {
+            gltf::buffer::Source::Bin => match bin_at {
+                Some(at) => (at, None),
+                None => {
+                    let bytes = bin.ok_or_else(|| {
+                        Error::invalid(path.clone(), "a GLB BIN chunk for a buffer without a uri", "none")
+                    })?;
+                    bin_at = Some(data.len());
+                    (data.len(), Some(Cow::Borrowed(bytes)))
                 }
-            };
-        if bytes.len() < buffer.length() {
+            },
+            gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => match by_uri.get(uri) {
+                Some(&at) => (at, None),
+                None => {
+                    let bytes = decode_data_uri(uri)
+                        .ok_or_else(|| Error::invalid(path.field("uri"), "a base64 data URI", "a malformed one"))?;
+                    by_uri.insert(uri, data.len());
+                    (data.len(), Some(Cow::Owned(bytes)))
+                }
+            },
+            gltf::buffer::Source::Uri(uri) => {
+                // Files beside a .gltf are embedded before (embed_external_files): these
+                // bytes came without them.
+                return Err(Error::invalid(
+                    path.field("uri"),
+                    "an embedded buffer (a .glb, a .gltf with data: URIs, or a .gltf opened from its \
+                     path, whose files beside it are read)",
+                    format!("the external file {uri:?}"),
+                ));
+            }
+        };
+        if let Some(bytes) = fresh {
+            data.push(bytes);
+        }
+        let held = data[at].len();
+        if held < buffer.length() {
             return Err(Error::invalid(
                 path.field("byteLength"),
-                format!("at most the {} bytes the buffer holds", bytes.len()),
+                format!("at most the {held} bytes the buffer holds"),
                 buffer.length(),
             ));
         }
-        data.push(bytes);
+        of_buffer.push(at);
     }
-    Ok(Buffers::new(data))
+    Ok(Buffers::new(document, data, of_buffer))
 }

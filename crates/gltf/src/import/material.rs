@@ -23,59 +23,81 @@ pub(super) fn images_and_materials(
     report: &mut ConversionReport,
 ) -> Result<()> {
     let mut texture_of_image: HashMap<usize, usize> = HashMap::new();
+    // Images with the same bytes behind them (one buffer view, or the same data: URI) are
+    // one texture: a file whose 150 images shared one 1 MiB view held it 150 times.
+    let mut texture_of_source: HashMap<Source, usize> = HashMap::new();
+    let mut merged: Vec<String> = Vec::new();
     for image in document.images() {
-        let bytes: Option<Vec<u8>> = match image.source() {
-            gltf::image::Source::View { view, .. } => {
-                let buffer = buffers.data.get(view.buffer().index());
-                let end = view.offset().checked_add(view.length());
-                let bytes = end.and_then(|end| buffer.and_then(|b| b.get(view.offset()..end)));
-                Some(
-                    bytes
-                        .ok_or_else(|| {
-                            Error::invalid(
-                                Path::item("bufferViews", view.index()),
-                                "a range inside its buffer",
-                                format!(
-                                    "bytes {}..{}",
-                                    view.offset(),
-                                    view.offset() as u128 + view.length() as u128
-                                ),
-                            )
-                        })?
-                        .to_vec(),
-                )
-            }
-            gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => {
-                Some(decode_data_uri(uri).ok_or_else(|| {
-                    Error::invalid(
-                        Path::item("images", image.index()).field("uri"),
-                        "a base64 data URI",
-                        "a malformed one",
-                    )
-                })?)
-            }
+        let source = match image.source() {
+            gltf::image::Source::View { view, .. } => Some(Source::View(view.index())),
+            gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => Some(Source::Uri(uri)),
             gltf::image::Source::Uri { .. } => None,
         };
         // An image animbin embedded from a texture file stands for the material's map name.
         let from_file = extras::unwrap::<ImageExtras>(image.extras()).is_some();
-        if let (Some(bytes), false) = (bytes, from_file) {
-            let mime_type = match image.source() {
-                gltf::image::Source::View { mime_type, .. } => Some(mime_type.to_string()),
-                gltf::image::Source::Uri { mime_type, .. } => mime_type.map(str::to_string),
-            };
-            // Left empty where the bytes say it (as every format but glTF leaves it).
-            let mime_type = mime_type
-                .filter(|m| image_mime_type(&bytes) != Some(m.as_str()))
-                .unwrap_or_default();
-            texture_of_image.insert(image.index(), scene.textures.len());
-            scene.textures.push(Texture {
-                name: image
+        let (Some(source), false) = (source, from_file) else {
+            continue;
+        };
+        if let Some(&texture) = texture_of_source.get(&source) {
+            texture_of_image.insert(image.index(), texture);
+            merged.push(
+                image
                     .name()
                     .map_or_else(|| format!("image{}", image.index()), str::to_string),
-                data: bytes,
-                mime_type,
-            });
+            );
+            continue;
         }
+        let bytes: Vec<u8> = match image.source() {
+            gltf::image::Source::View { view, .. } => {
+                let buffer = buffers.buffer(view.buffer().index());
+                let end = view.offset().checked_add(view.length());
+                let bytes = end.and_then(|end| buffer.and_then(|b| b.get(view.offset()..end)));
+                bytes
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            Path::item("bufferViews", view.index()),
+                            "a range inside its buffer",
+                            format!(
+                                "bytes {}..{}",
+                                view.offset(),
+                                view.offset() as u128 + view.length() as u128
+                            ),
+                        )
+                    })?
+                    .to_vec()
+            }
+            gltf::image::Source::Uri { uri, .. } => decode_data_uri(uri).ok_or_else(|| {
+                Error::invalid(
+                    Path::item("images", image.index()).field("uri"),
+                    "a base64 data URI",
+                    "a malformed one",
+                )
+            })?,
+        };
+        let mime_type = match image.source() {
+            gltf::image::Source::View { mime_type, .. } => Some(mime_type.to_string()),
+            gltf::image::Source::Uri { mime_type, .. } => mime_type.map(str::to_string),
+        };
+        // Left empty where the bytes say it (as every format but glTF leaves it).
+        let mime_type = mime_type
+            .filter(|m| image_mime_type(&bytes) != Some(m.as_str()))
+            .unwrap_or_default();
+        texture_of_image.insert(image.index(), scene.textures.len());
+        texture_of_source.insert(source, scene.textures.len());
+        scene.textures.push(Texture {
+            name: image
+                .name()
+                .map_or_else(|| format!("image{}", image.index()), str::to_string),
+            data: bytes,
+            mime_type,
+        });
+    }
+    if !merged.is_empty() {
+        report.lose(format!(
+            "the names of {} image(s) that share the bytes of an earlier image, which they are read as ({})",
+            merged.len(),
+            merged.join(", ")
+        ));
     }
     let uri_name = |image: gltf::Image| match image.source() {
         gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => Some(percent_decode(uri)),
@@ -135,6 +157,13 @@ pub(super) fn images_and_materials(
         ));
     }
     Ok(())
+}
+
+/// Where an embedded image's bytes are: a buffer view (by index) or a `data:` URI.
+#[derive(PartialEq, Eq, Hash)]
+enum Source<'d> {
+    View(usize),
+    Uri(&'d str),
 }
 
 /// The embedded images `material` uses, slot by slot, with their UV layer, strength and
