@@ -555,10 +555,10 @@ fn skin_texture() -> Vec<u8> {
             return HAIR;
         }
         // The face, 32 x 32 pixels: its left is the figure's right.
-        if y < 6 || (y < 9 && !(6..=25).contains(&x)) {
+        let fringe = y < 6 || (y < 9 && !(6..=25).contains(&x));
+        let brows = inside(p, (7, 10), (12, 11)) || inside(p, (19, 10), (24, 11));
+        if fringe || brows {
             HAIR
-        } else if inside(p, (7, 10), (12, 11)) || inside(p, (19, 10), (24, 11)) {
-            HAIR // brows
         } else if inside(p, (9, 13), (10, 15)) || inside(p, (21, 13), (22, 15)) {
             [0x20, 0x30, 0x50] // pupils
         } else if inside(p, (7, 13), (12, 15)) || inside(p, (19, 13), (24, 15)) {
@@ -719,4 +719,385 @@ pub(crate) fn samples() -> Vec<Sample> {
     samples.push(Sample::file("character/character_clothes.png", clothes_texture()));
     samples.push(Sample::file("character/character_skin.png", skin_texture()));
     samples
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use animbin::{Document, writable_targets};
+    use animbin_core::math::Rgba;
+    use animbin_core::scene::ConversionReport;
+    use serde_json::{Map, Value, json};
+
+    use super::*;
+
+    fn testdata() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata")
+    }
+
+    /// A scene value as JSON.
+    macro_rules! value {
+        ($v:expr) => {
+            serde_json::to_value($v).expect("scene values serialise")
+        };
+    }
+
+    /// A scene as values that mean the same whatever order a format keeps: bones by name
+    /// with their parent's name, each mesh as its sorted triangles (each corner's position,
+    /// normal, UV and bone weights by bone name, the corners turned to start at the least
+    /// and so keeping the winding), tracks by bone name with keys in seconds, a channel
+    /// holding only its bone's rest left out (it plays as no keys).
+    fn canonical(scene: &Scene) -> Value {
+        let bones = &scene.skeleton.bones;
+        let bone_name = |i: usize| bones.get(i).map_or(String::new(), |b| b.name.clone());
+        let skeleton: Map<String, Value> = bones
+            .iter()
+            .map(|b| {
+                let parent = b.parent.map(bone_name);
+                (
+                    b.name.clone(),
+                    json!({"parent": parent, "local": value!(b.local), "global": value!(b.global)}),
+                )
+            })
+            .collect();
+        let meshes: Vec<Value> = scene
+            .meshes
+            .iter()
+            .map(|mesh| {
+                let corner = |v: u32| {
+                    let v = v as usize;
+                    let weights: Vec<Value> = mesh.skin.as_ref().map_or(Vec::new(), |skin| {
+                        let range = v * skin.influences..(v + 1) * skin.influences;
+                        skin.bones[range.clone()]
+                            .iter()
+                            .zip(&skin.weights[range])
+                            .filter(|(_, w)| **w > 0.0)
+                            .map(|(&b, w)| json!([bone_name(b as usize), w]))
+                            .collect()
+                    });
+                    let uvs: Vec<Value> = mesh.uv_layers.iter().map(|layer| value!(layer[v])).collect();
+                    json!([value!(mesh.positions[v]), value!(mesh.normals.get(v)), uvs, weights])
+                };
+                let mut triangles: Vec<Value> = mesh
+                    .faces
+                    .iter()
+                    .map(|face| {
+                        let mut corners: Vec<Value> = face.iter().map(|&v| corner(v)).collect();
+                        let texts: Vec<String> = corners.iter().map(Value::to_string).collect();
+                        let least = (0..3).min_by_key(|&i| &texts[i]).unwrap_or(0);
+                        corners.rotate_left(least);
+                        Value::Array(corners)
+                    })
+                    .collect();
+                triangles.sort_by_key(Value::to_string);
+                let materials: Vec<Value> = mesh
+                    .materials
+                    .iter()
+                    .map(|m| value!(m.and_then(|m| scene.materials.get(m)).map(|m| &m.name)))
+                    .collect();
+                json!({"name": mesh.name, "materials": materials, "triangles": triangles})
+            })
+            .collect();
+        let animations: Vec<Value> = scene
+            .animations
+            .iter()
+            .map(|animation| {
+                let seconds = |frame: f64| frame / animation.framerate;
+                let tracks: Map<String, Value> = animation
+                    .bones
+                    .iter()
+                    .filter_map(|track| {
+                        let rest = scene.skeleton.find(&track.bone).map(|b| bones[b].local);
+                        let mut channels = Map::new();
+                        let translation: Vec<_> = track.translation.iter().collect();
+                        let rotation: Vec<_> = track.rotation.iter().collect();
+                        let at_rest_t =
+                            rest.is_some_and(|r| translation.len() == 1 && translation[0].value == r.translation);
+                        let at_rest_r = rest.is_some_and(|r| rotation.len() == 1 && rotation[0].value == r.rotation);
+                        if !translation.is_empty() && !at_rest_t {
+                            let keys: Vec<Value> = translation
+                                .iter()
+                                .map(|k| json!([seconds(k.frame), value!(k.value)]))
+                                .collect();
+                            channels.insert("translation".into(), Value::Array(keys));
+                        }
+                        if !rotation.is_empty() && !at_rest_r {
+                            let keys: Vec<Value> = rotation
+                                .iter()
+                                .map(|k| json!([seconds(k.frame), value!(k.value)]))
+                                .collect();
+                            channels.insert("rotation".into(), Value::Array(keys));
+                        }
+                        assert!(track.scale.is_empty(), "{}: the character scales no bone", track.bone);
+                        (!channels.is_empty()).then(|| (track.bone.clone(), Value::Object(channels)))
+                    })
+                    .collect();
+                json!({
+                    "name": animation.name,
+                    "seconds": seconds(animation.frame_count),
+                    "looping": animation.looping,
+                    "kind": value!(animation.kind),
+                    "interpolation": value!(animation.interpolation),
+                    "tracks": tracks,
+                })
+            })
+            .collect();
+        json!({
+            "name": scene.name,
+            "skeleton": skeleton,
+            "meshes": meshes,
+            "materials": value!(&scene.materials),
+            "textures": value!(&scene.textures),
+            "animations": animations,
+        })
+    }
+
+    /// `got` is `want`, numbers within `tolerance` of `want`'s (relative past 1); `at` says
+    /// where the two part.
+    fn assert_close(got: &Value, want: &Value, tolerance: f64, at: &str) {
+        match (got, want) {
+            (Value::Number(g), Value::Number(w)) => {
+                let (g, w) = (g.as_f64().unwrap_or(f64::NAN), w.as_f64().unwrap_or(f64::NAN));
+                assert!(
+                    (g - w).abs() <= tolerance * w.abs().max(1.0),
+                    "{at}: {g} where {w} was written"
+                );
+            }
+            (Value::Array(g), Value::Array(w)) => {
+                assert_eq!(
+                    g.len(),
+                    w.len(),
+                    "{at}: {} entries where {} were written",
+                    g.len(),
+                    w.len()
+                );
+                for (i, (g, w)) in g.iter().zip(w).enumerate() {
+                    assert_close(g, w, tolerance, &format!("{at}[{i}]"));
+                }
+            }
+            (Value::Object(g), Value::Object(w)) => {
+                let keys = |m: &Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+                assert_eq!(keys(g), keys(w), "{at}: the fields read and written");
+                for (key, w) in w {
+                    assert_close(&g[key], w, tolerance, &format!("{at}.{key}"));
+                }
+            }
+            _ => assert_eq!(got, want, "{at}"),
+        }
+    }
+
+    /// What the character's file of `target` holds of `want` (the part written to it): the
+    /// scene less what the format cannot hold, as its crate documents it.
+    fn held_by(target: Target, mut want: Scene) -> Scene {
+        let no_loop = |scene: &mut Scene| scene.animations.iter_mut().for_each(|a| a.looping = false);
+        match target {
+            // SEModel stores no model or mesh name, and always the three map names.
+            Target::SeModel => {
+                want.name.clear();
+                for mesh in &mut want.meshes {
+                    mesh.name.clear();
+                }
+                for material in &mut want.materials {
+                    material.normal_map = Some(String::new());
+                    material.specular_map = Some(String::new());
+                }
+            }
+            // SEAnim names bones but stores no skeleton, and no animation name (the file's
+            // stem names it).
+            Target::SeAnim => {
+                want.skeleton = Skeleton::default();
+                want.name.clear();
+                want.animations.iter_mut().for_each(|a| a.name.clear());
+            }
+            // DMF names no model or mesh (a mesh takes its material's name), gives every
+            // material a colour, and has no looping flag.
+            Target::Dmf => {
+                want.name.clear();
+                for (mesh, name) in want.meshes.iter_mut().zip(["clothes", "skin"]) {
+                    mesh.name = name.into();
+                }
+                for material in &mut want.materials {
+                    material.base_color = Some(Rgba::new(1.0, 1.0, 1.0, 1.0));
+                }
+                no_loop(&mut want);
+            }
+            // AnimX holds tracks alone, in seconds (read at its 60 frames per second), with
+            // no looping flag.
+            Target::AnimX | Target::AnimJ => {
+                want.skeleton = Skeleton::default();
+                want.name.clear();
+                no_loop(&mut want);
+            }
+            // FBX has no looping flag; the model's name is not read back (nor reported lost by
+            // the writer: left to the FBX crate).
+            Target::Fbx => {
+                want.name.clear();
+                no_loop(&mut want);
+            }
+            _ => {}
+        }
+        want
+    }
+
+    /// Each file of the character reads back as the part of the scene written to it, whole:
+    /// every bone, vertex, triangle, material, texture and key, exactly where the format
+    /// stores the `f32`s given (SEModel, SEAnim, Cast, glTF) and to 1e-6 where it stores
+    /// matrices, Euler angles or seconds (DMF, FBX, AnimX).
+    #[test]
+    fn every_file_of_the_character_reads_back_as_the_scene_written_to_it() {
+        let scene = scene();
+        for (name, model, animations, target) in FILES {
+            let bytes = std::fs::read(testdata().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let document = Document::parse(&bytes, Some(Path::new(name))).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let options = SceneOptions {
+                z_up: matches!(target, Target::Glb | Target::Fbx),
+                ..SceneOptions::default()
+            };
+            let mut report = ConversionReport::default();
+            let got = document
+                .to_scene(&options, &mut report)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(report.lost, Vec::<String>::new(), "{name}: read whole");
+            let mut written = part(&scene, model, animations);
+            if target == Target::Dmf {
+                written = embedded(written);
+            }
+            let want = held_by(target, written);
+            let tolerance = match target {
+                Target::Dmf | Target::Fbx | Target::AnimX | Target::AnimJ => 1e-6,
+                _ => 0.0,
+            };
+            assert_close(&canonical(&got), &canonical(&want), tolerance, name);
+        }
+    }
+
+    /// What converting the character may lose, each for a reason of the target's format
+    /// (what it cannot hold) or of the source's (FBX keeps rotations as Euler angles, read back
+    /// as f64 quaternions; AnimX keeps f32 seconds, read back at 60 frames per second).
+    const LOSSES: &[&str] = &[
+        // The target holds less than the character.
+        "the model name (",
+        "mesh names",
+        "the looping flag",
+        "looping (FBX animation stacks do not loop)",
+        "the animation's name",
+        "animations after the first (",
+        "animations (SEModel holds a model only)",
+        "the skeleton (",
+        "skeleton and meshes (AnimX holds animation tracks only)",
+        "materials and textures (AnimX holds animation tracks only)",
+        "meshes, materials and textures",
+        "texture maps by file name (DMF embeds its textures)",
+        "embedded textures",
+        "material base colours and embedded texture links",
+        "material links to embedded textures",
+        "a skeleton for animated bones (added as roots with an identity bind pose)",
+        "animated bones that the input has no skeleton for",
+        "animation names (segments are numbered)",
+        "bone names (slots are numbered)",
+        "translation and scale precision finer than 1/65536",
+        "rotation precision finer than 1/16384",
+        "material definitions (the draft layout has no material block",
+        "normal precision (the draft layout stores half floats)",
+        "weight precision (the draft layout stores half floats)",
+        // The source holds more digits or other frames than the target.
+        "precision of times or values that f32 cannot hold exactly",
+        "fractional frames (rounded to whole frames)",
+        "a fractional frame count",
+        "(Cast derives the length from the last key",
+        "bind pose digits beyond f32",
+        "key values beyond f32",
+        "key values beyond single precision",
+    ];
+
+    /// The targets each file of the character converts to with no loss at all.
+    const LOSSLESS: &[(&str, &[Target])] = &[
+        (
+            "character.semodel",
+            &[Target::SeModel, Target::Glb, Target::Gltf, Target::Cast, Target::Fbx],
+        ),
+        (
+            "character_walk.seanim",
+            &[Target::SeAnim, Target::Glb, Target::Gltf, Target::Cast],
+        ),
+        (
+            "character_wave.seanim",
+            &[Target::SeAnim, Target::Glb, Target::Gltf, Target::Cast],
+        ),
+        ("character.cast", &[Target::Cast, Target::Glb, Target::Gltf]),
+        (
+            "character.dmf",
+            &[Target::Dmf, Target::DmfJson, Target::Glb, Target::Gltf, Target::Fbx],
+        ),
+        (
+            "character_walk.animx",
+            &[Target::AnimX, Target::AnimJ, Target::Glb, Target::Gltf],
+        ),
+        (
+            "character_walk.animj",
+            &[Target::AnimX, Target::AnimJ, Target::Glb, Target::Gltf],
+        ),
+        ("character.glb", &[Target::Glb, Target::Gltf, Target::Cast]),
+        ("character.fbx", &[Target::Fbx]),
+    ];
+
+    /// Every file of `testdata/character/` converts to every target that can hold part of
+    /// it, as the command converts it (textures looked for beside it), losing only what the
+    /// target's format cannot hold; the richest targets lose nothing.
+    #[test]
+    fn the_character_converts_to_every_target_losing_only_what_the_target_cannot_hold() {
+        let mut conversions = 0;
+        for (file, lossless) in LOSSLESS {
+            let path = testdata().join("character").join(file);
+            let document = Document::open(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let targets = writable_targets(&document, &SceneOptions::default());
+            for target in lossless.iter() {
+                assert!(targets.contains(target), "{file} can be written as {}", target.name());
+            }
+            for target in targets {
+                let conversion = animbin::convert(&document, target, &ConvertOptions::for_input(&path))
+                    .unwrap_or_else(|e| panic!("{file} -> {}: {e}", target.name()));
+                let lost = conversion.lost_lines();
+                if lossless.contains(&target) {
+                    assert_eq!(lost, Vec::<String>::new(), "{file} -> {}", target.name());
+                }
+                for line in lost {
+                    assert!(
+                        LOSSES.iter().any(|expected| line.contains(expected)),
+                        "{file} -> {}: {line}",
+                        target.name()
+                    );
+                }
+                conversion
+                    .to_bytes()
+                    .unwrap_or_else(|e| panic!("{file} -> {}: {e}", target.name()));
+                conversions += 1;
+            }
+        }
+        // 9 files, each to 7 to 13 targets.
+        assert!(conversions >= 90, "{conversions} conversions");
+    }
+
+    /// Every file the character's table names is a sample, and the folder holds nothing else
+    /// but its two textures.
+    #[test]
+    fn the_character_folder_holds_the_listed_files_and_its_textures() {
+        let mut on_disk: Vec<String> = std::fs::read_dir(testdata().join("character"))
+            .expect("testdata/character/ is committed")
+            .map(|e| e.expect("a folder entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut listed: Vec<String> = FILES
+            .iter()
+            .map(|(name, ..)| name.trim_start_matches("character/").to_string())
+            .chain([CLOTHES_TEXTURE.to_string(), SKIN_TEXTURE.to_string()])
+            .collect();
+        listed.sort();
+        assert_eq!(on_disk, listed);
+        let lossless: Vec<&str> = LOSSLESS.iter().map(|(file, _)| *file).collect();
+        for (name, ..) in FILES {
+            assert!(lossless.contains(&name.trim_start_matches("character/")), "{name}");
+        }
+    }
 }
