@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import gc
 
 import ufbx
 
@@ -35,6 +38,9 @@ FORMATS = {5126: "f", 5125: "I", 5123: "H", 5121: "B"}
 # The ufbx bindings crash when a scene is freed while objects read from it live on: every
 # scene is kept until the process ends.
 KEEP: list = []
+# ...and the collector crashes the process when it meets the bindings' objects of a scene with
+# cameras and lights (ufbx 0.0.5): nothing here makes cycles, so it is off.
+gc.disable()
 
 
 def read_glb(path: Path) -> tuple[dict, bytes]:
@@ -106,7 +112,19 @@ def glb_facts(path: Path) -> dict:
     helpers = {i for i, n in enumerate(nodes) if "animbin" in (n.get("extras") or {})}
     names = {n.get("name", "") for i, n in enumerate(nodes) if i not in mesh_nodes | helpers}
     joints = {nodes[j].get("name", "") for skin in gltf.get("skins", []) for j in skin["joints"]}
-    return {"nodes": names, "joints": joints, "meshes": meshes, "animations": durations}
+    cameras = sorted(
+        (c["type"], round(math.degrees(c["perspective"]["yfov"]), 4) if c["type"] == "perspective" else None)
+        for c in gltf.get("cameras", [])
+        for n in nodes
+        if n.get("camera") is not None and gltf["cameras"][n["camera"]] is c
+    )
+    light_list = (gltf.get("extensions") or {}).get("KHR_lights_punctual", {}).get("lights", [])
+    lights = sorted(
+        light_list[n["extensions"]["KHR_lights_punctual"]["light"]]["type"]
+        for n in nodes
+        if "KHR_lights_punctual" in (n.get("extensions") or {})
+    )
+    return {"nodes": names, "joints": joints, "meshes": meshes, "animations": durations, "cameras": cameras, "lights": lights}
 
 
 def fbx_facts(path: Path) -> dict:
@@ -151,7 +169,24 @@ def fbx_facts(path: Path) -> dict:
     for i in range(len(stack_list)):
         stack = stack_list[i]
         stacks[stack.name] = stack.time_end - stack.time_begin
-    return {"warnings": warnings, "nodes": nodes, "bones": bones, "meshes": meshes, "animations": stacks, "rate": rate}
+    # Cameras (their projection and vertical field of view) and lights (their type), from a
+    # fresh load too.
+    scene = ufbx.load_file(str(path))
+    KEEP.append(scene)
+    cameras = []
+    camera_list = scene.cameras
+    for i in range(len(camera_list)):
+        camera = camera_list[i]
+        perspective = camera.projection_mode == ufbx.ProjectionMode.PERSPECTIVE
+        cameras.append(("perspective" if perspective else "orthographic", round(camera.field_of_view_deg.y, 4) if perspective else None))
+    light_types = {ufbx.LightType.POINT: "point", ufbx.LightType.DIRECTIONAL: "directional", ufbx.LightType.SPOT: "spot"}
+    lights = []
+    light_list = scene.lights
+    for i in range(len(light_list)):
+        light = light_list[i]
+        kind = light.type
+        lights.append(light_types.get(kind, str(kind)))
+    return {"cameras": sorted(cameras), "lights": sorted(lights), "warnings": warnings, "nodes": nodes, "bones": bones, "meshes": meshes, "animations": stacks, "rate": rate}
 
 
 def compare(name: str, glb: dict, fbx: dict, fail) -> int:
@@ -177,6 +212,8 @@ def compare(name: str, glb: dict, fbx: dict, fail) -> int:
                 for joint in set(va) | set(vb):
                     worst = max(worst, abs(va.get(joint, 0.0) - vb.get(joint, 0.0)))
             check(worst <= 1e-4, f"mesh {k}: a skin weight differs by {worst}")
+    check(glb["cameras"] == fbx["cameras"], f"cameras {fbx['cameras']}, the glb {glb['cameras']}")
+    check(glb["lights"] == fbx["lights"], f"lights {fbx['lights']}, the glb {glb['lights']}")
     check(set(glb["animations"]) == set(fbx["animations"]), f"stacks {sorted(fbx['animations'])}, the glb {sorted(glb['animations'])}")
     for animation, duration in glb["animations"].items():
         if animation in fbx["animations"]:

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use animbin_core::math::{Mat4, Quat, Transform, Vec3};
 use animbin_core::pose;
 use animbin_core::scene::{
-    AnimKind, Animation, Bone, ConversionReport, Interpolation, KeyValue, Keys, LightKind, Mesh, NodeKind,
-    Projection, Scene,
+    AnimKind, Animation, Bone, ConversionReport, Interpolation, KeyValue, Keys, LightKind, Mesh, NodeKind, Projection,
+    Scene,
 };
 
 use crate::error::{self, Result};
@@ -879,7 +879,12 @@ fn cameras_and_lights(scene: &Scene, node_ids: &[i64], o: &mut Objects) {
                 }
                 (znear, zfar.unwrap_or(INFINITE_FAR))
             }
-            Projection::Orthographic { xmag, ymag, znear, zfar } => {
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                znear,
+                zfar,
+            } => {
                 let aspect = if ymag.abs() > 0.0 { (xmag / ymag).abs() } else { 1.0 };
                 props.extend([
                     p("CameraProjectionType", "enum", "", "", vec![i(1)]),
@@ -889,7 +894,13 @@ fn cameras_and_lights(scene: &Scene, node_ids: &[i64], o: &mut Objects) {
                     // The view's larger side, whole, in scene units: what Blender's importers
                     // read (its ortho_scale); readers in Maya's units (ufbx: 30 per unit)
                     // see another size, which the report names.
-                    p("OrthoZoom", "double", "Number", "", vec![d(2.0 * xmag.abs().max(ymag.abs()))]),
+                    p(
+                        "OrthoZoom",
+                        "double",
+                        "Number",
+                        "",
+                        vec![d(2.0 * xmag.abs().max(ymag.abs()))],
+                    ),
                 ]);
                 (znear, zfar)
             }
@@ -921,7 +932,13 @@ fn cameras_and_lights(scene: &Scene, node_ids: &[i64], o: &mut Objects) {
         let mut props = vec![
             p("LightType", "enum", "", "", vec![i(kind)]),
             p("Color", "Color", "", "A", vec![d(r), d(g), d(b)]),
-            p("Intensity", "Number", "", "A", vec![d(fbx_intensity(light.kind, light.intensity))]),
+            p(
+                "Intensity",
+                "Number",
+                "",
+                "A",
+                vec![d(fbx_intensity(light.kind, light.intensity))],
+            ),
             // glTF's punctual lights fall off with the square of the distance.
             p("DecayType", "enum", "", "", vec![i(if kind == 1 { 0 } else { 2 })]),
             p("CastLight", "bool", "", "", vec![i(1)]),
@@ -932,8 +949,20 @@ fn cameras_and_lights(scene: &Scene, node_ids: &[i64], o: &mut Objects) {
         } = light.kind
         {
             // FBX's angles are the whole cone's, in degrees.
-            props.push(p("InnerAngle", "Number", "", "A", vec![d(2.0 * inner_cone_angle.to_degrees())]));
-            props.push(p("OuterAngle", "Number", "", "A", vec![d(2.0 * outer_cone_angle.to_degrees())]));
+            props.push(p(
+                "InnerAngle",
+                "Number",
+                "",
+                "A",
+                vec![d(2.0 * inner_cone_angle.to_degrees())],
+            ));
+            props.push(p(
+                "OuterAngle",
+                "Number",
+                "",
+                "A",
+                vec![d(2.0 * outer_cone_angle.to_degrees())],
+            ));
         }
         if let Some(range) = light.range {
             props.push(p("EnableFarAttenuation", "bool", "", "", vec![i(1)]));

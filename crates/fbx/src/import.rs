@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use animbin_core::math::{Mat4, Quat, Rgba, Rgba8, Transform, Vec2, Vec3};
 use animbin_core::scene::{
-    Animation, Bone, BoneTrack, ConversionReport, Key, Keys, Material, Mesh, MeshInstance, MorphTarget, NodeKind,
-    Scene, Skin, SkinBlend, SkinWeights, Texture, WeightTrack,
+    Animation, Bone, BoneTrack, Camera, ConversionReport, Key, Keys, Light, LightKind, Material, Mesh, MeshInstance,
+    MorphTarget, NodeKind, Projection, Scene, Skin, SkinBlend, SkinWeights, Texture, WeightTrack,
 };
 use animbin_core::{Error, ErrorKind, SceneOptions};
 
@@ -86,6 +86,33 @@ fn only_holds_a_mesh(node: &ufbx::Node) -> bool {
     !mesh.skin_deformers.is_empty() || (identity && !node.has_geometry_transform)
 }
 
+/// glTF's camera and light axes: right +X, up +Y, looking down -Z (front +Z).
+fn view_axes() -> ufbx::CoordinateAxes {
+    use ufbx::CoordinateAxis::{PositiveX, PositiveY, PositiveZ};
+    ufbx::CoordinateAxes {
+        right: PositiveX,
+        up: PositiveY,
+        front: PositiveZ,
+    }
+}
+
+/// Whether a node only holds a camera or a light with no transform of its own (once ufbx
+/// has turned it into the scene's axes) and has a parent: the view is then placed by the
+/// parent, as [`crate::export`] writes them, and the node need not be a node of the scene.
+fn only_holds_a_view(node: &ufbx::Node) -> bool {
+    if node.camera.is_none() && node.light.is_none() {
+        return false;
+    }
+    if !node.children.is_empty() || node.mesh.is_some() || node.parent.as_ref().is_none_or(|p| p.is_root) {
+        return false;
+    }
+    let t = &node.local_transform;
+    vec3(t.translation).dot(vec3(t.translation)) < 1e-24
+        && (t.rotation.w.abs() - 1.0).abs() < 1e-12
+        && (vec3(t.scale) - Vec3::ONE).dot(vec3(t.scale) - Vec3::ONE) < 1e-24
+        && !node.has_geometry_transform
+}
+
 /// The axes `options` ask for: Y-up (glTF's: right +X, up +Y, front +Z), or Z-up (right +X,
 /// up +Z, front -Y), both right-handed.
 fn target_axes(options: &SceneOptions) -> ufbx::CoordinateAxes {
@@ -124,6 +151,9 @@ pub fn to_scene(bytes: &[u8], scene_options: &SceneOptions, report: &mut Convers
         target_axes: target_axes(scene_options),
         target_unit_meters: scene_options.unit_scale,
         space_conversion: ufbx::SpaceConversion::ModifyGeometry,
+        // Cameras and lights in the scene's (glTF's) axes: looking and shining down -Z.
+        target_camera_axes: view_axes(),
+        target_light_axes: view_axes(),
         ..Default::default()
     };
     let file = ufbx::load_memory(bytes, options).map_err(|e| ufbx_error(&e))?;
@@ -141,7 +171,7 @@ pub fn to_scene(bytes: &[u8], scene_options: &SceneOptions, report: &mut Convers
         .nodes
         .iter()
         .map(|n| &**n)
-        .filter(|n| !n.is_root && !only_holds_a_mesh(n))
+        .filter(|n| !n.is_root && !only_holds_a_mesh(n) && !only_holds_a_view(n))
         .collect();
     for (index, node) in kept.iter().enumerate() {
         index_of.insert(node.element.element_id, index);
@@ -222,17 +252,27 @@ pub fn to_scene(bytes: &[u8], scene_options: &SceneOptions, report: &mut Convers
         }
     }
 
-    if !file.cameras.is_empty() {
-        report.lose(format!(
-            "{} cameras (animbin reads no FBX cameras yet)",
-            file.cameras.len()
-        ));
-    }
-    if !file.lights.is_empty() {
-        report.lose(format!(
-            "{} lights (animbin reads no FBX lights yet)",
-            file.lights.len()
-        ));
+    // Cameras and lights, placed by their node (or its parent, for a node that only holds one).
+    for node in file.nodes.iter().filter(|n| !n.is_root) {
+        let Some(placer) = index_of
+            .get(&node.element.element_id)
+            .copied()
+            .or_else(|| parent_of(node))
+        else {
+            continue;
+        };
+        if let Some(camera) = &node.camera {
+            scene.cameras.push(read_camera(camera, placer));
+        }
+        if let Some(light) = &node.light {
+            match read_light(light, placer) {
+                Some(light) => scene.lights.push(light),
+                None => report.lose(format!(
+                    "light {:?}, an area or volume light (the scene's are punctual)",
+                    light.element.name.to_string()
+                )),
+            }
+        }
     }
 
     // Animations: each stack baked into keys at its key times (linear curves keep theirs).
@@ -258,6 +298,86 @@ pub fn to_scene(bytes: &[u8], scene_options: &SceneOptions, report: &mut Convers
         )?);
     }
     Ok(scene)
+}
+
+/// A number property of `props`, or `default`.
+fn real_prop(props: &ufbx::Props, name: &str, default: f64) -> f64 {
+    props.find_prop(name).map_or(default, |p| p.value_vec4.x)
+}
+
+/// A camera as the scene holds it ([`crate::export`]'s conventions read back: the vertical
+/// field of view, `AspectRatioMode` 0 as no aspect ratio, `OrthoZoom` as Blender reads it).
+fn read_camera(camera: &ufbx::Camera, node: usize) -> Camera {
+    let aspect = camera.aspect_ratio;
+    let projection = match camera.projection_mode {
+        ufbx::ProjectionMode::Perspective => Projection::Perspective {
+            // Blender writes a vertical field of view that its film gate fit contradicts
+            // (a vertically fitted camera as `GateFit` horizontal): the stated one wins.
+            yfov: Some(real_prop(&camera.element.props, "FieldOfViewY", 0.0))
+                .filter(|y| *y > 0.0 && *y < 180.0)
+                .unwrap_or(camera.field_of_view_deg.y)
+                .to_radians(),
+            aspect_ratio: (camera.aspect_mode != ufbx::AspectMode::WindowSize && aspect.is_finite() && aspect > 0.0)
+                .then_some(aspect),
+            znear: camera.near_plane,
+            zfar: (camera.far_plane < crate::export::INFINITE_FAR).then_some(camera.far_plane),
+        },
+        ufbx::ProjectionMode::Orthographic => {
+            let size = real_prop(&camera.element.props, "OrthoZoom", 1.0) / 2.0;
+            let aspect = if aspect.is_finite() && aspect > 0.0 {
+                aspect
+            } else {
+                1.0
+            };
+            let (xmag, ymag) = if aspect >= 1.0 {
+                (size, size / aspect)
+            } else {
+                (size * aspect, size)
+            };
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                znear: camera.near_plane,
+                zfar: camera.far_plane,
+            }
+        }
+    };
+    Camera {
+        name: camera.element.name.to_string(),
+        node,
+        projection,
+    }
+}
+
+/// A light as the scene holds it; `None` for an area or volume light.
+fn read_light(light: &ufbx::Light, node: usize) -> Option<Light> {
+    let kind = match light.type_ {
+        ufbx::LightType::Point => LightKind::Point,
+        ufbx::LightType::Directional => LightKind::Directional,
+        ufbx::LightType::Spot => LightKind::Spot {
+            inner_cone_angle: (light.inner_angle / 2.0).to_radians(),
+            outer_cone_angle: (light.outer_angle / 2.0).to_radians(),
+        },
+        _ => return None,
+    };
+    // ufbx gives Intensity / 100: watts (or W/m^2), in the unit export::fbx_intensity writes.
+    let watts = light.intensity;
+    let intensity = match kind {
+        LightKind::Directional => watts,
+        _ => watts / crate::export::WATTS_PER_CANDELA,
+    };
+    let props = &light.element.props;
+    let range = (real_prop(props, "EnableFarAttenuation", 0.0) != 0.0)
+        .then(|| real_prop(props, "FarAttenuationEnd", 0.0))
+        .filter(|r| *r > 0.0);
+    Some(Light {
+        name: light.element.name.to_string(),
+        node,
+        kind,
+        color: [light.color.x, light.color.y, light.color.z],
+        intensity,
+        range,
+    })
 }
 
 /// A frame at `framerate` of a time in seconds, whole when within 1e-6 of a whole frame.

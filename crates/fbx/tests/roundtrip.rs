@@ -333,3 +333,128 @@ fn a_cluster_names_the_rest_matrix_of_the_node_holding_its_bones() {
         );
     }
 }
+
+#[test]
+fn cameras_and_lights_come_back_on_their_nodes() {
+    use animbin_core::scene::{Camera, Light, LightKind, Projection};
+    let mut scene = arm();
+    scene.cameras = vec![
+        Camera {
+            name: "lens".into(),
+            node: 0,
+            projection: Projection::Perspective {
+                yfov: 0.6,
+                aspect_ratio: Some(16.0 / 9.0),
+                znear: 0.1,
+                zfar: Some(100.0),
+            },
+        },
+        Camera {
+            name: "flat".into(),
+            node: 2,
+            projection: Projection::Orthographic {
+                xmag: 3.0,
+                ymag: 1.5,
+                znear: 0.5,
+                zfar: 50.0,
+            },
+        },
+    ];
+    scene.lights = vec![
+        Light {
+            name: "bulb".into(),
+            node: 1,
+            kind: LightKind::Point,
+            color: [1.0, 0.8, 0.6],
+            intensity: 500.0,
+            range: Some(20.0),
+        },
+        Light {
+            name: "beam".into(),
+            node: 3,
+            kind: LightKind::Spot {
+                inner_cone_angle: 0.3,
+                outer_cone_angle: 0.5,
+            },
+            color: [1.0, 1.0, 1.0],
+            intensity: 2000.0,
+            range: None,
+        },
+    ];
+    let mut report = ConversionReport::default();
+    let bytes = animbin_fbx::to_bytes(&scene, &mut report).unwrap();
+    assert!(
+        report.lost.iter().any(|l| l.contains("photometric units of 2 lights")),
+        "{:?}",
+        report.lost
+    );
+    let back = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
+    // The Models holding them are folded back into their nodes: the same nodes, no more.
+    assert_eq!(back.skeleton.bones.len(), scene.skeleton.bones.len());
+    assert_eq!(back.cameras.len(), 2);
+    assert_eq!(back.lights.len(), 2);
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-6 * (1.0 + a.abs());
+    for (a, b) in scene.cameras.iter().zip(&back.cameras) {
+        assert_eq!((a.name.as_str(), a.node), (b.name.as_str(), b.node));
+        match (a.projection, b.projection) {
+            (
+                Projection::Perspective {
+                    yfov,
+                    aspect_ratio,
+                    znear,
+                    zfar,
+                },
+                Projection::Perspective {
+                    yfov: y2,
+                    aspect_ratio: a2,
+                    znear: n2,
+                    zfar: f2,
+                },
+            ) => {
+                assert!(near(yfov, y2) && near(aspect_ratio.unwrap(), a2.unwrap()), "{b:?}");
+                assert!(near(znear, n2) && near(zfar.unwrap(), f2.unwrap()), "{b:?}");
+            }
+            (
+                Projection::Orthographic {
+                    xmag,
+                    ymag,
+                    znear,
+                    zfar,
+                },
+                Projection::Orthographic {
+                    xmag: x2,
+                    ymag: y2,
+                    znear: n2,
+                    zfar: f2,
+                },
+            ) => {
+                assert!(
+                    near(xmag, x2) && near(ymag, y2) && near(znear, n2) && near(zfar, f2),
+                    "{b:?}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    for (a, b) in scene.lights.iter().zip(&back.lights) {
+        assert_eq!((a.name.as_str(), a.node), (b.name.as_str(), b.node));
+        assert!(near(a.intensity, b.intensity), "{b:?}");
+        assert!(a.color.iter().zip(&b.color).all(|(x, y)| near(*x, *y)), "{b:?}");
+        assert_eq!(a.range.is_some(), b.range.is_some(), "{b:?}");
+        if let (
+            LightKind::Spot {
+                inner_cone_angle,
+                outer_cone_angle,
+            },
+            LightKind::Spot {
+                inner_cone_angle: i2,
+                outer_cone_angle: o2,
+            },
+        ) = (a.kind, b.kind)
+        {
+            assert!(near(inner_cone_angle, i2) && near(outer_cone_angle, o2), "{b:?}");
+        } else {
+            assert_eq!(a.kind, b.kind);
+        }
+    }
+}
