@@ -1,19 +1,16 @@
-//! The table of formats: one entry per format, from which [`Format`], [`Target`],
-//! [`Document`], [`Info`], the dump's tagged forms, detection and the metadata of
-//! [`crate::formats`] are generated. Everything a format does is its crate's
-//! [`FileFormat`] implementation; an entry only names the format, its root type and the
-//! targets it is written as.
+//! The table of formats: one entry per format. From it the macro below generates the lists
+//! and nothing else: the enums [`Format`], [`Target`], [`Document`] and [`Info`] (and the
+//! dump's tagged forms), each with one variant per entry; each root type's `Entry` (its
+//! variant and its targets' forms); and two arm lists, `with_format!` and `with_variant!`,
+//! through which the plain methods below and in `document.rs` reach a format's
+//! [`FileFormat`]. Everything a format does is its crate's `FileFormat` implementation;
+//! an entry only names the format, its root type and the targets it is written as.
 
-use std::io::Write;
 use std::path::Path;
 
 use animbin_core::format::FileFormat;
-use animbin_core::images::ImageFiles;
-use animbin_core::scene::{ConversionReport, Scene};
-use animbin_core::{Problem, SceneOptions};
+use animbin_core::scene::Scene;
 use serde::{Deserialize, Serialize};
-
-use crate::{Error, Result};
 
 /// Counts identifiers, for the length of a generated array.
 macro_rules! count {
@@ -21,9 +18,11 @@ macro_rules! count {
     ($head:ident $($tail:ident)*) => { 1 + count!($($tail)*) };
 }
 
-/// Generates the library's format-dependent types and dispatch from the table below.
+/// Generates the lists of the table below (see the module's documentation). `$d` is a `$`
+/// token, passed in so that the two macros generated here can name their own arguments.
 macro_rules! format_table {
     (
+        $d:tt
         detection order: [$($detect:ident),+ $(,)?];
         $(
             $(#[$format_doc:meta])*
@@ -47,65 +46,6 @@ macro_rules! format_table {
             /// Every format, in detection order: formats with magic before the one
             /// recognised by its file name.
             pub const ALL: [Format; count!($($detect)+)] = [$(Format::$detect),+];
-
-            /// The short name used by `--format`, `info --json` and dumps: `"seanim"`.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $(Self::$format => $name,)+
-                }
-            }
-
-            /// The name people know the format by: `"SEAnim"`.
-            pub const fn label(self) -> &'static str {
-                match self {
-                    $(Self::$format => <$root as FileFormat>::LABEL,)+
-                }
-            }
-
-            /// The extensions of the format's files, without the dot, the usual one first.
-            pub const fn extensions(self) -> &'static [&'static str] {
-                match self {
-                    $(Self::$format => <$root as FileFormat>::EXTENSIONS,)+
-                }
-            }
-
-            /// The extensions of the format's files in its own JSON form (`animj`).
-            pub const fn json_extensions(self) -> &'static [&'static str] {
-                match self {
-                    $(Self::$format => <$root as FileFormat>::JSON_EXTENSIONS,)+
-                }
-            }
-
-            /// The format's targets, in the order [`Target::ALL`] lists them.
-            pub fn targets(self) -> &'static [Target] {
-                match self {
-                    $(Self::$format => &[$(Target::$target),+],)+
-                }
-            }
-
-            /// What a front end needs to know of the format (see [`FormatInfo`]).
-            pub fn info(self) -> FormatInfo {
-                match self {
-                    $(Self::$format => FormatInfo::of::<$root>(self),)+
-                }
-            }
-
-            /// The format of a binary file judged by its magic bytes or, for a format
-            /// without magic (x8an), by `name`. JSON inputs are told apart by
-            /// [`Format::detect_json`].
-            pub fn detect(bytes: &[u8], name: Option<&Path>) -> Option<Self> {
-                Self::ALL.into_iter().find(|format| match format {
-                    $(Self::$format => <$root as FileFormat>::probe(bytes)
-                        || name.is_some_and(<$root as FileFormat>::probe_name),)+
-                })
-            }
-
-            /// The format whose own JSON form `bytes` are (AnimJ, DMF JSON, glTF).
-            pub fn detect_json(bytes: &[u8]) -> Option<Self> {
-                Self::ALL.into_iter().find(|format| match format {
-                    $(Self::$format => <$root as FileFormat>::probe_json(bytes),)+
-                })
-            }
         }
 
         /// A way to write a document: a format and the form it takes.
@@ -122,42 +62,18 @@ macro_rules! format_table {
         impl Target {
             /// Every target.
             pub const ALL: [Target; count!($($($target)+)+ Dump)] = [$($(Target::$target,)+)+ Target::Dump];
-
-            /// The name given to `--to`: `"seanim"`, `"semodel-draft"`, `"json"` for a dump.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($(Self::$target => $target_name,)+)+
-                    Self::Dump => "json",
-                }
-            }
-
-            /// The output file extension (without the dot) that selects this target, if
-            /// any.
-            pub const fn extension(self) -> Option<&'static str> {
-                match self {
-                    $($(Self::$target => $selects,)+)+
-                    Self::Dump => Some("json"),
-                }
-            }
-
-            /// The extension of the files written as this target when no name is given
-            /// (batch conversion): [`Target::extension`] where it has one.
-            pub const fn output_extension(self) -> &'static str {
-                match self {
-                    $($(Self::$target => $writes,)+)+
-                    Self::Dump => "json",
-                }
-            }
-
-            /// The format a document takes when written as this target; `None` for a
-            /// dump, which keeps the source's format.
-            pub const fn format(self) -> Option<Format> {
-                match self {
-                    $($(Self::$target)|+ => Some(Format::$format),)+
-                    Self::Dump => None,
-                }
-            }
         }
+
+        /// Each target's row of the table, in the order of [`Target`]'s variants.
+        const TARGET_ROWS: [TargetRow; count!($($($target)+)+ Dump)] = [
+            $($(TargetRow {
+                name: $target_name,
+                extension: $selects,
+                output_extension: $writes,
+                format: Some(Format::$format),
+            },)+)+
+            TargetRow { name: "json", extension: Some("json"), output_extension: "json", format: None },
+        ];
 
         /// A file of any supported format, read into memory.
         ///
@@ -169,189 +85,6 @@ macro_rules! format_table {
         #[non_exhaustive]
         pub enum Document {
             $($(#[$format_doc])* $format($root),)+
-        }
-
-        impl Document {
-            /// The document's format.
-            pub fn format(&self) -> Format {
-                match self {
-                    $(Self::$format(_) => Format::$format,)+
-                }
-            }
-
-            /// Reads `bytes` as `format` (its binary form or its own JSON form).
-            pub(crate) fn read_as(format: Format, bytes: &[u8]) -> Result<Self> {
-                Ok(match format {
-                    $(Format::$format => Self::$format(<$root as FileFormat>::read(bytes)?),)+
-                })
-            }
-
-            /// The summary of `bytes` as `format`, through the format's view where it has
-            /// one.
-            pub(crate) fn summary_as(format: Format, bytes: &[u8]) -> Result<Info> {
-                Ok(match format {
-                    $(Format::$format => Info::$format(<$root as FileFormat>::summary_of(bytes)?),)+
-                })
-            }
-
-            /// A summary: counts and header fields.
-            pub fn info(&self) -> Info {
-                match self {
-                    $(Self::$format(d) => Info::$format(d.summary()),)+
-                }
-            }
-
-            /// Every rule of the format the document breaks, and every legal but
-            /// suspicious value.
-            pub fn validate(&self) -> Vec<Problem> {
-                match self {
-                    $(Self::$format(d) => d.validate(),)+
-                }
-            }
-
-            /// The document as a scene, the neutral model conversions go through,
-            /// recording in `report` what the scene cannot hold.
-            pub fn to_scene(&self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-                Ok(match self {
-                    $(Self::$format(d) => d.to_scene(options, report)?,)+
-                })
-            }
-
-            /// [`Document::to_scene`] of a document no longer needed, which moves the
-            /// arrays its model holds as the scene does ([`FileFormat::into_scene`]).
-            pub fn into_scene(self, options: &SceneOptions, report: &mut ConversionReport) -> Result<Scene> {
-                Ok(match self {
-                    $(Self::$format(d) => d.into_scene(options, report)?,)+
-                })
-            }
-
-            /// The width of the document's key values where its format states one
-            /// ([`FileFormat::key_precision`]): `None` where only the values can tell (glTF).
-            pub fn key_precision(&self) -> Option<animbin_core::scene::Precision> {
-                match self {
-                    $(Self::$format(d) => d.key_precision(),)+
-                }
-            }
-
-            /// The target that writes the document back in the form it was read in.
-            pub fn own_target(&self) -> Target {
-                match self {
-                    $(Self::$format(d) => {
-                        let form = d.form();
-                        let forms: &[(Target, Option<<$root as FileFormat>::Form>)] = &[$((Target::$target, $form)),+];
-                        forms
-                            .iter()
-                            .find(|(_, f)| f.is_none_or(|f| f == form))
-                            .map_or(Target::Dump, |&(target, _)| target)
-                    })+
-                }
-            }
-
-            /// Whether writing the document as `target` (one of its format's) is a change
-            /// of form that can lose part of it, which a conversion reaches through the
-            /// scene model so that the losses are reported before anything is written.
-            pub(crate) fn form_change_loses(&self, target: Target) -> bool {
-                match self {
-                    $(Self::$format(d) => {
-                        let forms: &[(Target, Option<<$root as FileFormat>::Form>)] = &[$((Target::$target, $form)),+];
-                        <$root as FileFormat>::FORM_CHANGE_LOSES
-                            && form_for(forms, target).flatten().is_some_and(|f| f != d.form())
-                    })+
-                }
-            }
-
-            /// Encodes the document as `target`, one of its format's targets.
-            pub(crate) fn write_target(
-                &self,
-                target: Target,
-                writer: &mut dyn Write,
-                report: &mut ConversionReport,
-            ) -> Result<()> {
-                let unsupported = || Error::Unsupported {
-                    format: self.format(),
-                    target,
-                };
-                match self {
-                    $(Self::$format(d) => {
-                        let forms: &[(Target, Option<<$root as FileFormat>::Form>)] = &[$((Target::$target, $form)),+];
-                        let form = form_for(forms, target).ok_or_else(unsupported)?;
-                        Ok(d.write_as(form.unwrap_or_else(|| d.form()), writer, report)?)
-                    })+
-                }
-            }
-
-            /// Builds a document for `target` from a scene with the texture files found
-            /// for it (see [`FileFormat::from_scene`]). A target that keeps the form read
-            /// (SEModel's own layout) builds the format's first form.
-            pub(crate) fn build(
-                scene: &Scene,
-                target: Target,
-                options: &SceneOptions,
-                images: &ImageFiles,
-                report: &mut ConversionReport,
-            ) -> Result<Self> {
-                match target.format() {
-                    $(Some(Format::$format) => {
-                        let forms: &[(Target, Option<<$root as FileFormat>::Form>)] = &[$((Target::$target, $form)),+];
-                        let form = form_for(forms, target)
-                            .flatten()
-                            .or_else(|| forms.iter().find_map(|&(_, f)| f))
-                            .expect("every format has a target of a given form");
-                        Ok(Self::$format(<$root as FileFormat>::from_scene(scene, form, options, images, report)?))
-                    })+
-                    None => Err(Error::Unsupported { format: Format::Gltf, target }),
-                }
-            }
-        }
-
-        /// What a conversion asks of a target's format.
-        impl Target {
-            /// Why the target could hold nothing of `scene`, if it could not.
-            pub(crate) fn holds_nothing(self, scene: &Scene) -> Option<String> {
-                match self.format()? {
-                    $(Format::$format => <$root as FileFormat>::holds_nothing(scene),)+
-                }
-            }
-
-            /// What a loss line names as unable to hold it ([`crate::loss_line`]): the
-            /// format, or the target where the format's forms hold different things.
-            pub(crate) fn holder(self) -> &'static str {
-                match self.format() {
-                    $(Some(Format::$format) => {
-                        let forms: &[(Target, Option<<$root as FileFormat>::Form>)] = &[$((Target::$target, $form)),+];
-                        let own_form = form_for(forms, self).flatten().is_some();
-                        if <$root as FileFormat>::FORM_CHANGE_LOSES && own_form { self.name() } else { $name }
-                    })+
-                    None => "a dump",
-                }
-            }
-
-            /// Whether the target embeds the texture files a conversion finds.
-            pub(crate) fn embeds_image_files(self) -> bool {
-                match self.format() {
-                    $(Some(Format::$format) => <$root as FileFormat>::EMBEDS_IMAGE_FILES,)+
-                    None => false,
-                }
-            }
-
-            /// Whether unnamed animations take their file's name in the target.
-            pub(crate) fn names_from_files(self) -> bool {
-                match self.format() {
-                    $(Some(Format::$format) => <$root as FileFormat>::NAMES_FROM_FILES,)+
-                    None => false,
-                }
-            }
-
-            /// Whether the target restates an animation header that [`SceneOptions`] can
-            /// set (kind, looping, precision): the formats whose writer chooses its
-            /// precision (SEAnim), so that a same-format conversion with those options
-            /// rebuilds the file.
-            pub(crate) fn restates_header(self) -> bool {
-                match self.format() {
-                    $(Some(Format::$format) => <$root as FileFormat>::CHOOSES_PRECISION,)+
-                    None => false,
-                }
-            }
         }
 
         /// A summary of a document: counts and header fields, without the bulk data.
@@ -380,21 +113,55 @@ macro_rules! format_table {
             $(#[serde(rename = $name)] $format(<$root as FileFormat>::Undump),)+
         }
 
-        impl Document {
-            /// The document's dump data, tagged with its format.
-            pub(crate) fn dump_ref(&self) -> Result<DumpRef<'_>> {
-                Ok(match self {
-                    $(Self::$format(d) => DumpRef::$format(d.dump()?),)+
-                })
+        $(impl Entry for $root {
+            const FORMAT: Format = Format::$format;
+            const TARGETS: &'static [Target] = &[$(Target::$target),+];
+            const FORMS: &'static [(Target, Option<Self::Form>)] = &[$((Target::$target, $form)),+];
+
+            fn into_document(self) -> Document {
+                Document::$format(self)
             }
 
-            /// The document a dump describes.
-            pub(crate) fn from_dump(dump: DumpOwned) -> Result<Self> {
-                Ok(match dump {
-                    $(DumpOwned::$format(data) => Self::$format(<$root as FileFormat>::undump(data)?),)+
-                })
+            fn into_info(summary: Self::Summary) -> Info {
+                Info::$format(summary)
             }
+
+            fn into_dump(dump: Self::Dump<'_>) -> DumpRef<'_> {
+                DumpRef::$format(dump)
+            }
+        })+
+
+        /// Evaluates `$body` with `$root` naming the root type of `$format` (a [`Format`]):
+        /// `with_format!(format, |F| F::LABEL)`.
+        macro_rules! with_format {
+            ($d format:expr, |$d root:ident| $d body:expr) => {
+                match $d format {
+                    $(Format::$format => {
+                        #[allow(dead_code)]
+                        type $d root = $root;
+                        $d body
+                    })+
+                }
+            };
         }
+        pub(crate) use with_format;
+
+        /// Evaluates `$body` with `$inner` bound to what the variant of `$value` holds and
+        /// `$root` naming the format's root type. `$enum` is any of the table's enums with a
+        /// variant per format ([`Document`], [`Info`], `DumpOwned`):
+        /// `with_variant!(document, Document, |model: F| model.validate())`.
+        macro_rules! with_variant {
+            ($d value:expr, $d enum:ident, |$d inner:ident: $d root:ident| $d body:expr) => {
+                match $d value {
+                    $($d enum::$format($d inner) => {
+                        #[allow(dead_code)]
+                        type $d root = $root;
+                        $d body
+                    })+
+                }
+            };
+        }
+        pub(crate) use with_variant;
 
         #[cfg(test)]
         mod generated {
@@ -408,13 +175,64 @@ macro_rules! format_table {
     };
 }
 
-/// The form `target` writes among a format's `(target, form)` pairs: `None` when it is not
-/// one of the format's targets, `Some(None)` for a target that keeps the form read.
-fn form_for<F: Copy>(forms: &[(Target, Option<F>)], target: Target) -> Option<Option<F>> {
-    forms.iter().find(|(t, _)| *t == target).map(|&(_, form)| form)
+/// What the table knows of a format's root type beyond its [`FileFormat`]: its variant in
+/// each of the table's enums, and the form each of its targets writes.
+pub(crate) trait Entry: FileFormat {
+    /// The format.
+    const FORMAT: Format;
+    /// The format's targets, in the order [`Target::ALL`] lists them.
+    const TARGETS: &'static [Target];
+    /// The format's targets, each with the form it writes (`None`: the form the document
+    /// was read in).
+    const FORMS: &'static [(Target, Option<Self::Form>)];
+    /// The document holding `self`.
+    fn into_document(self) -> Document;
+    /// The summary as an [`Info`].
+    fn into_info(summary: Self::Summary) -> Info;
+    /// The dump data tagged with the format.
+    fn into_dump(dump: Self::Dump<'_>) -> DumpRef<'_>;
+
+    /// The form `target` writes: `None` when it is not one of the format's targets,
+    /// `Some(None)` for a target that keeps the form read.
+    fn form_of(target: Target) -> Option<Option<Self::Form>> {
+        Self::FORMS.iter().find(|(t, _)| *t == target).map(|&(_, form)| form)
+    }
+
+    /// The target that writes `self` back in the form it was read in (a dump where none
+    /// does).
+    fn own_target(&self) -> Target {
+        let form = self.form();
+        Self::FORMS
+            .iter()
+            .find(|(_, f)| f.is_none_or(|f| f == form))
+            .map_or(Target::Dump, |&(target, _)| target)
+    }
+
+    /// The form a document built from a scene for `target` takes: the target's, or for a
+    /// target that keeps the form read (SEModel's own layout) the format's first form.
+    fn built_form(target: Target) -> Self::Form {
+        Self::form_of(target)
+            .flatten()
+            .or_else(|| Self::FORMS.iter().find_map(|&(_, form)| form))
+            .expect("every format has a target of a given form")
+    }
+
+    /// Whether writing `self` as `target` changes its form in a way that can lose part of it.
+    fn form_change_loses(&self, target: Target) -> bool {
+        Self::FORM_CHANGE_LOSES && Self::form_of(target).flatten().is_some_and(|f| f != self.form())
+    }
+}
+
+/// A target's row: its names and the format it writes.
+struct TargetRow {
+    name: &'static str,
+    extension: Option<&'static str>,
+    output_extension: &'static str,
+    format: Option<Format>,
 }
 
 format_table! {
+    $
     detection order: [AnimX, Gltf, Fbx, Dmf, Cast, SeAnim, SeModel, Sf3];
 
     /// SEAnim v1 (`.seanim`), magic `SEAnim`.
@@ -470,6 +288,123 @@ format_table! {
     Fbx(animbin_fbx::FbxFile) = "fbx" {
         /// Binary FBX 7.4 (`.fbx`).
         Fbx = "fbx", selected by Some("fbx"), written as "fbx", form Some(());
+    }
+}
+
+impl Format {
+    /// The short name used by `--format`, `info --json` and dumps: `"seanim"`.
+    pub const fn name(self) -> &'static str {
+        with_format!(self, |F| F::NAME)
+    }
+
+    /// The name people know the format by: `"SEAnim"`.
+    pub const fn label(self) -> &'static str {
+        with_format!(self, |F| F::LABEL)
+    }
+
+    /// The extensions of the format's files, without the dot, the usual one first.
+    pub const fn extensions(self) -> &'static [&'static str] {
+        with_format!(self, |F| F::EXTENSIONS)
+    }
+
+    /// The extensions of the format's files in its own JSON form (`animj`).
+    pub const fn json_extensions(self) -> &'static [&'static str] {
+        with_format!(self, |F| F::JSON_EXTENSIONS)
+    }
+
+    /// The format's targets, in the order [`Target::ALL`] lists them.
+    pub fn targets(self) -> &'static [Target] {
+        with_format!(self, |F| F::TARGETS)
+    }
+
+    /// What a front end needs to know of the format (see [`FormatInfo`]).
+    pub fn info(self) -> FormatInfo {
+        with_format!(self, |F| FormatInfo::of::<F>(self))
+    }
+
+    /// The format of a binary file judged by its magic bytes or, for a format without
+    /// magic (x8an), by `name`. JSON inputs are told apart by [`Format::detect_json`].
+    pub fn detect(bytes: &[u8], name: Option<&Path>) -> Option<Self> {
+        Self::ALL.into_iter().find(|&format| {
+            with_format!(format, |F| <F as FileFormat>::probe(bytes)
+                || name.is_some_and(<F as FileFormat>::probe_name))
+        })
+    }
+
+    /// The format whose own JSON form `bytes` are (AnimJ, DMF JSON, glTF).
+    pub fn detect_json(bytes: &[u8]) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|&format| with_format!(format, |F| <F as FileFormat>::probe_json(bytes)))
+    }
+}
+
+impl Target {
+    const fn row(self) -> &'static TargetRow {
+        &TARGET_ROWS[self as usize]
+    }
+
+    /// The name given to `--to`: `"seanim"`, `"semodel-draft"`, `"json"` for a dump.
+    pub const fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// The output file extension (without the dot) that selects this target, if any.
+    pub const fn extension(self) -> Option<&'static str> {
+        self.row().extension
+    }
+
+    /// The extension of the files written as this target when no name is given (batch
+    /// conversion): [`Target::extension`] where it has one.
+    pub const fn output_extension(self) -> &'static str {
+        self.row().output_extension
+    }
+
+    /// The format a document takes when written as this target; `None` for a dump, which
+    /// keeps the source's format.
+    pub const fn format(self) -> Option<Format> {
+        self.row().format
+    }
+
+    /// Why the target could hold nothing of `scene`, if it could not.
+    pub(crate) fn holds_nothing(self, scene: &Scene) -> Option<String> {
+        with_format!(self.format()?, |F| <F as FileFormat>::holds_nothing(scene))
+    }
+
+    /// What a loss line names as unable to hold it ([`crate::loss_line`]): the format, or
+    /// the target where the format's forms hold different things.
+    pub(crate) fn holder(self) -> &'static str {
+        let Some(format) = self.format() else {
+            return "a dump";
+        };
+        with_format!(format, |F| {
+            let own_form = F::form_of(self).flatten().is_some();
+            if F::FORM_CHANGE_LOSES && own_form {
+                self.name()
+            } else {
+                F::NAME
+            }
+        })
+    }
+
+    /// Whether the target embeds the texture files a conversion finds.
+    pub(crate) fn embeds_image_files(self) -> bool {
+        self.format()
+            .is_some_and(|format| with_format!(format, |F| F::EMBEDS_IMAGE_FILES))
+    }
+
+    /// Whether unnamed animations take their file's name in the target.
+    pub(crate) fn names_from_files(self) -> bool {
+        self.format()
+            .is_some_and(|format| with_format!(format, |F| F::NAMES_FROM_FILES))
+    }
+
+    /// Whether the target restates an animation header that [`animbin_core::SceneOptions`]
+    /// can set (kind, looping, precision): the formats whose writer chooses its precision
+    /// (SEAnim), so that a same-format conversion with those options rebuilds the file.
+    pub(crate) fn restates_header(self) -> bool {
+        self.format()
+            .is_some_and(|format| with_format!(format, |F| F::CHOOSES_PRECISION))
     }
 }
 
