@@ -36,6 +36,9 @@ pub(crate) struct Document {
     inner: Arc<animbin::Document>,
     /// The path it was opened from.
     path: Option<PathBuf>,
+    /// How it was read (`open`'s `max_input_size` and `max_accessor_values`): its
+    /// conversions read texture files beside it and its glTF accessors under the same bounds.
+    read: ReadOptions,
 }
 
 impl Document {
@@ -58,6 +61,10 @@ impl Document {
     fn options(&self, method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<ConvertOptions> {
         let mut options = options::read(method, kwargs, allowed)?;
         options.input.clone_from(&self.path);
+        // Texture files read beside the input count against the limit it was opened with,
+        // as the command's do.
+        options.max_input_size = Some(self.read.max_input_size);
+        options.max_accessor_values = self.read.max_accessor_values;
         Ok(options)
     }
 
@@ -238,7 +245,7 @@ impl Document {
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = self.options("scene", options, options::SCENE)?;
         let mut built = py
-            .detach(|| self.inner.scene_with(&options))
+            .detach(|| self.read.scope(|| self.inner.scene_with(&options)))
             .map_err(|e| self.error(py, e))?;
         if name_animations {
             for (animation, name) in built.scene.animations.iter_mut().zip(&built.names) {
@@ -293,24 +300,28 @@ fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
         .transpose()
 }
 
-/// `animbin.open(source, format=None, max_input_size=None)`: a path or the file's bytes.
-/// `max_input_size` (bytes as an `int`, or text such as `"64M"`, by the library's rule)
-/// bounds what is read of a path; bytes given are already in memory and read as they are.
+/// `animbin.open(source, format=None, max_input_size=None, max_accessor_values=None)`: a
+/// path or the file's bytes. `max_input_size` (bytes as an `int`, or text such as `"64M"`,
+/// by the library's rule) bounds what is read of a path, and of the files read beside it
+/// then and by its conversions; bytes given are already in memory and read as they are.
+/// `max_accessor_values` (likewise) bounds what a glTF's accessors give.
 #[pyfunction]
-#[pyo3(name = "_open", signature = (source, format = None, max_input_size = None))]
+#[pyo3(name = "_open", signature = (source, format = None, max_input_size = None, max_accessor_values = None))]
 pub(crate) fn open(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
     max_input_size: Option<&Bound<'_, PyAny>>,
+    max_accessor_values: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Document> {
     let format = parse_format(format)?;
-    let read = options::read_options(max_input_size)?;
+    let read = options::read_options(max_input_size, max_accessor_values)?;
     let parse = |bytes: &[u8]| {
-        py.detach(|| animbin::Document::parse_as(bytes, None, format))
+        py.detach(|| read.scope(|| animbin::Document::parse_as(bytes, None, format)))
             .map(|inner| Document {
                 inner: Arc::new(inner),
                 path: None,
+                read,
             })
     };
     if let Ok(bytes) = source.cast::<PyBytes>() {
@@ -336,6 +347,7 @@ pub(crate) fn open(
     Ok(Document {
         inner: Arc::new(inner),
         path: Some(path),
+        read,
     })
 }
 
@@ -359,8 +371,13 @@ pub(crate) fn open_path(
             None,
         ),
     })?;
-    py.detach(|| animbin::Document::parse_file_with(&bytes, path, format, read))
-        .map_err(|e| format_error(py, e, Some(path)))
+    // On a thread of its own, as a conversion: running out of memory while parsing raises
+    // MemoryError (crate::memory), and Ctrl-C returns at once.
+    let (owned, read) = (path.to_path_buf(), *read);
+    interrupt::run(py, move |_| {
+        read.scope(|| animbin::Document::parse_file_with(&bytes, &owned, format, &read))
+    })?
+    .map_err(|e| format_error(py, e, Some(path)))
 }
 
 /// The path that `bytes` spell, when they look like one that a caller meant to open: short,
@@ -400,6 +417,7 @@ pub(crate) fn unpickle(py: Python<'_>, bytes: &[u8], format: &str, path: Option<
     Ok(Document {
         inner: Arc::new(inner),
         path,
+        read: ReadOptions::default(),
     })
 }
 
@@ -424,6 +442,7 @@ pub(crate) fn undump(py: Python<'_>, dump: &Bound<'_, PyAny>) -> PyResult<Docume
         .map(|inner| Document {
             inner: Arc::new(inner),
             path: None,
+            read: ReadOptions::default(),
         })
         .map_err(|e| format_error(py, e, None))
 }
@@ -461,6 +480,7 @@ pub(crate) fn from_scene(
     Ok(Document {
         inner: Arc::new(conversion.into_document()),
         path: None,
+        read: ReadOptions::default(),
     })
 }
 

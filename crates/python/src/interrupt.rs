@@ -7,6 +7,10 @@
 //! middle; on an interrupt, the call returns and the work is told through [`Cancel`]: an
 //! output it is writing fails at its next write (and [`animbin::save_with`] removes what was
 //! written), and its result is dropped when it ends.
+//!
+//! The work's threads (its own and a pool of its own for the library's parallel parts) are
+//! marked for [`crate::memory`]: when the system refuses them memory, the call raises
+//! `MemoryError` instead of the process aborting.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -14,8 +18,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
+
+use crate::memory::{self, Marked, Outcome};
 
 /// How long one wait for the work lasts before Python's signal handlers run.
 const POLL: Duration = Duration::from_millis(50);
@@ -74,17 +80,26 @@ impl<W: Write> Write for CancelWriter<W> {
 
 /// `work`'s result, computed on a thread of its own while this one waits with the GIL
 /// released and runs Python's signal handlers every [`POLL`]: an exception they raise
-/// (`KeyboardInterrupt`) sets `work`'s [`Cancel`] and is returned at once.
+/// (`KeyboardInterrupt`) sets `work`'s [`Cancel`] and is returned at once. When the system
+/// refuses the work's threads memory, the call raises `MemoryError` ([`crate::memory`]).
 pub(crate) fn run<T: Send + 'static>(py: Python<'_>, work: impl FnOnce(Cancel) -> T + Send + 'static) -> PyResult<T> {
     let cancel = Cancel::default();
+    let outcome = Arc::new(Outcome::default());
     let (sender, mut receiver) = mpsc::sync_channel(1);
     let theirs = cancel.clone();
+    let marks = Arc::clone(&outcome);
     std::thread::Builder::new()
         .name("animbin conversion".into())
         .stack_size(STACK)
         .spawn(move || {
+            let _marked = Marked::new(&marks);
+            let result = match memory::pool(&marks) {
+                // The library's parallel parts run on threads marked as this one is.
+                Some(pool) => pool.install(move || work(theirs)),
+                None => work(theirs),
+            };
             // The caller may have gone (interrupted): the result is then dropped.
-            let _ = sender.send(work(theirs));
+            let _ = sender.send(result);
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the conversion's thread: {e}")))?;
     loop {
@@ -97,6 +112,10 @@ pub(crate) fn run<T: Send + 'static>(py: Python<'_>, work: impl FnOnce(Cancel) -
         match got {
             Ok(value) => return Ok(value),
             Err(RecvTimeoutError::Timeout) => {
+                if let Some(size) = outcome.refused() {
+                    cancel.0.store(true, Ordering::Relaxed);
+                    return Err(out_of_memory(size));
+                }
                 if let Err(interrupt) = py.check_signals() {
                     cancel.0.store(true, Ordering::Relaxed);
                     return Err(interrupt);
@@ -109,4 +128,12 @@ pub(crate) fn run<T: Send + 'static>(py: Python<'_>, work: impl FnOnce(Cancel) -
             }
         }
     }
+}
+
+/// The `MemoryError` of work whose thread could not get `size` bytes.
+fn out_of_memory(size: usize) -> PyErr {
+    PyMemoryError::new_err(format!(
+        "out of memory: could not allocate {size} bytes more for this input; nothing was written \
+         (allow the process more memory)"
+    ))
 }

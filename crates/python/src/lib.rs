@@ -12,12 +12,14 @@
 //! file the operating system refuses (an input or an output) the matching `OSError` naming
 //! it, bad arguments a `ValueError` or `TypeError`, and what a conversion loses an
 //! `animbin.LossWarning`. Files are read in chunks with the GIL released, so that Ctrl-C
-//! interrupts a long read (`files`).
+//! interrupts a long read (`files`), and a conversion that runs out of memory raises
+//! `MemoryError` (`memory`).
 
 mod document;
 mod errors;
 mod files;
 mod interrupt;
+mod memory;
 mod options;
 mod pose;
 mod scene;

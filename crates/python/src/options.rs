@@ -23,6 +23,8 @@ pub(crate) const ALLOW_EMPTY: &str = "allow_empty";
 pub(crate) const NORMALIZE_ROTATIONS: &str = "normalize_rotations";
 /// `animbin.open`'s keyword: the most bytes read of one input.
 pub(crate) const MAX_INPUT_SIZE: &str = animbin::options::MAX_INPUT_SIZE;
+/// `animbin.open`'s keyword: the most values a glTF's accessors give.
+pub(crate) const MAX_ACCESSOR_VALUES: &str = animbin::options::MAX_ACCESSOR_VALUES;
 
 /// What `convert`, `write` and `to_gltf` take.
 pub(crate) const CONVERT: &[&str] = &[
@@ -117,29 +119,46 @@ pub(crate) fn read(method: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[
     Ok(convert)
 }
 
-/// `open(..., max_input_size=...)` as the library's [`ReadOptions`]: `None` for the default
-/// (4 GiB), else a whole number of bytes (an `int`) or text with a unit (`"64M"`, `"8G"`),
-/// by the library's rule (`animbin::options::max_input_size`, which the command's
-/// `--max-input-size` follows); a value it refuses is a `ValueError` naming the keyword.
-pub(crate) fn read_options(max_input_size: Option<&Bound<'_, PyAny>>) -> PyResult<ReadOptions> {
+/// `open(..., max_input_size=..., max_accessor_values=...)` as the library's
+/// [`ReadOptions`]: `None` for each default (4 GiB; 16 values a byte of a glTF's buffers),
+/// else a whole number (an `int`) or text with a unit (`"64M"`, `"8G"`), by the library's
+/// rules (`animbin::options::max_input_size` and `max_accessor_values`, which the command's
+/// `--max-input-size` and `--max-accessor-values` follow); a value they refuse is a
+/// `ValueError` naming the keyword.
+pub(crate) fn read_options(
+    max_input_size: Option<&Bound<'_, PyAny>>,
+    max_accessor_values: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ReadOptions> {
     let mut read = ReadOptions::default();
-    let Some(value) = max_input_size.filter(|value| !value.is_none()) else {
-        return Ok(read);
+    if let Some(text) = size_text(MAX_INPUT_SIZE, "bytes", max_input_size)? {
+        read.max_input_size =
+            animbin::options::max_input_size(&text).map_err(|e| PyValueError::new_err(format!("open(): {e}")))?;
+    }
+    if let Some(text) = size_text(MAX_ACCESSOR_VALUES, "values", max_accessor_values)? {
+        read.max_accessor_values = Some(
+            animbin::options::max_accessor_values(&text).map_err(|e| PyValueError::new_err(format!("open(): {e}")))?,
+        );
+    }
+    Ok(read)
+}
+
+/// The text of a size keyword's value (`None` when not given): an `int` as its digits, or
+/// a `str` as it is; anything else is a `TypeError` naming the keyword.
+fn size_text(keyword: &str, unit: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(value) = value.filter(|value| !value.is_none()) else {
+        return Ok(None);
     };
     // `bool` is an `int` in Python, but `True` is no size.
-    let text = if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-        value.str()?.to_string()
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        Ok(Some(value.str()?.to_string()))
     } else if let Ok(text) = value.cast::<PyString>() {
-        text.to_string()
+        Ok(Some(text.to_string()))
     } else {
-        return Err(PyTypeError::new_err(format!(
-            "open(): {MAX_INPUT_SIZE}: expected an int (bytes) or str (\"64M\"), got {}",
+        Err(PyTypeError::new_err(format!(
+            "open(): {keyword}: expected an int ({unit}) or str (\"64M\"), got {}",
             value.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
-        )));
-    };
-    read.max_input_size =
-        animbin::options::max_input_size(&text).map_err(|e| PyValueError::new_err(format!("open(): {e}")))?;
-    Ok(read)
+        )))
+    }
 }
 
 /// `anims=[...]`: each a `Document` or a path to open.

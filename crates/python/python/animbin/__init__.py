@@ -79,7 +79,11 @@ __all__ = [
 
 
 def open(  # noqa: A001 (the module's own open)
-    source: Any, format: str | None = None, *, max_input_size: int | str | None = None
+    source: Any,
+    format: str | None = None,
+    *,
+    max_input_size: int | str | None = None,
+    max_accessor_values: int | str | None = None,
 ) -> Document:
     """Reads a file of any supported format.
 
@@ -97,9 +101,16 @@ def open(  # noqa: A001 (the module's own open)
     (bytes) or text with a binary unit (``"64M"``, ``"8G"``), as the command's
     ``--max-input-size`` takes it. A larger regular file is refused before it is read, a
     pipe or a device once it passes the limit (a ``FormatError`` naming the limit, its
-    ``__cause__`` an ``OSError`` with ``errno.EFBIG``).
+    ``__cause__`` an ``OSError`` with ``errno.EFBIG``). The texture files the document's
+    conversions read beside it count against the same limit.
+
+    ``max_accessor_values`` bounds what a glTF's accessors give in all (16 values a byte
+    of its buffers by default, at least 16,777,216; an int or text as for
+    ``max_input_size``, as the command's ``--max-accessor-values``): a file past it is a
+    ``FormatError`` naming the accessor and the budget. Running out of memory while a path
+    is read or a document converted raises ``MemoryError``, and nothing is written.
     """
-    return _open(source, format, max_input_size)
+    return _open(source, format, max_input_size, max_accessor_values)
 
 
 def from_scene(scene: Scene, format: str, **options: Any) -> Document:

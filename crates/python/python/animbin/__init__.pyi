@@ -73,6 +73,7 @@ def open(
     format: str | None = None,
     *,
     max_input_size: int | str | None = None,
+    max_accessor_values: int | str | None = None,
 ) -> Document:
     """Reads a file of any supported format.
 
@@ -93,7 +94,14 @@ def open(
     ``ValueError`` naming the keyword. A larger regular file is refused before it is read,
     a pipe or a device once it passes the limit: a ``FormatError`` naming the limit and the
     keyword, its ``__cause__`` an ``OSError`` with ``errno.EFBIG``. It bounds the reading of
-    a path only (bytes given are read as they are).
+    a path (bytes given are read as they are) and of the texture files its conversions read
+    beside it.
+
+    ``max_accessor_values`` bounds what a glTF's accessors give in all: 16 values a byte of
+    its buffers by default (at least 16,777,216), else an int or text as for
+    ``max_input_size`` (``--max-accessor-values``). A file past it is a ``FormatError``
+    naming the accessor and the budget. Running out of memory while a path is read or a
+    document converted raises ``MemoryError``; nothing is written.
     """
 
 def transform_matrices(translations: ArrayLike, rotations: ArrayLike, scales: ArrayLike) -> NDArray[np.float64]:
