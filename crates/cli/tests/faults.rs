@@ -467,6 +467,57 @@ fn the_input_size_limit_counts_the_files_read_beside_the_input() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
+/// --max-accessor-values sets the glTF accessor budget for every command that reads: 8
+/// primitives sharing a sparse accessor of 1,000 positions give 24,004 values (each
+/// primitive's 3,000 and the substitute's 4); one fewer is refused naming the accessor and
+/// the budget as set, and a value that is not a count is a usage error naming the option.
+#[test]
+fn the_accessor_budget_is_set_by_max_accessor_values() {
+    let dir = tempdir();
+    let sparse = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fuzz/regressions/parse_gltf/gltf-8-primitives-share-a-sparse-accessor-of-5000000"),
+    )
+    .unwrap()
+    .replace("\"count\": 5000000", "\"count\": 1000");
+    let gltf = write(dir.path(), "shared.gltf", sparse.as_bytes());
+    let output = dir.path().join("out.cast");
+    for budget in ["24004", "1M"] {
+        for args in [
+            vec!["info", "--max-accessor-values", budget, s(&gltf)],
+            vec!["validate", "--max-accessor-values", budget, s(&gltf)],
+            vec!["--max-accessor-values", budget, "convert", s(&gltf), s(&output)],
+        ] {
+            let out = animbin(&args);
+            assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        }
+        assert!(output.exists());
+        std::fs::remove_file(&output).unwrap();
+    }
+    for args in [
+        vec!["info", "--max-accessor-values", "24003", s(&gltf)],
+        vec!["convert", "--max-accessor-values", "24003", s(&gltf), s(&output)],
+    ] {
+        let out = animbin(&args);
+        assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("gltf: /accessors/0: expected at most 24003 accessor values in all (as set;"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(!output.exists());
+    for bad in ["0", "-1", "1.5G", "lots"] {
+        let out = animbin(&["info", &format!("--max-accessor-values={bad}"), s(&gltf)]);
+        assert_eq!(code(&out), 2, "{bad}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("--max-accessor-values"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn the_input_size_limit_is_named_with_the_option_that_raises_it() {
     let dir = tempdir();
