@@ -478,7 +478,9 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
     }
 
     // The bind pose: every bone's model-space matrix at bind time, and the skinned meshes'.
-    if scene.meshes.iter().any(|m| m.skin.is_some()) {
+    // Written for a skeleton without a mesh too: Blender's ufbx-based importer
+    // (wm.fbx_import) turns animated root bones into its axes only when a bind pose names them.
+    if scene.meshes.iter().any(|m| m.skin.is_some()) || bones.iter().any(|b| b.kind.is_bone()) {
         for (b, &id) in node_ids.iter().enumerate() {
             pose_nodes.push((id, bind_matrices.rest(b)));
         }
@@ -1062,6 +1064,20 @@ fn materials(scene: &Scene, o: &mut Objects) -> Vec<i64> {
     ids
 }
 
+/// The last frame of an animation's stack: its last frame by its frame count, or its last
+/// key where a key lies beyond (AnimX and DMF lengths can end a frame before their last key;
+/// a stack must hold every key, or readers that keep to it, such as Assimp, cut it off).
+fn last_frame(animation: &Animation) -> f64 {
+    let by_count = (animation.frame_count - 1.0).max(0.0);
+    let bones = animation.bones.iter().flat_map(|t| {
+        let translation = t.translation.iter().map(|k| k.frame);
+        let rotation = t.rotation.iter().map(|k| k.frame);
+        translation.chain(rotation).chain(t.scale.iter().map(|k| k.frame))
+    });
+    let weights = animation.weights.iter().flat_map(|t| t.keys.iter().map(|k| k.frame));
+    bones.chain(weights).filter(|f| f.is_finite()).fold(by_count, f64::max)
+}
+
 /// Keys of `keys` sorted by frame, the last of keys at the same frame kept.
 fn sorted<T: KeyValue>(keys: &Keys<T>) -> Vec<(f64, T)> {
     let mut out: Vec<(f64, T)> = keys.iter().map(|k| (k.frame, k.value)).collect();
@@ -1181,7 +1197,7 @@ fn animation_stack(
     };
     let what = || format!("animation {name:?}");
     let start = 0;
-    let stop = ticks((animation.frame_count - 1.0).max(0.0), framerate, &what)?;
+    let stop = ticks(last_frame(animation), framerate, &what)?;
     let times = vec![
         p("LocalStart", "KTime", "Time", "", vec![Property::I64(start)]),
         p("LocalStop", "KTime", "Time", "", vec![Property::I64(stop)]),
@@ -1189,7 +1205,15 @@ fn animation_stack(
         p("ReferenceStop", "KTime", "Time", "", vec![Property::I64(stop)]),
     ];
     let stack = o.add("AnimationStack", name, "AnimStack", "", vec![properties70(times)]);
-    let layer = o.add("AnimationLayer", "BaseLayer", "AnimLayer", "", Vec::new());
+    // Its (empty) property list makes the record a scope: Assimp drops a layer without one,
+    // and with it the whole stack.
+    let layer = o.add(
+        "AnimationLayer",
+        "BaseLayer",
+        "AnimLayer",
+        "",
+        vec![properties70(Vec::new())],
+    );
     o.oo(layer, stack);
     let flags = match animation.interpolation {
         Interpolation::Linear => LINEAR,
@@ -1386,9 +1410,10 @@ fn lose_what_fbx_cannot_hold(scene: &Scene, report: &mut ConversionReport) {
 fn document_records(scene: &Scene, options: &WriteOptions, o: Objects, takes: Vec<Node>) -> Vec<Node> {
     let framerate = scene.animations.first().map_or(30.0, |a| a.framerate);
     let mode = time_mode(framerate);
-    let stop = scene.animations.first().map_or(0, |a| {
-        ticks((a.frame_count - 1.0).max(0.0), a.framerate, &String::new).unwrap_or(0)
-    });
+    let stop = scene
+        .animations
+        .first()
+        .map_or(0, |a| ticks(last_frame(a), a.framerate, &String::new).unwrap_or(0));
     let (up, front, front_sign) = if options.z_up { (2, 1, -1) } else { (1, 2, 1) };
     let unit = options.unit_scale * 100.0;
     let settings = vec![
