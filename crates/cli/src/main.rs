@@ -752,7 +752,7 @@ fn validate(files: &[PathBuf], format: Option<Format>, strict: bool, read: &Read
         }
         match read.scope(|| Document::open_with(file, format, read)) {
             Ok(doc) => {
-                for problem in doc.validate() {
+                for problem in read.scope(|| doc.validate()) {
                     failed |= problem.severity == Severity::Error || strict;
                     out!("{}: {problem}", file.display())?;
                 }

@@ -507,6 +507,10 @@ fn the_accessor_budget_is_set_by_max_accessor_values() {
         );
     }
     assert!(!output.exists());
+    // Past the default budget (16,777,216 values), validate checks under the one set too.
+    let large = write(dir.path(), "large.gltf", sparse.replace("1000", "1000000").as_bytes());
+    let out = animbin(&["validate", "--max-accessor-values", "25M", s(&large)]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()), "{}", stderr(&out));
     for bad in ["0", "-1", "1.5G", "lots"] {
         let out = animbin(&["info", &format!("--max-accessor-values={bad}"), s(&gltf)]);
         assert_eq!(code(&out), 2, "{bad}: {}", stderr(&out));
