@@ -27,6 +27,16 @@ pub enum Form {
     AnimJ,
 }
 
+impl Form {
+    /// The form's name, as a target and a summary give it: `"animx"` or `"animj"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::AnimX => "animx",
+            Self::AnimJ => "animj",
+        }
+    }
+}
+
 /// AnimX: the binary file (magic `\x05AnimX`) or AnimJ text, read into one
 /// [`AnimXDocument`] that remembers which ([`Form`]); the summary is read through the
 /// [`View`] (plain files in place, compressed ones once decompressed); the dump is the
@@ -80,7 +90,7 @@ impl FileFormat for AnimXDocument {
     }
 
     fn summary(&self) -> Summary {
-        Summary::of_animation(&self.animation)
+        Summary::of_animation(&self.animation, self.form)
     }
 
     /// Through the [`View`]: a plain file where it lies, a compressed one once decompressed

@@ -5,12 +5,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::format::Form;
 use crate::model::Animation;
 use crate::view::View;
 
 /// The summary of an AnimX or AnimJ file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// The form the file is in: `"animx"` (binary) or `"animj"` (its JSON twin), so that a
+    /// summary of an AnimJ file does not read as one of an AnimX file.
+    pub form: String,
     /// The format version (0 or 1).
     pub version: i32,
     /// `"plain"`, `"lz4"` or `"lzma"`.
@@ -27,8 +31,9 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of the owned model.
-    pub(crate) fn of_animation(animation: &Animation) -> Self {
+    pub(crate) fn of_animation(animation: &Animation, form: Form) -> Self {
         Self {
+            form: form.name().to_string(),
             version: animation.version,
             encoding: animation.encoding.name().to_string(),
             track_count: animation.tracks.len(),
@@ -45,6 +50,7 @@ impl View<'_> {
     pub fn summary(&self) -> Summary {
         let header = &self.header;
         Summary {
+            form: Form::AnimX.name().to_string(),
             version: header.version,
             encoding: header.encoding.name().to_string(),
             track_count: self.tracks.len(),

@@ -39,6 +39,7 @@ fn the_summary_is_the_one_animbin_info_prints() {
     let json = assert_summary_members(
         &summary,
         &[
+            "form",
             "version",
             "encoding",
             "track_count",
@@ -48,4 +49,17 @@ fn the_summary_is_the_one_animbin_info_prints() {
         ],
     );
     assert_eq!(json["encoding"], "lz4");
+    assert_eq!(json["form"], "animx");
+
+    // The same animation as AnimJ says so: the format is AnimX's, the form its JSON twin's.
+    let animj = std::fs::read(testdata.join("sample.animj")).unwrap();
+    let summary = AnimXDocument::summary_of(&animj).unwrap();
+    assert_eq!(summary.form, "animj");
+    assert_eq!(
+        AnimXDocument::summary_of(&std::fs::read(testdata.join("sample.animx")).unwrap()).unwrap(),
+        animbin_animx::Summary {
+            form: "animx".into(),
+            ..summary
+        }
+    );
 }
