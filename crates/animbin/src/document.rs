@@ -236,7 +236,12 @@ impl Document {
     pub fn info_of(bytes: &[u8], name: Option<&Path>, format: Option<Format>) -> Result<Info> {
         if !bytes.is_empty() && !looks_like_json(bytes) {
             if let Some(format) = format.or_else(|| Format::detect(bytes, name)) {
-                return Self::summary_as(format, bytes);
+                // A file the view cannot summarise is read whole for its error, so that
+                // `info` names the fault in the words and at the byte `validate` and
+                // `convert` do (a view stops at the first field it needs, a reader at the
+                // first it reads: a truncated name was once "string" to one and
+                // "NUL-terminated bone name" to the other).
+                return Self::summary_as(format, bytes).or_else(|_| Ok(Self::read_as(format, bytes)?.info()));
             }
         }
         Ok(Self::parse_as(bytes, name, format)?.info())
