@@ -120,7 +120,7 @@ impl Document {
     /// (0xc)"``, ``"bone 3"``, ``"file"``), ``offset`` (the byte offset, or ``None``) and
     /// ``message``. Empty for a clean file.
     fn validate<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let problems = py.detach(|| self.inner.validate());
+        let problems = py.detach(|| self.read.scope(|| self.inner.validate()));
         problems
             .iter()
             .map(|problem| {

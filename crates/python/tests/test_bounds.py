@@ -146,6 +146,10 @@ def test_max_accessor_values_bounds_what_a_gltf_decodes_to(tmp_path):
     document = animbin.open(small, max_accessor_values=needed)
     assert [len(m.positions) for m in document.scene().meshes] == [1000] * 8
     assert document.convert("cast")
+    # Past the default budget, validate checks under the one the document was opened with.
+    large = tmp_path / "large.gltf"
+    large.write_bytes(shared_sparse(8, 1_000_000))
+    assert animbin.open(large, max_accessor_values="25M").validate() == []
     with pytest.raises(animbin.FormatError, match=rf"at most {needed - 1} accessor values in all \(as set"):
         animbin.open(small, max_accessor_values=needed - 1)
     with pytest.raises(animbin.FormatError, match=rf"at most {needed - 1} accessor values in all \(as set"):
