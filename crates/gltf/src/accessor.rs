@@ -40,7 +40,7 @@ thread_local! {
 /// Runs `read` with every glTF read on this thread (a file opened, converted, summarised or
 /// checked: [`crate::to_scene`], [`GltfFile`](crate::GltfFile)'s `read`) allowed `max`
 /// accessor values in all instead of [`default_max_accessor_values`] of its buffers; `None`
-/// keeps the default. A scope rather than an argument because the contract every format
+/// keeps the budget already in force (the default, outside any scope). A scope rather than an argument because the contract every format
 /// implements reads a file from its bytes alone; the `animbin` library sets it from its
 /// `ReadOptions::max_accessor_values` and `ConvertOptions::max_accessor_values`.
 pub fn with_max_accessor_values<R>(max: Option<u64>, read: impl FnOnce() -> R) -> R {
