@@ -193,7 +193,9 @@ impl Document {
             names,
             report,
             unmatched,
-        } = prepare(Cow::Borrowed(self), options)?;
+        } = animbin_gltf::with_max_accessor_values(options.max_accessor_values, || {
+            prepare(Cow::Borrowed(self), options)
+        })?;
         if options.strict && !(report.is_lossless() && unmatched.is_empty()) {
             let lost = report.lost.iter().map(|l| format!("the scene model cannot hold: {l}"));
             return Err(Error::Lossy {
@@ -344,10 +346,12 @@ impl Conversion<'_> {
         self.report.is_lossless() && self.unmatched.is_empty()
     }
 
-    /// What was lost ([`loss_line`]) and which tracks found no bone, one line each.
+    /// What was lost ([`loss_line`]), which tracks found no bone and the report's notes, one
+    /// line each: everything a front end shows the user of the conversion.
     pub fn lost_lines(&self) -> Vec<String> {
         let lost = self.report.lost.iter().map(|l| loss_line(self.target, l));
-        lost.chain(self.unmatched.iter().map(ToString::to_string)).collect()
+        let unmatched = self.unmatched.iter().map(ToString::to_string);
+        lost.chain(unmatched).chain(self.report.notes.iter().cloned()).collect()
     }
 
     /// Encodes the result to `writer`; a glb converted from a scene is streamed.

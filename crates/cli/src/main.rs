@@ -669,8 +669,13 @@ fn convert_batch(batch: &Batch<'_>, options: &ConvertOptions) -> CliResult<ExitC
                     for line in converted.report.lost.iter().map(|l| animbin::loss_line(target, l)) {
                         say(format!("{input}: {line}"));
                     }
-                    for unmatched in &converted.unmatched {
-                        say(format!("{input}: {unmatched}"));
+                    for line in converted
+                        .unmatched
+                        .iter()
+                        .map(ToString::to_string)
+                        .chain(converted.report.notes.iter().cloned())
+                    {
+                        say(format!("{input}: {line}"));
                     }
                 }
                 Err(Error::Io { path, source }) if *path == job.input => {

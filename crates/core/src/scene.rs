@@ -791,12 +791,18 @@ pub struct ConversionReport {
     /// in at the next [`ConversionReport::lose`], and a shorter `lost` is indexed again.
     #[serde(skip)]
     indexed: usize,
+    /// What the user should know that is not a loss of the target, one line each: a texture
+    /// file the input names but that is not beside it (the output names it all the same).
+    /// Front ends show these lines without "cannot hold", and `--strict` does not refuse them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
-/// Reports are equal when they lost the same lines (the index is only how they are found).
+/// Reports are equal when they lost the same lines and hold the same notes (the index is
+/// only how lost lines are found).
 impl PartialEq for ConversionReport {
     fn eq(&self, other: &Self) -> bool {
-        self.lost == other.lost
+        self.lost == other.lost && self.notes == other.notes
     }
 }
 
@@ -821,7 +827,15 @@ impl ConversionReport {
         }
     }
 
-    /// True when nothing was lost.
+    /// Records a note (see [`ConversionReport::notes`]); the same line is recorded once.
+    pub fn note(&mut self, line: impl Into<String>) {
+        let line = line.into();
+        if !self.notes.contains(&line) {
+            self.notes.push(line);
+        }
+    }
+
+    /// True when nothing was lost (notes are not losses).
     pub fn is_lossless(&self) -> bool {
         self.lost.is_empty()
     }

@@ -234,8 +234,10 @@ pub(super) fn materials(b: &mut Builder, scene: &Scene, images: &ImageFiles, rep
         });
     }
     if !not_found.is_empty() {
-        report.lose(format!(
-            "{} texture file(s) not found beside the input ({}): kept as URIs relative to the glTF file",
+        // Not a loss of glTF's: the file is missing from the input's folder, and the output
+        // names it just as the input does.
+        report.note(format!(
+            "{} texture file(s) not found beside the input ({}): named by URIs relative to the glTF file",
             not_found.len(),
             name_list(&not_found)
         ));
