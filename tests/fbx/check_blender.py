@@ -157,7 +157,11 @@ def main() -> int:
             for k, sample in enumerate(samples(Path(args.testdata))):
                 if args.only not in str(sample.relative_to(args.testdata)):
                     continue
-                result = check_out(args, importer, sample, k, Path(tmp))
+                try:
+                    result = check_out(args, importer, sample, k, Path(tmp))
+                except RuntimeError as error:  # an importer's failure is a finding for this sample
+                    print(f"FAIL [{importer}] {sample.relative_to(args.testdata)}: {str(error).splitlines()[-1]}")
+                    result = False
                 if result is True:
                     passed += 1
                 elif result is False:

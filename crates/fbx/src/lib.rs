@@ -71,6 +71,7 @@
 //! # Ok::<(), animbin_fbx::Error>(())
 //! ```
 
+mod deflate;
 pub mod error;
 pub mod euler;
 pub mod export;

@@ -18,11 +18,9 @@
 //! offset and property length against what was read, nesting to [`MAX_DEPTH`] levels, and
 //! each compressed array's size against what its bytes can inflate to.
 
-use std::io::{Read, Write};
+use std::io::Read;
 
-use flate2::Compression;
 use flate2::read::ZlibDecoder;
-use flate2::write::ZlibEncoder;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{self, Result};
@@ -299,22 +297,26 @@ fn write_property(out: &mut Vec<u8>, property: &Property) -> Result<()> {
     Ok(())
 }
 
-/// Writes an array's header and its bytes, compressed when long.
+/// Writes an array's header and its bytes, compressed ([`crate::deflate`]) when long.
 fn write_array(out: &mut Vec<u8>, count: usize, bytes: impl Iterator<Item = u8>) -> Result<()> {
-    let raw: Vec<u8> = bytes.collect();
     out.extend_from_slice(&length_u32(count, "an array")?.to_le_bytes());
-    if raw.len() >= COMPRESS_FROM {
-        let mut encoder = ZlibEncoder::new(Vec::with_capacity(raw.len() / 2), Compression::fast());
-        encoder.write_all(&raw).map_err(error::io)?;
-        let packed = encoder.finish().map_err(error::io)?;
-        out.extend_from_slice(&1u32.to_le_bytes());
-        out.extend_from_slice(&length_u32(packed.len(), "a compressed array")?.to_le_bytes());
-        out.extend_from_slice(&packed);
+    // Encoding and length are filled in once the bytes are written.
+    let header = out.len();
+    out.extend_from_slice(&[0; 8]);
+    let start = out.len();
+    out.extend(bytes);
+    let raw_len = out.len() - start;
+    let encoding = if raw_len >= COMPRESS_FROM {
+        // Compressed from a copy of the bytes written in place, over them.
+        let raw = out.split_off(start);
+        crate::deflate::zlib(&raw, out);
+        1u32
     } else {
-        out.extend_from_slice(&0u32.to_le_bytes());
-        out.extend_from_slice(&length_u32(raw.len(), "an array")?.to_le_bytes());
-        out.extend_from_slice(&raw);
-    }
+        0
+    };
+    let stored = out.len() - start;
+    out[header..header + 4].copy_from_slice(&encoding.to_le_bytes());
+    out[header + 4..header + 8].copy_from_slice(&length_u32(stored, "a compressed array")?.to_le_bytes());
     Ok(())
 }
 
