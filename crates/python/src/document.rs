@@ -244,9 +244,9 @@ impl Document {
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = self.options("scene", options, options::SCENE)?;
-        let mut built = py
-            .detach(|| self.read.scope(|| self.inner.scene_with(&options)))
-            .map_err(|e| self.error(py, e))?;
+        // On a thread of its own, as a conversion: running out of memory raises MemoryError.
+        let (document, asked) = (Arc::clone(&self.inner), options.clone());
+        let mut built = interrupt::run(py, move |_| document.scene_with(&asked))?.map_err(|e| self.error(py, e))?;
         if name_animations {
             for (animation, name) in built.scene.animations.iter_mut().zip(&built.names) {
                 animation.name.clone_from(name);

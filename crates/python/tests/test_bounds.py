@@ -25,8 +25,9 @@ linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RL
 # The child opens a glTF of under 1 KB whose one primitive asks for 5,000,000 positions
 # (within the accessors' budget: 60 MB of f32 in the scene, more while decoded), then allows
 # itself 48 MiB of address space more than it holds, which converting it needs many times
-# over; each conversion, and opening the file of 8 such primitives with the budget raised,
-# must raise MemoryError, and the interpreter must go on to the next and to the end.
+# over; each conversion, its scene, and opening the file of 8 such primitives with the
+# budget raised must raise MemoryError, and the interpreter must go on to the next and to
+# the end.
 CHILD = textwrap.dedent(
     """
     import resource, sys
@@ -40,6 +41,7 @@ CHILD = textwrap.dedent(
         lambda: document.write(output),
         lambda: document.convert("semodel"),
         lambda: document.convert("dmf"),
+        lambda: document.scene(),
         lambda: animbin.open(eight, max_accessor_values="1G"),
     ):
         try:
@@ -70,8 +72,8 @@ def test_running_out_of_memory_raises_memory_error_and_writes_nothing(tmp_path):
     assert child.returncode == 0, child.stderr
     lines = child.stdout.splitlines()
     assert lines[-1] == "alive", child.stdout
-    assert len(lines) == 5, child.stdout
-    for line in lines[:4]:
+    assert len(lines) == 6, child.stdout
+    for line in lines[:5]:
         assert line.startswith("MemoryError: out of memory: could not allocate "), child.stdout
         assert "nothing was written" in line, line
     assert "memory allocation of" not in child.stderr, child.stderr
