@@ -81,8 +81,14 @@ fn every_dump_reads_back_to_the_same_bytes() {
             "{}",
             path.display()
         );
-        // A dump is also what `parse` recognises among JSON inputs.
-        assert_eq!(Document::parse(&dump, None).unwrap().info(), doc.info());
+        // A dump is also what `parse` recognises among JSON inputs. It reads into AnimX's
+        // binary form whatever form its document was in (`AnimXDocument::form`), so an
+        // AnimJ file's dump summarises as AnimX.
+        let mut expected = doc.info();
+        if let animbin::Info::AnimX(summary) = &mut expected {
+            summary.form = "animx".into();
+        }
+        assert_eq!(Document::parse(&dump, None).unwrap().info(), expected);
     }
 }
 
