@@ -8,9 +8,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use animbin_core::SceneOptions;
 use animbin_core::images::ImageFiles;
 use animbin_core::scene::{Animation, ConversionReport, Scene};
+use animbin_core::{Keeps, SceneOptions};
 use animbin_gltf::{Container, GltfFile};
 
 use crate::{Document, Error, Format, Result, Target, textures};
@@ -621,17 +621,16 @@ fn build(
         }
         _ => ImageFiles::default(),
     };
-    if !matches!(target.format(), Some(Format::Gltf | Format::Fbx)) {
+    let keeps = target.keeps();
+    if !keeps.contains(Keeps::GRAPH) {
         // The game formats hold a rig: a graph (a glTF's plain nodes, placed meshes, skins,
-        // cameras) is baked into one, and what a rig cannot say is named. FBX, a graph
-        // format like glTF, takes the graph.
+        // cameras) is baked into one, and what a rig cannot say is named.
         if scene.has_graph() {
             scene.to_mut().bake_to_rig(&mut report);
         }
     }
-    if !matches!(target.format(), Some(Format::Gltf)) {
-        // Only glTF joins a channel otherwise than its animation (a sampler per channel,
-        // cubic splines): the others play keys that the animation's interpolation joins.
+    if !keeps.contains(Keeps::CURVES) {
+        // The others play keys that the animation's interpolation joins.
         if scene
             .animations
             .iter()
@@ -642,10 +641,8 @@ fn build(
             }
         }
     }
-    if !matches!(target.format(), Some(Format::Cast | Format::Gltf)) {
-        // Only Cast (a Model node, `ssc`, a mode per curve) and glTF (a root node,
-        // compensation nodes, plain local keys) hold these; the others get one kind per
-        // animation (or bone) with keys that play the same.
+    if !keeps.contains(Keeps::CHANNEL_KINDS) {
+        // The others get one kind per animation (or bone) with keys that play the same.
         animbin_core::pose::lose_placement_and_compensation(&scene, &mut report);
         let per_channel =
             |t: &animbin_core::scene::BoneTrack| !t.channel_kinds.is_empty() || !t.channel_overrides.is_empty();

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use animbin_core::format::FileFormat;
+use animbin_core::format::{FileFormat, Keeps};
 use animbin_core::scene::Scene;
 use serde::{Deserialize, Serialize};
 
@@ -385,6 +385,13 @@ impl Target {
                 F::NAME
             }
         })
+    }
+
+    /// What the target keeps of a scene's structure beyond its parts; nothing for a dump,
+    /// which is not written from a scene.
+    pub(crate) fn keeps(self) -> Keeps {
+        self.format()
+            .map_or(Keeps::empty(), |format| with_format!(format, |F| F::KEEPS))
     }
 
     /// Whether the target embeds the texture files a conversion finds.

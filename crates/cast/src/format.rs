@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_core::format::{FileFormat, Holds};
+use animbin_core::format::{FileFormat, Holds, Keeps};
 use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use animbin_core::{Error, Problem};
 
@@ -22,6 +22,8 @@ impl FileFormat for CastFile {
         .union(Holds::MESHES)
         .union(Holds::MATERIALS)
         .union(Holds::ANIMATIONS);
+    /// The Model node's placement, `ssc` and a mode per curve.
+    const KEEPS: Keeps = Keeps::CHANNEL_KINDS;
     const STORES_FRAMERATE: bool = true;
     /// A curve's mode (`m`) is `absolute`, `relative` or `additive`; delta keys are written
     /// as relative (reported).

@@ -75,6 +75,28 @@ bitflags::bitflags! {
     }
 }
 
+bitflags::bitflags! {
+    /// What a format keeps of a scene's structure, beyond the parts it [`Holds`]. A
+    /// conversion into a format without one of these bakes it into what the format has,
+    /// and names what that changes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct Keeps: u8 {
+        /// A node graph: plain nodes above and between bones, placed and instanced meshes,
+        /// skins with their own bind matrices, cameras and lights (glTF, FBX). The others
+        /// get a rig ([`Scene::bake_to_rig`]).
+        const GRAPH = 1;
+        /// A channel joined otherwise than its animation (STEP, cubic splines with
+        /// tangents: [`crate::scene::BoneTrack::curves`]). The others get keys that play the
+        /// same at whole frames ([`crate::scene::Animation::bake_curves`]).
+        const CURVES = 1 << 1;
+        /// The scene's placement, compensation of a parent's scale, and a kind (absolute,
+        /// relative...) per channel (Cast's Model node, `ssc` and curve modes; glTF's root
+        /// and compensation nodes). The others get one kind per animation, with keys that
+        /// play the same.
+        const CHANNEL_KINDS = 1 << 2;
+    }
+}
+
 impl Holds {
     /// The names of the parts, in the order of the flags: `["bones", "meshes"]`.
     pub fn names(self) -> Vec<&'static str> {
@@ -164,6 +186,9 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// Whether the format lets a writer choose the width of its key values
     /// ([`crate::scene::Precision`], SEAnim).
     const CHOOSES_PRECISION: bool;
+    /// What it keeps of a scene's structure beyond its parts (see [`Keeps`]); nothing by
+    /// default.
+    const KEEPS: Keeps = Keeps::empty();
     /// Whether [`FileFormat::from_scene`] embeds the texture files it is given (glTF), so
     /// that a caller looks for them first.
     const EMBEDS_IMAGE_FILES: bool = false;

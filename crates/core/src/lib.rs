@@ -62,7 +62,7 @@ pub use binrw::Endian;
 pub use check::SceneError;
 pub use error::{Error, ErrorKind, Result};
 pub use fixed::{Fixed16, Rot14};
-pub use format::{FileError, FileFormat, Holds};
+pub use format::{FileError, FileFormat, Holds, Keeps};
 pub use index::{Index, IndexField, IndexWidth};
 pub use math::{Mat2, Mat3, Mat4, Native, Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
 pub use scene::{ConversionReport, SceneOptions};

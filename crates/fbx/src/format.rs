@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_core::format::{FileFormat, Holds};
+use animbin_core::format::{FileFormat, Holds, Keeps};
 use animbin_core::images::ImageFiles;
 use animbin_core::scene::{AnimKind, ConversionReport, Scene};
 use animbin_core::{Problem, SceneOptions};
@@ -24,6 +24,8 @@ impl FileFormat for FbxFile {
     const MAGIC: &'static [u8] = node::MAGIC;
     /// Nodes and bones, meshes, materials, embedded images and animations.
     const HOLDS: Holds = Holds::all();
+    /// A node graph of Models; curves and per-channel kinds are baked.
+    const KEEPS: Keeps = Keeps::GRAPH;
     /// `GlobalSettings` `TimeMode` (and `CustomFrameRate`).
     const STORES_FRAMERATE: bool = true;
     const ANIMATION_KINDS: &'static [AnimKind] = &[AnimKind::Absolute];

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_core::format::{FileFormat, Holds};
+use animbin_core::format::{FileFormat, Holds, Keeps};
 use animbin_core::images::ImageFiles;
 use animbin_core::scene::{AnimKind, ConversionReport, Scene};
 use animbin_core::{Problem, SceneOptions};
@@ -54,6 +54,9 @@ impl FileFormat for GltfFile {
     /// Bones, meshes, materials, embedded (PNG) textures and animations: each is written and
     /// read back.
     const HOLDS: Holds = Holds::all();
+    /// A node graph, a sampler per channel with its own interpolation, and a root node
+    /// with compensation nodes for placement and per-channel kinds.
+    const KEEPS: Keeps = Keeps::all();
     const STORES_FRAMERATE: bool = false;
     const ANIMATION_KINDS: &'static [AnimKind] = &[AnimKind::Absolute];
     const NAMES_ANIMATIONS: bool = true;
