@@ -404,6 +404,27 @@ impl Quat<f64> {
         }
     }
 
+    /// Spherical interpolation from `self` to `other` along the shorter arc, at `t` (0 gives
+    /// `self`, 1 `other`): how glTF's linear rotation channels, Blender and FBX readers play
+    /// a rotation between two keys. Both should be unit quaternions; the result is one.
+    pub fn slerp(self, other: Self, t: f64) -> Self {
+        let dot = self.x * other.x + self.y * other.y + self.z * other.z + self.w * other.w;
+        let other = if dot < 0.0 { other.map(|c| -c) } else { other };
+        // The angle between them as 2 atan2(|a - b|, |a + b|): exact near zero, where the
+        // `acos` of a dot product near 1 loses half the digits.
+        let (a, b) = ([self.x, self.y, self.z, self.w], [other.x, other.y, other.z, other.w]);
+        let length = |f: &dyn Fn(usize) -> f64| (0..4).map(|i| f(i) * f(i)).sum::<f64>().sqrt();
+        let angle = 2.0 * length(&|i| a[i] - b[i]).atan2(length(&|i| a[i] + b[i]));
+        let sin = angle.sin();
+        let (wa, wb) = if sin < 1e-12 {
+            (1.0 - t, t)
+        } else {
+            (((1.0 - t) * angle).sin() / sin, (t * angle).sin() / sin)
+        };
+        let [x, y, z, w] = std::array::from_fn(|i| wa * a[i] + wb * b[i]);
+        Self::new(x, y, z, w).normalized()
+    }
+
     /// Rotates the vector `v`.
     pub fn rotate(self, v: Vec3<f64>) -> Vec3<f64> {
         let u = Vec3::new(self.x, self.y, self.z);
@@ -538,6 +559,30 @@ impl Transform {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn slerp_turns_along_the_shorter_arc_at_a_constant_rate() {
+        let turn = |angle: f64| Quat::new(0.0, 0.0, (angle / 2.0).sin(), (angle / 2.0).cos());
+        let (a, b) = (turn(0.2), turn(1.4));
+        for t in [0.0, 0.25, 0.5, 1.0] {
+            let q = a.slerp(b, t);
+            let expected = turn(0.2 + 1.2 * t);
+            assert!(
+                (q.z - expected.z).abs() < 1e-12 && (q.w - expected.w).abs() < 1e-12,
+                "{t}: {q:?}"
+            );
+        }
+        // The same rotation written negated: still the short way, from a to -b's rotation.
+        let q = a.slerp(b.map(|c| -c), 0.5);
+        assert!(
+            (q.z - turn(0.8).z).abs() < 1e-12 && (q.w - turn(0.8).w).abs() < 1e-12,
+            "{q:?}"
+        );
+        // Keys 1e-9 radians apart: interpolated, not lost to rounding.
+        let q = turn(0.0).slerp(turn(1e-9), 0.5);
+        assert!((q.z - (0.25e-9f64).sin()).abs() < 1e-18, "{q:?}");
+    }
+
     use super::*;
     use binrw::io::Cursor;
 

@@ -24,7 +24,7 @@ pub use curves::{ChannelCurves, Curve, Tangents};
 pub use graph::{
     Camera, Light, LightKind, MeshInstance, NodeKind, Projection, Skin, TextureLink, TextureSlot, UvTransform,
 };
-pub use keys::{KeyColumn, KeySlices, KeyValue, Keys, KeysIter};
+pub use keys::{KeyColumn, KeySlices, KeySpan, KeyValue, Keys, KeysIter, key_span};
 
 /// A whole scene: a graph of nodes (bones among them) that place meshes, cameras and lights,
 /// with skins, materials, images, animations of any node and of morph weights, and (from

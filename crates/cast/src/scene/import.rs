@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 use animbin_core::math::{Quat, Rgba, Rgba8, Transform, Vec2, Vec3, Vec4};
 use animbin_core::pose::{self, TrackKinds};
 use animbin_core::scene::{
-    self, AnimKind, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Key, Note, PropertyTrack, Scene,
-    SkinBlend, SkinWeights,
+    self, AnimKind, BoneTrack, ChannelKinds, ConversionReport, Interpolation, Key, KeySpan, Note, PropertyTrack, Scene,
+    SkinBlend, SkinWeights, key_span,
 };
 use animbin_core::{Result, SceneOptions};
 
@@ -1088,18 +1088,12 @@ fn channel_kind(mode: AnimKind, rotation: bool) -> AnimKind {
 }
 
 /// The value of an axis curve at `frame`: linear between keys, held before the first and
-/// after the last.
+/// after the last; 0 without keys.
 fn sample(keys: &[(u32, f32)], frame: u32) -> f64 {
-    let after = keys.partition_point(|&(f, _)| f <= frame);
-    match (after.checked_sub(1).map(|i| keys[i]), keys.get(after)) {
-        (Some((f0, v0)), _) if f0 == frame => f64::from(v0),
-        (Some((f0, v0)), Some(&(f1, v1))) => {
-            let t = f64::from(frame - f0) / f64::from(f1 - f0);
-            f64::from(v0) + (f64::from(v1) - f64::from(v0)) * t
-        }
-        (Some((_, v0)), None) => f64::from(v0),
-        (None, Some(&(_, v1))) => f64::from(v1),
-        (None, None) => 0.0,
+    match key_span(keys, f64::from(frame)) {
+        Some(KeySpan::Hold(v)) => f64::from(v),
+        Some(KeySpan::Between(a, b, t)) => f64::from(a) + (f64::from(b) - f64::from(a)) * t,
+        None => 0.0,
     }
 }
 

@@ -754,3 +754,67 @@ mod tests {
         assert_eq!(back, keys);
     }
 }
+
+/// Where a time falls among a channel's keys (see [`key_span`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KeySpan<V> {
+    /// On a key, before the first, after the last, or after a key that shares its time with
+    /// the next: that key's value holds.
+    Hold(V),
+    /// Between two keys: their values and the fraction (above 0, below 1) of the way from the
+    /// first to the second.
+    Between(V, V, f64),
+}
+
+impl<V> KeySpan<V> {
+    /// The value a channel plays: `mix(a, b, t)` between keys (`a` with `step`, which holds
+    /// each key until the next).
+    pub fn value(self, step: bool, mix: impl FnOnce(V, V, f64) -> V) -> V {
+        match self {
+            Self::Hold(v) | Self::Between(v, _, _) if step => v,
+            Self::Hold(v) => v,
+            Self::Between(a, b, t) => mix(a, b, t),
+        }
+    }
+}
+
+/// Where `time` falls among `keys` (sorted by time, as `(time, value)`): the one rule by which
+/// every resampler of keys (glTF's compensation and morph weights, Cast's axis curves) finds
+/// the keys around a time. `None` without keys.
+pub fn key_span<K: Copy + Into<f64>, V: Copy>(keys: &[(K, V)], time: f64) -> Option<KeySpan<V>> {
+    let after = keys.partition_point(|k| k.0.into() <= time);
+    Some(match (after.checked_sub(1).map(|i| keys[i]), keys.get(after)) {
+        (Some((k0, v0)), Some(&(k1, v1))) => {
+            let (t0, t1) = (k0.into(), k1.into());
+            if time > t0 && t1 > t0 {
+                KeySpan::Between(v0, v1, (time - t0) / (t1 - t0))
+            } else {
+                KeySpan::Hold(v0)
+            }
+        }
+        (Some((_, v0)), None) => KeySpan::Hold(v0),
+        (None, Some(&(_, v1))) => KeySpan::Hold(v1),
+        (None, None) => return None,
+    })
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+
+    #[test]
+    fn a_time_is_held_on_and_outside_keys_and_mixed_between_them() {
+        let keys = [(0u32, 1.0f32), (10, 3.0), (10, 5.0), (20, 7.0)];
+        assert_eq!(key_span::<u32, f32>(&[], 3.0), None);
+        assert_eq!(key_span(&keys, -1.0), Some(KeySpan::Hold(1.0)));
+        assert_eq!(key_span(&keys, 0.0), Some(KeySpan::Hold(1.0)));
+        assert_eq!(key_span(&keys, 2.5), Some(KeySpan::Between(1.0, 3.0, 0.25)));
+        // Two keys at one time: the later one holds from that time on.
+        assert_eq!(key_span(&keys, 10.0), Some(KeySpan::Hold(5.0)));
+        assert_eq!(key_span(&keys, 15.0), Some(KeySpan::Between(5.0, 7.0, 0.5)));
+        assert_eq!(key_span(&keys, 99.0), Some(KeySpan::Hold(7.0)));
+        let lerp = |a: f32, b: f32, t: f64| a + (b - a) * t as f32;
+        assert_eq!(key_span(&keys, 2.5).unwrap().value(false, lerp), 1.5);
+        assert_eq!(key_span(&keys, 2.5).unwrap().value(true, lerp), 1.0);
+    }
+}

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::pose;
-use animbin_core::scene::{Animation, ConversionReport, Interpolation, Key, KeyValue, Keys, Skeleton};
+use animbin_core::scene::{Animation, ConversionReport, Interpolation, Key, KeyValue, Keys, Skeleton, key_span};
 
 use super::AnimatedBones;
 use super::builder::{Builder, Floats, finite3, unit_quat};
@@ -351,7 +351,7 @@ impl PlayedChannels {
             rotation: self
                 .rotation
                 .get(&i)
-                .and_then(|k| sample(k, frame, self.step, slerp))
+                .and_then(|k| sample(k, frame, self.step, Quat::slerp))
                 .unwrap_or(rest.rotation),
             scale: self
                 .scale
@@ -381,41 +381,10 @@ fn sorted<T: KeyValue, U>(keys: &Keys<T>, apply: impl Fn(T) -> U) -> Vec<(f64, U
     out
 }
 
-/// A channel's value at `frame` (keys sorted by frame): interpolated between keys (held with
-/// `step`), held outside them; `None` without keys.
-fn sample<T: Copy>(keys: &[(f64, T)], frame: f64, step: bool, mix: impl Fn(T, T, f64) -> T) -> Option<T> {
-    let after = keys.partition_point(|k| k.0 <= frame);
-    match (after.checked_sub(1).map(|i| keys[i]), keys.get(after)) {
-        (Some((f0, v0)), Some(&(f1, v1))) if f1 > f0 && !step => Some(mix(v0, v1, (frame - f0) / (f1 - f0))),
-        (Some((_, v0)), _) => Some(v0),
-        (None, Some(&(_, v1))) => Some(v1),
-        (None, None) => None,
-    }
-}
-
-/// Spherical interpolation along the shorter arc, as glTF's linear rotation channels play.
-fn slerp(a: Quat<f64>, b: Quat<f64>, t: f64) -> Quat<f64> {
-    let mut d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    let b = if d < 0.0 {
-        d = -d;
-        Quat::new(-b.x, -b.y, -b.z, -b.w)
-    } else {
-        b
-    };
-    let (wa, wb) = if d > 0.9995 {
-        (1.0 - t, t)
-    } else {
-        let angle = d.min(1.0).acos();
-        let s = angle.sin();
-        (((1.0 - t) * angle).sin() / s, (t * angle).sin() / s)
-    };
-    Quat::new(
-        a.x * wa + b.x * wb,
-        a.y * wa + b.y * wb,
-        a.z * wa + b.z * wb,
-        a.w * wa + b.w * wb,
-    )
-    .normalized()
+/// A channel's value at `frame` (keys sorted by frame), as glTF plays it: interpolated
+/// between keys (held with `step`), held outside them; `None` without keys.
+fn sample<T: Copy>(keys: &[(f64, T)], frame: f64, step: bool, mix: impl FnOnce(T, T, f64) -> T) -> Option<T> {
+    Some(key_span(keys, frame)?.value(step, mix))
 }
 
 /// The union of `frames` and every whole frame between the first and the last, unless that
@@ -646,7 +615,7 @@ mod tests {
         assert_eq!(sample(&keys, -1.0, false, lerp3), Some(Vec3::ZERO));
         assert_eq!(sample(&keys, 11.0, false, lerp3), Some(Vec3::new(10.0, 20.0, 30.0)));
         assert_eq!(sample(&[], 1.0, false, lerp3), None);
-        let half = slerp(Quat::IDENTITY, Quat::new(0.0, 0.0, 1.0, 0.0), 0.5);
+        let half = Quat::IDENTITY.slerp(Quat::new(0.0, 0.0, 1.0, 0.0), 0.5);
         let s = std::f64::consts::FRAC_1_SQRT_2;
         assert!((half.z - s).abs() < 1e-12 && (half.w - s).abs() < 1e-12);
         assert_eq!(with_whole_frames(vec![0.5, 3.0]), vec![0.5, 1.0, 2.0, 3.0]);

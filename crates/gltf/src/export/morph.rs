@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use animbin_core::math::Vec3;
-use animbin_core::scene::{Animation, ConversionReport, Interpolation, Mesh, WeightTrack};
+use animbin_core::scene::{Animation, ConversionReport, Interpolation, Mesh, WeightTrack, key_span};
 use serde_json::Value;
 
 use super::builder::{Builder, Floats};
@@ -185,15 +185,9 @@ pub(super) fn with_target_names(extras: Option<Value>, mesh: &Mesh) -> Option<Va
 }
 
 /// The value of a weight track at `frame`: linear (or held, for step interpolation) between
-/// keys, held before the first and after the last. The keys are sorted by frame.
+/// keys, held before the first and after the last; 0 without keys.
 fn sample(keys: &[(f64, f64)], frame: f64, step: bool) -> f64 {
-    let after = keys.partition_point(|&(f, _)| f <= frame);
-    match (after.checked_sub(1).map(|i| keys[i]), keys.get(after)) {
-        (Some((f0, v0)), Some(&(f1, v1))) if !step && f1 > f0 => v0 + (v1 - v0) * ((frame - f0) / (f1 - f0)),
-        (Some((_, v0)), _) => v0,
-        (None, Some(&(_, v1))) => v1,
-        (None, None) => 0.0,
-    }
+    key_span(keys, frame).map_or(0.0, |span| span.value(step, |a, b, t| a + (b - a) * t))
 }
 
 /// Adds one `weights` channel per mesh node whose targets the animation's weight tracks
