@@ -184,6 +184,28 @@ fn run_length(lengths: &[u8], out: &mut Vec<(u8, u8)>) {
     }
 }
 
+/// How often each byte value occurs in `block` (and a 257th count, 0, for the end of block).
+fn histogram(block: &[u8]) -> [u32; 257] {
+    // Four tables, one per byte of each group of four: runs of one value (the zero bytes of
+    // widened floats) would otherwise wait on one counter, byte after byte.
+    let mut tables = [[0u32; 256]; 4];
+    let mut groups = block.chunks_exact(4);
+    for group in &mut groups {
+        tables[0][usize::from(group[0])] += 1;
+        tables[1][usize::from(group[1])] += 1;
+        tables[2][usize::from(group[2])] += 1;
+        tables[3][usize::from(group[3])] += 1;
+    }
+    for &byte in groups.remainder() {
+        tables[0][usize::from(byte)] += 1;
+    }
+    let mut freqs = [0u32; 257];
+    for (value, freq) in freqs.iter_mut().take(256).enumerate() {
+        *freq = tables.iter().map(|t| t[value]).sum();
+    }
+    freqs
+}
+
 /// Adler-32 of `data` (RFC 1950).
 fn adler32(data: &[u8]) -> u32 {
     let (mut a, mut b) = (1u32, 0u32);
@@ -207,10 +229,7 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
     let mut bits = Bits { out, acc: 0, count: 0 };
     let blocks = data.len().div_ceil(BLOCK).max(1);
     for (k, block) in data.chunks(BLOCK).chain(data.is_empty().then_some(&[][..])).enumerate() {
-        let mut freqs = [0u32; 257];
-        for &byte in block {
-            freqs[usize::from(byte)] += 1;
-        }
+        let mut freqs = histogram(block);
         freqs[256] = 1;
         let literal_lengths = code_lengths(&freqs, MAX_BITS);
         let literal_codes = codes(&literal_lengths);

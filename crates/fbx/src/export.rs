@@ -629,7 +629,11 @@ fn bind_matrices(scene: &Scene, globals: &[Transform]) -> BindMatrices {
 }
 
 fn vec3s(values: &[Vec3<f32>]) -> Property {
-    Property::F64Array(values.iter().flat_map(|v| [v.x, v.y, v.z].map(f64::from)).collect())
+    let mut out = Vec::with_capacity(values.len() * 3);
+    for v in values {
+        out.extend_from_slice(&[v.x, v.y, v.z].map(f64::from));
+    }
+    Property::F64Array(out)
 }
 
 /// A layer element record with its version, name and mapping, then `data`.

@@ -21,7 +21,10 @@
 //! - A `Skin` deformer per skinned mesh with one `Cluster` per weighted bone (`Indexes`,
 //!   `Weights`, `TransformLink` = the bone's model-space rest matrix, `Transform` = what
 //!   takes the mesh into the bone's space: the skin's inverse bind matrix exactly where the
-//!   scene has one), and a `BindPose` of the rest matrices.
+//!   scene has one, `TransformAssociateModel` = the rest matrix of the node holding the
+//!   bones), and a `BindPose` of the rest matrices (for a skeleton without a mesh too).
+//! - Cameras and lights on `Model`s of their own (`Camera`, `Light`) under the node that
+//!   places them, turned from FBX's axes to the scene's by their own rotation.
 //! - Morph targets as a `BlendShape` with a `BlendShapeChannel` (`DeformPercent`) and a
 //!   `Shape` (`Indexes`, `Vertices`, `Normals` offsets) each.
 //! - One `AnimationStack` per animation, named as it, with one `AnimationLayer` and curve
@@ -32,6 +35,9 @@
 //!   ([`euler`]; [`WriteOptions::exact_rotation_keys`] keeps only the source's).
 //!
 //! ## The pieces
+//! - arrays of [`node::COMPRESS_FROM`] bytes or more are zlib streams of Huffman-coded
+//!   bytes, written by the crate (old ufbx, in Blender's `wm.fbx_import`, rejects
+//!   miniz_oxide's).
 //! - [`node`]: the binary container, written by [`node::write_nodes`] and read strictly by
 //!   [`node::parse`] (every count checked against the bytes left, nesting bounded, each
 //!   compressed array's size checked against what its bytes can inflate to).

@@ -199,8 +199,10 @@ pub fn write_nodes(document: &Document) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(1 << 16);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
+    // The bytes of one array at a time, before they are compressed into `out`.
+    let mut scratch = Vec::new();
     for node in &document.nodes {
-        write_node(&mut out, node, version)?;
+        write_node(&mut out, &mut scratch, node, version)?;
     }
     out.extend(std::iter::repeat_n(0, null_record_len(version)));
     out.extend_from_slice(&FOOTER_ID);
@@ -231,7 +233,7 @@ fn put_field(out: &mut [u8], at: usize, value: usize, version: u32, what: &str) 
     Ok(())
 }
 
-fn write_node(out: &mut Vec<u8>, node: &Node, version: u32) -> Result<()> {
+fn write_node(out: &mut Vec<u8>, scratch: &mut Vec<u8>, node: &Node, version: u32) -> Result<()> {
     let name = node.name.as_bytes();
     let name_len = u8::try_from(name.len())
         .map_err(|_| error::unencodable(format!("a record name of {} bytes (at most 255)", name.len())))?;
@@ -242,13 +244,13 @@ fn write_node(out: &mut Vec<u8>, node: &Node, version: u32) -> Result<()> {
     out.extend_from_slice(name);
     let properties_start = out.len();
     for property in &node.properties {
-        write_property(out, property)?;
+        write_property(out, scratch, property)?;
     }
     let properties_len = out.len() - properties_start;
     // A record with nested records, or with nothing at all, ends with a null record.
     let sentinel = !node.children.is_empty() || node.properties.is_empty();
     for child in &node.children {
-        write_node(out, child, version)?;
+        write_node(out, scratch, child, version)?;
     }
     if sentinel {
         out.extend(std::iter::repeat_n(0, null_record_len(version)));
@@ -271,7 +273,7 @@ fn length_u32(len: usize, what: &str) -> Result<u32> {
     u32::try_from(len).map_err(|_| error::unencodable(format!("{what} of {len} entries (at most 2^32 - 1)")))
 }
 
-fn write_property(out: &mut Vec<u8>, property: &Property) -> Result<()> {
+fn write_property(out: &mut Vec<u8>, scratch: &mut Vec<u8>, property: &Property) -> Result<()> {
     out.push(property.code());
     match property {
         Property::Bool(v) => out.push(u8::from(*v)),
@@ -288,35 +290,42 @@ fn write_property(out: &mut Vec<u8>, property: &Property) -> Result<()> {
             out.extend_from_slice(&length_u32(bytes.len(), "raw data")?.to_le_bytes());
             out.extend_from_slice(bytes);
         }
-        Property::F32Array(v) => write_array(out, v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
-        Property::F64Array(v) => write_array(out, v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
-        Property::I64Array(v) => write_array(out, v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
-        Property::I32Array(v) => write_array(out, v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
-        Property::BoolArray(v) => write_array(out, v.len(), v.iter().map(|&b| u8::from(b)))?,
+        Property::F32Array(v) => write_array(out, scratch, v.len(), |b| {
+            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()))
+        })?,
+        Property::F64Array(v) => write_array(out, scratch, v.len(), |b| {
+            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()))
+        })?,
+        Property::I64Array(v) => write_array(out, scratch, v.len(), |b| {
+            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()))
+        })?,
+        Property::I32Array(v) => write_array(out, scratch, v.len(), |b| {
+            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()))
+        })?,
+        Property::BoolArray(v) => write_array(out, scratch, v.len(), |b| b.extend(v.iter().map(|&x| u8::from(x))))?,
     }
     Ok(())
 }
 
-/// Writes an array's header and its bytes, compressed ([`crate::deflate`]) when long.
-fn write_array(out: &mut Vec<u8>, count: usize, bytes: impl Iterator<Item = u8>) -> Result<()> {
+/// Writes an array's header and its bytes (put into `scratch` by `fill`), compressed
+/// ([`crate::deflate`]) when long.
+fn write_array(out: &mut Vec<u8>, scratch: &mut Vec<u8>, count: usize, fill: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
     out.extend_from_slice(&length_u32(count, "an array")?.to_le_bytes());
-    // Encoding and length are filled in once the bytes are written.
-    let header = out.len();
-    out.extend_from_slice(&[0; 8]);
-    let start = out.len();
-    out.extend(bytes);
-    let raw_len = out.len() - start;
-    let encoding = if raw_len >= COMPRESS_FROM {
-        // Compressed from a copy of the bytes written in place, over them.
-        let raw = out.split_off(start);
-        crate::deflate::zlib(&raw, out);
-        1u32
+    scratch.clear();
+    fill(scratch);
+    if scratch.len() >= COMPRESS_FROM {
+        out.extend_from_slice(&1u32.to_le_bytes());
+        // The compressed length is filled in once the stream is written.
+        let length = out.len();
+        out.extend_from_slice(&[0; 4]);
+        crate::deflate::zlib(scratch, out);
+        let stored = out.len() - length - 4;
+        out[length..length + 4].copy_from_slice(&length_u32(stored, "a compressed array")?.to_le_bytes());
     } else {
-        0
-    };
-    let stored = out.len() - start;
-    out[header..header + 4].copy_from_slice(&encoding.to_le_bytes());
-    out[header + 4..header + 8].copy_from_slice(&length_u32(stored, "a compressed array")?.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&length_u32(scratch.len(), "an array")?.to_le_bytes());
+        out.extend_from_slice(scratch);
+    }
     Ok(())
 }
 
