@@ -1,16 +1,18 @@
 """Blender and animbin's FBX, both ways.
 
-Out: Blender's own FBX importer on animbin's FBX: each sample of testdata/ looks the same as
+Out: Blender's own FBX importers on animbin's FBX: each sample of testdata/ looks the same as
 Blender's glTF import of animbin's glb of the same input.
 
-For every sample, ``animbin convert`` writes a glb and an FBX; the FBX is imported with
-``bpy.ops.import_scene.fbx`` (no animation offset) and the glb with the glTF importer at the
-frame rate the FBX importer set, and ``compare_pose.compare_measured`` compares world-space
-vertices and bone heads at the first, a middle and the last frame of the animation, within
-1e-3 of the model's size.
+For every sample, ``animbin convert`` writes a glb and an FBX; the FBX is imported with each
+importer asked for (``--importers``: ``import_scene.fbx``, the add-on, and
+``wm.fbx_import``, the C++ importer built on ufbx; by default every one this Blender has),
+with no animation offset, and the glb with the glTF importer at the frame rate the FBX
+importer set; ``compare_pose.compare_measured`` compares world-space vertices, bone heads,
+cameras and lights at the first, a middle and the last frame of the animation, within 1e-3
+of the model's size.
 
     target/bpy-4.5/bin/python tests/fbx/check_blender.py --animbin target/debug/animbin \\
-        --testdata testdata
+        --testdata testdata [--importers import_scene.fbx,wm.fbx_import] [--only NAME]
 
 In: each Blender-made asset of testdata/graph/ with an armature or animated objects is
 imported by Blender's glTF importer and exported by Blender's FBX exporter

@@ -8,7 +8,9 @@ ufbx loads the FBX, and it must hold what the glb of the same input holds:
   as ``LimbNode``s where they are a skin's joints);
 - the same number of vertices and triangles, and for skinned meshes the same weight of each
   joint at each vertex to 1e-4 (meshes paired by vertex count and order of appearance);
-- the same animations by name, each stack as long as the glb's animation (to a frame).
+- the same animations by name, each stack as long as the glb's animation (to a frame);
+- the same cameras (projection and vertical field of view to 1e-4 degrees) and lights (by
+  type).
 
     python tests/fbx/check_ufbx.py --animbin target/debug/animbin --testdata testdata
 
