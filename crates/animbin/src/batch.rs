@@ -522,12 +522,36 @@ pub fn convert_one_with(
         .read
         .scope(|| Document::open_with(&job.input, format, &files.read))?;
     let folder = job.output.parent().filter(|p| !p.as_os_str().is_empty());
-    let options = ConvertOptions {
+    let mut options = ConvertOptions {
         input: Some(job.input.clone()),
         output_dir: Some(folder.unwrap_or(Path::new(".")).to_path_buf()),
         ..options.clone()
     };
-    let conversion = crate::convert_owned(document, target, &options)?;
+    // A folder's options are for the files they apply to: `--z-up`, `--scale` and
+    // `--framerate` relate a game format to glTF, so a file already in the target's format
+    // (a glb among SEAnims converted to glb) is written without them, with a note, where a
+    // single conversion refuses them (`options::same_format`).
+    let mut left_out = Vec::new();
+    if target.format() == Some(document.format()) {
+        let scene = &mut options.scene;
+        if std::mem::take(&mut scene.z_up) {
+            left_out.push("--z-up");
+        }
+        if std::mem::replace(&mut scene.unit_scale, 1.0) != 1.0 {
+            left_out.push("--scale");
+        }
+        if scene.framerate.take().is_some() {
+            left_out.push("--framerate");
+        }
+    }
+    let mut conversion = crate::convert_owned(document, target, &options)?;
+    if !left_out.is_empty() {
+        conversion.report.note(format!(
+            "{} not applied: this input is {} already (the option says how another format relates to glTF)",
+            left_out.join(", "),
+            target.name()
+        ));
+    }
     if let Some(folder) = folder {
         fs::create_dir_all(folder).map_err(|source| io_error(folder, source))?;
     }

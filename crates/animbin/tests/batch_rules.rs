@@ -101,3 +101,41 @@ fn links_that_lead_nowhere_are_skipped_and_listed_with_their_reason() {
         ]
     );
 }
+
+#[test]
+fn a_folders_options_that_relate_a_format_to_gltf_are_left_out_for_gltf_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    copy("character/character.glb", &input.join("character.glb"));
+    copy("character/character.semodel", &input.join("character.semodel"));
+    for texture in ["character_clothes.png", "character_skin.png"] {
+        copy(&format!("character/{texture}"), &input.join(texture));
+    }
+    let out = dir.path().join("out");
+    let plan = batch::plan(&[&input], &out, Target::Glb, None).unwrap();
+    let mut options = animbin::ConvertOptions::default();
+    options.scene.z_up = true;
+    options.scene.unit_scale = 0.01;
+    for job in &plan.jobs {
+        let converted = batch::convert_one(job, Target::Glb, None, &options).unwrap();
+        let written = fs::read(&job.output).unwrap();
+        if job.input.extension().is_some_and(|e| e == "glb") {
+            // Written as it was, with a note naming both options.
+            assert_eq!(written, fs::read(&job.input).unwrap());
+            assert_eq!(
+                converted.report.notes,
+                [
+                    "--z-up, --scale not applied: this input is glb already (the option says how another format relates to glTF)"
+                ]
+            );
+        } else {
+            // The SEModel is turned and scaled: its glb differs from one made without them.
+            assert!(converted.report.notes.is_empty(), "{:?}", converted.report.notes);
+            let document = animbin::Document::open(&job.input).unwrap();
+            let plain =
+                animbin::convert(&document, Target::Glb, &animbin::ConvertOptions::for_input(&job.input)).unwrap();
+            assert_ne!(written, plain.to_bytes().unwrap());
+        }
+    }
+    assert_eq!(plan.jobs.len(), 2);
+}
