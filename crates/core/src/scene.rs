@@ -267,7 +267,7 @@ impl Skeleton {
     pub fn update_globals(&mut self) {
         for i in self.resolve_order() {
             let global = match self.bones[i].parent.filter(|&p| p < self.bones.len() && p != i) {
-                Some(p) => crate::pose::compose(
+                Some(p) => crate::math::compose(
                     self.bones[p].global,
                     self.bones[i].local,
                     self.bones[i].scale_compensate,
@@ -282,7 +282,7 @@ impl Skeleton {
     pub fn update_locals(&mut self) {
         for i in 0..self.bones.len() {
             let local = match self.bones[i].parent.filter(|&p| p < self.bones.len() && p != i) {
-                Some(p) => crate::pose::decompose(
+                Some(p) => crate::math::decompose(
                     self.bones[p].global,
                     self.bones[i].global,
                     self.bones[i].scale_compensate,

@@ -19,7 +19,7 @@ impl Scene {
     /// unevenly is sheared, as glTF says (a [`Bone::global`](super::Bone::global), a TRS,
     /// cannot say so). A node that does not inherit scale
     /// ([`Bone::scale_compensate`](super::Bone::scale_compensate)) takes its parent's position
-    /// and rotation only, as [`crate::pose::compose`] has it.
+    /// and rotation only, as [`crate::math::compose`] has it.
     ///
     /// Parents past the list, the node itself or a cycle are roots, as in
     /// [`Skeleton::update_globals`](super::Skeleton::update_globals); linear in the nodes.
@@ -377,7 +377,7 @@ mod tests {
         let mut compensated = node(Some(0), child);
         compensated.scale_compensate = true;
         let world = scene(vec![node(None, parent), compensated]).node_world_matrices();
-        let expected = crate::pose::compose(parent, child, true).to_matrix();
+        let expected = crate::math::compose(parent, child, true).to_matrix();
         for p in [[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 2.0]] {
             assert!(close(point(&world[1], p), point(&expected, p)), "{p:?}");
         }
