@@ -18,7 +18,7 @@ use animbin_core::math::Vec3;
 use animbin_core::scene::{self, ConversionReport, Key, MorphTarget, WeightTrack};
 use animbin_core::{Error, ErrorKind, Result};
 
-use super::export::NodeHashes;
+use super::hashes::NodeHashes;
 use crate::FORMAT;
 use crate::layout::NodeKind;
 use crate::model::{Node, Property, Value};

@@ -1,94 +1,22 @@
-//! Scene -> Cast: [`CastFile::from_scene`] and the [`NodeHashes`] it builds nodes with.
+//! Scene -> Cast: [`CastFile::from_scene`].
 
 use std::collections::{HashMap, HashSet};
 
-use animbin_core::math::{Quat, Transform, Vec3, Vec4};
+use animbin_core::math::{Transform, Vec3, Vec4};
 use animbin_core::scene::{self, AnimKind, ConversionReport, Interpolation, Note, PropertyTrack, Scene, SkinBlend};
 use animbin_core::{Error, ErrorKind, Result, SceneOptions};
 
+use super::hashes::NodeHashes;
+use super::properties::{narrow, narrow3, narrow4};
 use super::{PROPERTY_FORMAT, blend, hair, refuse, rig};
 use crate::FORMAT;
 use crate::layout::NodeKind;
 use crate::model::{CastFile, Node, Property, Value};
 use crate::validate::in_cycles;
 
-/// The first hash the reference writer hands out; it counts up from there.
-pub const FIRST_HASH: u64 = 0x534E_4957_5254_5250;
-
 fn unencodable(message: String) -> Error {
     Error::new(FORMAT, 0, ErrorKind::Unencodable(message))
 }
-/// Hands out node hashes as the reference writer does: counting up from [`FIRST_HASH`], one
-/// per node in the order the nodes are made.
-///
-/// ```
-/// use animbin_cast::{FIRST_HASH, NodeHashes, NodeKind, Value};
-///
-/// let mut hashes = NodeHashes::new();
-/// assert_eq!(hashes.node(NodeKind::Root).hash, FIRST_HASH);
-/// let curve = hashes.curve("tag_origin", "tx", &[0, 10], Value::Float(vec![0.0, 1.0]), "absolute");
-/// assert_eq!(curve.hash, FIRST_HASH + 1);
-/// ```
-#[derive(Debug, Clone)]
-pub struct NodeHashes(u64);
-
-impl Default for NodeHashes {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl NodeHashes {
-    /// Hashes from [`FIRST_HASH`] on.
-    pub fn new() -> Self {
-        Self(FIRST_HASH)
-    }
-
-    /// A new node of `kind` with the next hash.
-    pub fn node(&mut self, kind: NodeKind) -> Node {
-        let node = Node::new(kind, self.0);
-        self.0 = self.0.wrapping_add(1);
-        node
-    }
-
-    /// A curve node for channel `kp` of `bone`: the key frames (`kb`, in the narrowest
-    /// integer width), the values (`kv`) and the mode (`m`).
-    pub fn curve(&mut self, bone: &str, kp: &'static str, frames: &[u32], values: Value, mode: &'static str) -> Node {
-        let mut curve = self.node(NodeKind::Curve);
-        // Its five properties, without growing the list twice (x8an files make a curve of
-        // every channel of every slot).
-        curve.properties.reserve_exact(5);
-        curve.push(Property::string("nn", bone.to_owned()));
-        curve.push(Property::string("kp", kp));
-        curve.push(Property::new("kb", Value::narrowest(frames)));
-        curve.push(Property::new("kv", values));
-        curve.push(Property::string("m", mode));
-        curve
-    }
-}
-
-/// An `f64` as the `f32` the file stores, noting when digits are lost.
-fn narrow(x: f64, lost: &mut bool) -> f32 {
-    let y = x as f32;
-    if f64::from(y).to_bits() != x.to_bits() && !(x.is_nan() && y.is_nan()) {
-        *lost = true;
-    }
-    y
-}
-
-pub(super) fn narrow3(v: Vec3<f64>, lost: &mut bool) -> Vec3<f32> {
-    v.map(|x| narrow(x, lost))
-}
-
-pub(super) fn narrow4(q: Quat<f64>, lost: &mut bool) -> Vec4<f32> {
-    Vec4::new(
-        narrow(q.x, lost),
-        narrow(q.y, lost),
-        narrow(q.z, lost),
-        narrow(q.w, lost),
-    )
-}
-
 /// A scene frame as a key frame: rounded (reported) when fractional, refused when negative,
 /// not finite or past u32.
 fn key_frame(frame: f64, what: &dyn Fn() -> String, report: &mut ConversionReport) -> Result<u32> {
@@ -160,7 +88,7 @@ impl CastFile {
     /// notification track per name); an Instance per scene instance after the animations (`n`
     /// when named, `rf` naming its File child, whose `p` is the path, then `p`, `r`, `s`).
     /// Properties follow the reference writer's order, index
-    /// buffers take the narrowest width, hashes count up from [`FIRST_HASH`].
+    /// buffers take the narrowest width, hashes count up from [`FIRST_HASH`](crate::FIRST_HASH).
     ///
     /// Key values, bind poses and placements are `f32` in Cast: values that lose digits are
     /// reported, as are fractional frames (rounded), the `delta` kind (written as

@@ -19,8 +19,9 @@ use animbin_core::math::{Quat, Transform, Vec3};
 use animbin_core::scene::{self, ConversionReport};
 use animbin_core::{Error, ErrorKind, Result};
 
-use super::export::{NodeHashes, narrow3, narrow4};
-use super::import::lose_undocumented;
+use super::hashes::NodeHashes;
+use super::properties::lose_undocumented;
+use super::properties::{narrow3, narrow4};
 use crate::FORMAT;
 use crate::layout::NodeKind;
 use crate::model::{Node, Property, Value};

@@ -10,60 +10,13 @@ use animbin_core::scene::{
 };
 use animbin_core::{Result, SceneOptions};
 
+use super::properties::lose_undocumented;
 use super::{PROPERTY_FORMAT, blend, hair, refuse, refuse_at, rig};
 use crate::layout::{FILE_HEADER_SIZE, NODE_HEADER_SIZE, NodeKind, PROPERTY_HEADER_SIZE};
 use crate::model::{CastFile, Node, Value};
-use crate::nodes::{self, ColorLayer, is_material_slot};
+use crate::nodes::{self, ColorLayer};
 use crate::to_bytes;
 use crate::validate::in_cycles;
-
-/// The documented property names of each node type that the scene uses or reports.
-fn documented(kind: NodeKind, name: &str) -> bool {
-    let fixed: &[&str] = match kind {
-        NodeKind::Model => &["n", "p", "r", "s"],
-        NodeKind::Mesh => &[
-            "n", "vp", "vn", "vt", "ul", "cl", "vc", "wb", "wv", "mi", "f", "sm", "m",
-        ],
-        NodeKind::Bone => &["n", "p", "ssc", "lp", "lr", "wp", "wr", "s"],
-        NodeKind::Material => &["n", "t"],
-        NodeKind::File => &["p"],
-        NodeKind::Color => &["n", "cs", "rgba"],
-        NodeKind::Animation => &["n", "fr", "lo"],
-        NodeKind::Curve => &["nn", "kp", "kb", "kv", "m", "ab"],
-        NodeKind::CurveModeOverride => &["nn", "m", "ot", "or", "os"],
-        NodeKind::NotificationTrack => &["n", "kb"],
-        NodeKind::IkHandle => &["n", "sb", "eb", "tb", "to", "pv", "pb", "tr"],
-        NodeKind::Constraint => &["n", "ct", "cb", "tb", "mo", "co", "wt", "sx", "sy", "sz"],
-        NodeKind::Hair => &["n", "se", "pt", "m"],
-        NodeKind::Instance => &["n", "rf", "p", "r", "s"],
-        _ => return true,
-    };
-    let layer = |prefix: char| name.strip_prefix(prefix).and_then(crate::nodes::layer_number).is_some();
-    fixed.contains(&name)
-        || (kind == NodeKind::Mesh && (layer('u') || layer('c')))
-        || (kind == NodeKind::Material && is_material_slot(name))
-}
-
-/// Reports undocumented properties of `node` (which the scene has no place for) and
-/// repeated ones (of which the first is used).
-pub(super) fn lose_undocumented(node: &Node, kind: NodeKind, report: &mut ConversionReport) {
-    // Names seen so far, in a set: a node may hold any number of properties.
-    let mut seen: HashSet<&str> = HashSet::with_capacity(node.properties.len());
-    for p in &node.properties {
-        if !seen.insert(p.name.as_ref()) {
-            report.lose(format!(
-                "second properties of one name in {kind} nodes (such as {:?}; the first is used)",
-                p.name
-            ));
-        }
-        if !documented(kind, &p.name) {
-            report.lose(format!(
-                "undocumented properties of {kind} nodes (such as {:?})",
-                p.name
-            ));
-        }
-    }
-}
 
 fn lose_count(count: usize, what: &str, report: &mut ConversionReport) {
     if count > 0 {

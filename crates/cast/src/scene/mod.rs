@@ -10,10 +10,12 @@ use crate::FORMAT;
 mod blend;
 mod export;
 mod hair;
+mod hashes;
 mod import;
+mod properties;
 mod rig;
 
-pub use export::{FIRST_HASH, NodeHashes};
+pub use hashes::{FIRST_HASH, NodeHashes};
 
 /// The `format` of the scene property tracks that carry whole Cast curves.
 pub const PROPERTY_FORMAT: &str = FORMAT;

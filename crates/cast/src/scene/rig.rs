@@ -8,8 +8,8 @@ use animbin_core::Result;
 use animbin_core::math::{Quat, Vec3, Vec4};
 use animbin_core::scene::{self, ConstraintKind, ConstraintOffset, ConversionReport, IkHandle};
 
-use super::export::NodeHashes;
-use super::import::lose_undocumented;
+use super::hashes::NodeHashes;
+use super::properties::lose_undocumented;
 use super::refuse;
 use crate::layout::NodeKind;
 use crate::model::{Node, Property, Value};
