@@ -1,7 +1,6 @@
 //! The writer: [`write()`] and [`to_bytes`], and what the binrw layout cannot say about an
 //! error by itself (which header field, which named item).
 
-use std::fmt;
 use std::io::{Seek, Write};
 
 use animbin_core::seblend::Trailer;
@@ -10,7 +9,7 @@ use binrw::io::NoSeek;
 use binrw::{BinWrite, Endian};
 
 use crate::FORMAT;
-use crate::layout::{SeAnim, offsets};
+use crate::layout::{HeaderFieldError, SeAnim, offsets};
 
 /// Writes `anim` to `writer`, deriving every count and width; see [`SeAnim`] for what it
 /// refuses.
@@ -65,34 +64,6 @@ fn check_bone_names(anim: &SeAnim) -> Result<()> {
         at += bone.name.len() as u64 + 1;
     }
     Ok(())
-}
-
-/// A header value the writer cannot encode, with the field's offset from the start of the
-/// file: binrw reports a `try_calc` error at the start of the struct, so [`write()`] adds
-/// this offset to it.
-#[derive(Debug)]
-pub(crate) struct HeaderFieldError {
-    /// The field's offset from the start of the file.
-    pub offset: u64,
-    /// What cannot be encoded.
-    pub message: String,
-}
-
-impl fmt::Display for HeaderFieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-/// Turns a header field's [`ErrorKind`] into a [`HeaderFieldError`] at `offset`.
-pub(crate) fn at_field(offset: u64) -> impl Fn(ErrorKind) -> HeaderFieldError {
-    move |kind| HeaderFieldError {
-        offset,
-        message: match kind {
-            ErrorKind::Unencodable(message) => message,
-            other => other.to_string(),
-        },
-    }
 }
 
 /// The offset and message of a [`HeaderFieldError`] inside a binrw error.

@@ -7,6 +7,7 @@
 //! bones and their key runs) and the notes are in `records`, and the SEBlend trailer that may
 //! follow the last block in `trailer`.
 
+use std::fmt;
 use std::io::{Read, Seek, Write};
 
 use animbin_core::io::{BoundedArgs, bounded_vec, read_pod_field};
@@ -249,7 +250,7 @@ pub struct SeAnim {
     /// `uint16_t headerSize`: the header's size in bytes counting these two; 0x1C, or more
     /// when [`SeAnim::header_extra`] holds bytes.
     #[br(temp, parse_with = read_header_size)]
-    #[bw(try_calc = header_size_for(header_extra).map_err(crate::write::at_field(offsets::HEADER_SIZE)))]
+    #[bw(try_calc = header_size_for(header_extra).map_err(at_field(offsets::HEADER_SIZE)))]
     header_size: u16,
 
     /// `uint8_t animType`: the default [`AnimType`] of every bone.
@@ -275,17 +276,17 @@ pub struct SeAnim {
     /// `uint32_t frameCount`: [`SeAnim::fixed_frame_count`], or the largest key or note frame
     /// plus 1.
     #[br(temp)]
-    #[bw(try_calc = self.frame_count().map_err(crate::write::at_field(offsets::FRAME_COUNT)))]
+    #[bw(try_calc = self.frame_count().map_err(at_field(offsets::FRAME_COUNT)))]
     frame_count: u32,
 
     /// `uint32_t boneCount`: the number of [`SeAnim::bones`].
     #[br(temp)]
-    #[bw(try_calc = self.bone_count().map_err(crate::write::at_field(offsets::BONE_COUNT)))]
+    #[bw(try_calc = self.bone_count().map_err(at_field(offsets::BONE_COUNT)))]
     bone_count: u32,
 
     /// `uint8_t boneAnimModifierCount`: the number of [`SeAnim::modifiers`].
     #[br(temp)]
-    #[bw(try_calc = self.modifier_count().map_err(crate::write::at_field(offsets::MODIFIER_COUNT)))]
+    #[bw(try_calc = self.modifier_count().map_err(at_field(offsets::MODIFIER_COUNT)))]
     bone_anim_modifier_count: u8,
 
     /// `uint8_t reserved2[3]`: zero in files of every known writer; kept as read.
@@ -293,7 +294,7 @@ pub struct SeAnim {
 
     /// `uint32_t noteCount`: the number of [`SeAnim::notes`].
     #[br(temp)]
-    #[bw(try_calc = self.note_count().map_err(crate::write::at_field(offsets::NOTE_COUNT)))]
+    #[bw(try_calc = self.note_count().map_err(at_field(offsets::NOTE_COUNT)))]
     note_count: u32,
 
     /// Header bytes past the 0x1C the specification defines (`headerSize` > 0x1C); readers skip them,
@@ -621,4 +622,32 @@ fn write_custom<W: Write + Seek>(
         .at(pos));
     }
     Ok(())
+}
+
+/// A header value the writer cannot encode, with the field's offset from the start of the
+/// file: binrw reports a `try_calc` error at the start of the struct, so the writer adds
+/// this offset to it.
+#[derive(Debug)]
+pub(crate) struct HeaderFieldError {
+    /// The field's offset from the start of the file.
+    pub offset: u64,
+    /// What cannot be encoded.
+    pub message: String,
+}
+
+impl fmt::Display for HeaderFieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Turns a header field's [`ErrorKind`] into a [`HeaderFieldError`] at `offset`.
+pub(crate) fn at_field(offset: u64) -> impl Fn(ErrorKind) -> HeaderFieldError {
+    move |kind| HeaderFieldError {
+        offset,
+        message: match kind {
+            ErrorKind::Unencodable(message) => message,
+            other => other.to_string(),
+        },
+    }
 }
