@@ -161,7 +161,8 @@ impl Document {
 
     /// The document as glTF 2.0: a ``.glb`` (``binary=True``) or ``.gltf`` JSON with the
     /// buffer embedded. Texture files beside ``path`` are embedded. Options: see the class.
-    #[pyo3(signature = (binary = true, **options))]
+    // The keywords `options` takes, for help() and inspect.signature (the stub lists them too).
+    #[pyo3(signature = (binary = true, **options), text_signature = "($self, binary=True, *, framerate=None, z_up=False, scale=1.0, anims=(), strict=False, animation=None, allow_empty=False, normalize_rotations=False)")]
     fn to_gltf<'py>(
         &self,
         py: Python<'py>,
@@ -176,7 +177,8 @@ impl Document {
 
     /// The document converted to ``format`` (one of ``TARGETS``), as bytes. The document's
     /// own format gives its bytes back; ``"json"`` is its dump. Options: see the class.
-    #[pyo3(signature = (format, **options))]
+    // The keywords `options` takes, for help() and inspect.signature (the stub lists them too).
+    #[pyo3(signature = (format, **options), text_signature = "($self, format, *, framerate=None, z_up=False, scale=1.0, anims=(), strict=False, anim_type=None, looped=None, precision=None, animation=None, allow_empty=False, normalize_rotations=False)")]
     fn convert<'py>(
         &self,
         py: Python<'py>,
@@ -195,7 +197,8 @@ impl Document {
     /// ``path`` is refused (``PermissionError``) and left as it is, unless ``force=True``.
     /// What the output's file system refuses (a missing folder, a full disk) is an
     /// ``OSError`` with ``filename`` set to ``path``. Options: see the class.
-    #[pyo3(signature = (path, format = None, *, force = false, **options))]
+    // The keywords `options` takes, for help() and inspect.signature (the stub lists them too).
+    #[pyo3(signature = (path, format = None, *, force = false, **options), text_signature = "($self, path, format=None, *, force=False, framerate=None, z_up=False, scale=1.0, anims=(), strict=False, anim_type=None, looped=None, precision=None, animation=None, allow_empty=False, normalize_rotations=False)")]
     fn write(
         &self,
         py: Python<'_>,
@@ -236,7 +239,8 @@ impl Document {
     /// is listed in ``Scene.lost``). With ``name_animations=True`` an animation whose format
     /// stores no name is named as conversions name it: after its file's stem (``_1``,
     /// ``_2``... for several), as an importer names its actions.
-    #[pyo3(signature = (name_animations = false, **options))]
+    // The keywords `options` takes, for help() and inspect.signature (the stub lists them too).
+    #[pyo3(signature = (name_animations = false, **options), text_signature = "($self, name_animations=False, *, framerate=None, z_up=False, scale=1.0, anims=(), strict=False, normalize_rotations=False)")]
     fn scene<'py>(
         &self,
         py: Python<'py>,

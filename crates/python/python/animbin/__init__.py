@@ -22,8 +22,8 @@ does not let animbin read or write is the matching ``OSError`` (``FileNotFoundEr
 
 from __future__ import annotations
 
-import sys
-from typing import Any
+import sys as _sys
+from typing import Any as _Any
 
 from ._errors import FormatError, LossWarning
 from ._scene import (
@@ -47,7 +47,7 @@ from ._animbin import pose
 
 # The native submodule, importable as ``import animbin.pose`` / ``from animbin.pose import ...``
 # (a submodule, so not in ``__all__``).
-sys.modules[__name__ + ".pose"] = pose
+_sys.modules[__name__ + ".pose"] = pose
 
 __all__ = [
     "FORMATS",
@@ -79,7 +79,7 @@ __all__ = [
 
 
 def open(  # noqa: A001 (the module's own open)
-    source: Any,
+    source: _Any,
     format: str | None = None,
     *,
     max_input_size: int | str | None = None,
@@ -113,7 +113,7 @@ def open(  # noqa: A001 (the module's own open)
     return _open(source, format, max_input_size, max_accessor_values)
 
 
-def from_scene(scene: Scene, format: str, **options: Any) -> Document:
+def from_scene(scene: Scene, format: str, **options: _Any) -> Document:
     """Builds a document of ``format`` (one of ``TARGETS`` except ``"json"``) from a scene,
     for export: ``animbin.from_scene(scene, "seanim").write("walk.seanim")``.
 
