@@ -24,10 +24,11 @@ import animbin
 
 from . import exporter, importer, table
 
-# Blender reads and writes glTF and FBX with its own add-ons (File > Import > glTF 2.0,
-# io_scene_gltf2; FBX, io_scene_fbx), which turn them into Blender data better than a second
-# importer could: the formats of the table this extension offers no entry for.
-BLENDER_OWN = ("gltf", "fbx")
+# Blender reads and writes the interchange formats (glTF, FBX) with its own add-ons (File >
+# Import > glTF 2.0, io_scene_gltf2; FBX, io_scene_fbx), which turn them into Blender data
+# better than a second importer could: the formats of the table this extension offers no
+# entry for, as the table names them.
+BLENDER_OWN = tuple(name for name, entry in table.FORMATS.items() if entry["interchange"])
 
 # Operator ids and labels are published (scripts and the tests call
 # ``bpy.ops.import_scene.animbin_x8an``): the x8an import entry was published under the

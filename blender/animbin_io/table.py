@@ -28,6 +28,7 @@ _UNKNOWN = {
     "several_animations": False,
     "length_ends_on_last_key": False,
     "chooses_precision": False,
+    "interchange": False,
     "targets": [],
 }
 

@@ -164,6 +164,8 @@ export interface FormatInfo {
   several_animations: boolean;
   length_ends_on_last_key: boolean;
   chooses_precision: boolean;
+  /** 3D tools read and write it themselves (glTF, FBX). */
+  interchange: boolean;
   targets: string[];
 }
 /** Every format's metadata. */

@@ -110,6 +110,16 @@ mod tests {
     }
 
     #[test]
+    fn the_interchange_formats_are_gltf_and_fbx() {
+        let interchange: Vec<&str> = crate::formats()
+            .iter()
+            .filter(|f| f.interchange)
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(interchange, ["gltf", "fbx"]);
+    }
+
+    #[test]
     fn an_unknown_name_lists_the_valid_ones() {
         let err = "obj".parse::<Target>().unwrap_err().to_string();
         assert!(

@@ -447,6 +447,9 @@ pub struct FormatInfo {
     pub length_ends_on_last_key: bool,
     /// Whether a writer chooses the width of its key values (`precision`).
     pub chooses_precision: bool,
+    /// Whether 3D tools read and write it themselves (glTF, FBX), so that a front end inside
+    /// one leaves its files to the tool ([`FileFormat::INTERCHANGE`]).
+    pub interchange: bool,
     /// The names of the targets it is written as ([`Target::name`]).
     pub targets: Vec<&'static str>,
 }
@@ -466,6 +469,7 @@ impl FormatInfo {
             several_animations: F::SEVERAL_ANIMATIONS,
             length_ends_on_last_key: F::LENGTH_ENDS_ON_LAST_KEY,
             chooses_precision: F::CHOOSES_PRECISION,
+            interchange: F::INTERCHANGE,
             targets: format.targets().iter().map(|t| t.name()).collect(),
         }
     }

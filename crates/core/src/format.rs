@@ -189,6 +189,10 @@ pub trait FileFormat: Sized + Clone + Debug {
     /// What it keeps of a scene's structure beyond its parts (see [`Keeps`]); nothing by
     /// default.
     const KEEPS: Keeps = Keeps::empty();
+    /// Whether 3D tools read and write the format themselves (glTF, FBX): a front end that
+    /// runs inside one (the Blender extension) leaves its files to the tool's own importer
+    /// and exporter.
+    const INTERCHANGE: bool = false;
     /// Whether [`FileFormat::from_scene`] embeds the texture files it is given (glTF), so
     /// that a caller looks for them first.
     const EMBEDS_IMAGE_FILES: bool = false;

@@ -26,6 +26,7 @@ impl FileFormat for FbxFile {
     const HOLDS: Holds = Holds::all();
     /// A node graph of Models; curves and per-channel kinds are baked.
     const KEEPS: Keeps = Keeps::GRAPH;
+    const INTERCHANGE: bool = true;
     /// `GlobalSettings` `TimeMode` (and `CustomFrameRate`).
     const STORES_FRAMERATE: bool = true;
     const ANIMATION_KINDS: &'static [AnimKind] = &[AnimKind::Absolute];

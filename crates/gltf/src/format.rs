@@ -57,6 +57,7 @@ impl FileFormat for GltfFile {
     /// A node graph, a sampler per channel with its own interpolation, and a root node
     /// with compensation nodes for placement and per-channel kinds.
     const KEEPS: Keeps = Keeps::all();
+    const INTERCHANGE: bool = true;
     const STORES_FRAMERATE: bool = false;
     const ANIMATION_KINDS: &'static [AnimKind] = &[AnimKind::Absolute];
     const NAMES_ANIMATIONS: bool = true;

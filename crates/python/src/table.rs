@@ -11,7 +11,8 @@ use pyo3::sync::PyOnceLock;
 /// ``extensions``, ``has_magic``, ``holds`` (``"bones"``, ``"meshes"``, ``"materials"``,
 /// ``"textures"``, ``"animations"``), ``stores_framerate``, ``animation_kinds``,
 /// ``names_animations``, ``names_meshes``, ``several_animations``, ``length_ends_on_last_key``,
-/// ``chooses_precision`` and ``targets`` (names for ``convert`` and ``from_scene``).
+/// ``chooses_precision``, ``interchange`` (3D tools read and write it themselves: glTF, FBX)
+/// and ``targets`` (names for ``convert`` and ``from_scene``).
 #[pyfunction]
 pub(crate) fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();

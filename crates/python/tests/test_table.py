@@ -25,6 +25,7 @@ def test_formats_lists_every_format_with_what_a_front_end_needs():
     assert not by_name["sf3"]["has_magic"] and not by_name["sf3"]["stores_framerate"]
     assert by_name["cast"]["several_animations"] and by_name["cast"]["animation_kinds"][0] == "absolute"
     assert by_name["dmf"]["length_ends_on_last_key"] and not by_name["seanim"]["length_ends_on_last_key"]
+    assert [f["name"] for f in table if f["interchange"]] == ["gltf", "fbx"]
     # Every sample opens as the format whose extensions name it (x8an by its name).
     for path in sorted(TESTDATA.iterdir()):
         ext = path.name.split(".", 1)[1] if "." in path.name else ""

@@ -115,8 +115,8 @@ def formats() -> list[dict[str, Any]]:
     ``has_magic``, ``holds`` (``"bones"``, ``"meshes"``, ``"materials"``, ``"textures"``,
     ``"animations"``), ``stores_framerate``, ``animation_kinds``, ``names_animations``,
     ``names_meshes``,
-    ``several_animations``, ``length_ends_on_last_key``, ``chooses_precision`` and
-    ``targets`` (names for ``convert`` and ``from_scene``). Front ends build their menus
+    ``several_animations``, ``length_ends_on_last_key``, ``chooses_precision``,
+    ``interchange`` (3D tools read and write it themselves: glTF, FBX) and ``targets`` (names for ``convert`` and ``from_scene``). Front ends build their menus
     from it."""
 
 def file_name(name: str) -> str:
