@@ -1,16 +1,11 @@
-//! The zlib streams of FBX's compressed arrays (RFC 1950 around RFC 1951), written here:
-//! blocks of Huffman-coded bytes, one code per block made from the block's byte counts.
+//! The zlib streams of FBX's compressed arrays (RFC 1950 around RFC 1951), written here.
 //!
-//! Why not a general deflate crate: the arrays are numbers (doubles widened from floats,
-//! small integers) whose bytes repeat in value far more than in sequence, so coding each byte
-//! by its frequency keeps most of what LZ77 matching would, at several times the speed. And
-//! each block header sends the literal/length code lengths and the distance code lengths as
-//! two runs, as zlib does: ufbx before its November 2025 fix (in Blender 4.5's and 5.0's
-//! `wm.fbx_import`) rejects a repeat code that crosses from one list into the other, which
-//! miniz_oxide writes.
-
-/// Bytes per block: each block carries its own code, fitted to its bytes.
-const BLOCK: usize = 128 * 1024;
+//! Matches are found greedily with one hash probe per position (as zlib's fastest level
+//! does), and each block of 65,536 tokens gets Huffman codes of its own. Why not a general
+//! deflate crate: each block header here sends the literal/length code lengths and the
+//! distance code lengths as two runs, as zlib does; ufbx before its November 2025 fix (in
+//! Blender 4.5's and 5.0's `wm.fbx_import`) rejects a repeat code that crosses from one list
+//! into the other, which miniz_oxide writes.
 
 /// The longest code deflate allows for literals and lengths.
 const MAX_BITS: u8 = 15;
@@ -184,28 +179,6 @@ fn run_length(lengths: &[u8], out: &mut Vec<(u8, u8)>) {
     }
 }
 
-/// How often each byte value occurs in `block` (and a 257th count, 0, for the end of block).
-fn histogram(block: &[u8]) -> [u32; 257] {
-    // Four tables, one per byte of each group of four: runs of one value (the zero bytes of
-    // widened floats) would otherwise wait on one counter, byte after byte.
-    let mut tables = [[0u32; 256]; 4];
-    let mut groups = block.chunks_exact(4);
-    for group in &mut groups {
-        tables[0][usize::from(group[0])] += 1;
-        tables[1][usize::from(group[1])] += 1;
-        tables[2][usize::from(group[2])] += 1;
-        tables[3][usize::from(group[3])] += 1;
-    }
-    for &byte in groups.remainder() {
-        tables[0][usize::from(byte)] += 1;
-    }
-    let mut freqs = [0u32; 257];
-    for (value, freq) in freqs.iter_mut().take(256).enumerate() {
-        *freq = tables.iter().map(|t| t[value]).sum();
-    }
-    freqs
-}
-
 /// Adler-32 of `data` (RFC 1950).
 fn adler32(data: &[u8]) -> u32 {
     let (mut a, mut b) = (1u32, 0u32);
@@ -221,20 +194,147 @@ fn adler32(data: &[u8]) -> u32 {
     (b << 16) | a
 }
 
+/// Length codes 257..=285: the shortest length of each, and its extra bits (RFC 1951 3.2.5).
+const LENGTH_BASE: [u16; 29] = [
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+];
+const LENGTH_EXTRA: [u8; 29] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+];
+
+/// Distance codes 0..=29: the shortest distance of each, and its extra bits.
+const DISTANCE_BASE: [u16; 30] = [
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+    8193, 12289, 16385, 24577,
+];
+const DISTANCE_EXTRA: [u8; 30] = [
+    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+];
+
+/// Tokens per block: each block carries its own codes, fitted to its tokens.
+const BLOCK_TOKENS: usize = 1 << 16;
+
+/// Bits of the match finder's hash of four bytes.
+const HASH_BITS: u32 = 13;
+
+/// A match token: the flag, the distance's code (5 bits, from bit 23), the length less 3
+/// (8 bits, from bit 15) and the distance less 1 (15 bits).
+const MATCH: u32 = 1 << 31;
+
+/// The code of each distance less 1: directly below 256, by its bits from the eighth up
+/// beyond (as zlib's table does).
+fn distance_codes() -> [u8; 512] {
+    let mut table = [0u8; 512];
+    for (k, code) in table.iter_mut().enumerate() {
+        let distance = if k < 256 { k + 1 } else { ((k - 256) << 7) + 1 };
+        *code = code_of(&DISTANCE_BASE, distance as u16) as u8;
+    }
+    table
+}
+
+/// The index of the last entry of `base` not above `value`.
+fn code_of(base: &[u16], value: u16) -> usize {
+    base.partition_point(|&b| b <= value) - 1
+}
+
+/// `data` as literals and matches (greedy, one hash probe, as zlib's fastest level does;
+/// where nothing matches, positions are probed further and further apart, as LZ4 does, so
+/// that bytes without repeats, such as mantissas, cost little).
+fn tokens(data: &[u8]) -> Vec<u32> {
+    let mut tokens = Vec::with_capacity(data.len() / 2);
+    let mut heads = vec![0u32; 1 << HASH_BITS];
+    let distance_code = distance_codes();
+    let hash = |at: usize| {
+        let four = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+        (four.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
+    };
+    let mut at = 0;
+    let mut misses = 0usize;
+    while at + 8 <= data.len() {
+        let h = hash(at);
+        let candidate = heads[h] as usize;
+        heads[h] = (at + 1) as u32;
+        // A position past 4 GiB wraps in the table: the bytes compared keep a match true.
+        if let Some(distance) = candidate.checked_sub(1).and_then(|from| at.checked_sub(from)) {
+            let from = at - distance;
+            if (1..=32_768).contains(&distance) && data[from..from + 4] == data[at..at + 4] {
+                let most = (data.len() - at).min(258);
+                let mut length = 4;
+                // Eight bytes at a time, then the first that differs.
+                while length + 8 <= most {
+                    let a = u64::from_le_bytes(data[from + length..from + length + 8].try_into().unwrap_or_default());
+                    let b = u64::from_le_bytes(data[at + length..at + length + 8].try_into().unwrap_or_default());
+                    if a != b {
+                        length += ((a ^ b).trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                    length += 8;
+                }
+                while length < most && data[from + length] == data[at + length] {
+                    length += 1;
+                }
+                let d = distance - 1;
+                let code = distance_code[if d < 256 { d } else { 256 + (d >> 7) }];
+                tokens.push(MATCH | (u32::from(code) << 23) | ((length as u32 - 3) << 15) | d as u32);
+                at += length;
+                misses = 0;
+                continue;
+            }
+        }
+        let step = 1 + (misses >> 5).min(15);
+        misses += 1;
+        let end = (at + step).min(data.len());
+        tokens.extend(data[at..end].iter().map(|&b| u32::from(b)));
+        at = end;
+    }
+    tokens.extend(data[at..].iter().map(|&b| u32::from(b)));
+    tokens
+}
+
 /// Appends `data` to `out` as a zlib stream.
 pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
     out.reserve(data.len() / 2 + 64);
     // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (no dictionary, fastest; the check bits).
     out.extend_from_slice(&[0x78, 0x01]);
     let mut bits = Bits { out, acc: 0, count: 0 };
-    let blocks = data.len().div_ceil(BLOCK).max(1);
-    for (k, block) in data.chunks(BLOCK).chain(data.is_empty().then_some(&[][..])).enumerate() {
-        let mut freqs = histogram(block);
-        freqs[256] = 1;
-        let literal_lengths = code_lengths(&freqs, MAX_BITS);
+    let tokens = tokens(data);
+    let blocks = tokens.len().div_ceil(BLOCK_TOKENS).max(1);
+    let mut length_code = [0u8; 256];
+    for (length, code) in length_code.iter_mut().enumerate() {
+        *code = code_of(&LENGTH_BASE, length as u16 + 3) as u8;
+    }
+    for (k, block) in tokens
+        .chunks(BLOCK_TOKENS)
+        .chain(tokens.is_empty().then_some(&[][..]))
+        .enumerate()
+    {
+        let mut literal_freqs = [0u32; 286];
+        let mut distance_freqs = [0u32; 30];
+        for &token in block {
+            if token & MATCH == 0 {
+                literal_freqs[token as usize] += 1;
+            } else {
+                let length = (token >> 15) & 0xff;
+                literal_freqs[257 + usize::from(length_code[length as usize])] += 1;
+                distance_freqs[((token >> 23) & 0x1f) as usize] += 1;
+            }
+        }
+        literal_freqs[256] = 1;
+        let mut literal_lengths = code_lengths(&literal_freqs, MAX_BITS);
+        let mut distance_lengths = code_lengths(&distance_freqs, MAX_BITS);
+        let literal_count = literal_lengths
+            .iter()
+            .rposition(|&l| l > 0)
+            .map_or(257, |last| (last + 1).max(257));
+        let distance_count = distance_lengths
+            .iter()
+            .rposition(|&l| l > 0)
+            .map_or(2, |last| (last + 1).max(2));
+        literal_lengths.truncate(literal_count);
+        distance_lengths.truncate(distance_count);
         let literal_codes = codes(&literal_lengths);
-        // No distances are used; two one-bit distance codes keep that code complete too.
-        let distance_lengths = [1u8, 1];
+        let distance_codes = codes(&distance_lengths);
+        // The two lists are run-length coded apart (see the module's documentation).
         let mut runs = Vec::with_capacity(64);
         run_length(&literal_lengths, &mut runs);
         run_length(&distance_lengths, &mut runs);
@@ -250,8 +350,8 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
             .map_or(4, |last| (last + 1).max(4));
         bits.put(u32::from(k + 1 == blocks), 1);
         bits.put(2, 2);
-        bits.put(0, 5); // HLIT: 257 literal/length codes
-        bits.put(1, 5); // HDIST: 2 distance codes
+        bits.put((literal_count - 257) as u32, 5);
+        bits.put((distance_count - 1) as u32, 5);
         bits.put((sent - 4) as u32, 4);
         for &symbol in &LENGTH_ORDER[..sent] {
             bits.put(u32::from(length_lengths[symbol]), 3);
@@ -266,16 +366,22 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
                 _ => {}
             }
         }
-        let table: Vec<(u32, u8)> = literal_codes
-            .iter()
-            .copied()
-            .zip(literal_lengths.iter().copied())
-            .collect();
-        for &byte in block {
-            let (code, len) = table[usize::from(byte)];
-            bits.put(code, len);
+        for &token in block {
+            if token & MATCH == 0 {
+                let t = token as usize;
+                bits.put(literal_codes[t], literal_lengths[t]);
+            } else {
+                let length = ((token >> 15) & 0xff) as u16;
+                let code = usize::from(length_code[usize::from(length)]);
+                bits.put(literal_codes[257 + code], literal_lengths[257 + code]);
+                bits.put(u32::from(length + 3 - LENGTH_BASE[code]), LENGTH_EXTRA[code]);
+                let distance = (token & 0x7fff) as u16 + 1;
+                let code = ((token >> 23) & 0x1f) as usize;
+                bits.put(distance_codes[code], distance_lengths[code]);
+                bits.put(u32::from(distance - DISTANCE_BASE[code]), DISTANCE_EXTRA[code]);
+            }
         }
-        bits.put(table[256].0, table[256].1);
+        bits.put(literal_codes[256], literal_lengths[256]);
     }
     bits.finish();
     out.extend_from_slice(&adler32(data).to_be_bytes());
@@ -301,7 +407,10 @@ mod tests {
             .flat_map(|i| f64::from((i as f32 * 0.37).sin()).to_le_bytes())
             .collect();
         let indices: Vec<u8> = (0..300_000i32).flat_map(|i| (i / 3).to_le_bytes()).collect();
-        let one_value = vec![7u8; 1000];
+        let one_value = vec![7u8; 100_000];
+        let far: Vec<u8> = (0..200_000u32)
+            .map(|i| ((i % 40_000).wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect();
         let every_byte: Vec<u8> = (0..=255u8).cycle().take(70_000).collect();
         let skewed: Vec<u8> = (0..200_000u32)
             .map(|i| if i % 977 == 0 { (i % 251) as u8 } else { 0 })
@@ -310,6 +419,7 @@ mod tests {
             &doubles,
             &indices,
             &one_value,
+            &far,
             &every_byte,
             &skewed,
             &vec![1, 2, 3],
@@ -320,7 +430,7 @@ mod tests {
             assert_eq!(&inflate(&stream), data);
         }
         // Doubles widened from floats end in zero bytes, small integers begin with them.
-        for (data, most) in [(&doubles, 0.7), (&indices, 0.75)] {
+        for (data, most) in [(&doubles, 0.7), (&indices, 0.5), (&one_value, 0.01)] {
             let mut stream = Vec::new();
             zlib(data, &mut stream);
             assert!(
@@ -329,6 +439,91 @@ mod tests {
                 stream.len(),
                 data.len()
             );
+        }
+    }
+
+    /// The first block header of a zlib stream: where each repeat code of its code-length
+    /// list starts and how many lengths it gives, and how many literal/length lengths there
+    /// are.
+    fn header_runs(stream: &[u8]) -> (Vec<(usize, usize)>, usize) {
+        let mut position = 16; // past the two zlib header bytes
+        let mut bit = |count: usize| {
+            let mut value = 0;
+            for k in 0..count {
+                value |= usize::from(stream[position / 8] >> (position % 8) & 1) << k;
+                position += 1;
+            }
+            value
+        };
+        let (_final, kind) = (bit(1), bit(2));
+        assert_eq!(kind, 2, "a dynamic block");
+        let (literals, distances, sent) = (bit(5) + 257, bit(5) + 1, bit(4) + 4);
+        let mut length_lengths = [0u8; 19];
+        for &symbol in &LENGTH_ORDER[..sent] {
+            length_lengths[symbol] = bit(3) as u8;
+        }
+        // Canonical codes, read most significant bit first as deflate sends Huffman codes.
+        let canonical: Vec<u32> = codes(&length_lengths)
+            .iter()
+            .zip(&length_lengths)
+            .map(|(&c, &l)| {
+                if l == 0 {
+                    u32::MAX
+                } else {
+                    c.reverse_bits() >> (32 - u32::from(l))
+                }
+            })
+            .collect();
+        let (mut runs, mut index) = (Vec::new(), 0);
+        while index < literals + distances {
+            let (mut code, mut length) = (0u32, 0u8);
+            let symbol = loop {
+                code = (code << 1) | bit(1) as u32;
+                length += 1;
+                if let Some(s) = (0..19).find(|&s| length_lengths[s] == length && canonical[s] == code) {
+                    break s;
+                }
+            };
+            let count = match symbol {
+                16 => 3 + bit(2),
+                17 => 3 + bit(3),
+                18 => 11 + bit(7),
+                _ => 1,
+            };
+            if symbol >= 16 {
+                runs.push((index, count));
+            }
+            index += count;
+        }
+        (runs, literals)
+    }
+
+    #[test]
+    fn no_code_length_repeat_crosses_from_literal_into_distance_lengths() {
+        // Old ufbx (Blender 4.5's and 5.0's wm.fbx_import) rejects such a repeat: a cube's
+        // normals were the array it failed on, with miniz_oxide's stream.
+        // The normals of graph/step_cubic.glb's cube, on which miniz_oxide's level 1 stream
+        // repeats a code length from the last literal/length codes into the distance codes.
+        let cube: [i8; 72] = [
+            0, 0, 1, 0, -1, 0, -1, 0, 0, 0, 0, 1, 0, -1, 0, 1, 0, 0, 0, 0, -1, 0, -1, 0, -1, 0, 0, 0, 0, -1, 0, -1, 0,
+            1, 0, 0, 0, 0, 1, 0, 1, 0, -1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, -1, 0, 1, 0, -1, 0, 0, 0, 0, -1, 0,
+            1, 0, 1, 0, 0,
+        ];
+        let normals: Vec<u8> = cube.iter().flat_map(|&v| f64::from(v).to_le_bytes()).collect();
+        let counting: Vec<u8> = (0..5000i32).flat_map(|i| i.to_le_bytes()).collect();
+        for data in [&normals, &counting, &vec![0u8; 300]] {
+            let mut stream = Vec::new();
+            zlib(data, &mut stream);
+            let (runs, literals) = header_runs(&stream);
+            assert!(!runs.is_empty(), "the header uses repeat codes");
+            for (start, count) in runs {
+                assert!(
+                    start + count <= literals || start >= literals,
+                    "a repeat over {start}..{}",
+                    start + count
+                );
+            }
+            assert_eq!(&inflate(&stream), data);
         }
     }
 
