@@ -237,58 +237,84 @@ fn code_of(base: &[u16], value: u16) -> usize {
     base.partition_point(|&b| b <= value) - 1
 }
 
-/// `data` as literals and matches (greedy, one hash probe, as zlib's fastest level does;
-/// where nothing matches, positions are probed further and further apart, as LZ4 does, so
-/// that bytes without repeats, such as mantissas, cost little).
-fn tokens(data: &[u8]) -> Vec<u32> {
-    let mut tokens = Vec::with_capacity(data.len() / 2);
-    let mut heads = vec![0u32; 1 << HASH_BITS];
-    let distance_code = distance_codes();
-    let hash = |at: usize| {
-        let four = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
-        (four.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
-    };
-    let mut at = 0;
-    let mut misses = 0usize;
-    while at + 8 <= data.len() {
-        let h = hash(at);
-        let candidate = heads[h] as usize;
-        heads[h] = (at + 1) as u32;
-        // A position past 4 GiB wraps in the table: the bytes compared keep a match true.
-        if let Some(distance) = candidate.checked_sub(1).and_then(|from| at.checked_sub(from)) {
-            let from = at - distance;
-            if (1..=32_768).contains(&distance) && data[from..from + 4] == data[at..at + 4] {
-                let most = (data.len() - at).min(258);
-                let mut length = 4;
-                // Eight bytes at a time, then the first that differs.
-                while length + 8 <= most {
-                    let a = u64::from_le_bytes(data[from + length..from + length + 8].try_into().unwrap_or_default());
-                    let b = u64::from_le_bytes(data[at + length..at + length + 8].try_into().unwrap_or_default());
-                    if a != b {
-                        length += ((a ^ b).trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                    length += 8;
-                }
-                while length < most && data[from + length] == data[at + length] {
-                    length += 1;
-                }
-                let d = distance - 1;
-                let code = distance_code[if d < 256 { d } else { 256 + (d >> 7) }];
-                tokens.push(MATCH | (u32::from(code) << 23) | ((length as u32 - 3) << 15) | d as u32);
-                at += length;
-                misses = 0;
-                continue;
-            }
+/// The match finder's state over one array: `data` turned into literals and matches
+/// (greedy, one hash probe, as zlib's fastest level does; where nothing matches, positions
+/// are probed further and further apart, as LZ4 does, so that bytes without repeats, such as
+/// mantissas, cost little), a block of tokens at a time.
+struct Matcher<'a> {
+    data: &'a [u8],
+    at: usize,
+    misses: usize,
+    heads: Vec<u32>,
+    distance_code: [u8; 512],
+}
+
+impl<'a> Matcher<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        Self {
+            data,
+            at: 0,
+            misses: 0,
+            heads: vec![0u32; 1 << HASH_BITS],
+            distance_code: distance_codes(),
         }
-        let step = 1 + (misses >> 5).min(15);
-        misses += 1;
-        let end = (at + step).min(data.len());
-        tokens.extend(data[at..end].iter().map(|&b| u32::from(b)));
-        at = end;
     }
-    tokens.extend(data[at..].iter().map(|&b| u32::from(b)));
-    tokens
+
+    /// Fills `tokens` with at most [`BLOCK_TOKENS`] tokens (a few more at the array's end);
+    /// whether the array is done.
+    fn next_block(&mut self, tokens: &mut Vec<u32>) -> bool {
+        let data = self.data;
+        tokens.clear();
+        let hash = |at: usize| {
+            let four = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+            (four.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
+        };
+        let mut at = self.at;
+        while at + 8 <= data.len() && tokens.len() < BLOCK_TOKENS {
+            let h = hash(at);
+            let candidate = self.heads[h] as usize;
+            self.heads[h] = (at + 1) as u32;
+            // A position past 4 GiB wraps in the table: the bytes compared keep a match true.
+            if let Some(distance) = candidate.checked_sub(1).and_then(|from| at.checked_sub(from)) {
+                let from = at - distance;
+                if (1..=32_768).contains(&distance) && data[from..from + 4] == data[at..at + 4] {
+                    let most = (data.len() - at).min(258);
+                    let mut length = 4;
+                    // Eight bytes at a time, then the first that differs.
+                    while length + 8 <= most {
+                        let a =
+                            u64::from_le_bytes(data[from + length..from + length + 8].try_into().unwrap_or_default());
+                        let b = u64::from_le_bytes(data[at + length..at + length + 8].try_into().unwrap_or_default());
+                        if a != b {
+                            length += ((a ^ b).trailing_zeros() / 8) as usize;
+                            break;
+                        }
+                        length += 8;
+                    }
+                    while length < most && data[from + length] == data[at + length] {
+                        length += 1;
+                    }
+                    let d = distance - 1;
+                    let code = self.distance_code[if d < 256 { d } else { 256 + (d >> 7) }];
+                    tokens.push(MATCH | (u32::from(code) << 23) | ((length as u32 - 3) << 15) | d as u32);
+                    at += length;
+                    self.misses = 0;
+                    continue;
+                }
+            }
+            let step = 1 + (self.misses >> 5).min(15);
+            self.misses += 1;
+            let end = (at + step).min(data.len());
+            tokens.extend(data[at..end].iter().map(|&b| u32::from(b)));
+            at = end;
+        }
+        if at + 8 > data.len() {
+            tokens.extend(data[at..].iter().map(|&b| u32::from(b)));
+            at = data.len();
+        }
+        self.at = at;
+        at == data.len()
+    }
 }
 
 /// Appends `data` to `out` as a zlib stream.
@@ -297,20 +323,17 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
     // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (no dictionary, fastest; the check bits).
     out.extend_from_slice(&[0x78, 0x01]);
     let mut bits = Bits { out, acc: 0, count: 0 };
-    let tokens = tokens(data);
-    let blocks = tokens.len().div_ceil(BLOCK_TOKENS).max(1);
     let mut length_code = [0u8; 256];
     for (length, code) in length_code.iter_mut().enumerate() {
         *code = code_of(&LENGTH_BASE, length as u16 + 3) as u8;
     }
-    for (k, block) in tokens
-        .chunks(BLOCK_TOKENS)
-        .chain(tokens.is_empty().then_some(&[][..]))
-        .enumerate()
-    {
+    let mut matcher = Matcher::new(data);
+    let mut block = Vec::with_capacity(BLOCK_TOKENS + 8);
+    loop {
+        let last = matcher.next_block(&mut block);
         let mut literal_freqs = [0u32; 286];
         let mut distance_freqs = [0u32; 30];
-        for &token in block {
+        for &token in &block {
             if token & MATCH == 0 {
                 literal_freqs[token as usize] += 1;
             } else {
@@ -348,7 +371,7 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
             .iter()
             .rposition(|&s| length_lengths[s] > 0)
             .map_or(4, |last| (last + 1).max(4));
-        bits.put(u32::from(k + 1 == blocks), 1);
+        bits.put(u32::from(last), 1);
         bits.put(2, 2);
         bits.put((literal_count - 257) as u32, 5);
         bits.put((distance_count - 1) as u32, 5);
@@ -366,7 +389,7 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
                 _ => {}
             }
         }
-        for &token in block {
+        for &token in &block {
             if token & MATCH == 0 {
                 let t = token as usize;
                 bits.put(literal_codes[t], literal_lengths[t]);
@@ -382,6 +405,9 @@ pub fn zlib(data: &[u8], out: &mut Vec<u8>) {
             }
         }
         bits.put(literal_codes[256], literal_lengths[256]);
+        if last {
+            break;
+        }
     }
     bits.finish();
     out.extend_from_slice(&adler32(data).to_be_bytes());
