@@ -297,6 +297,16 @@ pub trait FileFormat: Sized + Clone + Debug {
     fn summary_of(bytes: &[u8]) -> Result<Self::Summary, Self::Error> {
         Ok(Self::read(bytes)?.summary())
     }
+    /// The summary of a file read by positioned reads of only the byte ranges it needs (its
+    /// header and tables; the keys and vertices are skipped, never read), for a format whose
+    /// summary lives there: `animbin info` of a large file reads a few KiB of it. `None` for a
+    /// format without one (the default), and for any file it does not accept, a file that
+    /// changed while it was read included: the caller then reads the file whole through
+    /// [`FileFormat::summary_of`], whose error names the fault. Where it gives a summary, it
+    /// is the one [`FileFormat::summary_of`] gives of the same bytes.
+    fn summary_at(_file: &mut Positioned<'_>) -> Option<Self::Summary> {
+        None
+    }
     /// Every rule of the format the file breaks, and every legal but suspicious value.
     fn validate(&self) -> Vec<Problem>;
 
@@ -453,6 +463,11 @@ impl<E: std::error::Error + 'static> FileError<E> {
         }
     }
 }
+
+mod positioned;
+#[cfg(feature = "fs")]
+pub use positioned::FileAt;
+pub use positioned::{Positioned, ReadAt};
 
 #[cfg(feature = "fs")]
 mod file_bytes;

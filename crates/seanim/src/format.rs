@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_core::format::{FileFormat, Holds};
+use animbin_core::format::{FileFormat, Holds, Positioned};
 use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use animbin_core::{Error, Problem};
 
@@ -68,6 +68,11 @@ impl FileFormat for SeAnim {
     /// Through the [`View`], which accepts exactly the files [`crate::read`] does.
     fn summary_of(bytes: &[u8]) -> Result<Summary, Error> {
         View::parse(bytes).map(|view| view.summary())
+    }
+
+    /// The header, the names and every key run's count, the keys skipped.
+    fn summary_at(file: &mut Positioned<'_>) -> Option<Summary> {
+        Summary::at(file)
     }
 
     fn validate(&self) -> Vec<Problem> {

@@ -149,6 +149,17 @@ pub fn assert_view_summaries<F: FileFormat>(name: &str, bytes: &[u8], flips: &[u
     });
 }
 
+/// Asserts that a format's summary by positioned reads ([`FileFormat::summary_at`]) is its
+/// summary of the bytes in memory ([`FileFormat::summary_of`]) for `bytes` (which must
+/// summarise), for every prefix of it and, for each mask of `flips`, for every byte flipped
+/// by it: both give the same summary, or both refuse the bytes.
+pub fn assert_positioned_summaries<F: FileFormat>(name: &str, bytes: &[u8], flips: &[u8]) {
+    assert_summaries_agree(name, bytes, flips, |bytes| {
+        let mut file = animbin_core::format::Positioned::new(&bytes);
+        (F::summary_at(&mut file), F::summary_of(bytes).ok())
+    });
+}
+
 /// Asserts that the two summaries `both` gives of some bytes (the quick one through a view,
 /// and the one from the whole model) agree, as [`assert_view_summaries`] asserts it for a
 /// format: for `bytes` (which must summarise), for every prefix of it and, for each mask of
