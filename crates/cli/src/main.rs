@@ -26,7 +26,7 @@ mod memory;
 
 /// Running out of memory is exit 1 with a message, not an abort (see `memory`).
 #[global_allocator]
-static ALLOCATOR: memory::ReportingAllocator = memory::ReportingAllocator;
+static ALLOCATOR: animbin_alloc::ReportingAllocator = memory::ALLOCATOR;
 
 /// Inspect, dump, validate and convert SEAnim, SEModel, Cast, AnimX/AnimJ, Shining Force
 /// III x8an, Dash Model Format and glTF/glb files.

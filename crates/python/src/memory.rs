@@ -17,54 +17,16 @@
 //! before, and Rust aborts: stopping a thread of Python's would hang the interpreter.
 #![allow(unsafe_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// The system's allocator; a request it refuses on a marked thread stops that thread
-/// ([`refused`]).
-pub(crate) struct ReportingAllocator;
+use animbin_alloc::ReportingAllocator;
 
+/// The system's allocator, reporting refusals to [`refused`].
 #[global_allocator]
-static ALLOCATOR: ReportingAllocator = ReportingAllocator;
-
-// SAFETY: every method passes its arguments to `System`, whose contract they already meet,
-// and returns its result; a null result on a marked thread does not return at all.
-unsafe impl GlobalAlloc for ReportingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller meets `alloc`'s contract for `layout`.
-        let block = unsafe { System.alloc(layout) };
-        if block.is_null() {
-            refused(layout.size());
-        }
-        block
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let block = unsafe { System.alloc_zeroed(layout) };
-        if block.is_null() {
-            refused(layout.size());
-        }
-        block
-    }
-
-    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
-        // SAFETY: `block` came from this allocator, that is from `System`, with `layout`.
-        unsafe { System.dealloc(block, layout) }
-    }
-
-    unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `block` came from `System` with `layout`; the caller meets the rest.
-        let moved = unsafe { System.realloc(block, layout, new_size) };
-        if moved.is_null() {
-            refused(new_size);
-        }
-        moved
-    }
-}
+static ALLOCATOR: ReportingAllocator = ReportingAllocator::new(refused);
 
 /// What a conversion's threads report to the caller waiting for it: the size of the first
 /// request the system refused them, 0 while none was.
