@@ -89,8 +89,12 @@ def frames_of(glb: Path, fps: float) -> list[float]:
     return [0.0, float(last // 2), float(last)] if last > 0 else [0.0]
 
 
-def samples(testdata: Path) -> list[Path]:
+def samples(testdata: Path, walk: bool = False) -> list[Path]:
+    """The samples of testdata/ and its graph/ folder; with `walk`, every file below
+    `testdata` (a corpus of subfolders)."""
     suffixes = {".seanim", ".semodel", ".cast", ".dmf", ".animx"}
+    if walk:
+        return [p for p in sorted(testdata.rglob("*")) if p.is_file() and p.suffix in suffixes]
     return [p for p in sorted(testdata.glob("*")) if p.suffix in suffixes or p.name.startswith("x8an")] + sorted(
         (testdata / "graph").glob("*.glb")
     )
@@ -138,6 +142,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--animbin", required=True)
     parser.add_argument("--testdata", default="testdata")
+    parser.add_argument("--walk", action="store_true", help="every file below --testdata (a corpus of subfolders)")
     parser.add_argument("--tolerance", type=float, default=1e-3)
     parser.add_argument("--only", default="", help="only the samples whose path contains this text")
     parser.add_argument(
@@ -156,7 +161,7 @@ def main() -> int:
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for importer in importers:
-            for k, sample in enumerate(samples(Path(args.testdata))):
+            for k, sample in enumerate(samples(Path(args.testdata), args.walk)):
                 if args.only not in str(sample.relative_to(args.testdata)):
                     continue
                 try:

@@ -1079,7 +1079,20 @@ fn last_frame(animation: &Animation) -> f64 {
         translation.chain(rotation).chain(t.scale.iter().map(|k| k.frame))
     });
     let weights = animation.weights.iter().flat_map(|t| t.keys.iter().map(|k| k.frame));
-    bones.chain(weights).filter(|f| f.is_finite()).fold(by_count, f64::max)
+    let last_key = bones.chain(weights).filter(|f| f.is_finite()).fold(0.0, f64::max);
+    // A length only a note reaches (a Cast file's "end" note far past its keys) is not
+    // kept: FBX holds no notes (reported), and the stack would play nothing for that long.
+    let last_note = animation
+        .notes
+        .iter()
+        .map(|n| n.frame)
+        .filter(|f| f.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    if by_count > last_key && last_note >= by_count {
+        last_key
+    } else {
+        by_count.max(last_key)
+    }
 }
 
 /// Keys of `keys` sorted by frame, the last of keys at the same frame kept.

@@ -458,3 +458,28 @@ fn cameras_and_lights_come_back_on_their_nodes() {
         }
     }
 }
+
+#[test]
+fn a_stack_ends_at_its_last_key_when_only_a_note_reaches_further() {
+    // A Cast file's "end" note far past the keys gave its animation a length of 70,001
+    // frames: FBX holds no notes, so the stack would play nothing for 39 minutes.
+    let mut scene = arm();
+    let animation = &mut scene.animations[0];
+    animation.notes.push(animbin_core::scene::Note {
+        frame: 70_000.0,
+        name: "end".into(),
+    });
+    animation.frame_count = 70_001.0;
+    let mut report = ConversionReport::default();
+    let bytes = animbin_fbx::to_bytes(&scene, &mut report).unwrap();
+    assert!(report.lost.iter().any(|l| l.contains("notes")), "{:?}", report.lost);
+    let back = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
+    assert_eq!(back.animations[0].frame_count, 21.0);
+
+    // A length the format states past the keys (an SEAnim's frame count) is kept.
+    let mut scene = arm();
+    scene.animations[0].frame_count = 40.0;
+    let bytes = animbin_fbx::to_bytes(&scene, &mut ConversionReport::default()).unwrap();
+    let back = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
+    assert_eq!(back.animations[0].frame_count, 40.0);
+}
