@@ -32,6 +32,7 @@ import sys
 import tempfile
 
 import bpy
+from checks import Checks  # noqa: E402  (the Blender suites' shared checks, beside this file)
 
 FPS = 30
 WALK_FRAMES = 30
@@ -45,24 +46,6 @@ HEIGHT = 1.83
 # How far a vertex may be from where the figure is built to put it: the keys are f32s, and
 # the glTF importer's conversion of each bone to Blender's axes rounds too.
 CLOSE = 1e-3
-
-
-class Checks:
-    """Collects failed checks instead of stopping at the first."""
-
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def true(self, what, condition):
-        if condition:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-        return condition
-
-    def equal(self, what, seen, expected):
-        return self.true(f"{what}: Blender shows {seen!r}, expected {expected!r}", seen == expected)
 
 
 def run(animbin, *args):

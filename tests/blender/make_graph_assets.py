@@ -46,6 +46,7 @@ import tempfile
 
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
+from checks import Checks  # noqa: E402  (the Blender suites' shared checks, beside this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -554,18 +555,6 @@ def node_named(document, name):
 
 def channels(document):
     return [(animation, channel) for animation in document.get("animations", []) for channel in animation["channels"]]
-
-
-class Checks:
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def true(self, what, condition):
-        if condition:
-            self.passed += 1
-        else:
-            self.failures.append(what)
 
 
 def check_rig(checks, name, document, binary, joints=4):

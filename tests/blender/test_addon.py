@@ -72,6 +72,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blend_shape_checks  # noqa: E402
 import hair_instance_checks  # noqa: E402
 import rig_extras_checks  # noqa: E402
+import checks  # noqa: E402  (the Blender suites' shared checks, beside this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -117,22 +118,8 @@ IMPORTERS = (
 ACTION_EXPORTS = {"seanim": "seanim", "cast": "cast", "animx": "animx", "sf3": "seanim", "dmf": "animx"}
 
 
-class Checks:
-    """Collects failed checks instead of stopping at the first."""
-
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def true(self, what, condition):
-        if condition:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-        return bool(condition)
-
-    def equal(self, what, seen, expected):
-        return self.true(f"{what}: Blender shows {seen!r}, expected {expected!r}", seen == expected)
+class Checks(checks.Checks):
+    """The shared checks, and `close` as this suite measures it."""
 
     def close(self, what, seen, expected, tolerance=TOLERANCE):
         seen = np.asarray(seen, dtype=np.float64)

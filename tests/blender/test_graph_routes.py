@@ -69,6 +69,7 @@ sys.path.insert(0, HERE)
 
 import compare_pose  # noqa: E402
 from make_graph_assets import accessor_floats, read_glb  # noqa: E402
+from checks import Checks  # noqa: E402  (the Blender suites' shared checks, beside this file)
 
 # A step starting with "?anim" runs only when the asset has an animation; "--anim FILE" is
 # dropped from a step when it has none; "{ANIM}" is the name of its first animation (a
@@ -132,19 +133,6 @@ def with_node_scale(source, target, node_name, scale):
 
 
 # --- the harness and the routes -----------------------------------------------------------
-
-
-class Checks:
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def true(self, what, condition):
-        if condition:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-        return condition
 
 
 def check_harness(checks, assets, frames, tolerance, work):

@@ -79,6 +79,7 @@ import numpy as np
 import bpy
 
 import animbin
+import checks  # noqa: E402  (the Blender suites' shared checks, beside this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -484,19 +485,8 @@ def rotation_at(frames, values, frame, slerped):
 # --- Blender ----------------------------------------------------------------------------------
 
 
-class Checks:
-    """Collects failed checks instead of stopping at the first."""
-
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def true(self, what, condition):
-        if condition:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-        return bool(condition)
+class Checks(checks.Checks):
+    """The shared checks, and `close` as this suite measures it."""
 
     def close(self, what, seen, expected, tolerance=TOLERANCE):
         seen = np.asarray(seen, dtype=np.float64)
