@@ -41,7 +41,7 @@ pub(crate) fn looks_like_json(bytes: &[u8]) -> bool {
 
 /// The format named by a JSON object that opens with `"format": NAME, "data":`, as dumps
 /// do; `None` for any other opening.
-fn leading_dump_format(bytes: &[u8]) -> Option<String> {
+pub(crate) fn leading_dump_format(bytes: &[u8]) -> Option<String> {
     fn skip_space(bytes: &[u8], at: usize) -> usize {
         at + bytes[at.min(bytes.len())..]
             .iter()
@@ -218,6 +218,13 @@ impl Document {
     /// [`crate::MAX_INPUT_SIZE`]).
     pub fn open_with(path: impl AsRef<Path>, format: Option<Format>, read: &ReadOptions) -> Result<Self> {
         let path = path.as_ref();
+        // A dump is parsed as it is read (a glTF's name or format asks for its files beside it).
+        let gltf = format == Some(Format::Gltf) || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
+        if !gltf {
+            if let Some(doc) = dump::open(path, read)? {
+                return Ok(doc);
+            }
+        }
         Self::parse_file_with(&files::read(path, read)?, path, format, read)
     }
 

@@ -11,10 +11,16 @@
 
 mod layout;
 
+#[cfg(feature = "fs")]
+use std::io::{BufReader, Read};
 use std::io::{BufWriter, Write};
+#[cfg(feature = "fs")]
+use std::{fs::File, path::Path};
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "fs")]
+use crate::files::ReadOptions;
 use crate::table::DumpOwned;
 use crate::{Document, Error, Format, Result};
 
@@ -42,6 +48,11 @@ pub(crate) fn write(doc: &Document, writer: impl Write) -> Result<()> {
 
 /// Reads a dump, naming the JSON path and line of anything that does not parse.
 pub(crate) fn read(bytes: &[u8]) -> Result<Document> {
+    read_bytes(bytes)
+}
+
+/// [`read`], for [`open`]'s second reading too.
+fn read_bytes(bytes: &[u8]) -> Result<Document> {
     // Tracking the path costs a copy of every member name, a third of the time of a large
     // dump: a dump that parses is read without it, and one that does not is parsed again
     // with it, for the message.
@@ -52,6 +63,56 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Document> {
     };
     Document::from_dump(dump)
 }
+
+#[cfg(feature = "fs")]
+/// Reads the dump in the file at `path` as it reads the file, through a buffer, without the
+/// whole JSON in memory: `None` when the file is not a regular file that opens the way
+/// animbin writes dumps (`{"format": NAME, "data": ...`, NAME a format animbin knows), which
+/// the caller reads whole. A dump that does not parse is read again whole, for the message
+/// with the JSON path and line that [`read`] gives (the path tracking costs a third of the
+/// time of a parse, so a dump that parses does without it).
+pub(crate) fn open(path: &Path, read: &ReadOptions) -> Result<Option<Document>> {
+    // Looked at before it is opened: opening a pipe would wait for its writer, and take the
+    // bytes it writes from the reader that reads it whole afterwards.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let Ok(file) = File::open(path) else {
+        return Ok(None);
+    };
+    let Ok(metadata) = file.metadata() else {
+        return Ok(None);
+    };
+    if !metadata.is_file() || metadata.len() > read.max_input_size {
+        return Ok(None);
+    }
+    let mut head = Vec::with_capacity(HEAD);
+    if (&file).take(HEAD as u64).read_to_end(&mut head).is_err() {
+        return Ok(None);
+    }
+    if crate::document::leading_dump_format(&head).is_none_or(|f| Format::from_name(&f).is_none()) {
+        return Ok(None);
+    }
+    // The reader by value: std reads a `BufReader`'s bytes one at a time from its buffer,
+    // where a `&mut BufReader` would pay a call to `read` per byte (a third of the time).
+    let reader = BufReader::with_capacity(
+        1 << 16,
+        std::io::Cursor::new(head).chain((&file).take(read.max_input_size.saturating_sub(HEAD as u64))),
+    );
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    match DumpOwned::deserialize(&mut de).and_then(|dump| de.end().map(|()| dump)) {
+        Ok(dump) => Document::from_dump(dump).map(Some),
+        Err(_) => {
+            let bytes = crate::files::read(path, read)?;
+            read_bytes(&bytes).map(Some)
+        }
+    }
+}
+
+#[cfg(feature = "fs")]
+/// How much of a file [`open`] reads to tell a dump by its opening members: enough for any
+/// format's name.
+const HEAD: usize = 256;
 
 /// Where a JSON error is when it is at no member or element: serde_path_to_error's `.`.
 const TOP_LEVEL: &str = "the top level";

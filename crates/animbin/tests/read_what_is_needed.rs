@@ -1,5 +1,6 @@
-//! `info` of a large file reads only the byte ranges its summary needs: the result, and the
-//! error of a file that does not read, are those of the whole file read into memory.
+//! `info` of a large file reads only the byte ranges its summary needs, and a dump is parsed
+//! as it is read: either way the result, and the error of a file that does not read, are
+//! those of the whole file read into memory.
 
 use animbin::{Document, Format};
 use animbin_testing::seanim::big_seanim;
@@ -43,4 +44,38 @@ fn info_of_a_large_file_is_that_of_its_bytes_whole_truncated_or_broken() {
     let mut other = bytes;
     other[..6].copy_from_slice(b"SEAnum");
     assert_info_agrees(dir.path(), "other.seanim", &other);
+}
+
+#[test]
+fn a_dump_read_as_it_is_read_is_the_dump_read_whole_and_fails_in_the_same_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = Document::parse(&big_seanim(4, 500), None).unwrap();
+    let mut dump = Vec::new();
+    doc.dump(&mut dump).unwrap();
+    let path = dir.path().join("anim.json");
+    std::fs::write(&path, &dump).unwrap();
+    let streamed = Document::open(&path).unwrap();
+    assert_eq!(
+        streamed.to_bytes(animbin::Target::SeAnim).unwrap(),
+        doc.to_bytes(animbin::Target::SeAnim).unwrap()
+    );
+    // A key edited into a string, and the dump cut short: the same JSON path and line.
+    let text = String::from_utf8(dump).unwrap();
+    let at = text.find("\"location\"").unwrap();
+    let edited = format!(
+        "{}\"location\": \"x\", \"was\"{}",
+        &text[..at],
+        &text[at + "\"location\"".len()..]
+    );
+    for (name, bad) in [
+        ("edited.json", edited.as_bytes()),
+        ("cut.json", &text.as_bytes()[..text.len() / 2]),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bad).unwrap();
+        let streamed = Document::open(&path).map(|_| ()).map_err(|e| e.to_string());
+        let whole = Document::parse(bad, Some(&path)).map(|_| ()).map_err(|e| e.to_string());
+        assert!(streamed.is_err(), "{name}");
+        assert_eq!(streamed, whole, "{name}");
+    }
 }

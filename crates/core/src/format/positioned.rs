@@ -46,7 +46,13 @@ pub struct FileAt {
 impl FileAt {
     /// Opens the file at `path` for positioned reads; `None` (not an error: the caller reads
     /// the input otherwise) when it is not a regular file or holds more than `limit` bytes.
+    ///
+    /// The path is looked at before it is opened: opening a pipe would wait for its writer,
+    /// and take the bytes it writes from the reader that reads the input afterwards.
     pub fn open(path: &std::path::Path, limit: u64) -> io::Result<Option<Self>> {
+        if !std::fs::metadata(path)?.is_file() {
+            return Ok(None);
+        }
         let file = std::fs::File::open(path)?;
         let metadata = file.metadata()?;
         if !metadata.is_file() || metadata.len() > limit {
