@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use animbin_core::format::{FileFormat, Holds};
+use animbin_core::format::{FileFormat, Holds, Positioned};
 use animbin_core::images::ImageFiles;
 use animbin_core::scene::{AnimKind, ConversionReport, Precision, Scene, SceneOptions};
 use animbin_core::{Error, Problem};
@@ -77,6 +77,11 @@ impl FileFormat for SeModel {
             Layout::Deployed => View::parse(bytes).map(|view| view.summary()),
             Layout::Draft => Ok(crate::read(bytes)?.summary()),
         }
+    }
+
+    /// A deployed-layout file's header, names and mesh headers, the vertex data skipped.
+    fn summary_at(file: &mut Positioned<'_>) -> Option<Summary> {
+        Summary::at(file)
     }
 
     fn validate(&self) -> Vec<Problem> {
