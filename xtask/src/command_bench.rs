@@ -1,7 +1,7 @@
 //! `cargo xtask bench-command [MIB]`: the whole `animbin` command, as a user runs it, beside
-//! `cp` of the same file: `info --json`, a same-format `convert`, a `convert` to glb and to
-//! Cast, `dump` and the dump converted back (`undump`), on generated files of about MIB MiB
-//! (48 by default) of every format.
+//! `cp` of the same file: `info --json`, a same-format `convert`, a `convert` to glb, to
+//! Cast and to FBX, `dump` and the dump converted back (`undump`), on generated files of about
+//! MIB MiB (48 by default) of every format.
 //!
 //! Every output goes to a memory file system (`/dev/shm` where there is one), so the figures
 //! are the command's work and not the disk's. Each command runs [`PAIRS`] times, each run
@@ -54,7 +54,9 @@ pub(crate) fn release_animbin(root: &Path) -> Result<PathBuf, String> {
     if !status.success() {
         return Err("building animbin in release failed".into());
     }
-    Ok(root.join("target/release/animbin"))
+    // Where cargo put it: CARGO_TARGET_DIR when it is set, as for any build.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir));
+    Ok(target.join("release/animbin"))
 }
 
 /// Where outputs go: a folder on the memory file system, or under `target/` without one.
@@ -81,7 +83,9 @@ struct Row {
 /// Generates the inputs, builds the command in release and prints the tables.
 /// `only` names the inputs to measure by label prefix (`animx` is both AnimX files); none
 /// measures every input. `--info` among them times `info --json` alone (for large files,
-/// whose other commands take minutes).
+/// whose other commands take minutes). `ANIMBIN_BENCH_COMMAND=PATH` measures another build's
+/// command; `ANIMBIN_BENCH_BEFORE=PATH` measures that one too and puts its figures before
+/// this one's in each cell of the summary.
 pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(), String> {
     let info_alone = only.iter().any(|o| o == "--info");
     let only: Vec<&String> = only.iter().filter(|o| *o != "--info").collect();
@@ -129,26 +133,30 @@ pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(),
         }
         summary.push((input.label, size, rows));
     }
-    println!("\nx cp, anonymous memory x input (JSON MB/s for dump and undump):\n");
-    let columns = ["info", "same format", "to glb", "to cast", "dump", "undump"];
+    // An earlier build's command beside this one, for the before-and-after table.
+    let before = std::env::var_os("ANIMBIN_BENCH_BEFORE").map(PathBuf::from);
+    let mut before_rows = Vec::new();
+    if let Some(before) = &before {
+        println!("\nthe same with {}:", before.display());
+        for input in &inputs {
+            before_rows.push(measure_input(before, input, &out_dir, info_alone));
+        }
+    }
+    println!(
+        "\nx cp, anonymous memory x input (JSON MB/s for dump and undump){}:\n",
+        if before.is_some() { ", before -> after" } else { "" }
+    );
+    let columns = ["info", "same format", "to glb", "to cast", "to fbx", "dump", "undump"];
     println!("| input | {} |", columns.join(" | "));
     println!("|---|{}", "---|".repeat(columns.len()));
-    for (label, size, rows) in &summary {
+    for (i, (label, size, rows)) in summary.iter().enumerate() {
         let mut line = format!("| {label} |");
         for column in columns {
-            let cell = rows
-                .iter()
-                .find(|r| r.command == column)
-                .map_or_else(String::new, |row| match &row.result {
-                    Ok((ratio, seconds, anon)) => {
-                        let mut cell = format!("{ratio:.1}x, {:.1}x", anon / size);
-                        if let Some(b) = row.json_bytes {
-                            let _ = write!(cell, ", {:.0} MB/s", b as f64 / seconds / 1e6);
-                        }
-                        cell
-                    }
-                    Err(_) => "fails".into(),
-                });
+            let after = cell(rows, column, *size);
+            let cell = match before_rows.get(i) {
+                Some(earlier) if !after.is_empty() => format!("{} -> {after}", cell(earlier, column, *size)),
+                _ => after,
+            };
             let _ = write!(line, " {cell} |");
         }
         println!("{line}");
@@ -158,6 +166,23 @@ pub(crate) fn run(root: &Path, mib: Option<&str>, only: &[String]) -> Result<(),
         let _ = std::fs::remove_file(copy);
     }
     Ok(())
+}
+
+/// The summary table's cell of `column`: the time as a multiple of `cp`'s, the anonymous
+/// memory as a multiple of the input's `size` (MiB) and, for the JSON commands, their rate.
+fn cell(rows: &[Row], column: &str, size: f64) -> String {
+    rows.iter()
+        .find(|r| r.command == column)
+        .map_or_else(String::new, |row| match &row.result {
+            Ok((ratio, seconds, anon)) => {
+                let mut cell = format!("{ratio:.1}x, {:.1}x", anon / size);
+                if let Some(b) = row.json_bytes {
+                    let _ = write!(cell, ", {:.0} MB/s", b as f64 / seconds / 1e6);
+                }
+                cell
+            }
+            Err(_) => "fails".into(),
+        })
 }
 
 /// Measures every command of one input; outputs go to `out_dir`.
@@ -193,6 +218,7 @@ fn measure_input(animbin: &Path, input: &Input, out_dir: &Path, info_alone: bool
         if own_ext != "cast" {
             commands.push(("to cast", convert(&[], out("cast")), None));
         }
+        commands.push(("to fbx", convert(&[], out("fbx")), None));
         commands.push((
             "dump",
             vec![animbin.clone(), "dump".into(), file.clone()],
@@ -229,6 +255,7 @@ fn measure_input(animbin: &Path, input: &Input, out_dir: &Path, info_alone: bool
         format!("same.{own_ext}"),
         "glb".into(),
         "cast".into(),
+        "fbx".into(),
         "dump.json".into(),
         format!("undumped.{own_ext}"),
     ] {
