@@ -641,9 +641,14 @@ fn build(
             }
         }
     }
+    if !keeps.contains(Keeps::PLACEMENT) {
+        animbin_core::pose::lose_placement(&scene, &mut report);
+    }
+    if !keeps.contains(Keeps::SCALE_COMPENSATION) {
+        animbin_core::pose::lose_compensation(&scene, &mut report);
+    }
     if !keeps.contains(Keeps::CHANNEL_KINDS) {
         // The others get one kind per animation (or bone) with keys that play the same.
-        animbin_core::pose::lose_placement_and_compensation(&scene, &mut report);
         let per_channel =
             |t: &animbin_core::scene::BoneTrack| !t.channel_kinds.is_empty() || !t.channel_overrides.is_empty();
         if scene.animations.iter().any(|a| a.bones.iter().any(per_channel)) {

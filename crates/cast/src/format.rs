@@ -23,7 +23,9 @@ impl FileFormat for CastFile {
         .union(Holds::MATERIALS)
         .union(Holds::ANIMATIONS);
     /// The Model node's placement, `ssc` and a mode per curve.
-    const KEEPS: Keeps = Keeps::CHANNEL_KINDS;
+    const KEEPS: Keeps = Keeps::CHANNEL_KINDS
+        .union(Keeps::PLACEMENT)
+        .union(Keeps::SCALE_COMPENSATION);
     const STORES_FRAMERATE: bool = true;
     /// A curve's mode (`m`) is `absolute`, `relative` or `additive`; delta keys are written
     /// as relative (reported).

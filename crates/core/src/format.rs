@@ -89,11 +89,16 @@ bitflags::bitflags! {
         /// tangents: [`crate::scene::BoneTrack::curves`]). The others get keys that play the
         /// same at whole frames ([`crate::scene::Animation::bake_curves`]).
         const CURVES = 1 << 1;
-        /// The scene's placement, compensation of a parent's scale, and a kind (absolute,
-        /// relative...) per channel (Cast's Model node, `ssc` and curve modes; glTF's root
-        /// and compensation nodes). The others get one kind per animation, with keys that
-        /// play the same.
+        /// A kind (absolute, relative...) per channel (Cast's curve modes; glTF's plain local
+        /// keys). The others get one kind per animation, with keys that play the same.
         const CHANNEL_KINDS = 1 << 2;
+        /// The scene's placement ([`Scene::placement`]: Cast's Model node; glTF's root node;
+        /// FBX's Null above everything). The others lose it, and say so.
+        const PLACEMENT = 1 << 3;
+        /// Bones that do not inherit their parent's scale ([`crate::scene::Bone::scale_compensate`]:
+        /// Cast's `ssc`, glTF's compensation nodes, FBX's inherit type). The others lose it
+        /// where it changes a pose, and say so.
+        const SCALE_COMPENSATION = 1 << 4;
     }
 }
 

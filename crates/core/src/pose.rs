@@ -143,13 +143,16 @@ pub fn compensated_under_scaled_parents(scene: &Scene) -> Vec<usize> {
         .collect()
 }
 
-/// Reports what a target that has neither a model placement nor scale compensation loses of
-/// `scene`: a placement other than identity, and bones that do not inherit a parent scale
-/// that is not 1 (see [`compensated_under_scaled_parents`]).
-pub fn lose_placement_and_compensation(scene: &Scene, report: &mut ConversionReport) {
+/// Records the scene's placement as lost, for a target that has no model transform.
+pub fn lose_placement(scene: &Scene, report: &mut ConversionReport) {
     if scene.placement != Transform::IDENTITY {
         report.lose("the model placement (the target has no model transform)");
     }
+}
+
+/// Records as lost the scale compensation of bones under scaled parents, for a target whose
+/// bones always inherit their parents' scale.
+pub fn lose_compensation(scene: &Scene, report: &mut ConversionReport) {
     let bones = compensated_under_scaled_parents(scene);
     if !bones.is_empty() {
         report.lose(format!(

@@ -270,6 +270,29 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
     let bones = &scene.skeleton.bones;
     let globals = node_globals(scene);
 
+    // The scene's placement (a Cast Model node's `p`, `r`, `s`): a Null above everything,
+    // as glTF's root node holds it, so that what sits at the root sits where it is placed.
+    let root = if scene.placement == Transform::IDENTITY {
+        0
+    } else {
+        let name = if scene.name.is_empty() {
+            "placement"
+        } else {
+            scene.name.as_str()
+        };
+        let id = o.add("Model", name, "Model", "Null", model_children(&scene.placement, 1));
+        let attribute = o.add(
+            "NodeAttribute",
+            name,
+            "NodeAttribute",
+            "Null",
+            vec![leaf("TypeFlags", s("Null"))],
+        );
+        o.oo(attribute, id);
+        o.oo(id, 0);
+        id
+    };
+
     // Nodes: a Model and its attribute each, children after their parents' connection.
     let mut node_ids = Vec::with_capacity(bones.len());
     for bone in bones {
@@ -300,7 +323,7 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
         let parent = bone
             .parent
             .filter(|&p| p < bones.len() && p != b)
-            .map_or(0, |p| node_ids[p]);
+            .map_or(root, |p| node_ids[p]);
         o.oo(node_ids[b], parent);
     }
 
@@ -313,6 +336,7 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
     // Meshes.
     let mut pose_nodes: Vec<(i64, Mat4<f64>)> = Vec::new();
     let bind_matrices = bind_matrices(scene, &globals);
+    let placement_matrix = scene.placement.to_matrix();
     let mut channels: Vec<(String, i64)> = Vec::new();
     for (m, mesh) in scene.meshes.iter().enumerate() {
         let name = if mesh.name.is_empty() {
@@ -330,7 +354,7 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
             .map(|instance| instance.node)
             .collect();
         let parents: Vec<i64> = if mesh.skin.is_some() || placed.is_empty() {
-            vec![0]
+            vec![root]
         } else {
             placed.iter().map(|&n| node_ids[n]).collect()
         };
@@ -349,7 +373,8 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
                     .find(|(b, w)| **w != 0.0 && (**b as usize) < bones.len())?
                     .0;
                 let to_bone = bind_matrices.to_bone(skin.skin, *joint as usize)?;
-                let world = bind_matrices.rest(*joint as usize).multiply(&to_bone);
+                // In model space: the Model sits under the placement.
+                let world = bind_matrices.model_rest(*joint as usize).multiply(&to_bone);
                 Transform::from_matrix(&world).filter(|t| close(&t.to_matrix(), &world))
             })
             .unwrap_or(Transform::IDENTITY);
@@ -367,7 +392,7 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
                 o.oo(material, model);
             }
             if mesh.skin.is_some() {
-                pose_nodes.push((model, placement.to_matrix()));
+                pose_nodes.push((model, placement_matrix.multiply(&placement.to_matrix())));
             }
         }
         if let Some(skin) = &mesh.skin {
@@ -481,6 +506,9 @@ pub fn build(scene: &Scene, options: &WriteOptions, report: &mut ConversionRepor
     // Written for a skeleton without a mesh too: Blender's ufbx-based importer
     // (wm.fbx_import) turns animated root bones into its axes only when a bind pose names them.
     if scene.meshes.iter().any(|m| m.skin.is_some()) || bones.iter().any(|b| b.kind.is_bone()) {
+        if root != 0 {
+            pose_nodes.push((root, placement_matrix));
+        }
         for (b, &id) in node_ids.iter().enumerate() {
             pose_nodes.push((id, bind_matrices.rest(b)));
         }
@@ -558,8 +586,8 @@ fn track_nodes(scene: &Scene) -> Option<Scene> {
     Some(extended)
 }
 
-/// The model-space rest matrix of the node that holds `bone`'s chain of bones (the parent
-/// of its topmost bone ancestor; the identity when that bone is a root): a cluster's
+/// The rest matrix of the node that holds `bone`'s chain of bones (the parent of its topmost
+/// bone ancestor; the placement when that bone is a root): a cluster's
 /// `TransformAssociateModel`. Blender's importer makes that node the armature and places the
 /// skinned mesh by its bind matrix (`TransformLink * Transform`) relative to this one, taking
 /// the identity when it is missing: a mesh under an armature below a moved node was then
@@ -574,7 +602,8 @@ fn armature_rest(bones: &[Bone], bind_matrices: &BindMatrices, bone: usize) -> M
             None => break,
         }
     }
-    Mat4::IDENTITY
+    // A root chain hangs from the placement's Null (the identity without one).
+    bind_matrices.placement
 }
 
 /// Whether two matrices agree to 1e-9 of their size (a transform that gives back its
@@ -586,15 +615,23 @@ fn close(a: &Mat4<f64>, b: &Mat4<f64>) -> bool {
 /// The matrices of a skin's clusters: each node's model-space rest matrix, and where a skin
 /// gives a joint's inverse bind matrix, that matrix exactly.
 struct BindMatrices {
+    /// The scene's placement, above every node.
+    placement: Mat4<f64>,
+    /// Each node's matrix at rest in model space (under the placement).
     globals: Vec<Mat4<f64>>,
     /// Per skin, the inverse bind matrix of each of its joints by node.
     skins: Vec<BTreeMap<usize, Mat4<f64>>>,
 }
 
 impl BindMatrices {
-    /// Node `node`'s model-space matrix at rest (a cluster's `TransformLink`, a pose node's
-    /// `Matrix`).
+    /// Node `node`'s world matrix at rest, the placement included (a cluster's
+    /// `TransformLink`, a pose node's `Matrix`).
     fn rest(&self, node: usize) -> Mat4<f64> {
+        self.placement.multiply(&self.globals[node])
+    }
+
+    /// Node `node`'s matrix at rest in model space, under the placement.
+    fn model_rest(&self, node: usize) -> Mat4<f64> {
         self.globals[node]
     }
 
@@ -623,6 +660,7 @@ fn bind_matrices(scene: &Scene, globals: &[Transform]) -> BindMatrices {
         })
         .collect();
     BindMatrices {
+        placement: scene.placement.to_matrix(),
         globals: globals.iter().map(|g| g.to_matrix()).collect(),
         skins,
     }

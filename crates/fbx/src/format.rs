@@ -24,8 +24,9 @@ impl FileFormat for FbxFile {
     const MAGIC: &'static [u8] = node::MAGIC;
     /// Nodes and bones, meshes, materials, embedded images and animations.
     const HOLDS: Holds = Holds::all();
-    /// A node graph of Models; curves and per-channel kinds are baked.
-    const KEEPS: Keeps = Keeps::GRAPH;
+    /// A node graph of Models, the placement as a Null above it, and inherit type 2 for bones
+    /// that do not inherit scale; curves and per-channel kinds are baked.
+    const KEEPS: Keeps = Keeps::GRAPH.union(Keeps::PLACEMENT).union(Keeps::SCALE_COMPENSATION);
     const INTERCHANGE: bool = true;
     /// `GlobalSettings` `TimeMode` (and `CustomFrameRate`).
     const STORES_FRAMERATE: bool = true;

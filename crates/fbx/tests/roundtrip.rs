@@ -483,3 +483,39 @@ fn a_stack_ends_at_its_last_key_when_only_a_note_reaches_further() {
     let back = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
     assert_eq!(back.animations[0].frame_count, 40.0);
 }
+
+#[test]
+fn the_scene_placement_is_a_null_above_everything() {
+    // A Cast Model node's p, r and s: glTF holds it as a root node, FBX as a Null.
+    let mut scene = arm();
+    scene.name = "hero".into();
+    scene.placement = Transform {
+        translation: Vec3::new(1.0, 2.0, 3.0),
+        rotation: Quat::new(
+            0.0,
+            0.0,
+            std::f64::consts::FRAC_1_SQRT_2,
+            std::f64::consts::FRAC_1_SQRT_2,
+        ),
+        scale: Vec3::new(2.0, 2.0, 2.0),
+    };
+    let mut report = ConversionReport::default();
+    let bytes = animbin_fbx::to_bytes(&scene, &mut report).unwrap();
+    assert!(report.is_lossless(), "{:?}", report.lost);
+    let back = animbin_fbx::to_scene(&bytes, &Default::default(), &mut ConversionReport::default()).unwrap();
+    let names: Vec<&str> = back.skeleton.bones.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["hero", "Armature", "root", "upper", "lower"]);
+    let placed = &back.skeleton.bones[0];
+    assert_eq!(placed.parent, None);
+    assert!(close3(placed.local.translation, scene.placement.translation));
+    assert!(close3(placed.local.scale, scene.placement.scale));
+    // Every node sits where the placement puts it: its world is the placement's times its own.
+    let mut source = scene.skeleton.clone();
+    source.update_globals();
+    let mut read = back.skeleton.clone();
+    read.update_globals();
+    for (a, b) in source.bones.iter().zip(&read.bones[1..]) {
+        let expected = scene.placement.to_matrix().multiply(&a.global.to_matrix());
+        assert!(b.global.to_matrix().close_to(&expected, 1e-9), "{}", a.name);
+    }
+}
