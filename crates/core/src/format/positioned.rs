@@ -105,7 +105,7 @@ const WINDOW: usize = 64 << 10;
 /// How many bytes [`Positioned`] reads after a jump (a skip past the window).
 const SMALL: usize = 4 << 10;
 
-/// A cursor over a [`ReadAt`] source, reading through one window of [`WINDOW`] bytes: the
+/// A cursor over a [`ReadAt`] source, reading through one window of `WINDOW` bytes: the
 /// little a format's summary needs (fields, names, counts) is read where it is, and what it
 /// skips (keys, vertices) is never read.
 ///
@@ -187,7 +187,7 @@ impl<'a> Positioned<'a> {
     }
 
     /// Reads the window again from the cursor, at least `n` bytes (fewer only at the end):
-    /// [`SMALL`] after a jump, growing to [`WINDOW`] while the reads follow each other, so
+    /// `SMALL` after a jump, growing to `WINDOW` while the reads follow each other, so
     /// that a walk over a table reads it in large pieces and one over counts between long
     /// runs of keys reads little beside each count.
     fn refill(&mut self, n: usize) -> io::Result<()> {
@@ -203,7 +203,7 @@ impl<'a> Positioned<'a> {
         Ok(())
     }
 
-    /// The next `n` bytes (at most [`WINDOW`]), borrowed from the window.
+    /// The next `n` bytes (at most `WINDOW`), borrowed from the window.
     pub fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
         if n > WINDOW || n as u64 > self.left() {
             return Err(eof());
@@ -239,7 +239,7 @@ impl<'a> Positioned<'a> {
     }
 
     /// Takes a NUL-terminated UTF-8 string (as [`crate::io::ViewCursor::cstr`] accepts one),
-    /// calling `each` with it, without its NUL; strings longer than [`WINDOW`] are refused.
+    /// calling `each` with it, without its NUL; strings longer than `WINDOW` are refused.
     pub fn cstr_with<R>(&mut self, each: impl FnOnce(&str) -> R) -> io::Result<R> {
         let len = loop {
             let held = self.held();
