@@ -46,6 +46,7 @@ fn _animbin(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::from_scene, m)?)?;
     m.add_function(wrap_pyfunction!(document::unpickle, m)?)?;
     m.add_function(wrap_pyfunction!(scene::other_side, m)?)?;
+    m.add_function(wrap_pyfunction!(scene_graph::transform_matrices, m)?)?;
     pose::register(m)?;
     m.add_function(wrap_pyfunction!(table::formats, m)?)?;
     m.add_function(wrap_pyfunction!(table::file_name, m)?)?;

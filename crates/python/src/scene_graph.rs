@@ -424,3 +424,36 @@ pub(crate) fn curves_from_python(d: &Bound<'_, PyDict>, what: &str) -> PyResult<
     }
     Ok(curves)
 }
+
+/// `animbin.transform_matrices`: (N, 4, 4) `float64` matrices of N translations (N, 3),
+/// rotations (N, 4, x y z w) and scales (N, 3), each `Transform::to_matrix` of core (rows;
+/// translation in `[:3, 3]`), so that Python's matrices are the library's.
+#[pyfunction]
+#[pyo3(name = "_transform_matrices")]
+pub(crate) fn transform_matrices<'py>(
+    py: Python<'py>,
+    translations: numpy::PyReadonlyArray2<'py, f64>,
+    rotations: numpy::PyReadonlyArray2<'py, f64>,
+    scales: numpy::PyReadonlyArray2<'py, f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (t, r, s) = (translations.as_array(), rotations.as_array(), scales.as_array());
+    let n = r.nrows();
+    if t.dim() != (n, 3) || r.dim() != (n, 4) || s.dim() != (n, 3) {
+        return Err(PyValueError::new_err(format!(
+            "translations {:?}, rotations {:?} and scales {:?}: expected (N, 3), (N, 4) and (N, 3)",
+            t.dim(),
+            r.dim(),
+            s.dim()
+        )));
+    }
+    let mut flat: Vec<f64> = Vec::with_capacity(n * 16);
+    for i in 0..n {
+        let transform = animbin::core::math::Transform {
+            translation: animbin::core::math::Vec3::new(t[[i, 0]], t[[i, 1]], t[[i, 2]]),
+            rotation: animbin::core::math::Quat::new(r[[i, 0]], r[[i, 1]], r[[i, 2]], r[[i, 3]]),
+            scale: animbin::core::math::Vec3::new(s[[i, 0]], s[[i, 1]], s[[i, 2]]),
+        };
+        flat.extend(transform.to_matrix().rows.iter().flatten());
+    }
+    Ok(numpy::PyArray1::from_vec(py, flat).reshape([n, 4, 4])?.into_any())
+}

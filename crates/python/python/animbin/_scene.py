@@ -345,24 +345,13 @@ def transform_matrices(translations: Any, rotations: Any, scales: Any) -> np.nda
     """(N, 4, 4) float64 matrices of N translations (N, 3), rotations (N, 4) x y z w and
     scales (N, 3): ``[row, column]`` for column vectors, translation in ``[:3, 3]``, the
     scale applied first (``Skeleton.bind_matrices`` of the global transforms)."""
-    t = np.asarray(translations, dtype=np.float64).reshape(-1, 3)
-    q = np.asarray(rotations, dtype=np.float64).reshape(-1, 4)
-    s = np.asarray(scales, dtype=np.float64).reshape(-1, 3)
-    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
-    m = np.zeros((len(q), 4, 4), dtype=np.float64)
-    m[:, 0, 0] = 1 - 2 * (y * y + z * z)
-    m[:, 0, 1] = 2 * (x * y - z * w)
-    m[:, 0, 2] = 2 * (x * z + y * w)
-    m[:, 1, 0] = 2 * (x * y + z * w)
-    m[:, 1, 1] = 1 - 2 * (x * x + z * z)
-    m[:, 1, 2] = 2 * (y * z - x * w)
-    m[:, 2, 0] = 2 * (x * z - y * w)
-    m[:, 2, 1] = 2 * (y * z + x * w)
-    m[:, 2, 2] = 1 - 2 * (x * x + y * y)
-    m[:, :3, :3] *= s[:, None, :]
-    m[:, :3, 3] = t
-    m[:, 3, 3] = 1
-    return m
+    t = np.ascontiguousarray(translations, dtype=np.float64).reshape(-1, 3)
+    q = np.ascontiguousarray(rotations, dtype=np.float64).reshape(-1, 4)
+    s = np.ascontiguousarray(scales, dtype=np.float64).reshape(-1, 3)
+    # The library's own Transform::to_matrix, so that Python's matrices are the library's.
+    from . import _animbin
+
+    return _animbin._transform_matrices(t, q, s)
 
 
 def _transforms(n: int, t: Any, r: Any, s: Any, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
