@@ -221,7 +221,7 @@ impl Document {
         // A dump is parsed as it is read (a glTF's name or format asks for its files beside it).
         let gltf = format == Some(Format::Gltf) || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
         if !gltf {
-            if let Some(doc) = dump::open(path, read)? {
+            if let Some(doc) = read.scope(|| dump::open(path, read))? {
                 return Ok(doc);
             }
         }
@@ -241,7 +241,8 @@ impl Document {
     /// together with `bytes`: every byte read for one input counts.
     pub fn parse_file_with(bytes: &[u8], path: &Path, format: Option<Format>, read: &ReadOptions) -> Result<Self> {
         let bytes = crate::resources::with_external_files(bytes, path, format, read.max_input_size)?;
-        Self::parse_as(&bytes, Some(path), format)
+        // Under `read`'s accessor budget: the glTF reader takes no options of its own.
+        read.scope(|| Self::parse_as(&bytes, Some(path), format))
     }
 
     /// The summary of a file, as [`Document::parse_as`] then [`Document::info`] give it, but
@@ -284,7 +285,7 @@ impl Document {
         }
         let bytes = files::read(path, read)?;
         let bytes = crate::resources::with_external_files(&bytes, path, format, read.max_input_size)?;
-        Self::info_of(&bytes, Some(path), format)
+        read.scope(|| Self::info_of(&bytes, Some(path), format))
     }
 
     #[cfg(feature = "fs")]

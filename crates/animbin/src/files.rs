@@ -21,10 +21,10 @@ pub struct ReadOptions {
     /// `max_accessor_values`, the command's `--max-accessor-values`): `None` allows 16 per
     /// byte of the file's buffers, at least 16,777,216
     /// ([`animbin_gltf::default_max_accessor_values`]). A file past it is refused naming the
-    /// accessor and the budget. It applies to the reads run inside [`ReadOptions::scope`]:
-    /// [`crate::batch::convert_one_with`] runs its open there, and a caller of
-    /// [`crate::Document::open_with`] or [`crate::Document::info_of_file_with`] wraps the call,
-    /// `read.scope(|| Document::open_with(path, None, &read))`.
+    /// accessor and the budget. [`crate::Document::open_with`],
+    /// [`crate::Document::parse_file_with`] and [`crate::Document::info_of_file_with`] read under
+    /// it; a read that takes no options ([`crate::Document::parse`]) does inside
+    /// [`ReadOptions::scope`].
     pub max_accessor_values: Option<u64>,
 }
 
