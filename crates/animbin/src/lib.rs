@@ -133,6 +133,6 @@ pub use textures::{find_texture, find_textures, given_textures};
 
 /// The format crates, for every field of one format.
 pub use {
-    animbin_animx as animx, animbin_cast as cast, animbin_core as core, animbin_dmf as dmf, animbin_gltf as gltf,
-    animbin_seanim as seanim, animbin_semodel as semodel, animbin_sf3 as sf3,
+    animbin_animx as animx, animbin_cast as cast, animbin_core as core, animbin_dmf as dmf, animbin_fbx as fbx,
+    animbin_gltf as gltf, animbin_seanim as seanim, animbin_semodel as semodel, animbin_sf3 as sf3,
 };
