@@ -1,6 +1,6 @@
 // What the browser and Node tests share: where things are, the native command's answers.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,10 +43,16 @@ export function nativeInfo(file) {
 /** `animbin convert FILE OUT.EXT` as bytes, or null when the command refuses. */
 export function nativeConvert(file, target, extension) {
   const dir = mkdtempSync(join(tmpdir(), 'animbin-web-'));
-  const stem = file.split('/').pop().replace(/\.[^.]*$/, '');
+  const name = file.split('/').pop();
+  const stem = name.replace(/\.[^.]*$/, '');
   const out = join(dir, `${stem}.${extension}`);
+  // The file alone, as the page and the package get it: the command would embed the texture
+  // files it finds beside the input (testdata/textures/), which a browser is not given. In a
+  // folder of its own, so that a same-format output is not the input itself.
+  const alone = join(mkdtempSync(join(tmpdir(), 'animbin-web-input-')), name);
+  copyFileSync(file, alone);
   try {
-    execFileSync(animbin, ['convert', '--to', target, file, out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(animbin, ['convert', '--to', target, alone, out], { stdio: ['ignore', 'ignore', 'pipe'] });
     return readFileSync(out);
   } catch {
     return null;

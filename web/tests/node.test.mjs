@@ -2,7 +2,7 @@
 // page uses, against the native command.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -36,7 +36,11 @@ for (const name of samples) {
     assert.ok(targets.includes('json'));
     // A dump opens again as the same document.
     const again = animbin.open(new TextEncoder().encode(doc.dump()), { name: `${name}.json` });
-    assert.deepEqual(again.info(), doc.info());
+    // A dump reads into AnimX's binary form whatever form it was dumped from (the library's
+    // AnimXDocument::form), so an AnimJ file's dump summarises as AnimX.
+    const expected = doc.info();
+    if (expected.form === 'animj') expected.form = 'animx';
+    assert.deepEqual(again.info(), expected);
     again.free();
     doc.free();
   });
@@ -117,7 +121,10 @@ test('options are checked by the library\'s rules: a negative scale mirrors, as 
   const doc = animbin.open(readFileSync(file), { name: 'sample.semodel' });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'animbin-node-'));
-    execFileSync(animbinCommand, ['convert', '--scale=-2', file, join(dir, 'mirrored.glb')], { stdio: 'pipe' });
+    // The file alone, as the package gets it (no texture files beside it to embed).
+    const alone = join(dir, 'sample.semodel');
+    copyFileSync(file, alone);
+    execFileSync(animbinCommand, ['convert', '--scale=-2', alone, join(dir, 'mirrored.glb')], { stdio: 'pipe' });
     const mirrored = doc.convert('glb', { scale: -2 });
     assert.ok(Buffer.from(mirrored.bytes).equals(readFileSync(join(dir, 'mirrored.glb'))), 'scale -2 differs from the command\'s');
     // What the library refuses is refused, naming the option as JavaScript spells it.
